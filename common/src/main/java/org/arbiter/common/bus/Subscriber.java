@@ -1,0 +1,249 @@
+package org.arbiter.common.bus;
+
+import io.micrometer.core.instrument.Counter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.arbiter.common.message.Decoded;
+import org.arbiter.common.message.Message;
+import org.arbiter.common.message.MessageCodec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A consumer loop on its own daemon thread. Decodes each record, hands good ones to the handler,
+ * skips and counts bad ones; a handler that throws is logged and counted; connection trouble is
+ * retried with back-off (the Kafka client reconnects by itself after a broker restart).
+ *
+ * <p>Thread-safe: {@link #close()} may be called from any thread and waits for the loop to end.
+ *
+ * @param <T> message type
+ */
+public final class Subscriber<T extends Message> implements AutoCloseable {
+
+    /** Where a group-less subscriber starts reading. */
+    public enum Start { BEGINNING, END }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
+
+    private final String topic;
+    private final Class<T> type;
+    private final Start start;
+    private final String groupId;
+    private final Properties properties;
+    private final MessageHandler<T> handler;
+    private final Consumer<Set<Integer>> onAssignment;
+    private final Counter received;
+    private final Counter malformed;
+    private final Counter handlerErrors;
+    private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private volatile boolean running = true;
+    private volatile KafkaConsumer<String, byte[]> consumer;
+    private Thread thread;
+
+    Subscriber(String topic, Class<T> type, Start start, String groupId, Properties properties,
+               MessageHandler<T> handler, Consumer<Set<Integer>> onAssignment,
+               Counter received, Counter malformed, Counter handlerErrors) {
+        this.topic = topic;
+        this.type = type;
+        this.start = start;
+        this.groupId = groupId;
+        this.properties = properties;
+        this.handler = handler;
+        this.onAssignment = onAssignment;
+        this.received = received;
+        this.malformed = malformed;
+        this.handlerErrors = handlerErrors;
+    }
+
+    void start() {
+        thread = new Thread(this::run, "arbiter-sub-" + topic);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Records skipped because they could not be decoded. */
+    public long malformedCount() {
+        return (long) malformed.count();
+    }
+
+    /** Records handed to the handler. */
+    public long receivedCount() {
+        return (long) received.count();
+    }
+
+    /**
+     * Waits until the loop has read up to the end offsets it saw when it started (useful for
+     * compacted topics: "I have the latest value of every key").
+     */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void run() {
+        Properties p = new Properties();
+        p.putAll(properties);
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, start == Start.BEGINNING ? "earliest" : "latest");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, groupId != null ? "true" : "false");
+        p.put(ConsumerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, "2000");
+        long backoffMillis = 100;
+        try {
+            while (running) {
+                try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p)) {
+                    consumer = c;
+                    if (!running) {
+                        break;
+                    }
+                    java.util.Map<TopicPartition, Long> endAtStart = attach(c);
+                    backoffMillis = 100;
+                    while (running) {
+                        ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(200));
+                        for (ConsumerRecord<String, byte[]> r : records) {
+                            deliver(r);
+                        }
+                        if (caughtUp.getCount() > 0 && endAtStart != null && reached(c, endAtStart)) {
+                            caughtUp.countDown();
+                        }
+                    }
+                } catch (WakeupException e) {
+                    // close() woke us up
+                } catch (RuntimeException e) {
+                    if (running) {
+                        LOG.warn("subscriber on {} failed, retrying in {} ms: {}", topic, backoffMillis, e.toString());
+                        sleep(backoffMillis);
+                        backoffMillis = Math.min(5000, backoffMillis * 2);
+                    }
+                }
+            }
+        } finally {
+            consumer = null;
+            stopped.countDown();
+        }
+    }
+
+    private java.util.Map<TopicPartition, Long> attach(KafkaConsumer<String, byte[]> c) {
+        if (groupId != null) {
+            c.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                    notifyAssignment(c);
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    notifyAssignment(c);
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                    notifyAssignment(c);
+                }
+            });
+            caughtUp.countDown();
+            return null;
+        }
+        List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(10));
+        if (infos == null || infos.isEmpty()) {
+            throw new IllegalStateException("topic " + topic + " has no partitions yet");
+        }
+        List<TopicPartition> parts = new ArrayList<>();
+        infos.forEach(i -> parts.add(new TopicPartition(topic, i.partition())));
+        c.assign(parts);
+        if (start == Start.BEGINNING) {
+            c.seekToBeginning(parts);
+        } else {
+            c.seekToEnd(parts);
+        }
+        return c.endOffsets(parts, Duration.ofSeconds(10));
+    }
+
+    private static boolean reached(KafkaConsumer<String, byte[]> c, java.util.Map<TopicPartition, Long> end) {
+        for (var e : end.entrySet()) {
+            if (c.position(e.getKey()) < e.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void notifyAssignment(KafkaConsumer<String, byte[]> c) {
+        if (onAssignment == null) {
+            return;
+        }
+        Set<Integer> owned = c.assignment().stream().map(TopicPartition::partition).collect(Collectors.toSet());
+        try {
+            onAssignment.accept(owned);
+        } catch (RuntimeException e) {
+            LOG.warn("assignment listener on {} threw: {}", topic, e.toString());
+        }
+    }
+
+    private void deliver(ConsumerRecord<String, byte[]> r) {
+        T value = null;
+        if (r.value() != null) {
+            Decoded<T> d = MessageCodec.decode(r.value(), type);
+            if (d instanceof Decoded.Failure<T> f) {
+                malformed.increment();
+                if (loggedFailures.size() < 100 && loggedFailures.add(f.reason())) {
+                    LOG.warn("skipping malformed record on {} at offset {} (key {}): {}", topic, r.offset(), r.key(), f.reason());
+                }
+                return;
+            }
+            value = ((Decoded.Ok<T>) d).value();
+        }
+        received.increment();
+        try {
+            handler.onMessage(r.key(), value);
+        } catch (RuntimeException e) {
+            handlerErrors.increment();
+            LOG.warn("handler for {} threw on offset {}: {}", topic, r.offset(), e.toString(), e);
+        }
+    }
+
+    private void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<String, byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            if (!stopped.await(10, TimeUnit.SECONDS)) {
+                LOG.warn("subscriber on {} did not stop within 10 s", topic);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

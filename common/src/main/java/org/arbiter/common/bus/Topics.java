@@ -1,0 +1,61 @@
+package org.arbiter.common.bus;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The topic names of one Arbiter installation, all under one prefix (default {@code arbiter.}),
+ * and the configuration each is created with.
+ *
+ * @param prefix prepended to every name
+ */
+public record Topics(String prefix) {
+
+    public Topics {
+        requireNonNull(prefix, "prefix");
+    }
+
+    /** gateway → GRM, console; key gateway. */
+    public String stats() {
+        return prefix + "stats";
+    }
+
+    /** GRM → gateways, console; key gateway; compacted. */
+    public String allocation() {
+        return prefix + "allocation";
+    }
+
+    /** GRM → actuators, console; key server; compacted. */
+    public String power() {
+        return prefix + "power";
+    }
+
+    /** console → GRM; key override id; compacted. */
+    public String overrides() {
+        return prefix + "overrides";
+    }
+
+    /** GRM → console; key GRM id. */
+    public String decisions() {
+        return prefix + "decisions";
+    }
+
+    /** One partition; its owner in the GRM consumer group leads. */
+    public String grmLeader() {
+        return prefix + "grm-leader";
+    }
+
+    public List<String> all() {
+        return List.of(stats(), allocation(), power(), overrides(), decisions(), grmLeader());
+    }
+
+    /** Topic configs: compaction for the state topics, bounded retention for the streams. */
+    public Map<String, String> configOf(String topic) {
+        if (topic.equals(allocation()) || topic.equals(power()) || topic.equals(overrides())) {
+            return Map.of("cleanup.policy", "compact", "min.cleanable.dirty.ratio", "0.1", "segment.ms", "600000");
+        }
+        return Map.of("cleanup.policy", "delete", "retention.ms", Long.toString(24L * 3600 * 1000));
+    }
+}

@@ -1,0 +1,139 @@
+package org.arbiter.common.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link ClusterConfig} back as YAML with every default filled in, in the same schema
+ * {@link ConfigLoader} reads (the output loads again to an equal configuration). Password hashes
+ * and token digests are not secrets but are shown only as their count.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class ConfigWriter {
+
+    private ConfigWriter() {
+    }
+
+    public static String toYaml(ClusterConfig c) {
+        try {
+            return ConfigLoader.YAML.writeValueAsString(toTree(c));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write configuration", e);
+        }
+    }
+
+    static Map<String, Object> toTree(ClusterConfig c) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        List<Object> classes = new ArrayList<>();
+        for (ClassConfig k : c.classes()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", k.name());
+            m.put("target", Durations.format(k.targetSeconds()));
+            if (k.yield() != null) {
+                m.put("yield", map("shape", k.yield().shape(), "full", k.yield().full(),
+                        "dropPenalty", k.yield().dropPenalty(), "deadline", Durations.format(k.yield().deadlineSeconds()),
+                        "preDeadline", Durations.format(k.yield().preDeadlineSeconds())));
+            } else {
+                m.put("utility", map("phi", k.utility().phi(), "alpha", k.utility().alpha(), "beta", k.utility().beta()));
+            }
+            m.put("weight", k.weight());
+            m.put("minShare", k.minShare());
+            Map<String, Object> match = new LinkedHashMap<>();
+            if (!k.match().headers().isEmpty()) {
+                match.put("header", k.match().headers());
+            }
+            putIf(match, "path", k.match().path());
+            putIf(match, "method", k.match().method());
+            putIf(match, "host", k.match().host());
+            if (!match.isEmpty()) {
+                m.put("match", match);
+            }
+            m.put("queue", map("limit", k.queue().limit(), "timeout", Durations.format(k.queue().timeoutSeconds())));
+            if (k.isDefault()) {
+                m.put("default", true);
+            }
+            classes.add(m);
+        }
+        root.put("classes", classes);
+        List<Object> servers = new ArrayList<>();
+        for (ServerConfig s : c.servers()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", s.id());
+            m.put("url", s.url().toString());
+            m.put("concurrency", s.autoConcurrency() ? "auto" : s.concurrency());
+            if (s.adminUrl() != null) {
+                m.put("adminUrl", s.adminUrl().toString());
+            }
+            m.put("power", map("off", s.power().offWatts(), "boot", s.power().bootWatts(),
+                    "idle", s.power().idleWatts(), "busy", s.power().busyWatts()));
+            Map<String, Object> demand = new LinkedHashMap<>();
+            s.sim().demandSeconds().forEach((k, v) -> demand.put(k, Durations.format(v)));
+            Map<String, Object> sim = map("cores", s.sim().cores(), "meanDemand", Durations.format(s.sim().meanDemandSeconds()),
+                    "ioFraction", s.sim().ioFraction(), "overhead", s.sim().overhead(), "knee", s.sim().knee());
+            if (!demand.isEmpty()) {
+                sim.put("demand", demand);
+            }
+            m.put("sim", sim);
+            servers.add(m);
+        }
+        root.put("servers", servers);
+        List<Object> gateways = new ArrayList<>();
+        for (GatewayConfig g : c.gateways()) {
+            gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort()));
+        }
+        root.put("gateways", gateways);
+        DispatchConfig d = c.dispatch();
+        root.put("dispatch", map("scheduler", d.scheduler(), "balancer", d.balancer(), "pollSize", d.pollSize(),
+                "backendTimeout", Durations.format(d.backendTimeoutSeconds()),
+                "connectTimeout", Durations.format(d.connectTimeoutSeconds()),
+                "maxBodyBytes", Durations.formatBytes(d.maxBodyBytes()),
+                "maxHeaderBytes", Durations.formatBytes(d.maxHeaderBytes()),
+                "idleTimeout", Durations.format(d.idleTimeoutSeconds()), "classHeader", d.classHeader()));
+        ControlConfig k = c.control();
+        root.put("control", map("period", Durations.format(k.periodSeconds()),
+                "reportPeriod", Durations.format(k.reportPeriodSeconds()),
+                "statsWindow", Durations.format(k.statsWindowSeconds()), "combine", k.combine(),
+                "granularity", k.granularity(), "minWeight", k.minWeight(), "responseTimeCap", k.responseTimeCap(),
+                "prediction", k.prediction(), "gain", k.gain()));
+        SizingConfig z = c.sizing();
+        root.put("sizing", map("policy", z.policy(), "minServers", z.minServers(), "maxServers", z.maxServers(),
+                "startupDelay", Durations.format(z.startupDelaySeconds()),
+                "shutdownDelay", Durations.format(z.shutdownDelaySeconds()), "dropRatio", z.dropRatio(),
+                "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity()));
+        Map<String, Object> power = map("actuator", c.power().actuator());
+        putIf(power, "command", c.power().command());
+        root.put("power", power);
+        Map<String, Object> kafka = new LinkedHashMap<>();
+        putIf(kafka, "bootstrap", c.kafka().bootstrap());
+        kafka.put("topicPrefix", c.kafka().topicPrefix());
+        kafka.put("properties", c.kafka().properties());
+        root.put("kafka", kafka);
+        Map<String, Object> console = map("port", c.console().port(), "publicRead", c.console().publicRead());
+        List<Object> users = new ArrayList<>();
+        c.console().users().forEach(u -> users.add(map("name", u.name(), "passwordHash", u.passwordHash(), "role", u.role())));
+        List<Object> tokens = new ArrayList<>();
+        c.console().tokens().forEach(t -> tokens.add(map("name", t.name(), "sha256", t.sha256(), "role", t.role())));
+        console.put("users", users);
+        console.put("tokens", tokens);
+        root.put("console", console);
+        return root;
+    }
+
+    private static void putIf(Map<String, Object> m, String k, Object v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+
+    private static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+}

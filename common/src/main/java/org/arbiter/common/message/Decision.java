@@ -1,0 +1,74 @@
+package org.arbiter.common.message;
+
+import static org.arbiter.common.message.Message.checkAt;
+import static org.arbiter.common.message.Message.checkVersion;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One control period's decision, for the console and the record. Topic {@code decisions}, key:
+ * the deciding GRM's id.
+ *
+ * @param grm               the leader that decided
+ * @param sequence          control period number of this leader
+ * @param allocationVersion the version of the allocations published with it
+ * @param combine           sum or min
+ * @param objective         Ω of the chosen allocation
+ * @param solveSeconds      time the optimiser took
+ * @param liveGateways      gateways that took part
+ * @param flows             inputs and predictions per flow
+ * @param servers           per server: state, N_s, power
+ * @param energyJoules      energy used by the cluster so far (0 when not modelled)
+ * @param overrides         ids of the overrides in force
+ */
+public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                       double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                       Map<String, Server> servers, double energyJoules, List<String> overrides) implements Message {
+
+    public Decision {
+        checkVersion(v);
+        checkAt(at);
+        grm = grm == null ? "" : grm;
+        combine = combine == null ? "" : combine;
+        liveGateways = liveGateways == null ? List.of() : List.copyOf(liveGateways);
+        flows = flows == null ? List.of() : List.copyOf(flows);
+        servers = servers == null ? Map.of() : Map.copyOf(servers);
+        overrides = overrides == null ? List.of() : List.copyOf(overrides);
+    }
+
+    @Override
+    public String key() {
+        return grm;
+    }
+
+    /**
+     * One flow (g, c): what was measured, what was chosen, what is predicted.
+     *
+     * @param arrivalRate           λ̃, req/s
+     * @param responseTime          t̃, s
+     * @param queueLength           backlog at the gateway
+     * @param previousWeight        w̃, the weight in force when measured
+     * @param weight                the new w(g,c)
+     * @param predictedResponseTime t(w), 003 eq. 9
+     * @param predictedUtility      U_c(t(w)), 003 eq. 7
+     * @param pinned                true when an override fixed the weight
+     */
+    public record Flow(String gateway, @JsonProperty("class") String cls, double arrivalRate, double responseTime, double queueLength,
+                       double previousWeight, double weight, double predictedResponseTime, double predictedUtility,
+                       boolean pinned) {
+    }
+
+    /**
+     * One server.
+     *
+     * @param state       power state
+     * @param concurrency N_s in force
+     * @param capacity    estimated sustainable req/s (0 = unknown)
+     * @param watts       current power draw
+     */
+    public record Server(ServerState state, int concurrency, double capacity, double watts) {
+    }
+}

@@ -1,0 +1,110 @@
+package org.arbiter.common.message;
+
+import static org.arbiter.common.message.Message.checkAt;
+import static org.arbiter.common.message.Message.checkId;
+import static org.arbiter.common.message.Message.checkNonNegative;
+import static org.arbiter.common.message.Message.checkVersion;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What gateway {@code gateway} measured over the last {@code windowSeconds} (sliding window),
+ * published every report period. Topic {@code stats}, key: the gateway id.
+ *
+ * @param allocationVersion the version of the allocation in force when the snapshot was taken
+ * @param classes           per class measurements
+ * @param servers           per server measurements
+ */
+public record GatewayStats(int v, Instant at, String gateway, double windowSeconds, long allocationVersion,
+                           Map<String, ClassStats> classes, Map<String, ServerStats> servers) implements Message {
+
+    public GatewayStats {
+        checkVersion(v);
+        checkAt(at);
+        checkId("gateway", gateway);
+        checkNonNegative("windowSeconds", windowSeconds);
+        classes = classes == null ? Map.of() : Map.copyOf(classes);
+        servers = servers == null ? Map.of() : Map.copyOf(servers);
+        classes.forEach((k, c) -> {
+            if (c == null) {
+                throw new IllegalArgumentException("classes." + k + ": null (expected: class statistics)");
+            }
+        });
+        servers.forEach((k, s) -> {
+            if (s == null) {
+                throw new IllegalArgumentException("servers." + k + ": null (expected: server statistics)");
+            }
+        });
+    }
+
+    @Override
+    public String key() {
+        return gateway;
+    }
+
+    /**
+     * One flow (g, c) over the window.
+     *
+     * @param arrivalRate          λ̃, requests/s arriving
+     * @param throughput           requests/s completed
+     * @param meanResponseTime     t̃, arrival at the gateway to last byte sent, s
+     * @param meanQueueTime        mean wait in the class queue, s
+     * @param meanServiceTime      mean time at the server, s
+     * @param p95ResponseTime      95th percentile response time, s
+     * @param meanQueueLength      time-averaged queue length
+     * @param queueLength          queue length at the snapshot
+     * @param inFlight             requests of the class at servers at the snapshot
+     * @param weight               w(g,c) in force
+     * @param drops                rejected requests in the window by reason (queueFull, queueTimeout, backendTimeout, backendError)
+     * @param period               Tsai's queue-monitoring counters for the last report period (000 §5)
+     */
+    public record ClassStats(double arrivalRate, double throughput, double meanResponseTime, double meanQueueTime,
+                             double meanServiceTime, double p95ResponseTime, double meanQueueLength, int queueLength,
+                             int inFlight, double weight, Map<String, Long> drops, PeriodCounters period) {
+        public ClassStats {
+            checkNonNegative("arrivalRate", arrivalRate);
+            checkNonNegative("throughput", throughput);
+            checkNonNegative("meanResponseTime", meanResponseTime);
+            checkNonNegative("weight", weight);
+            drops = drops == null ? Map.of() : Map.copyOf(drops);
+            period = period == null ? PeriodCounters.EMPTY : period;
+        }
+
+        /** Total drops in the window. */
+        public long dropped() {
+            return drops.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /**
+     * Tsai's per-sampling-period counters (000 eq. 1-5).
+     *
+     * @param periodSeconds           length of the period
+     * @param arrivals                n_arr
+     * @param accepted                n_acc
+     * @param dropped                 n_d
+     * @param meanQueueSeenByArrivals mean queue length an arrival found
+     * @param peakArrivalRate         highest arrival rate over sub-intervals of the period, req/s
+     * @param queueLimit              K, the queue bound
+     */
+    public record PeriodCounters(double periodSeconds, long arrivals, long accepted, long dropped,
+                                 double meanQueueSeenByArrivals, double peakArrivalRate, int queueLimit) {
+        public static final PeriodCounters EMPTY = new PeriodCounters(0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * One server as seen from this gateway over the window.
+     *
+     * @param inFlight        requests of this gateway at the server now
+     * @param cap             N(g,s) in force
+     * @param throughput      completions/s
+     * @param meanServiceTime mean service time, s
+     * @param meanInFlight    time-averaged in-flight count
+     * @param errors          failed requests in the window
+     * @param up              false while the gateway considers the server down
+     */
+    public record ServerStats(int inFlight, int cap, double throughput, double meanServiceTime, double meanInFlight,
+                              long errors, boolean up) {
+    }
+}

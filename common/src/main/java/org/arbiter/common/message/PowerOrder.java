@@ -1,0 +1,39 @@
+package org.arbiter.common.message;
+
+import static org.arbiter.common.message.Message.checkAt;
+import static org.arbiter.common.message.Message.checkId;
+import static org.arbiter.common.message.Message.checkVersion;
+
+import java.time.Instant;
+
+/**
+ * An order to move a server to a power state, and the state it is in. Topic {@code power}
+ * (compacted), key: the server id. The GRM publishes the order; the state field follows what the
+ * server actually does, never what was ordered.
+ *
+ * @param target  the state ordered: ON or OFF
+ * @param state   the state observed now
+ * @param reason  why, for the operator
+ * @param sequence grows with every order for this server
+ */
+public record PowerOrder(int v, Instant at, String server, ServerState target, ServerState state, String reason,
+                         long sequence) implements Message {
+
+    public PowerOrder {
+        checkVersion(v);
+        checkAt(at);
+        checkId("server", server);
+        if (target != ServerState.ON && target != ServerState.OFF) {
+            throw new IllegalArgumentException("target: " + target + " (expected: ON or OFF)");
+        }
+        if (state == null) {
+            throw new IllegalArgumentException("state: missing (expected: OFF, BOOTING, ON or DRAINING)");
+        }
+        reason = reason == null ? "" : reason;
+    }
+
+    @Override
+    public String key() {
+        return server;
+    }
+}
