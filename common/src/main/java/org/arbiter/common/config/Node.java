@@ -104,7 +104,10 @@ public final class Node {
 
     /** A string that must be one of {@code choices}. */
     public String choice(String key, String defaultValue, String... choices) {
-        String s = string(key, defaultValue);
+        JsonNode raw = raw(key);
+        // YAML 1.1 reads a bare off/on as a boolean: take it back as the word the operator wrote.
+        String s = raw != null && raw.isBoolean() ? (raw.booleanValue() ? "on" : "off") : string(key, defaultValue);
+        known.add(key);
         if (s == null) {
             return null;
         }
@@ -338,7 +341,7 @@ public final class Node {
                 best = o;
             }
         }
-        if (best != null && bestDistance <= Math.max(2, given.length() / 3)) {
+        if (best != null && bestDistance <= Math.max(1, given.length() / 3) && bestDistance < given.length()) {
             return "; did you mean '" + best + "'?";
         }
         return "";

@@ -1,0 +1,212 @@
+package org.arbiter.common.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+final class ConfigLoaderTest {
+
+    static final String MINIMAL = """
+            classes:
+              - name: premium
+                target: 2s
+                match: {header: {X-Class: premium}}
+              - name: basic
+                target: 3s
+                default: true
+            servers:
+              - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10}
+            """;
+
+    static final String FULL = """
+            classes:
+              - name: premium
+                target: 2s
+                utility: {phi: 1, alpha: 1, beta: 1}
+                weight: 1
+                minShare: 0.0
+                match: {header: {X-Class: premium}, path: /, method: GET, host: example.com}
+                queue: {limit: 1000, timeout: 30s}
+              - name: gold
+                target: 1500ms
+                yield: {shape: hybrid, full: 4, dropPenalty: 2, deadline: 2s, preDeadline: 1s}
+                match: {header: {X-User: "regex:^gold-.*"}}
+              - name: basic
+                target: 3s
+                default: true
+            servers:
+              - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10}
+              - {id: s2, url: "http://127.0.0.1:9002", concurrency: auto, sim: {cores: 4, meanDemand: 500ms, demand: {premium: 1s}}}
+            gateways:
+              - {id: g1, port: 8080, adminPort: 8180}
+            dispatch:   {scheduler: wrr, balancer: least-outstanding, backendTimeout: 60s, connectTimeout: 2s, maxBodyBytes: 10MiB, maxHeaderBytes: 16KiB, idleTimeout: 60s, classHeader: true}
+            control:    {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min, granularity: 1, minWeight: 1, responseTimeCap: 10, prediction: mm1}
+            sizing:     {policy: off}
+            power:      {actuator: log}
+            kafka:      {bootstrap: "127.0.0.1:9092", topicPrefix: "arbiter.", properties: {security.protocol: PLAINTEXT}}
+            console:    {port: 8090}
+            """;
+
+    @Test
+    void minimalFile_getsDocumentedDefaults() {
+        ClusterConfig c = ConfigLoader.parse(MINIMAL);
+        assertThat(c.classes()).extracting(ClassConfig::name).containsExactly("premium", "basic");
+        assertThat(c.defaultClass().name()).isEqualTo("basic");
+        ClassConfig premium = c.classes().get(0);
+        assertThat(premium.targetSeconds()).isEqualTo(2.0);
+        assertThat(premium.utility()).isEqualTo(ClassConfig.UtilitySpec.DEFAULT);
+        assertThat(premium.weight()).isEqualTo(1.0);
+        assertThat(premium.queue()).isEqualTo(new ClassConfig.QueueConfig(1000, 30));
+        assertThat(premium.match().headers()).containsEntry("X-Class", "premium");
+        assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180));
+        assertThat(c.dispatch()).isEqualTo(new DispatchConfig("wrr", "least-outstanding", 2, 60, 2, 10L << 20,
+                16L << 10, 60, true));
+        assertThat(c.control()).isEqualTo(new ControlConfig(5, 5, 30, "min", 1, 1, 10, "mm1", 1));
+        assertThat(c.sizing().policy()).isEqualTo("off");
+        assertThat(c.power().actuator()).isEqualTo("log");
+        assertThat(c.kafka().bootstrapServers()).isEmpty();
+        assertThat(c.kafka().topicPrefix()).isEqualTo("arbiter.");
+        assertThat(c.console().port()).isEqualTo(8090);
+        assertThat(c.servers().get(0).power()).isEqualTo(ServerConfig.PowerModel.DEFAULT);
+        assertThat(c.totalConcurrency()).isEqualTo(10);
+    }
+
+    @Test
+    void fullExample_fromTheSchema_loads() {
+        ClusterConfig c = ConfigLoader.parse(FULL);
+        assertThat(c.classes()).hasSize(3);
+        assertThat(c.classes().get(1).yieldShape()).contains(new ClassConfig.YieldSpec("hybrid", 4, 2, 2, 1));
+        assertThat(c.classes().get(1).targetSeconds()).isEqualTo(1.5);
+        assertThat(c.servers().get(1).autoConcurrency()).isTrue();
+        assertThat(c.servers().get(1).sim().demandSeconds()).containsEntry("premium", 1.0);
+        assertThat(c.servers().get(1).sim().meanDemandSeconds()).isEqualTo(0.5);
+        assertThat(c.kafka().bootstrapServers()).contains("127.0.0.1:9092");
+        assertThat(c.kafka().properties()).containsEntry("security.protocol", "PLAINTEXT");
+        assertThat(c.classes().get(0).match().host()).isEqualTo("example.com");
+    }
+
+    @Test
+    void effectiveConfiguration_loadsBackToTheSameModel() {
+        ClusterConfig c = ConfigLoader.parse(FULL);
+        String yaml = ConfigWriter.toYaml(c);
+        assertThat(ConfigLoader.parse(yaml)).isEqualTo(c);
+        assertThat(yaml).contains("statsWindow: \"30s\"").contains("maxBodyBytes: \"10MiB\"");
+    }
+
+    @Test
+    void threeMistakes_giveThreeErrors_eachWithItsPath() {
+        String bad = """
+                classes:
+                  - name: premium
+                    target: 2s
+                  - name: basic
+                    target: -2s
+                    default: true
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurency: 10}
+                control: {period: 0s}
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse(bad))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
+                        "classes[1].target: -2s (expected: > 0)",
+                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim; did you mean 'concurrency'?)",
+                        "control.period: 0s (expected: > 0)"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            missing classes        | servers: [{id: s1, url: "http://127.0.0.1:1"}]                                                      | classes: missing (expected: a value)
+            empty classes          | 'classes: []\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                                     | classes: an empty list (expected: at least one class)
+            no default             | 'classes: [{name: a, target: 1s}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                | classes: 0 classes marked default (expected: exactly one class with default: true)
+            two defaults           | 'classes: [{name: a, target: 1s, default: true}, {name: b, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes: 2 classes marked default (expected: exactly one class with default: true)
+            duplicate class        | 'classes: [{name: a, target: 1s, default: true}, {name: a, target: 1s}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[1].name: a (expected: a name no other class has)
+            missing target         | 'classes: [{name: a, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'             | classes[0].target: missing (expected: a value)
+            bad duration           | 'classes: [{name: a, target: soon, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].target: soon (expected: a duration such as 250ms, 5s or 2m)
+            bad name               | 'classes: [{name: "a b", target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].name: a b (expected: letters, digits, '.', '_' or '-')
+            negative weight        | 'classes: [{name: a, target: 1s, default: true, weight: -1}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].weight: -1 (expected: > 0)
+            minShare over 1        | 'classes: [{name: a, target: 1s, default: true, minShare: 1.5}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].minShare: 1.5 (expected: between 0 and 1)
+            alpha zero             | 'classes: [{name: a, target: 1s, default: true, utility: {alpha: 0}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].utility.alpha: 0 (expected: > 0)
+            bad yield shape        | 'classes: [{name: a, target: 1s, default: true, yield: {shape: linear}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.shape: linear (expected: one of hybrid, throughput, response-time)
+            preDeadline late       | 'classes: [{name: a, target: 1s, default: true, yield: {deadline: 1s, preDeadline: 2s}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.preDeadline: 2s (expected: <= deadline, 1s)
+            bad regex              | 'classes: [{name: a, target: 1s, default: true, match: {header: {X: "regex:("}}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].match.header.X: regex:( (expected: a valid regular expression: Unclosed group)
+            relative path          | 'classes: [{name: a, target: 1s, default: true, match: {path: api}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].match.path: api (expected: a path prefix starting with /)
+            negative queue         | 'classes: [{name: a, target: 1s, default: true, queue: {limit: -1}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].queue.limit: -1 (expected: >= 0)
+            missing servers        | 'classes: [{name: a, target: 1s, default: true}]'                                                 | servers: missing (expected: a value)
+            bad url                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "ftp://x"}]'             | servers[0].url: ftp://x (expected: http://host:port)
+            zero concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: 0}]' | servers[0].concurrency: 0 (expected: >= 1, or auto)
+            word concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: many}]' | servers[0].concurrency: many (expected: a whole number >= 1, or auto)
+            duplicate server       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}, {id: s1, url: "http://127.0.0.1:2"}]' | servers[1].id: s1 (expected: an id no other server has)
+            demand unknown class   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", sim: {demand: {b: 1s}}}]' | servers[0].sim.demand.b: unknown key (expected: one of a)
+            io fraction            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", sim: {ioFraction: 1}}]' | servers[0].sim.ioFraction: 1 (expected: 0 <= x < 1)
+            duplicate gateway port | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, port: 8080}, {id: g2, port: 8080}]' | gateways[1].port: 8080 (expected: a port no other gateway uses)
+            port range             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, port: 70000}]' | gateways[0].port: 70000 (expected: 0..65535)
+            scheduler              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {scheduler: wfq}' | dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)
+            balancer typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {balancer: random-pol}' | dispatch.balancer: random-pol (expected: one of least-outstanding, random-poll; did you mean 'random-poll'?)
+            body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)
+            header size            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxHeaderBytes: 10}' | dispatch.maxHeaderBytes: 10 (expected: >= 256 bytes)
+            combine                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {combine: max}' | control.combine: max (expected: one of min, sum)
+            granularity            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {granularity: 0}' | control.granularity: 0 (expected: 1..1000)
+            granularity fraction   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {granularity: 1.5}' | control.granularity: 1.5 (expected: a whole number 1..1000)
+            window below report    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {statsWindow: 1s}' | control.statsWindow: 1s (expected: >= control.reportPeriod, 5s)
+            cap                    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {responseTimeCap: 1}' | control.responseTimeCap: 1 (expected: > 1)
+            prediction             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {prediction: arima}' | control.prediction: arima (expected: one of mm1, queue-length)
+            sizing policy          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: magic}' | sizing.policy: magic (expected: one of off, static, queue, utility, schedule)
+            min over max servers   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {minServers: 3, maxServers: 2}' | sizing.minServers: 3 (expected: <= sizing.maxServers, 2)
+            exec without command   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {actuator: exec}' | power.command: missing (expected: a command template with {server} and {action} when actuator is exec)
+            token digest           | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: abc}]}' | console.tokens[0].sha256: abc (expected: 64 hex digits, the SHA-256 of the token)
+            role                   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: "0000000000000000000000000000000000000000000000000000000000000000", role: root}]}' | console.tokens[0].role: root (expected: one of admin, viewer)
+            password hash          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {users: [{name: ann, passwordHash: secret}]}' | console.users[0].passwordHash: not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, as printed by 'arbiter console hash-password')
+            top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console; did you mean 'control'?)
+            boolean                | 'classes: [{name: a, target: 1s, default: maybe}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].default: maybe (expected: true or false)
+            list expected          | 'classes: {name: a}\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                              | classes: a mapping (expected: a list)
+            """)
+    void eachRule_hasItsMessage(String rule, String yaml, String expected) {
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml.replace("\\n", "\n")))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).contains(expected));
+    }
+
+    @Test
+    void invalidYaml_namesLineAndColumn() {
+        assertThatThrownBy(() -> ConfigLoader.parse("classes: [\n  - a: b: c"))
+                .isInstanceOfSatisfying(ConfigException.class,
+                        e -> assertThat(e.errors()).singleElement().asString().startsWith("(yaml): not valid YAML at line"));
+    }
+
+    @Test
+    void missingFile_isAClearError(@TempDir Path dir) {
+        assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope.yaml")))
+                .isInstanceOfSatisfying(ConfigException.class,
+                        e -> assertThat(e.errors()).containsExactly(dir.resolve("nope.yaml") + ": no such file"));
+    }
+
+    @Test
+    void load_readsAFile(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("cluster.yaml");
+        Files.writeString(f, MINIMAL);
+        assertThat(ConfigLoader.load(f).servers()).hasSize(1);
+    }
+
+    @Test
+    void errors_comeInFileOrder_andAllAtOnce() {
+        String bad = """
+                classes:
+                  - {name: a, target: 0s}
+                  - {name: b, target: 1s, weight: 0}
+                servers:
+                  - {id: s1, url: "nope"}
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse(bad))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).isEqualTo(List.of(
+                        "classes[0].target: 0s (expected: > 0)",
+                        "classes[1].weight: 0 (expected: > 0)",
+                        "classes: 0 classes marked default (expected: exactly one class with default: true)",
+                        "servers[0].url: nope (expected: http://host:port)")));
+    }
+}
