@@ -1,0 +1,71 @@
+package org.arbiter.dist;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The top-level {@code arbiter} command: a list of subcommands. */
+@Command(name = "arbiter",
+        mixinStandardHelpOptions = true,
+        versionProvider = ArbiterCommand.Version.class,
+        description = "SLA-driven workload manager for clusters of HTTP services.",
+        subcommands = {
+                KafkaCommand.class,
+                ConfigCommand.class,
+                PendingCommands.Grm.class,
+                PendingCommands.Console.class,
+                PendingCommands.Sim.class,
+                PendingCommands.Experiment.class,
+                PendingCommands.Demo.class,
+                CommandLine.HelpCommand.class})
+public final class ArbiterCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+
+    /** The command line with Arbiter's error handling: bad arguments give one line and exit 2. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new ArbiterCommand());
+        Subcommands.register(cl);
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + ex.getMessage()
+                    + " (see '" + c.getCommandSpec().qualifiedName() + " --help')");
+            return 2;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parseResult) -> {
+            if (ex instanceof UsageException u) {
+                c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + u.getMessage());
+                return 2;
+            }
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + ex);
+            ex.printStackTrace(c.getErr());
+            return 1;
+        });
+        return cl;
+    }
+
+    /** Thrown by a command for an operator mistake (bad file, bad value): one line, exit 2. */
+    public static final class UsageException extends RuntimeException {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    /** Reads the version from the jar manifest. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = ArbiterCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"arbiter " + (v == null ? "dev" : v), "Java " + System.getProperty("java.version")};
+        }
+    }
+}

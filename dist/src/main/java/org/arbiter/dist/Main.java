@@ -1,0 +1,26 @@
+package org.arbiter.dist;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+
+/**
+ * {@code java -jar arbiter.jar COMMAND}: the one executable. Exit codes: 0 success, 1 failure
+ * while running, 2 bad arguments or configuration (always with one clear line per problem).
+ */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line with the given streams; returns the exit code (used by tests). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = ArbiterCommand.commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        return cl.execute(args);
+    }
+}

@@ -1,0 +1,14 @@
+package org.arbiter.dist;
+
+import picocli.CommandLine;
+
+/** Registers the subcommands that live in other modules. */
+final class Subcommands {
+
+    private Subcommands() {
+    }
+
+    static void register(CommandLine cl) {
+        // Commands from gateway, grm, loadgen, sim and console are added here as they land.
+    }
+}

@@ -1,0 +1,83 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ConfigCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        return Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+    }
+
+    @Test
+    void check_printsEffectiveConfiguration_withDefaults() throws Exception {
+        Path f = dir.resolve("cluster.yaml");
+        Files.writeString(f, """
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}}
+                  - {name: basic, target: 3s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10}
+                """);
+        assertThat(run("config", "check", f.toString())).isZero();
+        assertThat(out.toString()).contains("period: \"5s\"").contains("scheduler: \"wrr\"").contains("name: \"premium\"");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void check_withThreeMistakes_printsThreeLinesWithPaths_andExits2() throws Exception {
+        Path f = dir.resolve("bad.yaml");
+        Files.writeString(f, """
+                classes:
+                  - {name: premium, target: 2s}
+                  - {name: basic, target: -2s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurency: 10}
+                control: {combine: average}
+                """);
+        assertThat(run("config", "check", f.toString())).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "classes[1].target: -2s (expected: > 0)",
+                "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim; did you mean 'concurrency'?)",
+                "control.combine: average (expected: one of min, sum)",
+                f + ": 3 problems");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void badArguments_giveOneLine_andExit2() {
+        assertThat(run("config", "check")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .startsWith("arbiter config check: Missing required parameter: 'FILE'");
+        err.getBuffer().setLength(0);
+        assertThat(run("nosuch")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString().startsWith("arbiter: Unmatched argument");
+    }
+
+    @Test
+    void pendingCommands_sayWhichIssue_andExit2() {
+        assertThat(run("sim", "--config", "x")).isEqualTo(2);
+        assertThat(err.toString()).contains("not available yet").contains("issue 7");
+    }
+
+    @Test
+    void everyCommand_hasHelp() {
+        for (String c : new String[] {"kafka", "config", "grm", "console", "sim", "experiment", "demo"}) {
+            out.getBuffer().setLength(0);
+            assertThat(run(c, "--help")).as(c).isZero();
+            assertThat(out.toString()).as(c).contains("Usage: arbiter " + c);
+        }
+    }
+}
