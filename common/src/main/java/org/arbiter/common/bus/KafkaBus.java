@@ -131,7 +131,7 @@ public final class KafkaBus implements AutoCloseable {
             for (var e : admin.createTopics(missing).values().entrySet()) {
                 try {
                     e.getValue().get(30, TimeUnit.SECONDS);
-                    LOG.info("created topic {}", e.getKey());
+                    LOG.debug("created topic {}", e.getKey());
                 } catch (ExecutionException ex) {
                     if (!(ex.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex);
@@ -206,6 +206,21 @@ public final class KafkaBus implements AutoCloseable {
     public <T extends Message> Subscriber<T> subscribe(String topic, Class<T> type, Subscriber.Start start,
                                                        String groupId, MessageHandler<T> handler,
                                                        Consumer<Set<Integer>> onAssignment) {
+        requireNonNull(type, "type");
+        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), start, groupId, handler, onAssignment);
+    }
+
+    /** The undecoded form: records are handed over as bytes (used for leader election). */
+    public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
+                                           MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment) {
+        return subscribe(topic, org.arbiter.common.message.Decoded.Ok::new, start, groupId, handler, onAssignment);
+    }
+
+    private <T> Subscriber<T> subscribe(String topic, java.util.function.Function<byte[], org.arbiter.common.message.Decoded<T>> decoder,
+                                        Subscriber.Start start, String groupId, MessageHandler<T> handler,
+                                        Consumer<Set<Integer>> onAssignment) {
+        requireNonNull(topic, "topic");
+        requireNonNull(handler, "handler");
         Properties p = clientProperties();
         p.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId + "-" + topic + "-" + System.identityHashCode(handler));
         if (groupId != null) {
@@ -219,7 +234,7 @@ public final class KafkaBus implements AutoCloseable {
                 .description("records skipped because they could not be decoded").register(registry);
         Counter handlerErrors = Counter.builder("arbiter.bus.handler.errors").tag("topic", topic)
                 .description("records whose handler threw").register(registry);
-        Subscriber<T> s = new Subscriber<>(topic, type, start, groupId, p, handler, onAssignment,
+        Subscriber<T> s = new Subscriber<>(topic, decoder, start, groupId, p, handler, onAssignment,
                 received, malformed, handlerErrors);
         subscribers.add(s);
         s.start();

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -23,8 +24,6 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.arbiter.common.message.Decoded;
-import org.arbiter.common.message.Message;
-import org.arbiter.common.message.MessageCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> message type
  */
-public final class Subscriber<T extends Message> implements AutoCloseable {
+public final class Subscriber<T> implements AutoCloseable {
 
     /** Where a group-less subscriber starts reading. */
     public enum Start { BEGINNING, END }
@@ -45,7 +44,7 @@ public final class Subscriber<T extends Message> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);
 
     private final String topic;
-    private final Class<T> type;
+    private final Function<byte[], Decoded<T>> decoder;
     private final Start start;
     private final String groupId;
     private final Properties properties;
@@ -61,11 +60,11 @@ public final class Subscriber<T extends Message> implements AutoCloseable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
-    Subscriber(String topic, Class<T> type, Start start, String groupId, Properties properties,
+    Subscriber(String topic, Function<byte[], Decoded<T>> decoder, Start start, String groupId, Properties properties,
                MessageHandler<T> handler, Consumer<Set<Integer>> onAssignment,
                Counter received, Counter malformed, Counter handlerErrors) {
         this.topic = topic;
-        this.type = type;
+        this.decoder = decoder;
         this.start = start;
         this.groupId = groupId;
         this.properties = properties;
@@ -203,7 +202,7 @@ public final class Subscriber<T extends Message> implements AutoCloseable {
     private void deliver(ConsumerRecord<String, byte[]> r) {
         T value = null;
         if (r.value() != null) {
-            Decoded<T> d = MessageCodec.decode(r.value(), type);
+            Decoded<T> d = decoder.apply(r.value());
             if (d instanceof Decoded.Failure<T> f) {
                 malformed.increment();
                 if (loggedFailures.size() < 100 && loggedFailures.add(f.reason())) {

@@ -1,0 +1,38 @@
+package org.arbiter.common.bus;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class LeaderElectionIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void exactlyOneCandidateLeads_andAnotherTakesOverWhenItLeaves() {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir);
+             KafkaBus busA = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "le.", Map.of()), "a", new SimpleMeterRegistry());
+             KafkaBus busB = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "le.", Map.of()), "b", new SimpleMeterRegistry())) {
+            LeaderElection a = LeaderElection.join(busA, "le.grm", "a", null);
+            LeaderElection b = LeaderElection.join(busB, "le.grm", "b", null);
+            await().atMost(Duration.ofSeconds(30)).until(() -> a.isLeader() ^ b.isLeader());
+            LeaderElection leader = a.isLeader() ? a : b;
+            LeaderElection follower = leader == a ? b : a;
+            // Still exactly one after things settle.
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> a.isLeader() ^ b.isLeader());
+            leader.close();
+            await().atMost(Duration.ofSeconds(20)).until(follower::isLeader);
+            assertThat(leader.isLeader()).isFalse();
+            follower.close();
+        }
+    }
+}
