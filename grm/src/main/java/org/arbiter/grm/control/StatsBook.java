@@ -1,0 +1,123 @@
+package org.arbiter.grm.control;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.message.GatewayStats;
+
+/**
+ * The latest statistics of every gateway, as the GRM sees them (ARCHITECTURE.md, control plane
+ * step 1). A gateway whose last report is older than {@code 3Γ} is not live and leaves the
+ * problem. A report is ignored and counted when it is stale (not newer than the one held, or
+ * older than 3Γ on arrival), comes from a gateway the configuration does not know, or names a
+ * class the configuration does not know.
+ *
+ * <p>Core class: time is passed in. Not thread-safe; the GRM service calls it from one thread.
+ */
+public final class StatsBook {
+
+    /** What became of one report. */
+    public enum Outcome { ACCEPTED, STALE, UNKNOWN_GATEWAY, UNKNOWN_CLASS }
+
+    private record Entry(GatewayStats stats, Instant receivedAt) {
+    }
+
+    private final Set<String> gateways;
+    private final Set<String> classes;
+    private final Duration liveness;
+    private final Map<String, Entry> latest = new TreeMap<>();
+    private final Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
+
+    /**
+     * @param config       the cluster (known gateways and classes)
+     * @param periodSeconds Γ; reports live for 3Γ
+     */
+    public StatsBook(ClusterConfig config, double periodSeconds) {
+        requireNonNull(config, "config");
+        if (!(periodSeconds > 0)) {
+            throw new IllegalArgumentException("periodSeconds: " + periodSeconds + " (expected: > 0)");
+        }
+        this.gateways = Set.copyOf(config.gateways().stream().map(GatewayConfig::id).toList());
+        this.classes = Set.copyOf(config.classes().stream().map(ClassConfig::name).toList());
+        this.liveness = Duration.ofNanos(Math.round(3 * periodSeconds * 1e9));
+        for (Outcome o : Outcome.values()) {
+            counts.put(o, 0L);
+        }
+    }
+
+    /** Files a report received at {@code now}; says whether it was taken or why not. */
+    public Outcome accept(GatewayStats stats, Instant now) {
+        requireNonNull(stats, "stats");
+        requireNonNull(now, "now");
+        Outcome outcome = classify(stats, now);
+        counts.merge(outcome, 1L, Long::sum);
+        if (outcome == Outcome.ACCEPTED) {
+            latest.put(stats.gateway(), new Entry(stats, now));
+        }
+        return outcome;
+    }
+
+    private Outcome classify(GatewayStats stats, Instant now) {
+        if (!gateways.contains(stats.gateway())) {
+            return Outcome.UNKNOWN_GATEWAY;
+        }
+        for (String c : stats.classes().keySet()) {
+            if (!classes.contains(c)) {
+                return Outcome.UNKNOWN_CLASS;
+            }
+        }
+        Entry held = latest.get(stats.gateway());
+        if (held != null && !stats.at().isAfter(held.stats().at())) {
+            return Outcome.STALE;
+        }
+        if (stats.at().isBefore(now.minus(liveness))) {
+            return Outcome.STALE;
+        }
+        return Outcome.ACCEPTED;
+    }
+
+    /** The latest report of every live gateway (heard from within 3Γ of {@code now}), by gateway id. */
+    public Map<String, GatewayStats> live(Instant now) {
+        Map<String, GatewayStats> out = new LinkedHashMap<>();
+        latest.forEach((g, e) -> {
+            if (!e.receivedAt().isBefore(now.minus(liveness))) {
+                out.put(g, e.stats());
+            }
+        });
+        return out;
+    }
+
+    /** Gateways known to the configuration that are not live at {@code now}. */
+    public List<String> silent(Instant now) {
+        List<String> out = new ArrayList<>();
+        Map<String, GatewayStats> live = live(now);
+        for (String g : new TreeMap<>(Map.copyOf(toMap(gateways))).keySet()) {
+            if (!live.containsKey(g)) {
+                out.add(g);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Boolean> toMap(Set<String> s) {
+        Map<String, Boolean> m = new LinkedHashMap<>();
+        s.forEach(x -> m.put(x, true));
+        return m;
+    }
+
+    /** Reports by outcome since this book was made. */
+    public Map<Outcome, Long> counts() {
+        return Map.copyOf(counts);
+    }
+}
