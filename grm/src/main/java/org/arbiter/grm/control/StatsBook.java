@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,22 +97,10 @@ public final class StatsBook {
         return out;
     }
 
-    /** Gateways known to the configuration that are not live at {@code now}. */
+    /** Gateways known to the configuration that are not live at {@code now}, sorted. */
     public List<String> silent(Instant now) {
-        List<String> out = new ArrayList<>();
         Map<String, GatewayStats> live = live(now);
-        for (String g : new TreeMap<>(Map.copyOf(toMap(gateways))).keySet()) {
-            if (!live.containsKey(g)) {
-                out.add(g);
-            }
-        }
-        return out;
-    }
-
-    private static Map<String, Boolean> toMap(Set<String> s) {
-        Map<String, Boolean> m = new LinkedHashMap<>();
-        s.forEach(x -> m.put(x, true));
-        return m;
+        return gateways.stream().sorted().filter(g -> !live.containsKey(g)).toList();
     }
 
     /** Reports by outcome since this book was made. */
