@@ -1,0 +1,36 @@
+package org.arbiter.grm.control;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
+
+/**
+ * One control period's work, as a pure function of what the GRM knows: the live gateways'
+ * latest statistics, the overrides in force and the allocations last published. The GRM service
+ * calls it on the leader every period; the simulator calls the same implementation in virtual
+ * time.
+ */
+public interface ControlStep {
+
+    /**
+     * @param now               the period's instant (virtual in the simulator)
+     * @param live              latest statistics of every live gateway
+     * @param overrides         overrides in force
+     * @param lastAllocations   the allocation last published for each gateway (from the compacted topic)
+     * @param versions          where allocation versions come from
+     * @return the allocations to publish (one per live gateway, or the configured ones when none is live)
+     *         and the decision record
+     */
+    Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
+                Map<String, Allocation> lastAllocations, VersionClock versions);
+
+    /** What a period decided. {@code decision} is null when nothing was solved. */
+    record Result(List<Allocation> allocations, Decision decision) {
+        public Result {
+            allocations = List.copyOf(allocations);
+        }
+    }
+}
