@@ -70,7 +70,7 @@ public interface UtilityFunction {
     static UtilityFunction of(ClassConfig c) {
         if (c.yield() != null) {
             ClassConfig.YieldSpec y = c.yield();
-            return yield(y.shape(), y.full(), y.dropPenalty(), y.deadlineSeconds(), y.preDeadlineSeconds());
+            return UtilityFunction.yield(y.shape(), y.full(), y.dropPenalty(), y.deadlineSeconds(), y.preDeadlineSeconds());
         }
         return pacifici(c.targetSeconds(), c.utility().phi(), c.utility().alpha(), c.utility().beta());
     }
