@@ -1,0 +1,155 @@
+package org.arbiter.grm;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.grm.model.FlowModel;
+import org.arbiter.grm.optimize.CapPartition;
+import org.arbiter.grm.optimize.Optimizer;
+
+/**
+ * The GRM core (003 §IV): from a {@link Problem} to a {@link Solution} — flow models (eq. 8-9,
+ * or with 001's queue-length feedback), class utilities (eq. 7 / 002 yields), the exact DP
+ * optimiser (eq. 2-3, see {@link Optimizer}) and the N(g,s) partition (eq. 5-6, see
+ * {@link CapPartition}). Pure: no clock, no threads, no I/O. Stateless and thread-safe.
+ */
+public final class GrmSolver {
+
+    private GrmSolver() {
+    }
+
+    /**
+     * Solves one problem.
+     *
+     * @throws ProblemException when no allocation satisfies the lower bounds and pins
+     */
+    public static Solution solve(Problem problem) {
+        requireNonNull(problem, "problem");
+        Problem.Parameters p = problem.parameters();
+        int q = p.granularity();
+        int n = problem.totalConcurrency();
+        int totalUnits = Math.multiplyExact(n, q);
+        List<String> gateways = problem.gateways();
+        Map<String, Integer> classIndex = new LinkedHashMap<>();
+        for (Problem.Flow f : problem.flows()) {
+            classIndex.putIfAbsent(f.cls(), classIndex.size());
+        }
+
+        long lowerSum = 0;
+        int[] lowers = new int[problem.flows().size()];
+        for (int i = 0; i < lowers.length; i++) {
+            Problem.Flow f = problem.flows().get(i);
+            Double pin = problem.pins().get(f.id());
+            if (pin != null) {
+                lowers[i] = (int) Math.round(pin * q);
+            } else {
+                Problem.ClassSpec c = problem.classNamed(f.cls());
+                double byShare = c.minShare() * n / gateways.size();
+                lowers[i] = (int) Math.ceil(Math.max(p.minWeight(), byShare) * q - 1e-9);
+            }
+            lowerSum += lowers[i];
+        }
+        if (lowerSum > totalUnits) {
+            throw new ProblemException(List.of("flows: the lower bounds (minWeight " + p.minWeight()
+                    + ", minShare, pins) need " + format(lowerSum / (double) q) + " of N = " + n
+                    + " (expected: N >= the sum of lower bounds)"));
+        }
+
+        List<Item> items = new ArrayList<>();
+        for (int i = 0; i < lowers.length; i++) {
+            Problem.Flow f = problem.flows().get(i);
+            Problem.ClassSpec c = problem.classNamed(f.cls());
+            FlowModel model = model(f, c, p);
+            boolean pinned = problem.pins().containsKey(f.id());
+            int upper = pinned ? lowers[i] : (int) (totalUnits - (lowerSum - lowers[i]));
+            items.add(new Item(classIndex.get(f.cls()), lowers[i], upper, model, c, q));
+        }
+        Optimizer.Result r;
+        try {
+            r = p.combine() == Problem.Combine.SUM
+                    ? Optimizer.maximiseSum(items, totalUnits)
+                    : Optimizer.maximiseMin(items, totalUnits);
+        } catch (Optimizer.InfeasibleException e) {
+            throw new ProblemException(List.of("flows: " + e.getMessage()));
+        }
+
+        Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
+        Map<Problem.FlowId, Solution.Prediction> predicted = new LinkedHashMap<>();
+        Map<String, Double> gatewayWeights = new LinkedHashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            Problem.Flow f = problem.flows().get(i);
+            double w = r.units()[i] / (double) q;
+            weights.computeIfAbsent(f.gateway(), g -> new LinkedHashMap<>()).put(f.cls(), w);
+            gatewayWeights.merge(f.gateway(), w, Double::sum);
+            Item it = items.get(i);
+            double t = it.model.predict(w);
+            predicted.put(f.id(), new Solution.Prediction(t, it.cls.utility().utility(t)));
+        }
+        Map<String, Integer> serverCaps = new LinkedHashMap<>();
+        problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
+        Map<String, Map<String, Integer>> caps = CapPartition.partition(gatewayWeights, serverCaps);
+        return new Solution(r.objective(), weights, caps, predicted);
+    }
+
+    /** The flow model of one flow under the problem's prediction mode. */
+    public static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p) {
+        double cap = c.responseTimeCap() * c.targetSeconds();
+        return p.prediction() == Problem.Prediction.QUEUE_LENGTH
+                ? FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap, f.queueLength(),
+                        p.controlPeriodSeconds(), p.gain())
+                : FlowModel.mm1(f.arrivalRate(), f.responseTime(), f.weight(), cap);
+    }
+
+    private static String format(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    /** A flow as the optimiser sees it; values are cached per unit count. */
+    private static final class Item implements Optimizer.Item {
+        final int group;
+        final int lower;
+        final int upper;
+        final FlowModel model;
+        final Problem.ClassSpec cls;
+        final int q;
+        final Map<Integer, Double> cache = new HashMap<>();
+
+        Item(int group, int lower, int upper, FlowModel model, Problem.ClassSpec cls, int q) {
+            this.group = group;
+            this.lower = lower;
+            this.upper = upper;
+            this.model = model;
+            this.cls = cls;
+            this.q = q;
+        }
+
+        @Override
+        public int group() {
+            return group;
+        }
+
+        @Override
+        public int lower() {
+            return lower;
+        }
+
+        @Override
+        public int upper() {
+            return upper;
+        }
+
+        @Override
+        public double value(int units) {
+            return cache.computeIfAbsent(units, k -> cls.utility().utility(model.predict(k / (double) q)));
+        }
+
+        @Override
+        public boolean isConstant() {
+            return lower == upper || model.isConstant();
+        }
+    }
+}

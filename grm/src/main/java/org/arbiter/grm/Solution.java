@@ -1,0 +1,19 @@
+package org.arbiter.grm;
+
+import java.util.Map;
+
+/**
+ * The optimiser's answer.
+ *
+ * @param objective  Ω of the allocation (003 eq. 2a or 2b)
+ * @param weights    w(g,c) by gateway, then class
+ * @param serverCaps N(g,s) by gateway, then server
+ * @param predicted  per flow: predicted response time and utility at its weight
+ */
+public record Solution(double objective, Map<String, Map<String, Double>> weights,
+                       Map<String, Map<String, Integer>> serverCaps, Map<Problem.FlowId, Prediction> predicted) {
+
+    /** t(w) (eq. 9) and U_c(t(w)) (eq. 7) of one flow. */
+    public record Prediction(double responseTime, double utility) {
+    }
+}

@@ -1,0 +1,104 @@
+package org.arbiter.grm.model;
+
+/*
+ * Design note — the flow model.
+ *
+ * Model (003 §IV-C, eq. 8-9). Each flow (g, c) is an M/M/1-like queue whose service rate grows
+ * with the share w of the cluster's concurrent slots it holds. From one control period's
+ * measurements — arrival rate λ̃ (req/s), mean response time t̃ (s), weight in force w̃ — the
+ * per-unit-of-weight service rate is inferred by eq. 8:
+ *
+ *     μ = 1/t̃ + λ̃/w̃,
+ *
+ * so that t̃ = 1/(μ − λ̃/w̃), and the response time under another weight w is eq. 9:
+ *
+ *     t(w) = 1 / (1/t̃ + λ̃ (1/w̃ − 1/w)) = 1 / (μ − λ/w).
+ *
+ * Clamping. A denominator ≤ 0 means the flow would be unstable at w: its prediction is the cap
+ * (responseTimeCap · τ_c); any prediction above the cap is clamped to it, so a starved flow is
+ * bad but finite and the optimiser can still compare allocations. A flow with λ̃ = 0 has a
+ * constant prediction (t̃ if measured, else 0); so does a flow with no response time measured.
+ *
+ * Queue-length feedback (001, Liu et al., Steps 1-3). Eq. 9 sees only the average arrival rate;
+ * under bursty load a backlog ℓ builds up that the average hides. In steady state Little's law
+ * gives the queue length the flow should carry, λ̃·t̃; the excess ℓ − λ̃·t̃ is backlog that must
+ * be served on top of the new arrivals. Requiring it to drain within the next control period Γ
+ * (with gain k) adds k·max(0, ℓ − λ̃·t̃)/Γ to the arrival rate used for the prediction:
+ *
+ *     λ = λ̃ + k · max(0, ℓ − λ̃ t̃) / Γ,     t(w) = 1 / (μ − λ/w),
+ *
+ * with μ still inferred from the measured λ̃ by eq. 8 (the backlog does not change the service
+ * rate, only the load it must carry). With ℓ at its steady level the prediction is eq. 9's.
+ *
+ * Thread-safety: immutable.
+ */
+
+/**
+ * Predicts a flow's mean response time as a function of its weight (003 eq. 8-9), optionally
+ * with queue-length feedback (001). Immutable and thread-safe.
+ *
+ * @param arrivalRatePerSecond    λ̃, measured
+ * @param responseTimeSeconds     t̃, measured (0 = not measured)
+ * @param weightInForce           w̃ > 0, the weight the measurement was taken under
+ * @param capSeconds              the largest prediction (responseTimeCap · τ_c)
+ * @param predictionArrivalRate   λ used in eq. 9 (λ̃, or λ̃ plus the backlog term)
+ */
+public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
+                        double capSeconds, double predictionArrivalRate) {
+
+    public FlowModel {
+        if (!(arrivalRatePerSecond >= 0) || Double.isInfinite(arrivalRatePerSecond)) {
+            throw new IllegalArgumentException("arrivalRate: " + arrivalRatePerSecond + " (expected: >= 0)");
+        }
+        if (!(responseTimeSeconds >= 0) || Double.isInfinite(responseTimeSeconds)) {
+            throw new IllegalArgumentException("responseTime: " + responseTimeSeconds + " (expected: >= 0)");
+        }
+        if (!(weightInForce > 0) || Double.isInfinite(weightInForce)) {
+            throw new IllegalArgumentException("weight: " + weightInForce + " (expected: > 0)");
+        }
+        if (!(capSeconds > 0)) {
+            throw new IllegalArgumentException("cap: " + capSeconds + " (expected: > 0)");
+        }
+    }
+
+    /** The paper's model (eq. 8-9). */
+    public static FlowModel mm1(double arrivalRate, double responseTime, double weightInForce, double capSeconds) {
+        return new FlowModel(arrivalRate, responseTime, weightInForce, capSeconds, arrivalRate);
+    }
+
+    /** With Liu's queue-length feedback: λ = λ̃ + gain·max(0, ℓ − λ̃t̃)/Γ. */
+    public static FlowModel queueLength(double arrivalRate, double responseTime, double weightInForce, double capSeconds,
+                                        double queueLength, double periodSeconds, double gain) {
+        if (!(periodSeconds > 0)) {
+            throw new IllegalArgumentException("controlPeriod: " + periodSeconds + " (expected: > 0)");
+        }
+        double backlog = Math.max(0, queueLength - arrivalRate * responseTime);
+        return new FlowModel(arrivalRate, responseTime, weightInForce, capSeconds,
+                arrivalRate + gain * backlog / periodSeconds);
+    }
+
+    /** μ, eq. 8: service rate per unit of weight, inferred from the measurement. */
+    public double mu() {
+        return 1 / responseTimeSeconds + arrivalRatePerSecond / weightInForce;
+    }
+
+    /** True when the prediction does not depend on the weight. */
+    public boolean isConstant() {
+        return arrivalRatePerSecond == 0 || responseTimeSeconds == 0;
+    }
+
+    /** t(w), eq. 9, clamped to the cap; an unstable prediction is the cap. */
+    public double predict(double weight) {
+        if (isConstant()) {
+            return Math.min(responseTimeSeconds, capSeconds);
+        }
+        if (!(weight > 0)) {
+            return capSeconds;
+        }
+        double denominator = mu() - predictionArrivalRate / weight;
+        if (denominator <= 0) {
+            return capSeconds;
+        }
+        return Math.min(1 / denominator, capSeconds);
+    }
+}
