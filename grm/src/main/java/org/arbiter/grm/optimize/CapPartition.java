@@ -51,10 +51,8 @@ public final class CapPartition {
             int assigned = 0;
             for (int i = 0; i < gateways.size(); i++) {
                 ideal[i] = total > 0 ? gatewayWeights.get(gateways.get(i)) / total * ns : (double) ns / gateways.size();
+                // An ideal that is an integer up to rounding error counts as that integer.
                 n[i] = (int) Math.floor(ideal[i] + 1e-9);
-                if (n[i] > ideal[i]) {
-                    n[i] = (int) Math.floor(ideal[i]);
-                }
                 assigned += n[i];
             }
             int left = ns - assigned;

@@ -34,7 +34,7 @@ final class CapPartitionProperties {
             for (String g : w.keySet()) {
                 int c = caps.get(g).get(server);
                 double ideal = w.get(g) / total * s.get(server);
-                assertThat(Math.abs(c - ideal)).isLessThan(1.0);
+                assertThat(Math.abs(c - ideal)).isLessThan(1.0 + 1e-9);
                 sum += c;
             }
             assertThat(sum).isEqualTo(s.get(server));
