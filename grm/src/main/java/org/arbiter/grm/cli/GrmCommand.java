@@ -1,0 +1,77 @@
+package org.arbiter.grm.cli;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigException;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code arbiter grm}: the global resource manager as its own process. */
+@Command(name = "grm", mixinStandardHelpOptions = true,
+        description = {"Runs a global resource manager: reads gateway statistics from Kafka and, while it leads,",
+                "publishes allocations and decisions every control period. Run several for high availability."})
+public final class GrmCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
+    Path config;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: kafka.bootstrap in the file).")
+    String bootstrap;
+
+    @Option(names = "--id", paramLabel = "ID", description = "This GRM's id (default: grm-<pid>).")
+    String id;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ClusterConfig cluster;
+        try {
+            cluster = ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            e.errors().forEach(spec.commandLine().getErr()::println);
+            return 2;
+        }
+        var kafka = bootstrap != null ? cluster.kafka().withBootstrap(bootstrap) : cluster.kafka();
+        if (kafka.bootstrapServers().isEmpty()) {
+            spec.commandLine().getErr().println("grm: no Kafka bootstrap (expected: --bootstrap HOST:PORT or kafka.bootstrap in "
+                    + config + ")");
+            return 2;
+        }
+        String grmId = id != null ? id : "grm-" + ProcessHandle.current().pid();
+        ProcessMetrics metrics = ProcessMetrics.createWithJvm("grm", grmId);
+        KafkaBus bus;
+        try {
+            bus = KafkaBus.connect(kafka, grmId, metrics.registry());
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("grm: " + e.getMessage());
+            metrics.close();
+            return 1;
+        }
+        GrmService service = GrmService.start(grmId, cluster, bus, Clock.systemUTC(),
+                new GrmStep(cluster, grmId, System::nanoTime), metrics);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            service.close();
+            bus.close();
+            metrics.close();
+            stopped.countDown();
+        }, "grm-shutdown"));
+        spec.commandLine().getOut().println("grm " + grmId + " running (kafka " + kafka.bootstrap() + ", period "
+                + cluster.control().periodSeconds() + " s)");
+        spec.commandLine().getOut().flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,174 @@
+package org.arbiter.grm.control;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.Message;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.common.utility.UtilityFunction;
+import org.arbiter.grm.GrmSolver;
+import org.arbiter.grm.Problem;
+import org.arbiter.grm.ProblemException;
+import org.arbiter.grm.Solution;
+import org.arbiter.grm.optimize.CapPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The GRM's control step (ARCHITECTURE.md, control plane steps 1-8) over the pure
+ * {@link GrmSolver}: builds the problem from the live gateways' statistics, the configuration and
+ * the overrides in force (pinned weights, pinned N_s, changed targets and utilities), solves it,
+ * and turns the solution into one {@link Allocation} per live gateway, all with one new version,
+ * and a {@link Decision}. Until any gateway is live it hands out the configured allocation
+ * (the classes' configured weights, N_s split evenly) to every gateway that has none yet. An
+ * infeasible problem (pins or minimum shares that do not fit) publishes nothing: the last
+ * allocation stays in force, and the decision says why.
+ *
+ * <p>Core class: time comes in as an argument and solve time from an injected ticker. Not
+ * thread-safe; one control thread (or the simulator) calls it.
+ */
+public final class GrmStep implements ControlStep {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GrmStep.class);
+
+    private final ClusterConfig config;
+    private final String grmId;
+    private final LongSupplier nanoTicker;
+    private long sequence;
+
+    /**
+     * @param config     the cluster
+     * @param grmId      named in decisions
+     * @param nanoTicker measures solve time ({@code System::nanoTime} live, a fake in tests)
+     */
+    public GrmStep(ClusterConfig config, String grmId, LongSupplier nanoTicker) {
+        this.config = requireNonNull(config, "config");
+        this.grmId = requireNonNull(grmId, "grmId");
+        this.nanoTicker = requireNonNull(nanoTicker, "nanoTicker");
+    }
+
+    @Override
+    public Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
+                       Map<String, Allocation> lastAllocations, VersionClock versions) {
+        if (live.isEmpty()) {
+            List<Allocation> initial = new ArrayList<>();
+            List<GatewayConfig> missing = config.gateways().stream()
+                    .filter(g -> !lastAllocations.containsKey(g.id())).toList();
+            if (!missing.isEmpty()) {
+                long version = versions.next();
+                for (GatewayConfig g : missing) {
+                    initial.add(configured(g.id(), now, version, overrides));
+                }
+            }
+            return new Result(initial, null);
+        }
+        sequence++;
+        Problem problem = problem(live, overrides, lastAllocations);
+        long started = nanoTicker.getAsLong();
+        Solution solution;
+        try {
+            solution = GrmSolver.solve(problem);
+        } catch (ProblemException e) {
+            LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
+            return new Result(List.of(), decision(now, problem, null, 0, versions.highest(), live, overrides));
+        }
+        double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
+        long version = versions.next();
+        List<Allocation> out = new ArrayList<>();
+        for (String g : live.keySet()) {
+            out.add(new Allocation(Message.VERSION, now, g, version, solution.weights().get(g),
+                    solution.serverCaps().get(g), "grm"));
+        }
+        return new Result(out, decision(now, problem, solution, solveSeconds, version, live, overrides));
+    }
+
+    /** The problem for this period. */
+    Problem problem(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations) {
+        Map<String, Integer> nsPins = overrides.concurrencyPins();
+        List<Problem.Server> servers = new ArrayList<>();
+        for (ServerConfig s : config.servers()) {
+            servers.add(new Problem.Server(s.id(), nsPins.getOrDefault(s.id(), s.concurrency())));
+        }
+        List<Problem.ClassSpec> classes = new ArrayList<>();
+        for (ClassConfig c : config.classes()) {
+            ClassConfig e = overrides.effective(c);
+            classes.add(new Problem.ClassSpec(e.name(), e.targetSeconds(), UtilityFunction.of(e), e.minShare(),
+                    config.control().responseTimeCap()));
+        }
+        int q = config.control().granularity();
+        List<Problem.Flow> flows = new ArrayList<>();
+        for (Map.Entry<String, GatewayStats> g : live.entrySet()) {
+            Allocation last = lastAllocations.get(g.getKey());
+            for (ClassConfig c : config.classes()) {
+                GatewayStats.ClassStats cs = g.getValue().classes().get(c.name());
+                double inForce = cs != null && cs.weight() > 0 ? cs.weight()
+                        : last != null && last.weights().getOrDefault(c.name(), 0.0) > 0 ? last.weights().get(c.name())
+                        : c.weight();
+                inForce = Math.max(inForce, 1.0 / q);
+                flows.add(cs == null
+                        ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
+                        : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
+                                cs.queueLength()));
+            }
+        }
+        Map<Problem.FlowId, Double> pins = new LinkedHashMap<>();
+        overrides.weightPins().forEach((f, w) -> {
+            if (live.containsKey(f.gateway())) {
+                pins.put(new Problem.FlowId(f.gateway(), f.cls()), w);
+            }
+        });
+        Problem.Parameters p = new Problem.Parameters(
+                "sum".equals(config.control().combine()) ? Problem.Combine.SUM : Problem.Combine.MIN,
+                q, config.control().minWeight(),
+                "queue-length".equals(config.control().prediction()) ? Problem.Prediction.QUEUE_LENGTH : Problem.Prediction.MM1,
+                config.control().periodSeconds(), config.control().gain());
+        return new Problem(servers, classes, flows, p, pins);
+    }
+
+    /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
+    public Allocation configured(String gateway, Instant now, long version, OverrideBook overrides) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        config.classes().forEach(c -> weights.put(c.name(), c.weight()));
+        overrides.weightPins().forEach((f, w) -> {
+            if (f.gateway().equals(gateway)) {
+                weights.put(f.cls(), w);
+            }
+        });
+        Map<String, Double> equal = new LinkedHashMap<>();
+        config.gateways().forEach(g -> equal.put(g.id(), 1.0));
+        Map<String, Integer> ns = new LinkedHashMap<>();
+        Map<String, Integer> nsPins = overrides.concurrencyPins();
+        config.servers().forEach(s -> ns.put(s.id(), nsPins.getOrDefault(s.id(), s.concurrency())));
+        Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
+        return new Allocation(Message.VERSION, now, gateway, version, weights, caps, "configured");
+    }
+
+    private Decision decision(Instant now, Problem problem, Solution solution, double solveSeconds, long version,
+                              Map<String, GatewayStats> live, OverrideBook overrides) {
+        List<Decision.Flow> flows = new ArrayList<>();
+        for (Problem.Flow f : problem.flows()) {
+            double w = solution == null ? f.weight() : solution.weights().get(f.gateway()).get(f.cls());
+            Solution.Prediction pr = solution == null ? null : solution.predicted().get(f.id());
+            flows.add(new Decision.Flow(f.gateway(), f.cls(), f.arrivalRate(), f.responseTime(), f.queueLength(),
+                    f.weight(), w, pr == null ? Double.NaN : pr.responseTime(), pr == null ? Double.NaN : pr.utility(),
+                    problem.pins().containsKey(f.id())));
+        }
+        Map<String, Decision.Server> servers = new LinkedHashMap<>();
+        problem.servers().forEach(s -> servers.put(s.id(), new Decision.Server(ServerState.ON, s.concurrency(), 0, 0)));
+        return new Decision(Message.VERSION, now, grmId, sequence, version, config.control().combine(),
+                solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
+                servers, 0, overrides.ids());
+    }
+}
