@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
         subcommands = {
                 KafkaCommand.class,
                 ConfigCommand.class,
-                PendingCommands.Grm.class,
+                org.arbiter.grm.cli.GrmCommand.class,
                 PendingCommands.Console.class,
                 PendingCommands.Sim.class,
                 PendingCommands.Experiment.class,

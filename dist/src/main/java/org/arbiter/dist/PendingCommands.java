@@ -32,14 +32,6 @@ final class PendingCommands {
         }
     }
 
-    @Command(name = "grm", mixinStandardHelpOptions = true, description = "Global resource manager (not available yet).")
-    static final class Grm extends Pending {
-        @Override
-        String issue() {
-            return "issue 6: close the loop";
-        }
-    }
-
     @Command(name = "console", mixinStandardHelpOptions = true, description = "Web console (not available yet).")
     static final class Console extends Pending {
         @Override

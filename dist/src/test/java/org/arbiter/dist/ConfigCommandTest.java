@@ -74,7 +74,7 @@ final class ConfigCommandTest {
 
     @Test
     void everyCommand_hasHelp() {
-        for (String c : new String[] {"kafka", "config", "grm", "console", "sim", "experiment", "demo"}) {
+        for (String c : new String[] {"kafka", "config", "grm", "solve", "console", "sim", "experiment", "demo"}) {
             out.getBuffer().setLength(0);
             assertThat(run(c, "--help")).as(c).isZero();
             assertThat(out.toString()).as(c).contains("Usage: arbiter " + c);
