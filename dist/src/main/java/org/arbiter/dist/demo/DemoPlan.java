@@ -1,0 +1,107 @@
+package org.arbiter.dist.demo;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The demo's experiment, 003 §V-B, with every duration multiplied by the time scale: premium
+ * (τ = 2 s) and basic (τ = 3 s), φ = α = β = 1, combine min; two servers with N_s = 10 and
+ * service demand Exp(1 s); two gateways; four phases of closed-loop clients (premium, basic) =
+ * (5,5), (20,20), (5,20), (20,5) with think time Exp(1 s), filling the duration. Pure: it only
+ * computes the configuration and the scenario as text.
+ *
+ * @param durationSeconds wall-clock length of the whole run
+ * @param timeScale       multiplies every duration of the paper's experiment
+ */
+public record DemoPlan(double durationSeconds, double timeScale) {
+
+    /** One phase: its name and clients per class. */
+    public record Phase(String name, int premium, int basic) {
+    }
+
+    public static final List<Phase> PHASES = List.of(
+            new Phase("A", 5, 5), new Phase("B", 20, 20), new Phase("C", 5, 20), new Phase("D", 20, 5));
+
+    public DemoPlan {
+        if (!(durationSeconds > 0)) {
+            throw new IllegalArgumentException("--duration: " + durationSeconds + " (expected: > 0)");
+        }
+        if (!(timeScale > 0 && timeScale <= 1)) {
+            throw new IllegalArgumentException("--time-scale: " + timeScale + " (expected: 0 < x <= 1)");
+        }
+    }
+
+    /** Wall seconds of one phase. */
+    public double phaseSeconds() {
+        return durationSeconds / PHASES.size();
+    }
+
+    /** A paper duration in wall seconds. */
+    public double scaled(double paperSeconds) {
+        return paperSeconds * timeScale;
+    }
+
+    /**
+     * cluster.yaml for the demo.
+     *
+     * @param bootstrap     the embedded broker
+     * @param serverPorts   the two simservers' request ports
+     * @param gatewayPorts  request and admin ports: g1, g1 admin, g2, g2 admin
+     * @param consolePort   the console's port
+     */
+    public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort) {
+        return String.format(Locale.ROOT, """
+                classes:
+                  - name: premium
+                    target: %1$sms
+                    utility: {phi: 1, alpha: 1, beta: 1}
+                    match: {header: {X-Class: premium}}
+                    queue: {limit: 1000, timeout: %2$sms}
+                  - name: basic
+                    target: %3$sms
+                    utility: {phi: 1, alpha: 1, beta: 1}
+                    default: true
+                    queue: {limit: 1000, timeout: %2$sms}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:%4$d", adminUrl: "http://127.0.0.1:%5$d", concurrency: 10, sim: {cores: 10, meanDemand: %6$sms}}
+                  - {id: s2, url: "http://127.0.0.1:%7$d", adminUrl: "http://127.0.0.1:%8$d", concurrency: 10, sim: {cores: 10, meanDemand: %6$sms}}
+                gateways:
+                  - {id: g1, port: %9$d, adminPort: %10$d}
+                  - {id: g2, port: %11$d, adminPort: %12$d}
+                dispatch: {scheduler: wrr, balancer: least-outstanding, backendTimeout: %13$sms}
+                control: {period: %14$sms, reportPeriod: %15$sms, statsWindow: %16$sms, combine: min, granularity: 1, minWeight: 1}
+                kafka: {bootstrap: "%17$s", topicPrefix: "demo."}
+                console: {port: %18$d, publicRead: true}
+                """,
+                ms(2), ms(60), ms(3), serverPorts[0], serverPorts[0] + 1000, ms(1), serverPorts[1], serverPorts[1] + 1000,
+                gatewayPorts[0], gatewayPorts[1], gatewayPorts[2], gatewayPorts[3], ms(60),
+                ms(5), ms(5), ms(30), bootstrap, consolePort);
+    }
+
+    /** The load generator's scenario: the four phases, closed loop, think Exp(1 s). */
+    public String scenarioYaml() {
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, """
+                classes:
+                  premium: {headers: {X-Class: premium}, path: /, method: GET}
+                  basic:   {headers: {X-Class: basic}, path: /, method: GET}
+                think: %sms
+                timeout: %sms
+                timeScale: 1
+                seed: 1
+                phases:
+                """, ms(1), ms(120)));
+        for (Phase p : PHASES) {
+            b.append(String.format(Locale.ROOT, "  - {name: %s, duration: %sms, clients: {premium: %d, basic: %d}}%n",
+                    p.name(), fmt(phaseSeconds() * 1000), p.premium(), p.basic()));
+        }
+        return b.toString();
+    }
+
+    private String ms(double paperSeconds) {
+        return fmt(scaled(paperSeconds) * 1000);
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v);
+    }
+}

@@ -1,0 +1,32 @@
+package org.arbiter.dist.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.junit.jupiter.api.Test;
+
+final class DemoPlanTest {
+
+    @Test
+    void clusterYaml_isValid_andScaled() {
+        DemoPlan plan = new DemoPlan(120, 0.05);
+        ClusterConfig c = ConfigLoader.parse(plan.clusterYaml("127.0.0.1:9092", new int[] {9001, 9002},
+                new int[] {8080, 8180, 8081, 8181}, 8090));
+        assertThat(c.classes().get(0).targetSeconds()).isEqualTo(0.1);
+        assertThat(c.classes().get(1).targetSeconds()).isCloseTo(0.15, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(c.control().periodSeconds()).isEqualTo(0.25);
+        assertThat(c.totalConcurrency()).isEqualTo(20);
+        assertThat(c.gateways()).hasSize(2);
+        assertThat(plan.phaseSeconds()).isEqualTo(30.0);
+        assertThat(plan.scenarioYaml()).contains("{name: B, duration: 30000ms, clients: {premium: 20, basic: 20}}")
+                .contains("think: 50ms");
+    }
+
+    @Test
+    void badOptions_areNamed() {
+        assertThatThrownBy(() -> new DemoPlan(0, 0.05)).hasMessage("--duration: 0.0 (expected: > 0)");
+        assertThatThrownBy(() -> new DemoPlan(10, 2)).hasMessage("--time-scale: 2.0 (expected: 0 < x <= 1)");
+    }
+}
