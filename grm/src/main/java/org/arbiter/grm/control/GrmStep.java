@@ -75,6 +75,7 @@ public final class GrmStep implements ControlStep {
             return new Result(initial, null);
         }
         sequence++;
+        live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
         Problem problem = problem(live, overrides, lastAllocations);
         long started = nanoTicker.getAsLong();
         Solution solution;
