@@ -1,0 +1,51 @@
+package org.arbiter.gateway;
+
+import java.util.random.RandomGenerator;
+import org.arbiter.gateway.dispatch.LeastOutstanding;
+import org.arbiter.gateway.dispatch.RandomPoll;
+
+/**
+ * Chooses the server for a released request among those with a free slot under N(g,s). Decides
+ * only; the core enforces the caps. Confined to the thread that drives the core.
+ */
+public interface Balancer {
+
+    /**
+     * @param excluded a server not to choose (the one that just failed), or -1
+     * @return the chosen server index, or -1 when no eligible server has a free slot
+     */
+    int pick(ServerView servers, int excluded);
+
+    /** Read-only view of the servers as the core sees them now. */
+    interface ServerView {
+        int serverCount();
+
+        int inFlight(int s);
+
+        /** N(g,s) in force. */
+        int cap(int s);
+
+        /** Up and {@code inFlight(s) < cap(s)}. */
+        boolean available(int s);
+    }
+
+    /** Least outstanding relative to the cap (smallest inflight/N(g,s)), ties round-robin. */
+    static Balancer leastOutstanding() {
+        return new LeastOutstanding();
+    }
+
+    /** Neptune's random polling (002 §3): poll d available servers at random, take the least loaded. */
+    static Balancer randomPoll(int d, RandomGenerator random) {
+        return new RandomPoll(d, random);
+    }
+
+    /** The balancer named in {@code dispatch.balancer}. */
+    static Balancer named(String name, int pollSize, RandomGenerator random) {
+        return switch (name) {
+            case "least-outstanding" -> leastOutstanding();
+            case "random-poll" -> randomPoll(pollSize, random);
+            default -> throw new IllegalArgumentException("dispatch.balancer: " + name
+                    + " (expected: least-outstanding or random-poll)");
+        };
+    }
+}

@@ -1,0 +1,539 @@
+package org.arbiter.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.stats.StatsRecorder;
+
+/*
+ * The gateway's data plane without I/O (ARCHITECTURE.md "Data plane"; 003 §III).
+ *
+ * Queue:    one bounded FIFO per class (queue.limit, queue.timeout). A request that finds its queue
+ *           full is rejected (queueFull); one that waits longer than the timeout is expired
+ *           (queueTimeout). Nothing is dropped silently: every ticket ends in exactly one state.
+ * Schedule: while some server has inflight(g,s) < N(g,s) and some queue is non-empty, the
+ *           Scheduler picks the class (wrr: smallest inflight_c / w(g,c)) and the Balancer the
+ *           server. So no slot idles while a queue is non-empty (work conservation), and a
+ *           dispatch never makes inflight(g,s) exceed N(g,s).
+ * Allocation: applyAllocation swaps all weights and caps at once. Lowering a cap below the
+ *           current in-flight count cuts nothing off: the excess drains as requests complete, and
+ *           the server gets nothing new until it is under its new cap.
+ * Failure:  a server that refused or reset is marked down for probeNanos and then tried again by
+ *           real traffic; redispatch() moves a request that failed before its response began to
+ *           another server, keeping its class slot.
+ *
+ * Time:     nothing here reads a clock; every operation takes nowNanos (monotonic, any origin), so
+ *           the discrete-event simulator and the tests drive it in virtual time.
+ * Threads:  none, and not thread-safe. The Netty adapter confines one core to one event loop; a
+ *           simulator calls it from its single thread. Only the int/double getters may be read
+ *           from other threads (for gauges), with no guarantee of freshness.
+ */
+
+/**
+ * The gateway's pure core: classify elsewhere, then {@link #offer} → {@link #next} →
+ * {@link #complete}; {@link #expireQueued} for queue timeouts; {@link #applyAllocation} to follow the
+ * GRM; {@link #snapshot} for {@link GatewayStats}. See the design note in the source.
+ *
+ * <p>Not thread-safe: confine an instance to one thread (one event loop, or the simulator).
+ *
+ * @param <R> the adapter's request type (a Netty request, a simulator record)
+ */
+public final class GatewayCore<R> {
+
+    /** How long a server that refused or reset is skipped before real traffic probes it again. */
+    public static final long DEFAULT_PROBE_NANOS = 1_000_000_000L;
+
+    private final String gatewayId;
+    private final String[] classNames;
+    private final Map<String, Integer> classIndex = new HashMap<>();
+    private final int[] queueLimits;
+    private final long[] queueTimeoutNanos;
+    private final ArrayDeque<Ticket<R>>[] queues;
+    private final int[] classInFlight;
+    private final double[] weights;
+    private final String[] serverIds;
+    private final Map<String, Integer> serverIndex = new HashMap<>();
+    private final int[] caps;
+    private final int[] serverInFlight;
+    private final long[] downUntil;
+    private final boolean[] up;
+    private final Scheduler scheduler;
+    private final Balancer balancer;
+    private final StatsRecorder stats;
+    private final long probeNanos;
+    private Allocation allocation;
+    private long sequence;
+    private long now;
+    private int queued;
+
+    private final Scheduler.ClassView classView = new Scheduler.ClassView() {
+        @Override
+        public int classCount() {
+            return classNames.length;
+        }
+
+        @Override
+        public int backlog(int c) {
+            return queues[c].size();
+        }
+
+        @Override
+        public int inFlight(int c) {
+            return classInFlight[c];
+        }
+
+        @Override
+        public double weight(int c) {
+            return weights[c];
+        }
+
+        @Override
+        public long headSequence(int c) {
+            Ticket<R> head = queues[c].peekFirst();
+            return head == null ? Long.MAX_VALUE : head.sequence;
+        }
+    };
+
+    private final Balancer.ServerView serverView = new Balancer.ServerView() {
+        @Override
+        public int serverCount() {
+            return serverIds.length;
+        }
+
+        @Override
+        public int inFlight(int s) {
+            return serverInFlight[s];
+        }
+
+        @Override
+        public int cap(int s) {
+            return caps[s];
+        }
+
+        @Override
+        public boolean available(int s) {
+            return serverInFlight[s] < caps[s] && isUp(s);
+        }
+    };
+
+    /**
+     * @param cluster    classes (queues, limits, timeouts, initial weights), servers, control (window, report period)
+     * @param gatewayId  this gateway's id (stamped on snapshots; allocations for others are ignored)
+     * @param initial    the allocation to start from (see {@code ConfiguredAllocation})
+     * @param scheduler  which class goes next
+     * @param balancer   which server
+     * @param nowNanos   the start of time for this core
+     */
+    @SuppressWarnings("unchecked")
+    public GatewayCore(ClusterConfig cluster, String gatewayId, Allocation initial, Scheduler scheduler,
+                       Balancer balancer, long nowNanos) {
+        requireNonNull(cluster, "cluster");
+        this.gatewayId = requireNonNull(gatewayId, "gatewayId");
+        this.scheduler = requireNonNull(scheduler, "scheduler");
+        this.balancer = requireNonNull(balancer, "balancer");
+        List<ClassConfig> classes = cluster.classes();
+        int nc = classes.size();
+        classNames = new String[nc];
+        queueLimits = new int[nc];
+        queueTimeoutNanos = new long[nc];
+        queues = new ArrayDeque[nc];
+        classInFlight = new int[nc];
+        weights = new double[nc];
+        for (int c = 0; c < nc; c++) {
+            ClassConfig cc = classes.get(c);
+            classNames[c] = cc.name();
+            classIndex.put(cc.name(), c);
+            queueLimits[c] = cc.queue().limit();
+            queueTimeoutNanos[c] = (long) (cc.queue().timeoutSeconds() * 1e9);
+            queues[c] = new ArrayDeque<>();
+            weights[c] = cc.weight();
+        }
+        List<ServerConfig> servers = cluster.servers();
+        int ns = servers.size();
+        serverIds = new String[ns];
+        caps = new int[ns];
+        serverInFlight = new int[ns];
+        downUntil = new long[ns];
+        up = new boolean[ns];
+        for (int s = 0; s < ns; s++) {
+            serverIds[s] = servers.get(s).id();
+            serverIndex.put(serverIds[s], s);
+            caps[s] = servers.get(s).concurrency();
+            up[s] = true;
+        }
+        this.probeNanos = DEFAULT_PROBE_NANOS;
+        this.now = nowNanos;
+        this.stats = new StatsRecorder(List.of(classNames), List.of(serverIds), queueLimits,
+                (long) (cluster.control().statsWindowSeconds() * 1e9),
+                (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
+        this.allocation = requireNonNull(initial, "initial");
+        install(initial);
+    }
+
+    /** A core with the scheduler and balancer named in {@code dispatch}. */
+    public static <R> GatewayCore<R> fromConfig(ClusterConfig cluster, String gatewayId, Allocation initial,
+                                                RandomGenerator random, long nowNanos) {
+        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.named(cluster.dispatch().scheduler()),
+                Balancer.named(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
+    }
+
+    // ---------------------------------------------------------------- requests
+
+    /** Offers a request of class {@code className} (unknown names fall to the last class). */
+    public Ticket<R> offer(R request, String className, long nowNanos) {
+        Integer c = classIndex.get(className);
+        return offer(request, c == null ? classNames.length - 1 : c, nowNanos);
+    }
+
+    /**
+     * Queues a request, or rejects it when its class queue is at its limit and it cannot go to a
+     * server at once. The returned ticket is QUEUED or REJECTED (dropReason QUEUE_FULL); a QUEUED
+     * ticket is released by {@link #next}.
+     */
+    public Ticket<R> offer(R request, int c, long nowNanos) {
+        tick(nowNanos);
+        Ticket<R> t = new Ticket<>(request, c, classNames[c], nowNanos, sequence++);
+        int len = queues[c].size();
+        stats.arrival(c, len, nowNanos);
+        if (len >= queueLimits[c] && !(queued == 0 && anyServerAvailable())) {
+            t.state = Ticket.State.REJECTED;
+            t.dropReason = DropReason.QUEUE_FULL;
+            stats.dropped(c, DropReason.QUEUE_FULL, nowNanos);
+            return t;
+        }
+        t.state = Ticket.State.QUEUED;
+        queues[c].addLast(t);
+        queued++;
+        stats.accepted(c, nowNanos);
+        stats.queueLength(c, queues[c].size(), nowNanos);
+        return t;
+    }
+
+    /**
+     * The next dispatch decision: a queued ticket, now DISPATCHED to {@link Ticket#server()}, or
+     * null when no server has a free slot or every queue is empty. Call it until it returns null
+     * after every event that may free a slot or fill a queue.
+     */
+    public Ticket<R> next(long nowNanos) {
+        tick(nowNanos);
+        if (queued == 0) {
+            return null;
+        }
+        int s = balancer.pick(serverView, -1);
+        if (s < 0) {
+            return null;
+        }
+        int c = scheduler.next(classView);
+        if (c < 0) {
+            return null;
+        }
+        Ticket<R> t = queues[c].pollFirst();
+        queued--;
+        stats.queueLength(c, queues[c].size(), nowNanos);
+        classInFlight[c]++;
+        t.state = Ticket.State.DISPATCHED;
+        t.dispatchNanos = nowNanos;
+        stats.dispatched(c, nowNanos - t.arrivalNanos(), nowNanos);
+        assign(t, s, nowNanos);
+        return t;
+    }
+
+    private void assign(Ticket<R> t, int s, long nowNanos) {
+        if (serverInFlight[s] >= caps[s]) {
+            throw new IllegalStateException("server " + serverIds[s] + ": inflight " + serverInFlight[s]
+                    + " (expected: < cap " + caps[s] + ")");
+        }
+        t.server = s;
+        t.serverId = serverIds[s];
+        t.attempts++;
+        serverInFlight[s]++;
+        stats.serverInFlight(s, serverInFlight[s], nowNanos);
+    }
+
+    /**
+     * Ends a DISPATCHED ticket: frees its class slot and its server slot, and records it (a
+     * completion for OK, a drop for BACKEND_TIMEOUT / BACKEND_ERROR, nothing for CANCELLED).
+     * A ticket that is not DISPATCHED is left alone (ending twice is a no-op).
+     */
+    public void complete(Ticket<R> t, Outcome outcome, long nowNanos) {
+        tick(nowNanos);
+        if (t.state != Ticket.State.DISPATCHED) {
+            if (t.state == Ticket.State.QUEUED && outcome == Outcome.CANCELLED) {
+                cancel(t, nowNanos);
+            }
+            return;
+        }
+        t.state = Ticket.State.DONE;
+        int c = t.classIndex();
+        classInFlight[c]--;
+        release(t.server, nowNanos);
+        switch (outcome) {
+            case OK -> stats.completed(c, t.server, nowNanos - t.arrivalNanos(), nowNanos - t.dispatchNanos, nowNanos);
+            case BACKEND_TIMEOUT -> {
+                t.dropReason = DropReason.BACKEND_TIMEOUT;
+                stats.dropped(c, DropReason.BACKEND_TIMEOUT, nowNanos);
+                stats.serverError(t.server, nowNanos);
+            }
+            case BACKEND_ERROR -> {
+                t.dropReason = DropReason.BACKEND_ERROR;
+                stats.dropped(c, DropReason.BACKEND_ERROR, nowNanos);
+                stats.serverError(t.server, nowNanos);
+            }
+            case CANCELLED -> { }
+        }
+    }
+
+    private void release(int s, long nowNanos) {
+        serverInFlight[s]--;
+        stats.serverInFlight(s, serverInFlight[s], nowNanos);
+    }
+
+    /**
+     * A DISPATCHED request failed before its response began (refused, reset): marks its server
+     * down for the probe interval and moves the request to another server with a free slot,
+     * keeping its class slot. Returns false, leaving the ticket DISPATCHED on the failed server,
+     * when no other server is free; the caller then completes it with BACKEND_ERROR.
+     */
+    public boolean redispatch(Ticket<R> t, long nowNanos) {
+        tick(nowNanos);
+        if (t.state != Ticket.State.DISPATCHED) {
+            return false;
+        }
+        int failed = t.server;
+        markDown(failed, nowNanos);
+        stats.serverError(failed, nowNanos);
+        int s = balancer.pick(serverView, failed);
+        if (s < 0) {
+            return false;
+        }
+        release(failed, nowNanos);
+        t.dispatchNanos = nowNanos;
+        assign(t, s, nowNanos);
+        return true;
+    }
+
+    /** The client went away: a QUEUED ticket leaves its queue, a DISPATCHED one frees its slots. */
+    public void cancel(Ticket<R> t, long nowNanos) {
+        tick(nowNanos);
+        if (t.state == Ticket.State.QUEUED) {
+            queues[t.classIndex()].remove(t);
+            queued--;
+            t.state = Ticket.State.DONE;
+            stats.queueLength(t.classIndex(), queues[t.classIndex()].size(), nowNanos);
+        } else if (t.state == Ticket.State.DISPATCHED) {
+            complete(t, Outcome.CANCELLED, nowNanos);
+        }
+    }
+
+    /** Removes and returns (EXPIRED, dropReason QUEUE_TIMEOUT) every ticket queued longer than its class allows. */
+    public List<Ticket<R>> expireQueued(long nowNanos) {
+        tick(nowNanos);
+        List<Ticket<R>> expired = List.of();
+        for (int c = 0; c < queues.length; c++) {
+            ArrayDeque<Ticket<R>> q = queues[c];
+            boolean changed = false;
+            while (!q.isEmpty() && nowNanos - q.peekFirst().arrivalNanos() >= queueTimeoutNanos[c]) {
+                Ticket<R> t = q.pollFirst();
+                queued--;
+                t.state = Ticket.State.EXPIRED;
+                t.dropReason = DropReason.QUEUE_TIMEOUT;
+                stats.dropped(c, DropReason.QUEUE_TIMEOUT, nowNanos);
+                if (expired.isEmpty()) {
+                    expired = new ArrayList<>();
+                }
+                expired.add(t);
+                changed = true;
+            }
+            if (changed) {
+                stats.queueLength(c, q.size(), nowNanos);
+            }
+        }
+        return expired;
+    }
+
+    /** When the oldest queued request will time out, or Long.MAX_VALUE when nothing is queued. */
+    public long nextExpiryNanos() {
+        long next = Long.MAX_VALUE;
+        for (int c = 0; c < queues.length; c++) {
+            Ticket<R> head = queues[c].peekFirst();
+            if (head != null) {
+                next = Math.min(next, head.arrivalNanos() + queueTimeoutNanos[c]);
+            }
+        }
+        return next;
+    }
+
+    // ---------------------------------------------------------------- servers
+
+    /** Skips server s until {@code nowNanos + probe interval}; real traffic probes it after. */
+    public void markDown(int s, long nowNanos) {
+        downUntil[s] = nowNanos + probeNanos;
+        up[s] = false;
+    }
+
+    /** The server answered: it is up again. */
+    public void markUp(int s) {
+        downUntil[s] = 0;
+        up[s] = true;
+    }
+
+    public boolean isUp(int s) {
+        if (!up[s] && now >= downUntil[s]) {
+            up[s] = true;
+        }
+        return up[s];
+    }
+
+    private boolean anyServerAvailable() {
+        for (int s = 0; s < serverIds.length; s++) {
+            if (serverView.available(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ---------------------------------------------------------------- allocation
+
+    /**
+     * Swaps w(g,c) and N(g,s) at once. Ignored (returns false) when it is for another gateway or
+     * not newer than the allocation in force (version 0 is the configured allocation, replaced by
+     * any GRM allocation). Classes the allocation does not name keep their weight; servers it does
+     * not name get cap 0; names this gateway does not know are ignored.
+     */
+    public boolean applyAllocation(Allocation a) {
+        requireNonNull(a, "a");
+        if (!a.gateway().equals(gatewayId) || a.version() <= allocation.version() && allocation.version() > 0) {
+            return false;
+        }
+        allocation = a;
+        install(a);
+        return true;
+    }
+
+    private void install(Allocation a) {
+        a.weights().forEach((name, w) -> {
+            Integer c = classIndex.get(name);
+            if (c != null) {
+                weights[c] = w;
+            }
+        });
+        for (int s = 0; s < serverIds.length; s++) {
+            caps[s] = a.serverCaps().getOrDefault(serverIds[s], 0);
+        }
+    }
+
+    /** The allocation in force. */
+    public Allocation allocation() {
+        return allocation;
+    }
+
+    // ---------------------------------------------------------------- measurement
+
+    /** The sliding-window statistics as of {@code nowNanos}, stamped {@code at}. */
+    public GatewayStats snapshot(Instant at, long nowNanos) {
+        tick(nowNanos);
+        boolean[] upNow = new boolean[serverIds.length];
+        for (int s = 0; s < upNow.length; s++) {
+            upNow[s] = isUp(s);
+        }
+        int[] qlen = new int[classNames.length];
+        for (int c = 0; c < qlen.length; c++) {
+            qlen[c] = queues[c].size();
+        }
+        return stats.snapshot(gatewayId, at, nowNanos, allocation.version(),
+                new StatsRecorder.Live(weights.clone(), qlen, classInFlight.clone(), serverInFlight.clone(),
+                        caps.clone(), upNow));
+    }
+
+    private void tick(long nowNanos) {
+        if (nowNanos > now) {
+            now = nowNanos;
+        }
+    }
+
+    // ---------------------------------------------------------------- views
+
+    public String gatewayId() {
+        return gatewayId;
+    }
+
+    public int classCount() {
+        return classNames.length;
+    }
+
+    public String className(int c) {
+        return classNames[c];
+    }
+
+    /** The index of class {@code name}, or -1. */
+    public int classIndex(String name) {
+        Integer c = classIndex.get(name);
+        return c == null ? -1 : c;
+    }
+
+    public int queueLength(int c) {
+        return queues[c].size();
+    }
+
+    public int queueLimit(int c) {
+        return queueLimits[c];
+    }
+
+    /** Requests of class c at servers. */
+    public int inFlight(int c) {
+        return classInFlight[c];
+    }
+
+    public double weight(int c) {
+        return weights[c];
+    }
+
+    public int serverCount() {
+        return serverIds.length;
+    }
+
+    public String serverId(int s) {
+        return serverIds[s];
+    }
+
+    /** The index of server {@code id}, or -1. */
+    public int serverIndex(String id) {
+        Integer s = serverIndex.get(id);
+        return s == null ? -1 : s;
+    }
+
+    public int serverInFlight(int s) {
+        return serverInFlight[s];
+    }
+
+    /** N(g,s) in force. */
+    public int cap(int s) {
+        return caps[s];
+    }
+
+    /** Requests waiting in all queues. */
+    public int queued() {
+        return queued;
+    }
+
+    /** Requests at servers, all classes. */
+    public int inFlightTotal() {
+        int n = 0;
+        for (int v : classInFlight) {
+            n += v;
+        }
+        return n;
+    }
+}

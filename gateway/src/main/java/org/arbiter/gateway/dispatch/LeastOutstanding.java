@@ -1,0 +1,34 @@
+package org.arbiter.gateway.dispatch;
+
+import org.arbiter.gateway.Balancer;
+
+/**
+ * The available server with the smallest inflight(g,s) / N(g,s); ties round-robin after the last
+ * choice. Not thread-safe (a cursor); confined to the core's thread.
+ */
+public final class LeastOutstanding implements Balancer {
+
+    private int cursor;
+
+    @Override
+    public int pick(ServerView v, int excluded) {
+        int n = v.serverCount();
+        int best = -1;
+        double bestLoad = 0;
+        for (int i = 0; i < n; i++) {
+            int s = (cursor + i) % n;
+            if (s == excluded || !v.available(s)) {
+                continue;
+            }
+            double load = (double) v.inFlight(s) / v.cap(s);
+            if (best < 0 || load < bestLoad) {
+                best = s;
+                bestLoad = load;
+            }
+        }
+        if (best >= 0) {
+            cursor = (best + 1) % n;
+        }
+        return best;
+    }
+}

@@ -1,0 +1,149 @@
+package org.arbiter.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.gateway.allocation.ConfiguredAllocation;
+
+/** The scheduling guarantees of ARCHITECTURE.md, on random instances in virtual time. */
+final class GatewayCoreProperties {
+
+    private static ClusterConfig cluster(int classes, int servers) {
+        StringBuilder y = new StringBuilder("classes:\n");
+        for (int c = 0; c < classes; c++) {
+            y.append("  - {name: c").append(c).append(", target: 1s, queue: {limit: 100000, timeout: 1h}")
+                    .append(c == classes - 1 ? ", default: true" : "").append("}\n");
+        }
+        y.append("servers:\n");
+        for (int s = 0; s < servers; s++) {
+            y.append("  - {id: s").append(s).append(", url: 'http://127.0.0.1:9', concurrency: 10}\n");
+        }
+        return Fixtures.parse(y.toString());
+    }
+
+    record Instance(List<Double> weights, List<Integer> caps, long seed) {
+    }
+
+    @Provide
+    Arbitrary<Instance> instances() {
+        Arbitrary<List<Double>> weights = Arbitraries.doubles().between(0.1, 10).ofScale(2).list().ofMinSize(2).ofMaxSize(4);
+        Arbitrary<List<Integer>> caps = Arbitraries.integers().between(1, 12).list().ofMinSize(1).ofMaxSize(3);
+        return Combinators.combine(weights, caps, Arbitraries.longs()).as(Instance::new);
+    }
+
+    private static GatewayCore<Integer> core(Instance in, String scheduler) {
+        ClusterConfig cluster = cluster(in.weights().size(), in.caps().size());
+        Map<String, Double> w = new HashMap<>();
+        for (int c = 0; c < in.weights().size(); c++) {
+            w.put("c" + c, in.weights().get(c));
+        }
+        Map<String, Integer> n = new HashMap<>();
+        for (int s = 0; s < in.caps().size(); s++) {
+            n.put("s" + s, in.caps().get(s));
+        }
+        GatewayCore<Integer> core = new GatewayCore<>(cluster, "g1",
+                ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH), Scheduler.named(scheduler),
+                Balancer.randomPoll(2, new Random(in.seed())), 0);
+        core.applyAllocation(new Allocation(1, Instant.EPOCH, "g1", 1, w, n, "grm"));
+        return core;
+    }
+
+    private static void drain(GatewayCore<Integer> core, List<Ticket<Integer>> running, long now) {
+        for (Ticket<Integer> t; (t = core.next(now)) != null; ) {
+            running.add(t);
+        }
+    }
+
+    @Property(tries = 1000)
+    void saturatedShares_convergeToWeights_withinOneSlot(@ForAll("instances") Instance in) {
+        GatewayCore<Integer> core = core(in, "wrr");
+        int classes = in.weights().size();
+        int total = in.caps().stream().mapToInt(Integer::intValue).sum();
+        Random random = new Random(in.seed());
+        List<Ticket<Integer>> running = new ArrayList<>();
+        long now = 0;
+        for (int c = 0; c < classes; c++) {
+            for (int i = 0; i < total; i++) {
+                core.offer(c, c, now);
+            }
+        }
+        drain(core, running, now);
+        double wg = in.weights().stream().mapToDouble(Double::doubleValue).sum();
+        for (int step = 0; step < 20 * total + 50; step++) {
+            now += 1000;
+            Ticket<Integer> done = running.remove(random.nextInt(running.size()));
+            core.complete(done, Outcome.OK, now);
+            core.offer(done.classIndex(), done.classIndex(), now);
+            drain(core, running, now);
+            assertThat(core.inFlightTotal()).isEqualTo(total);
+        }
+        for (int c = 0; c < classes; c++) {
+            double share = total * in.weights().get(c) / wg;
+            assertThat((double) core.inFlight(c)).as("class %d of %s, N_g=%d", c, in, total)
+                    .isBetween(share - 1, share + 1);
+        }
+    }
+
+    @Property(tries = 200)
+    void noSlotIdles_whileAQueueIsNonEmpty_andCapsHoldAcrossSwaps(
+            @ForAll("instances") Instance in, @ForAll("instances") Instance swapTo,
+            @ForAll @IntRange(min = 0, max = 2) int schedulerIndex) {
+        GatewayCore<Integer> core = core(in, List.of("wrr", "fcfs", "priority").get(schedulerIndex));
+        int classes = in.weights().size();
+        int servers = in.caps().size();
+        Random random = new Random(in.seed() ^ 42);
+        List<Ticket<Integer>> running = new ArrayList<>();
+        int[] ceiling = new int[servers];
+        for (int s = 0; s < servers; s++) {
+            ceiling[s] = core.cap(s);
+        }
+        long now = 0;
+        long version = 1;
+        for (int step = 0; step < 400; step++) {
+            now += 1000;
+            int action = random.nextInt(10);
+            if (action < 5) {
+                core.offer(step, random.nextInt(classes), now);
+            } else if (action < 9 && !running.isEmpty()) {
+                core.complete(running.remove(random.nextInt(running.size())), Outcome.OK, now);
+            } else {
+                Map<String, Integer> n = new HashMap<>();
+                for (int s = 0; s < servers; s++) {
+                    int cap = swapTo.caps().get(s % swapTo.caps().size()) * random.nextInt(2);
+                    n.put("s" + s, cap);
+                }
+                core.applyAllocation(new Allocation(1, Instant.EPOCH, "g1", ++version, Map.of(), n, "grm"));
+                for (int s = 0; s < servers; s++) {
+                    // After a swap the bound is the larger of the new cap and what is already running.
+                    ceiling[s] = Math.max(core.cap(s), core.serverInFlight(s));
+                }
+            }
+            drain(core, running, now);
+            boolean anyFree = false;
+            for (int s = 0; s < servers; s++) {
+                assertThat(core.serverInFlight(s)).isLessThanOrEqualTo(ceiling[s]);
+                // The excess drains: the ceiling only comes down towards the cap.
+                ceiling[s] = Math.max(core.cap(s), core.serverInFlight(s));
+                anyFree |= core.serverInFlight(s) < core.cap(s);
+            }
+            if (core.queued() > 0) {
+                assertThat(anyFree).as("a free slot while requests wait").isFalse();
+            }
+            assertThat(running).allMatch(t -> t.state() == Ticket.State.DISPATCHED);
+        }
+    }
+}

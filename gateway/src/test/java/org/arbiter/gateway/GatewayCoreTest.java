@@ -1,0 +1,176 @@
+package org.arbiter.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.message.GatewayStats;
+import org.junit.jupiter.api.Test;
+
+final class GatewayCoreTest {
+
+    private static final long MS = 1_000_000L;
+
+    private final GatewayCore<String> core = Fixtures.core(Fixtures.twoClasses(3, "1s"), Scheduler.ofWeightedRoundRobin());
+
+    private List<Ticket<String>> drain(long now) {
+        List<Ticket<String>> out = new ArrayList<>();
+        for (Ticket<String> t; (t = core.next(now)) != null; ) {
+            out.add(t);
+        }
+        return out;
+    }
+
+    @Test
+    void fullQueue_rejectsWithQueueFull_andNothingIsLost() {
+        for (int i = 0; i < 10; i++) {
+            assertThat(core.offer("p" + i, "premium", 0).accepted()).isTrue();
+            assertThat(drain(0)).hasSize(1);
+        }
+        List<Ticket<String>> more = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            more.add(core.offer("q" + i, "premium", 1));
+        }
+        assertThat(more).extracting(Ticket::state).containsExactly(Ticket.State.QUEUED, Ticket.State.QUEUED,
+                Ticket.State.QUEUED, Ticket.State.REJECTED, Ticket.State.REJECTED);
+        assertThat(more.get(4).dropReason()).isEqualTo(DropReason.QUEUE_FULL);
+    }
+
+    @Test
+    void queuedTooLong_expiresWithQueueTimeout() {
+        for (int i = 0; i < 12; i++) {
+            core.offer("r" + i, "basic", i * MS);
+            drain(i * MS);
+        }
+        assertThat(core.nextExpiryNanos()).isEqualTo(10 * MS + 1000 * MS);
+        assertThat(core.expireQueued(1009 * MS)).isEmpty();
+        List<Ticket<String>> expired = core.expireQueued(1011 * MS);
+        assertThat(expired).extracting(Ticket::request).containsExactly("r10", "r11");
+        assertThat(expired).allMatch(t -> t.dropReason() == DropReason.QUEUE_TIMEOUT);
+        assertThat(core.queued()).isZero();
+    }
+
+    @Test
+    void saturatedClasses_splitTheSlotsByWeight() {
+        List<Ticket<String>> running = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            core.offer("p", "premium", 0);
+            core.offer("b", "basic", 0);
+            running.addAll(drain(0));
+        }
+        long now = 0;
+        for (int round = 0; round < 200; round++) {
+            now += MS;
+            Ticket<String> done = running.remove(0);
+            core.complete(done, Outcome.OK, now);
+            core.offer("p", "premium", now);
+            core.offer("b", "basic", now);
+            running.addAll(drain(now));
+        }
+        assertThat(core.inFlight(0)).isEqualTo(8);
+        assertThat(core.inFlight(1)).isEqualTo(2);
+    }
+
+    @Test
+    void loweredCap_drainsTheExcess_withoutCuttingAnythingOff() {
+        List<Ticket<String>> running = new ArrayList<>();
+        for (int i = 0; i < 13; i++) {
+            core.offer("p" + i, "premium", 0);
+            running.addAll(drain(0));
+        }
+        assertThat(core.serverInFlight(0)).isEqualTo(10);
+        assertThat(core.applyAllocation(Fixtures.allocation(1, Map.of("premium", 1.0), Map.of("s1", 4)))).isTrue();
+        assertThat(running).allMatch(t -> t.state() == Ticket.State.DISPATCHED);
+        for (int i = 0; i < 6; i++) {
+            core.complete(running.remove(0), Outcome.OK, MS);
+            assertThat(drain(MS)).isEmpty();
+        }
+        core.complete(running.remove(0), Outcome.OK, MS);
+        assertThat(drain(MS)).hasSize(1);
+        assertThat(core.serverInFlight(0)).isEqualTo(4);
+    }
+
+    @Test
+    void staleAllocation_isIgnored_andForeignOnesToo() {
+        assertThat(core.applyAllocation(Fixtures.allocation(5, Map.of("premium", 1.0), Map.of("s1", 4)))).isTrue();
+        assertThat(core.applyAllocation(Fixtures.allocation(4, Map.of("premium", 9.0), Map.of("s1", 9)))).isFalse();
+        assertThat(core.applyAllocation(new org.arbiter.common.message.Allocation(1, Instant.EPOCH, "g2", 9,
+                Map.of(), Map.of(), "grm"))).isFalse();
+        assertThat(core.weight(0)).isEqualTo(1.0);
+        assertThat(core.weight(1)).isEqualTo(2.0);
+        assertThat(core.cap(0)).isEqualTo(4);
+    }
+
+    @Test
+    void refusedRequest_movesToAnotherServer_keepingItsClassSlot() {
+        GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
+                Scheduler.ofWeightedRoundRobin());
+        two.offer("x", "premium", 0);
+        Ticket<String> t = two.next(0);
+        int first = t.server();
+        assertThat(two.redispatch(t, MS)).isTrue();
+        assertThat(t.server()).isNotEqualTo(first);
+        assertThat(t.attempts()).isEqualTo(2);
+        assertThat(two.serverInFlight(first)).isZero();
+        assertThat(two.isUp(first)).isFalse();
+        assertThat(two.inFlight(0)).isEqualTo(1);
+        two.complete(t, Outcome.OK, 2 * MS);
+        two.complete(t, Outcome.OK, 3 * MS);
+        assertThat(two.inFlight(0)).isZero();
+        assertThat(two.serverInFlight(t.server())).isZero();
+    }
+
+    @Test
+    void cancelledRequests_leaveTheirQueueOrFreeTheirSlot() {
+        Ticket<String> a = core.offer("a", "basic", 0);
+        core.next(0);
+        core.cancel(a, MS);
+        assertThat(core.inFlightTotal()).isZero();
+        for (int i = 0; i < 10; i++) {
+            core.offer("f", "basic", 0);
+            drain(0);
+        }
+        Ticket<String> q = core.offer("q", "basic", 0);
+        core.cancel(q, MS);
+        assertThat(core.queued()).isZero();
+        assertThat(q.state()).isEqualTo(Ticket.State.DONE);
+    }
+
+    @Test
+    void snapshot_reportsRatesTimesAndTsaiCounters() {
+        // 1 s: 20 premium requests, one every 50 ms, each served 100 ms: two in flight throughout.
+        List<Ticket<String>> running = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long at = i * 50 * MS;
+            if (running.size() == 2) {
+                core.complete(running.remove(0), Outcome.OK, at);
+            }
+            core.offer("p", "premium", at);
+            running.add(core.next(at));
+        }
+        for (int i = 0; i < 15; i++) {
+            core.offer("b", "basic", 999 * MS);
+        }
+        GatewayStats s = core.snapshot(Instant.parse("2026-01-01T00:00:00Z"), 1000 * MS);
+        GatewayStats.ClassStats p = s.classes().get("premium");
+        assertThat(p.arrivalRate()).isCloseTo(20, within(0.5));
+        assertThat(p.throughput()).isCloseTo(18, within(0.5));
+        assertThat(p.inFlight()).isEqualTo(2);
+        assertThat(p.meanResponseTime()).isCloseTo(0.1, within(0.005));
+        assertThat(p.meanServiceTime()).isCloseTo(0.1, within(0.005));
+        assertThat(p.p95ResponseTime()).isCloseTo(0.1, within(0.005));
+        assertThat(p.weight()).isEqualTo(8.0);
+        GatewayStats.ClassStats b = s.classes().get("basic");
+        assertThat(b.period().arrivals()).isEqualTo(15);
+        assertThat(b.period().accepted()).isEqualTo(3);
+        assertThat(b.period().dropped()).isEqualTo(12);
+        assertThat(b.drops()).containsEntry("queueFull", 12L);
+        assertThat(b.period().queueLimit()).isEqualTo(3);
+        assertThat(b.period().peakArrivalRate()).isCloseTo(150, within(1.0));
+        assertThat(s.servers().get("s1").cap()).isEqualTo(10);
+        assertThat(s.servers().get("s1").meanInFlight()).isCloseTo(2, within(0.2));
+    }
+}
