@@ -1,0 +1,45 @@
+package org.arbiter.grm.concurrency;
+
+/**
+ * Chooses a server's concurrency limit N_s (its MPL) from what the gateways measured of it.
+ * Decides only; the GRM applies the result as N_s. Core classes: not thread-safe.
+ */
+public interface ConcurrencyController {
+
+    /**
+     * One control period's observation of one server.
+     *
+     * @param inFlight       N_e, mean requests admitted at the server
+     * @param latencySeconds L, mean service time
+     * @param throughput     T_o, completions/s
+     * @param abandonRate    α, share of requests rejected or abandoned in the period
+     */
+    record Sample(double inFlight, double latencySeconds, double throughput, double abandonRate) {
+    }
+
+    /** Takes a sample; returns the limit to use from now on (≥ 1). */
+    int update(Sample sample);
+
+    /** The limit in force. */
+    int current();
+
+    /** 004 eq. 7 fitted by least squares; the knee of 003 Fig. 7 (throughput ≥ 95 % of its maximum). */
+    static ConcurrencyController ofKnee(int initial, int min, int max) {
+        return new KneeFit(initial, min, max, 0.95);
+    }
+
+    /** AM-C, 004 eq. 10: keep mean latency at {@code latencyMaxSeconds}. */
+    static ConcurrencyController ofLatencyBound(int initial, double latencyMaxSeconds, double gain) {
+        return new LatencyBoundControl(initial, latencyMaxSeconds, gain);
+    }
+
+    /** PM-C, 004 eq. 13: keep the abandon rate at {@code abandonMax}. */
+    static ConcurrencyController ofAbandonBound(int initial, double abandonMax, double gain) {
+        return new AbandonBoundControl(initial, abandonMax, gain);
+    }
+
+    /** Wraps a controller: result within [min, max], moving at most {@code maxStep} per period, and only by ≥ {@code hysteresis}. */
+    static ConcurrencyController bounded(ConcurrencyController inner, int min, int max, int maxStep, int hysteresis) {
+        return new Bounded(inner, min, max, maxStep, hysteresis);
+    }
+}
