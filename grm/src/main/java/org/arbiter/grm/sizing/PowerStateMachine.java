@@ -1,0 +1,150 @@
+package org.arbiter.grm.sizing;
+
+import static java.util.Objects.requireNonNull;
+
+import org.arbiter.common.message.ServerState;
+
+/*
+ * Design note — a server's power states (ARCHITECTURE.md, control plane step 7; 000 §7.5).
+ *
+ * OFF → BOOTING → ON → DRAINING → OFF. An order to power on moves an OFF server to BOOTING; it is
+ * ON once the start-up delay has passed. An order to power off moves an ON server to DRAINING: the
+ * gateways stop sending it new requests and let the ones in flight finish; once the last one has
+ * finished it shuts down, and is OFF the shutdown delay later. Orders that do not apply to the current
+ * state are ignored (powering on a BOOTING server, off a DRAINING one). The state follows what the
+ * server does: an actuator that reports the server actually up or down overrides the model.
+ *
+ * Energy: the power drawn is off/boot/idle watts by state, and idle + (busy − idle)·utilisation
+ * while ON or DRAINING; joules integrate it over time.
+ *
+ * Core class: time is passed in (seconds). Not thread-safe.
+ */
+
+/** One server's power state and energy. See the design note. */
+public final class PowerStateMachine {
+
+    /** Watts by state. */
+    public record PowerModel(double offWatts, double bootWatts, double idleWatts, double busyWatts) {
+    }
+
+    private final PowerModel power;
+    private final double startupSeconds;
+    private final double shutdownSeconds;
+    private ServerState state;
+    private double since;
+    private double lastSeconds;
+    private double utilisation;
+    private double joules;
+    private int inFlight;
+    private double drainedAt = Double.NaN;
+
+    public PowerStateMachine(ServerState initial, PowerModel power, double startupSeconds, double shutdownSeconds,
+                             double nowSeconds) {
+        this.state = requireNonNull(initial, "initial");
+        this.power = requireNonNull(power, "power");
+        this.startupSeconds = startupSeconds;
+        this.shutdownSeconds = shutdownSeconds;
+        this.since = nowSeconds;
+        this.lastSeconds = nowSeconds;
+    }
+
+    /** Advances time: integrates energy and completes boots and drains that are due. */
+    public void advance(double nowSeconds) {
+        while (true) {
+            double due = dueAt();
+            if (due > nowSeconds) {
+                break;
+            }
+            integrate(due);
+            state = state == ServerState.BOOTING ? ServerState.ON : ServerState.OFF;
+            since = due;
+            drainedAt = Double.NaN;
+        }
+        integrate(nowSeconds);
+    }
+
+    /** When the current transition completes (+∞ when none is under way or a drain still has work). */
+    public double dueAt() {
+        if (state == ServerState.BOOTING) {
+            return since + startupSeconds;
+        }
+        if (state == ServerState.DRAINING && !Double.isNaN(drainedAt)) {
+            return drainedAt + shutdownSeconds;
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    private void integrate(double to) {
+        if (to > lastSeconds) {
+            joules += watts() * (to - lastSeconds);
+            lastSeconds = to;
+        }
+    }
+
+    /** Orders ON; returns true when it changed something. */
+    public boolean powerOn(double nowSeconds) {
+        advance(nowSeconds);
+        if (state == ServerState.OFF) {
+            state = ServerState.BOOTING;
+            since = nowSeconds;
+            return true;
+        }
+        if (state == ServerState.DRAINING) {
+            state = ServerState.ON; // cancel the drain: it never went down
+            since = nowSeconds;
+            return true;
+        }
+        return false;
+    }
+
+    /** Orders OFF; returns true when it changed something. */
+    public boolean powerOff(double nowSeconds) {
+        advance(nowSeconds);
+        if (state == ServerState.ON) {
+            state = ServerState.DRAINING;
+            since = nowSeconds;
+            drainedAt = inFlight == 0 ? nowSeconds : Double.NaN;
+            return true;
+        }
+        return false;
+    }
+
+    /** The server was seen up or down (actuator feedback): the state follows reality. */
+    public void observed(boolean up, double nowSeconds) {
+        advance(nowSeconds);
+        if (up && (state == ServerState.OFF || state == ServerState.BOOTING)) {
+            state = ServerState.ON;
+            since = nowSeconds;
+        } else if (!up && state != ServerState.OFF && state != ServerState.BOOTING) {
+            state = ServerState.OFF;
+            since = nowSeconds;
+        }
+    }
+
+    /** Current load, for the energy model and drains. */
+    public void load(int requestsInFlight, double busyFraction, double nowSeconds) {
+        advance(nowSeconds);
+        inFlight = requestsInFlight;
+        utilisation = Math.max(0, Math.min(1, busyFraction));
+        if (state == ServerState.DRAINING && inFlight == 0 && Double.isNaN(drainedAt)) {
+            drainedAt = nowSeconds;
+        }
+    }
+
+    public ServerState state() {
+        return state;
+    }
+
+    /** Watts drawn now. */
+    public double watts() {
+        return switch (state) {
+            case OFF -> power.offWatts();
+            case BOOTING -> power.bootWatts();
+            case ON, DRAINING -> power.idleWatts() + (power.busyWatts() - power.idleWatts()) * utilisation;
+        };
+    }
+
+    public double joules() {
+        return joules;
+    }
+}

@@ -1,0 +1,77 @@
+package org.arbiter.grm.sizing;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.arbiter.common.message.ServerState;
+
+/**
+ * Turns a {@link SizingPolicy}'s answer into power orders for a set of
+ * {@link PowerStateMachine}s (000 §7.5): one change at a time; after a power-on, a warm-up before
+ * the next change; a server is turned off only when the remaining ON servers carry the forecast;
+ * never fewer than {@code minServers} nor more than {@code maxServers} on. Servers are powered on
+ * in list order and off in reverse order. Core class; not thread-safe.
+ */
+public final class SizingController {
+
+    /** An order the controller gave. */
+    public record Order(int server, ServerState target) {
+    }
+
+    private final SizingPolicy policy;
+    private final int minServers;
+    private final int maxServers;
+    private final double warmUpSeconds;
+    private double quietUntil = Double.NEGATIVE_INFINITY;
+
+    public SizingController(SizingPolicy policy, int minServers, int maxServers, double warmUpSeconds) {
+        this.policy = requireNonNull(policy, "policy");
+        this.minServers = minServers;
+        this.maxServers = maxServers;
+        this.warmUpSeconds = warmUpSeconds;
+    }
+
+    /** One period: at most one order. */
+    public List<Order> step(double nowSeconds, double forecastRate, double capacityPerServer,
+                            List<PowerStateMachine> servers) {
+        List<Order> out = new ArrayList<>();
+        servers.forEach(s -> s.advance(nowSeconds));
+        if (nowSeconds < quietUntil) {
+            return out;
+        }
+        int max = maxServers <= 0 ? servers.size() : Math.min(maxServers, servers.size());
+        int wanted = Math.max(minServers, Math.min(max, policy.wanted(nowSeconds, forecastRate, capacityPerServer,
+                servers.size())));
+        int up = 0;
+        for (PowerStateMachine s : servers) {
+            if (s.state() == ServerState.ON || s.state() == ServerState.BOOTING) {
+                up++;
+            }
+        }
+        if (wanted > up) {
+            for (int i = 0; i < servers.size(); i++) {
+                ServerState st = servers.get(i).state();
+                if (st == ServerState.OFF || st == ServerState.DRAINING) {
+                    servers.get(i).powerOn(nowSeconds);
+                    out.add(new Order(i, ServerState.ON));
+                    quietUntil = nowSeconds + warmUpSeconds;
+                    break;
+                }
+            }
+        } else if (wanted < up) {
+            int on = (int) servers.stream().filter(s -> s.state() == ServerState.ON).count();
+            boolean restCarry = capacityPerServer <= 0 ? false : (on - 1) * capacityPerServer >= forecastRate;
+            if (restCarry && on > minServers) {
+                for (int i = servers.size() - 1; i >= 0; i--) {
+                    if (servers.get(i).state() == ServerState.ON) {
+                        servers.get(i).powerOff(nowSeconds);
+                        out.add(new Order(i, ServerState.OFF));
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}

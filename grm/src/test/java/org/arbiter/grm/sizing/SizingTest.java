@@ -1,0 +1,63 @@
+package org.arbiter.grm.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.arbiter.common.message.ServerState;
+import org.junit.jupiter.api.Test;
+
+final class SizingTest {
+
+    static final PowerStateMachine.PowerModel W = new PowerStateMachine.PowerModel(0, 60, 60, 65);
+
+    @Test
+    void powerStates_followOrdersAndDelays_andEnergyIntegrates() {
+        PowerStateMachine m = new PowerStateMachine(ServerState.OFF, W, 60, 30, 0);
+        assertThat(m.powerOn(10)).isTrue();
+        m.advance(69);
+        assertThat(m.state()).isEqualTo(ServerState.BOOTING);
+        m.advance(70);
+        assertThat(m.state()).isEqualTo(ServerState.ON);
+        m.load(3, 1.0, 100); // busy from 100 s
+        assertThat(m.powerOff(200)).isTrue();
+        m.advance(300);
+        assertThat(m.state()).isEqualTo(ServerState.DRAINING); // requests still in flight
+        m.load(0, 0, 300);
+        m.advance(331);
+        assertThat(m.state()).isEqualTo(ServerState.OFF);
+        // 60 W booting 10-70, 60 W idle 70-100, 65 W busy 100-300, 60 W idle draining 300-330.
+        assertThat(m.joules()).isCloseTo(60 * 60 + 60 * 30 + 65 * 200 + 60 * 30, within(1e-6));
+    }
+
+    @Test
+    void controller_followsDemand_oneStepAtATime_andNeverBelowTheLoad() {
+        List<PowerStateMachine> servers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            servers.add(new PowerStateMachine(ServerState.ON, W, 10, 10, 0));
+        }
+        SizingController c = new SizingController(SizingPolicy.byCapacity(1.0), 1, 0, 10);
+        // Demand of 1.5 servers: servers go off one per period, down to 2.
+        for (int t = 0; t < 200; t += 5) {
+            c.step(t, 150, 100, servers);
+        }
+        long on = servers.stream().filter(s -> s.state() == ServerState.ON).count();
+        assertThat(on).isEqualTo(2);
+        // Demand rises to 4.2 servers: they come back, one at a time after each warm-up.
+        List<SizingController.Order> orders = new ArrayList<>();
+        for (int t = 200; t < 400; t += 5) {
+            orders.addAll(c.step(t, 420, 100, servers));
+        }
+        assertThat(orders).extracting(SizingController.Order::target).containsOnly(ServerState.ON);
+        assertThat(servers.stream().filter(s -> s.state() == ServerState.ON).count()).isEqualTo(5);
+    }
+
+    @Test
+    void schedule_isATimetable() {
+        SizingPolicy p = SizingPolicy.schedule(1800, new int[] {1, 3});
+        assertThat(p.wanted(0, 0, 0, 5)).isEqualTo(1);
+        assertThat(p.wanted(1800, 0, 0, 5)).isEqualTo(3);
+        assertThat(p.wanted(3600, 0, 0, 5)).isEqualTo(1);
+    }
+}
