@@ -1,0 +1,158 @@
+package org.arbiter.sim;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/*
+ * Design note — an emulated server in virtual time.
+ *
+ * Processor sharing over `cores` virtual CPUs: while n requests hold CPU, each progresses at
+ * rate min(1, cores/n) · eff(n), eff(n) = 1 / (1 + overhead · max(0, n − knee)) — throughput rises
+ * to `cores`/demand, stays flat, then falls with overhead (003 Fig. 7). A request's demand D splits
+ * into a CPU part (1 − ioFraction)·D, served first, and an I/O part ioFraction·D, a wait that holds
+ * no CPU (000's I/O-bound workload). busyFraction = min(1, n/cores): the "CPU utilisation" a
+ * server reports.
+ *
+ * Event-driven: admit() and advance() move time forward exactly, updating every request's
+ * remaining work at the rate in force since the last event; nextEventTime() says when the next
+ * request will finish a stage. O(n) per event.
+ *
+ * Thread-safety: not thread-safe; time is passed in (seconds).
+ */
+
+/** A processor-sharing server model driven by the caller's clock. See the design note. */
+public final class PsServer<T> {
+
+    /** A request that finished at {@code timeSeconds}. */
+    public record Done<T>(T request, double timeSeconds) {
+    }
+
+    private static final class Job<T> {
+        final T request;
+        double cpuLeft;
+        final double ioSeconds;
+        double ioUntil = Double.NaN;
+
+        Job(T request, double cpu, double io) {
+            this.request = request;
+            this.cpuLeft = cpu;
+            this.ioSeconds = io;
+        }
+    }
+
+    private final int cores;
+    private final double overhead;
+    private final int knee;
+    private final double ioFraction;
+    private final List<Job<T>> cpu = new ArrayList<>();
+    private final List<Job<T>> io = new ArrayList<>();
+    private double now;
+    private double busyArea;
+
+    public PsServer(int cores, double overhead, int knee, double ioFraction) {
+        if (cores < 1) {
+            throw new IllegalArgumentException("cores: " + cores + " (expected: >= 1)");
+        }
+        this.cores = cores;
+        this.overhead = overhead;
+        this.knee = knee;
+        this.ioFraction = ioFraction;
+    }
+
+    /** Per-request CPU progress rate with n requests holding CPU. */
+    public double rate(int n) {
+        if (n == 0) {
+            return 0;
+        }
+        double eff = 1 / (1 + overhead * Math.max(0, n - knee));
+        return Math.min(1.0, (double) cores / n) * eff;
+    }
+
+    /** A request with service demand {@code demandSeconds} arrives at {@code t}. */
+    public List<Done<T>> admit(T request, double demandSeconds, double t) {
+        List<Done<T>> done = advance(t);
+        cpu.add(new Job<>(request, (1 - ioFraction) * demandSeconds, ioFraction * demandSeconds));
+        return done;
+    }
+
+    /** When the next stage ends (+∞ when idle). */
+    public double nextEventTime() {
+        double next = Double.POSITIVE_INFINITY;
+        if (!cpu.isEmpty()) {
+            double r = rate(cpu.size());
+            double minLeft = Double.POSITIVE_INFINITY;
+            for (Job<T> j : cpu) {
+                minLeft = Math.min(minLeft, j.cpuLeft);
+            }
+            next = now + minLeft / r;
+        }
+        for (Job<T> j : io) {
+            next = Math.min(next, j.ioUntil);
+        }
+        return next;
+    }
+
+    /** Moves to time t; returns the requests that finished by then, in order. */
+    public List<Done<T>> advance(double t) {
+        List<Done<T>> out = new ArrayList<>();
+        while (true) {
+            double next = nextEventTime();
+            if (next > t) {
+                break;
+            }
+            step(next, out);
+        }
+        progress(t);
+        return out;
+    }
+
+    private void step(double to, List<Done<T>> out) {
+        progress(to);
+        for (Iterator<Job<T>> it = cpu.iterator(); it.hasNext(); ) {
+            Job<T> j = it.next();
+            if (j.cpuLeft <= 1e-9) {
+                it.remove();
+                if (j.ioSeconds > 0) {
+                    j.ioUntil = to + j.ioSeconds;
+                    io.add(j);
+                } else {
+                    out.add(new Done<>(j.request, to));
+                }
+            }
+        }
+        for (Iterator<Job<T>> it = io.iterator(); it.hasNext(); ) {
+            Job<T> j = it.next();
+            if (j.ioUntil <= to + 1e-12) {
+                it.remove();
+                out.add(new Done<>(j.request, to));
+            }
+        }
+    }
+
+    private void progress(double to) {
+        if (to <= now) {
+            return;
+        }
+        double dt = to - now;
+        double r = rate(cpu.size());
+        for (Job<T> j : cpu) {
+            j.cpuLeft -= r * dt;
+        }
+        busyArea += Math.min(1.0, (double) cpu.size() / cores) * dt;
+        now = to;
+    }
+
+    public int inFlight() {
+        return cpu.size() + io.size();
+    }
+
+    /** Time integral of the busy fraction so far (CPU-seconds per core). */
+    public double busyArea() {
+        return busyArea;
+    }
+
+    public double now() {
+        return now;
+    }
+}

@@ -1,0 +1,412 @@
+package org.arbiter.sim;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.GatewayCore;
+import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.Ticket;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.control.OverrideBook;
+import org.arbiter.grm.control.VersionClock;
+
+/*
+ * Design note — the discrete-event simulator.
+ *
+ * Virtual time, one thread, one event queue ordered by (time, sequence): deterministic under a
+ * seed. The moving parts are the product's own core classes — each gateway is a GatewayCore
+ * (classifier-free: simulated clients carry their class; queues, schedulers, balancer, caps,
+ * statistics as in production), the GRM is GrmStep called every control period on the
+ * snapshots the gateways' recorders produced every report period, and each server is a
+ * processor-sharing model (PsServer). Only the wiring is the simulator's: clients, events,
+ * recording.
+ *
+ * Clients: closed-loop clients think Exp(think), send one request through their gateway (clients
+ * are spread over gateways round-robin, as an L4 switch would), wait for the answer (a response or
+ * a 503), and think again; at a phase boundary the number of clients per class changes (extra
+ * clients retire after their current request). Open-loop classes arrive as Poisson processes.
+ * Demands are Exp(mean) per class as the server's sim spec gives.
+ *
+ * Control: with `grm` the allocations come from GrmStep (configured allocation until the first
+ * report); without, every gateway keeps the configured one (the FCFS / priority baselines).
+ */
+
+/** Runs a cluster and a scenario in virtual time. See the design note. */
+public final class Simulator {
+
+    private static final long NS = 1_000_000_000L;
+
+    private final ClusterConfig config;
+    private final SimScenario scenario;
+    private final boolean grm;
+    private final SplittableRandom random;
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private long sequence;
+    private final List<GatewayCore<Req>> gateways = new ArrayList<>();
+    private final List<PsServer<Req>> servers = new ArrayList<>();
+    private final double[] serverWake;
+    private final double[] gatewayExpiry;
+    private final List<Client> clients = new ArrayList<>();
+    private final Map<String, Integer> activeClients = new HashMap<>();
+    private final Map<String, GatewayStats> latestStats = new TreeMap<>();
+    private final Map<String, Allocation> lastAllocations = new TreeMap<>();
+    private final GrmStep step;
+    private final OverrideBook overrides;
+    private final VersionClock versions = new VersionClock();
+    private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
+    private int phase = -1;
+    private double phaseStart;
+    private final List<Map<String, Recorder>> phaseRecorders = new ArrayList<>();
+    private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
+    private long requests;
+    private int nextGateway;
+
+    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event o) {
+            int c = Double.compare(time, o.time);
+            return c != 0 ? c : Long.compare(seq, o.seq);
+        }
+    }
+
+    private static final class Client {
+        final String cls;
+        final int gateway;
+        boolean retired;
+
+        Client(String cls, int gateway) {
+            this.cls = cls;
+            this.gateway = gateway;
+        }
+    }
+
+    private static final class Req {
+        final Client client;
+        final String cls;
+        final int gateway;
+        final double sent;
+        final int phase;
+        Ticket<Req> ticket;
+
+        Req(Client client, String cls, int gateway, double sent, int phase) {
+            this.client = client;
+            this.cls = cls;
+            this.gateway = gateway;
+            this.sent = sent;
+            this.phase = phase;
+        }
+    }
+
+    /** Per class and phase: outcomes and response-time moments. */
+    private static final class Recorder {
+        long sent;
+        long ok;
+        long rejected;
+        double sum;
+        double sumSq;
+
+        void ok(double r) {
+            ok++;
+            sum += r;
+            sumSq += r * r;
+        }
+    }
+
+    /**
+     * @param config   the cluster (servers' sim specs, gateways, classes, control)
+     * @param scenario the load
+     * @param grm      true: the GRM decides allocations; false: configured allocation throughout
+     */
+    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm) {
+        this.config = requireNonNull(config, "config");
+        this.scenario = requireNonNull(scenario, "scenario");
+        this.grm = grm;
+        this.random = new SplittableRandom(scenario.seed());
+        this.step = new GrmStep(config, "sim-grm", () -> 0L);
+        this.overrides = new OverrideBook(config);
+        for (GatewayConfig g : config.gateways()) {
+            Allocation initial = step.configured(g.id(), Instant.EPOCH, 0, overrides);
+            gateways.add(GatewayCore.fromConfig(config, g.id(), initial, random.split(), 0));
+        }
+        for (ServerConfig s : config.servers()) {
+            servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));
+        }
+        serverWake = new double[servers.size()];
+        java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
+        gatewayExpiry = new double[gateways.size()];
+        java.util.Arrays.fill(gatewayExpiry, Double.POSITIVE_INFINITY);
+    }
+
+    private void at(double time, Runnable action) {
+        events.add(new Event(time, sequence++, action));
+    }
+
+    private static long nanos(double seconds) {
+        return Math.round(seconds * NS);
+    }
+
+    /** Runs the whole scenario. */
+    public SimResult run() {
+        long wallStart = System.nanoTime();
+        double t = 0;
+        for (int i = 0; i < scenario.phases().size(); i++) {
+            final int p = i;
+            at(t, () -> startPhase(p));
+            t += scenario.phases().get(i).durationSeconds();
+        }
+        double end = t;
+        double report = config.control().reportPeriodSeconds();
+        for (double r = report; r < end; r += report) {
+            double rt = r;
+            at(rt, () -> report(rt));
+        }
+        if (grm) {
+            double period = config.control().periodSeconds();
+            for (double c = period; c < end; c += period) {
+                double ct = c;
+                at(ct, () -> control(ct));
+            }
+        }
+        while (!events.isEmpty() && events.peek().time() <= end) {
+            Event e = events.poll();
+            e.action().run();
+        }
+        List<SimResult.PhaseResult> phases = new ArrayList<>();
+        double start = 0;
+        for (int i = 0; i < scenario.phases().size(); i++) {
+            SimScenario.Phase ph = scenario.phases().get(i);
+            Map<String, SimResult.ClassResult> cr = new LinkedHashMap<>();
+            for (ClassConfig c : config.classes()) {
+                Recorder r = phaseRecorders.get(i).get(c.name());
+                double mean = r.ok == 0 ? 0 : r.sum / r.ok;
+                double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
+                cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var));
+            }
+            phases.add(new SimResult.PhaseResult(ph.name(), start, start + ph.durationSeconds(), cr,
+                    average(phaseWeightSamples.get(i))));
+            start += ph.durationSeconds();
+        }
+        return new SimResult(phases, allocationLog, requests, (System.nanoTime() - wallStart) / 1e9);
+    }
+
+    private void startPhase(int p) {
+        phase = p;
+        phaseStart = events.isEmpty() ? 0 : currentTime;
+        Map<String, Recorder> rec = new LinkedHashMap<>();
+        config.classes().forEach(c -> rec.put(c.name(), new Recorder()));
+        phaseRecorders.add(rec);
+        phaseWeightSamples.add(new ArrayList<>());
+        SimScenario.Phase ph = scenario.phases().get(p);
+        for (ClassConfig c : config.classes()) {
+            int want = ph.clients().getOrDefault(c.name(), 0);
+            int have = activeClients.getOrDefault(c.name(), 0);
+            for (Client cl : clients) {
+                if (have <= want) {
+                    break;
+                }
+                if (cl.cls.equals(c.name()) && !cl.retired) {
+                    cl.retired = true;
+                    have--;
+                }
+            }
+            while (have < want) {
+                Client cl = new Client(c.name(), nextGateway++ % gateways.size());
+                clients.add(cl);
+                have++;
+                at(currentTime + exp(scenario.thinkSeconds()), () -> send(cl));
+            }
+            activeClients.put(c.name(), want);
+            double rate = ph.rates().getOrDefault(c.name(), 0.0);
+            if (rate > 0) {
+                scheduleOpen(c.name(), rate, p);
+            }
+        }
+    }
+
+    private double currentTime;
+
+    private void scheduleOpen(String cls, double rate, int p) {
+        double next = currentTime + exp(1 / rate);
+        at(next, () -> {
+            currentTime = next;
+            if (phase != p) {
+                return;
+            }
+            Client once = new Client(cls, nextGateway++ % gateways.size());
+            once.retired = true;
+            send(once);
+            scheduleOpen(cls, rate, p);
+        });
+    }
+
+    private double exp(double mean) {
+        return mean <= 0 ? 0 : -mean * Math.log(1 - random.nextDouble());
+    }
+
+    private void send(Client cl) {
+        double now = events.isEmpty() ? currentTime : currentTime;
+        Req r = new Req(cl, cl.cls, cl.gateway, now, phase);
+        GatewayCore<Req> g = gateways.get(cl.gateway);
+        phaseRecorders.get(phase).get(cl.cls).sent++;
+        requests++;
+        r.ticket = g.offer(r, cl.cls, nanos(now));
+        if (r.ticket.state() == Ticket.State.REJECTED) {
+            answered(r, now, false);
+            return;
+        }
+        pump(cl.gateway, now);
+        scheduleExpiry(cl.gateway);
+    }
+
+    private void pump(int gi, double now) {
+        GatewayCore<Req> g = gateways.get(gi);
+        Ticket<Req> t;
+        while ((t = g.next(nanos(now))) != null) {
+            Req r = t.request();
+            int s = t.server();
+            ServerConfig sc = config.servers().get(s);
+            double mean = sc.sim().demandSeconds().getOrDefault(r.cls, sc.sim().meanDemandSeconds());
+            List<PsServer.Done<Req>> done = servers.get(s).admit(r, exp(mean), now);
+            finish(done);
+            scheduleWake(s);
+        }
+    }
+
+    private void scheduleWake(int s) {
+        double next = servers.get(s).nextEventTime();
+        if (next == serverWake[s] || next == Double.POSITIVE_INFINITY) {
+            serverWake[s] = next;
+            return;
+        }
+        serverWake[s] = next;
+        at(next, () -> {
+            if (serverWake[s] != next) {
+                return; // superseded
+            }
+            currentTime = next;
+            serverWake[s] = Double.POSITIVE_INFINITY;
+            finish(servers.get(s).advance(next));
+            scheduleWake(s);
+        });
+    }
+
+    private void finish(List<PsServer.Done<Req>> done) {
+        for (PsServer.Done<Req> d : done) {
+            Req r = d.request();
+            GatewayCore<Req> g = gateways.get(r.gateway);
+            g.complete(r.ticket, Outcome.OK, nanos(d.timeSeconds()));
+            answered(r, d.timeSeconds(), true);
+            pump(r.gateway, d.timeSeconds());
+        }
+    }
+
+    private void scheduleExpiry(int gi) {
+        long next = gateways.get(gi).nextExpiryNanos();
+        if (next == Long.MAX_VALUE) {
+            return;
+        }
+        double t = next / (double) NS;
+        if (t >= gatewayExpiry[gi]) {
+            return;
+        }
+        gatewayExpiry[gi] = t;
+        at(t, () -> {
+            currentTime = t;
+            gatewayExpiry[gi] = Double.POSITIVE_INFINITY;
+            for (Ticket<Req> x : gateways.get(gi).expireQueued(nanos(t))) {
+                answered(x.request(), t, false);
+            }
+            scheduleExpiry(gi);
+        });
+    }
+
+    private void answered(Req r, double now, boolean ok) {
+        Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
+        if (ok) {
+            rec.ok(now - r.sent);
+        } else {
+            rec.rejected++;
+        }
+        Client cl = r.client;
+        if (!cl.retired) {
+            double next = now + exp(scenario.thinkSeconds());
+            at(next, () -> {
+                currentTime = next;
+                if (!cl.retired) {
+                    send(cl);
+                }
+            });
+        }
+    }
+
+    private void report(double t) {
+        currentTime = t;
+        for (GatewayCore<Req> g : gateways) {
+            latestStats.put(g.gatewayId(), g.snapshot(Instant.EPOCH.plusNanos(nanos(t)), nanos(t)));
+        }
+        sampleWeights(t);
+    }
+
+    private void sampleWeights(double t) {
+        if (phase < 0) {
+            return;
+        }
+        double phaseLength = scenario.phases().get(phase).durationSeconds();
+        if (t - phaseStart >= phaseLength / 2) {
+            Map<String, Map<String, Double>> w = new TreeMap<>();
+            for (GatewayCore<Req> g : gateways) {
+                Map<String, Double> m = new LinkedHashMap<>();
+                for (int c = 0; c < g.classCount(); c++) {
+                    m.put(g.className(c), g.weight(c));
+                }
+                w.put(g.gatewayId(), m);
+            }
+            phaseWeightSamples.get(phase).add(w);
+        }
+    }
+
+    private void control(double t) {
+        currentTime = t;
+        var result = step.step(Instant.EPOCH.plusNanos(nanos(t)), Map.copyOf(latestStats), overrides,
+                Map.copyOf(lastAllocations), versions);
+        Map<String, Map<String, Double>> w = new TreeMap<>();
+        Map<String, Map<String, Integer>> caps = new TreeMap<>();
+        for (Allocation a : result.allocations()) {
+            lastAllocations.put(a.gateway(), a);
+            for (int i = 0; i < gateways.size(); i++) {
+                if (gateways.get(i).gatewayId().equals(a.gateway())) {
+                    gateways.get(i).applyAllocation(a);
+                    pump(i, t);
+                }
+            }
+            w.put(a.gateway(), a.weights());
+            caps.put(a.gateway(), a.serverCaps());
+        }
+        if (!result.allocations().isEmpty()) {
+            allocationLog.add(new SimResult.AllocationPoint(t, result.allocations().get(0).version(), w, caps));
+        }
+    }
+
+    private static Map<String, Map<String, Double>> average(List<Map<String, Map<String, Double>>> samples) {
+        Map<String, Map<String, Double>> out = new TreeMap<>();
+        for (Map<String, Map<String, Double>> s : samples) {
+            s.forEach((g, m) -> m.forEach((c, v) -> out.computeIfAbsent(g, x -> new LinkedHashMap<>())
+                    .merge(c, v / samples.size(), Double::sum)));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,110 @@
+package org.arbiter.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.junit.jupiter.api.Test;
+
+/** The simulator against formulas, against itself (determinism) and against 003 §V-B. */
+final class SimulatorTest {
+
+    static ClusterConfig cluster(int cores, int concurrency, String scheduler) {
+        return ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}, queue: {limit: 100000, timeout: 1h}}
+                  - {name: basic, target: 3s, default: true, queue: {limit: 100000, timeout: 1h}}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: %d, sim: {cores: %d, meanDemand: 1s}}
+                gateways:
+                  - {id: g1, port: 8080}
+                dispatch: {scheduler: %s}
+                control: {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min}
+                """.formatted(concurrency, cores, scheduler));
+    }
+
+    static SimScenario phases(long seed, double seconds) {
+        return new SimScenario(1, List.of(
+                new SimScenario.Phase("A", seconds, Map.of("premium", 5, "basic", 5), null),
+                new SimScenario.Phase("B", seconds, Map.of("premium", 20, "basic", 20), null),
+                new SimScenario.Phase("C", seconds, Map.of("premium", 5, "basic", 20), null),
+                new SimScenario.Phase("D", seconds, Map.of("premium", 20, "basic", 5), null)), seed);
+    }
+
+    @Test
+    void mm1_meanResponseTime_matchesTheFormula() {
+        // One core, Poisson arrivals at λ = 0.5/s, demand Exp(1 s): R = 1/(μ − λ) = 2 s.
+        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 40_000, Map.of(),
+                Map.of("basic", 0.5))), 7);
+        SimResult r = new Simulator(cluster(1, 1, "fcfs"), sc, false).run();
+        assertThat(r.phases().get(0).classes().get("basic").meanResponseSeconds()).isCloseTo(2.0, within(0.2));
+    }
+
+    @Test
+    void closedLoop_followsTheInteractiveResponseTimeLaw() {
+        // N = 5 clients, think Z = 1 s, ample capacity (10 cores, no queueing): X = N/(Z + R).
+        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 5_000, Map.of("basic", 5), null)), 3);
+        SimResult r = new Simulator(cluster(10, 10, "fcfs"), sc, false).run();
+        var c = r.phases().get(0).classes().get("basic");
+        assertThat(c.throughputPerSecond()).isCloseTo(5 / (1 + c.meanResponseSeconds()), within(0.1));
+        assertThat(c.meanResponseSeconds()).isCloseTo(1.0, within(0.1));
+    }
+
+    @Test
+    void sameSeed_sameRun_otherSeed_otherRun() {
+        SimResult a = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();
+        SimResult b = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();
+        SimResult c = new Simulator(cluster(10, 10, "wrr"), phases(6, 200), true).run();
+        assertThat(a.phases()).isEqualTo(b.phases());
+        assertThat(a.allocations()).isEqualTo(b.allocations());
+        assertThat(a.phases()).isNotEqualTo(c.phases());
+    }
+
+    @Test
+    void phases_weightsWithinOneOfThePaper() {
+        SimResult r = new Simulator(cluster(10, 10, "wrr"), phases(1, 600), true).run();
+        Map<String, double[]> paper = Map.of("B", new double[] {6, 4}, "C", new double[] {4, 6}, "D", new double[] {8, 2});
+        for (SimResult.PhaseResult p : r.phases()) {
+            double[] w = paper.get(p.name());
+            if (w == null) {
+                continue;
+            }
+            assertThat(p.weightsSecondHalf().get("g1").get("premium")).as(p.name()).isCloseTo(w[0], within(1.0 + 1e-9));
+            assertThat(p.weightsSecondHalf().get("g1").get("basic")).as(p.name()).isCloseTo(w[1], within(1.0 + 1e-9));
+        }
+        assertThat(r.phases().get(3).weightsSecondHalf().get("g1").get("premium"))
+                .isGreaterThan(r.phases().get(2).weightsSecondHalf().get("g1").get("premium"));
+    }
+
+    @Test
+    void psServer_saturatesAtCoresOverDemand_andFallsPastTheKneeWithOverhead() {
+        // Fig. 7: closed loop with no think time, concurrency n.
+        double x10 = saturated(10, 0);
+        double x30 = saturated(30, 0);
+        double x30overhead = saturated(30, 0.05);
+        assertThat(x10).isCloseTo(10, within(1.0));
+        assertThat(x30).isCloseTo(10, within(1.0));
+        assertThat(x30overhead).isLessThan(0.8 * x10);
+    }
+
+    static double saturated(int n, double overhead) {
+        PsServer<Integer> s = new PsServer<>(10, overhead, 10, 0);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(1);
+        double t = 0;
+        for (int i = 0; i < n; i++) {
+            s.admit(i, -Math.log(1 - rnd.nextDouble()), 0);
+        }
+        int done = 0;
+        while (t < 2000) {
+            t = s.nextEventTime();
+            for (var d : s.advance(t)) {
+                done++;
+                s.admit(d.request(), -Math.log(1 - rnd.nextDouble()), t);
+            }
+        }
+        return done / t;
+    }
+}
