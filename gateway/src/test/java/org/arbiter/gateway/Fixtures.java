@@ -15,6 +15,10 @@ final class Fixtures {
 
     /** premium (X-Class: premium) 8, basic (default) 2; servers s1 (N=10), optional s2. */
     static ClusterConfig twoClasses(int limit, String timeout, String... serverUrls) {
+        return withDispatch("{backendTimeout: 5s, idleTimeout: 5s}", limit, timeout, serverUrls);
+    }
+
+    static ClusterConfig withDispatch(String dispatch, int limit, String timeout, String... serverUrls) {
         StringBuilder y = new StringBuilder();
         y.append("""
                 classes:
@@ -38,8 +42,8 @@ final class Fixtures {
                 gateways:
                   - {id: g1, port: 0, adminPort: 0}
                 control: {reportPeriod: 1s, statsWindow: 10s}
-                dispatch: {backendTimeout: 5s, idleTimeout: 5s}
-                """);
+                dispatch: %s
+                """.formatted(dispatch));
         return ConfigLoader.parse(y.toString());
     }
 

@@ -1,0 +1,89 @@
+package org.arbiter.gateway.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigException;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code arbiter gateway}: one gateway as its own process. */
+@Command(name = "gateway", mixinStandardHelpOptions = true,
+        description = {"Runs a gateway: classifies requests, queues them per class, releases them by weighted",
+                "round-robin over w(g,c) to servers under the caps N(g,s). With a Kafka bootstrap it publishes",
+                "statistics and follows the GRM's allocations; without one it runs on the configured weights."})
+public final class GatewayCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
+    Path config;
+
+    @Option(names = "--id", required = true, paramLabel = "ID", description = "This gateway's id in the file (gateways[].id).")
+    String id;
+
+    @Option(names = "--port", paramLabel = "P", description = "Request port (default: gateways[].port; 0 = any free port).")
+    Integer port;
+
+    @Option(names = "--admin-port", paramLabel = "A", description = "Admin port (default: gateways[].adminPort).")
+    Integer adminPort;
+
+    @Option(names = "--bootstrap", paramLabel = "HOST:PORT",
+            description = "Kafka bootstrap servers (default: kafka.bootstrap in the file; none = standalone).")
+    String bootstrap;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        if (port != null && (port < 0 || port > 65535)) {
+            err.println("gateway: --port: " + port + " (expected: 0..65535)");
+            return 2;
+        }
+        if (adminPort != null && (adminPort < 0 || adminPort > 65535)) {
+            err.println("gateway: --admin-port: " + adminPort + " (expected: 0..65535)");
+            return 2;
+        }
+        ClusterConfig cluster;
+        try {
+            cluster = ConfigLoader.load(config);
+        } catch (ConfigException e) {
+            e.errors().forEach(line -> err.println("gateway: " + line));
+            return 2;
+        }
+        Gateway gateway;
+        try {
+            gateway = Gateway.start(cluster, id, new GatewayOptions(port, adminPort, bootstrap, true, null));
+        } catch (IllegalArgumentException e) {
+            err.println("gateway: " + e.getMessage());
+            return 2;
+        } catch (Exception e) {
+            err.println("gateway: cannot start: " + e);
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            gateway.close();
+            stopped.countDown();
+        }, "gateway-shutdown"));
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("gateway " + id + " ready on " + gateway.host() + ":" + gateway.port() + " (admin " + gateway.host()
+                + ":" + gateway.adminPort() + ")");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /** Runs the command on its own (the dist jar registers it as a subcommand instead). */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new GatewayCommand()).execute(args));
+    }
+}

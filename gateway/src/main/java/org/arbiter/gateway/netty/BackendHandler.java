@@ -1,0 +1,135 @@
+package org.arbiter.gateway.netty;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * One backend connection: streams the response of the exchange bound to it to that exchange's
+ * client, head first, then each piece of content as it arrives (nothing is aggregated). Reading
+ * from the backend pauses while the client connection is not writable. State lives on the
+ * data-plane event loop.
+ */
+final class BackendHandler extends ChannelInboundHandlerAdapter {
+
+    private final DataPlane plane;
+    private Exchange ex;
+    private boolean reusable;
+    private boolean skippingInformational;
+
+    BackendHandler(DataPlane plane) {
+        this.plane = plane;
+    }
+
+    void bind(Exchange exchange) {
+        this.ex = exchange;
+        this.skippingInformational = false;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        Exchange e = ex;
+        if (e == null || e.finished || e.backend != ctx.channel()) {
+            ReferenceCountUtil.release(msg);
+            if (e == null) {
+                ctx.close(); // an unsolicited response: the connection is out of step
+            }
+            return;
+        }
+        if (msg instanceof HttpResponse r) {
+            if (r.decoderResult().isFailure()) {
+                ReferenceCountUtil.release(msg);
+                ex = null;
+                if (e.responseStarted) {
+                    plane.failedDuringResponse(e, ctx.channel());
+                } else {
+                    plane.failedBeforeResponse(e, ctx.channel(), r.decoderResult().cause());
+                }
+                return;
+            }
+            if (r.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+                skippingInformational = true; // 100 Continue and friends stay on this hop
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            reusable = DataPlane.keepAliveOf(r);
+            plane.responseStarted(e);
+            HttpResponse out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, r.status());
+            out.headers().set(r.headers());
+            HopByHop.strip(out.headers());
+            int code = r.status().code();
+            if (!out.headers().contains(HttpHeaderNames.CONTENT_LENGTH) && !e.head && code != 204 && code != 304) {
+                out.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            }
+            e.front.forwardHead(e, out);
+            if (!(msg instanceof HttpContent)) {
+                return;
+            }
+        }
+        if (msg instanceof HttpContent c) {
+            if (skippingInformational) {
+                if (c instanceof LastHttpContent) {
+                    skippingInformational = false;
+                }
+                c.release();
+                return;
+            }
+            boolean last = c instanceof LastHttpContent;
+            e.front.forwardContent(e, c);
+            if (last) {
+                ex = null;
+                ctx.channel().config().setAutoRead(true);
+                plane.responseDone(e, ctx.channel(), reusable);
+            } else if (!e.front.writable()) {
+                ctx.channel().config().setAutoRead(false);
+            }
+        } else {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        Exchange e = ex;
+        if (e != null && !e.finished) {
+            e.front.flush();
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        fail(ctx, null);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        fail(ctx, cause);
+        ctx.close();
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable cause) {
+        Exchange e = ex;
+        ex = null;
+        if (e == null || e.finished || e.backend != ctx.channel()) {
+            return;
+        }
+        if (e.responseStarted) {
+            plane.failedDuringResponse(e, ctx.channel());
+        } else {
+            plane.failedBeforeResponse(e, ctx.channel(), cause);
+        }
+    }
+
+    /** The client can take more: resume reading the response. */
+    void resume(io.netty.channel.Channel ch) {
+        ch.config().setAutoRead(true);
+    }
+}

@@ -1,0 +1,350 @@
+package org.arbiter.gateway.netty;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.Classifier;
+import org.arbiter.gateway.DropReason;
+import org.arbiter.gateway.GatewayCore;
+import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.Ticket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one {@link GatewayCore} from one Netty event loop: client connections, backend pools,
+ * timers. Every client channel and every backend channel of the gateway is registered on that
+ * loop, so the core and all handler state are confined to it without locks.
+ *
+ * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot} and {@link #close} may be called
+ * from any thread (they hand over to the loop); everything else runs on the loop.
+ */
+public final class DataPlane {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    private final EventLoop loop;
+    private final GatewayCore<Exchange> core;
+    private final Classifier classifier;
+    private final DispatchConfig dispatch;
+    private final BackendPool[] pools;
+    private final PlaneListener listener;
+    private final Consumer<Allocation> onApplied;
+    private final long backendTimeoutNanos;
+    private final ScheduledFuture<?> ticker;
+    private volatile Allocation allocation;
+
+    /**
+     * @param onApplied told (on the loop) of every allocation the core accepted
+     */
+    public DataPlane(EventLoop loop, ClusterConfig cluster, GatewayCore<Exchange> core, PlaneListener listener,
+                     Consumer<Allocation> onApplied) {
+        this.loop = requireNonNull(loop, "loop");
+        this.core = requireNonNull(core, "core");
+        this.classifier = Classifier.fromRules(cluster.classes());
+        this.dispatch = cluster.dispatch();
+        this.listener = listener == null ? PlaneListener.NOOP : listener;
+        this.onApplied = onApplied == null ? a -> { } : onApplied;
+        this.backendTimeoutNanos = (long) (dispatch.backendTimeoutSeconds() * 1e9);
+        this.allocation = core.allocation();
+        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000))
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpClientCodec(), new BackendHandler(DataPlane.this));
+                    }
+                });
+        this.pools = new BackendPool[core.serverCount()];
+        for (int s = 0; s < pools.length; s++) {
+            URI url = cluster.server(core.serverId(s)).orElseThrow().url();
+            int port = url.getPort() > 0 ? url.getPort() : 80;
+            final int server = s;
+            pools[s] = new BackendPool(b, new InetSocketAddress(url.getHost(), port), () -> core.cap(server));
+        }
+        this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+    }
+
+    EventLoop loop() {
+        return loop;
+    }
+
+    DispatchConfig dispatch() {
+        return dispatch;
+    }
+
+    Classifier classifier() {
+        return classifier;
+    }
+
+    static long now() {
+        return System.nanoTime();
+    }
+
+    // ------------------------------------------------------------ from the frontend
+
+    /** A complete request arrived on a client connection (on the loop). */
+    void submit(Exchange ex) {
+        listener.arrival(ex.className);
+        Ticket<Exchange> t = core.offer(ex, ex.className, ex.arrivalNanos);
+        ex.ticket = t;
+        if (!t.accepted()) {
+            dropped(ex, DropReason.QUEUE_FULL);
+            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_FULL.wireName(), 1), false);
+            return;
+        }
+        pump();
+    }
+
+    /** The client went away while {@code ex} was queued or at a server. */
+    void abandon(Exchange ex) {
+        ex.cancelTimeout();
+        if (ex.ticket != null) {
+            boolean dispatched = ex.ticket.state() == Ticket.State.DISPATCHED;
+            core.cancel(ex.ticket, now());
+            if (dispatched && ex.backend != null) {
+                ex.backend.close();
+                ex.backend = null;
+            }
+        }
+        pump();
+    }
+
+    // ------------------------------------------------------------ dispatching
+
+    /** Releases queued requests while servers have free slots. */
+    void pump() {
+        long now = now();
+        for (Ticket<Exchange> t; (t = core.next(now)) != null; ) {
+            send(t.request());
+        }
+    }
+
+    private void send(Exchange ex) {
+        ex.responseStarted = false;
+        int s = ex.ticket.server();
+        ex.cancelTimeout();
+        ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
+        Channel ch = pools[s].pollIdle();
+        if (ch != null) {
+            write(ex, ch);
+            return;
+        }
+        ChannelFuture f = pools[s].connect();
+        ex.backend = f.channel();
+        f.addListener(x -> {
+            if (ex.finished || ex.backend != f.channel()) {
+                f.channel().close();
+                return;
+            }
+            if (x.isSuccess()) {
+                write(ex, f.channel());
+            } else {
+                failedBeforeResponse(ex, f.channel(), x.cause());
+            }
+        });
+    }
+
+    private void write(Exchange ex, Channel ch) {
+        ex.backend = ch;
+        ch.pipeline().get(BackendHandler.class).bind(ex);
+        FullHttpRequest out = ex.request.retainedDuplicate();
+        HopByHop.strip(out.headers());
+        out.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
+        ex.front.addForwardedHeaders(out.headers());
+        if (!out.headers().contains(HttpHeaderNames.HOST)) {
+            InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
+            out.headers().set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
+        }
+        ch.writeAndFlush(out).addListener(w -> {
+            if (!w.isSuccess() && ex.backend == ch && !ex.finished) {
+                failedBeforeResponse(ex, ch, w.cause());
+            }
+        });
+    }
+
+    // ------------------------------------------------------------ from the backend
+
+    /** The backend's response head is about to be forwarded. */
+    void responseStarted(Exchange ex) {
+        ex.responseStarted = true;
+        core.markUp(ex.ticket.server());
+    }
+
+    /** The backend delivered the whole response; {@code reusable} if its connection may carry another. */
+    void responseDone(Exchange ex, Channel ch, boolean reusable) {
+        ex.cancelTimeout();
+        int s = ex.ticket.server();
+        ex.backend = null;
+        pools[s].release(ch, reusable);
+        long now = now();
+        core.complete(ex.ticket, Outcome.OK, now);
+        safely(() -> listener.responded(ex.className, now - ex.arrivalNanos));
+        ex.front.responseFinished(ex);
+        pump();
+    }
+
+    /** The backend failed before any byte of its response: retry once elsewhere if idempotent, else 502. */
+    void failedBeforeResponse(Exchange ex, Channel ch, Throwable cause) {
+        if (ex.finished || ex.ticket.state() != Ticket.State.DISPATCHED) {
+            return;
+        }
+        ch.close();
+        ex.backend = null;
+        LOG.debug("backend {} failed before responding: {}", ex.ticket.serverId(), cause == null ? "closed" : cause.toString());
+        if (ex.idempotent && ex.ticket.attempts() == 1 && core.redispatch(ex.ticket, now())) {
+            send(ex);
+            return;
+        }
+        if (ex.ticket.attempts() == 1) {
+            core.markDown(ex.ticket.server(), now());
+        }
+        ex.cancelTimeout();
+        core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
+        dropped(ex, DropReason.BACKEND_ERROR);
+        ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()),
+                true);
+        pump();
+    }
+
+    /** The backend broke off a response already being streamed: the client connection is cut. */
+    void failedDuringResponse(Exchange ex, Channel ch) {
+        if (ex.finished) {
+            return;
+        }
+        ch.close();
+        ex.backend = null;
+        ex.cancelTimeout();
+        core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
+        dropped(ex, DropReason.BACKEND_ERROR);
+        ex.front.abort(ex);
+        pump();
+    }
+
+    private void backendTimedOut(Exchange ex) {
+        ex.timeout = null;
+        if (ex.finished || ex.ticket.state() != Ticket.State.DISPATCHED) {
+            return;
+        }
+        Channel ch = ex.backend;
+        ex.backend = null;
+        if (ch != null) {
+            ch.close();
+        }
+        core.complete(ex.ticket, Outcome.BACKEND_TIMEOUT, now());
+        dropped(ex, DropReason.BACKEND_TIMEOUT);
+        if (ex.responseStarted) {
+            ex.front.abort(ex);
+        } else {
+            ex.front.answer(ex, Answers.backend(HttpResponseStatus.GATEWAY_TIMEOUT, ex.className,
+                    DropReason.BACKEND_TIMEOUT.wireName()), true);
+        }
+        pump();
+    }
+
+    // ------------------------------------------------------------ timers, allocation, stats
+
+    private void tick() {
+        List<Ticket<Exchange>> expired = core.expireQueued(now());
+        for (Ticket<Exchange> t : expired) {
+            Exchange ex = t.request();
+            dropped(ex, DropReason.QUEUE_TIMEOUT);
+            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1), false);
+        }
+        if (core.queued() > 0) {
+            pump(); // servers marked down come back after their probe interval
+        }
+    }
+
+    private void dropped(Exchange ex, DropReason reason) {
+        safely(() -> listener.dropped(ex.className, reason));
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            LOG.warn("listener failed: {}", e.toString());
+        }
+    }
+
+    /** Hands {@code a} to the loop; the core applies it if it is newer (thread-safe). */
+    public void applyAllocation(Allocation a) {
+        requireNonNull(a, "a");
+        loop.execute(() -> {
+            if (core.applyAllocation(a)) {
+                allocation = a;
+                for (BackendPool p : pools) {
+                    p.trim();
+                }
+                try {
+                    onApplied.accept(a);
+                } catch (RuntimeException e) {
+                    LOG.warn("allocation listener failed: {}", e.toString());
+                }
+                pump();
+            }
+        });
+    }
+
+    /** The allocation in force (thread-safe; may lag the loop by one hand-over). */
+    public Allocation allocation() {
+        return allocation;
+    }
+
+    /** The statistics snapshot, computed on the loop (thread-safe). */
+    public Future<GatewayStats> snapshot() {
+        return loop.submit(() -> core.snapshot(Instant.now(), now()));
+    }
+
+    /** The core, for gauges (int reads from other threads, possibly stale) and for tests on the loop. */
+    public GatewayCore<?> core() {
+        return core;
+    }
+
+    /** Open connections to server s (on the loop). */
+    int openConnections(int s) {
+        return pools[s].open();
+    }
+
+    /** Stops the timers and closes idle backend connections (thread-safe). */
+    public void close() {
+        ticker.cancel(false);
+        loop.execute(() -> {
+            for (BackendPool p : pools) {
+                p.closeAll();
+            }
+        });
+    }
+
+    static boolean keepAliveOf(io.netty.handler.codec.http.HttpMessage m) {
+        return io.netty.handler.codec.http.HttpUtil.isKeepAlive(m)
+                && !m.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true);
+    }
+}

@@ -1,0 +1,41 @@
+package org.arbiter.gateway.netty;
+
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.util.concurrent.ScheduledFuture;
+import org.arbiter.gateway.Ticket;
+
+/** One request from arrival to its one response. Confined to the data-plane event loop. */
+public final class Exchange {
+
+    final FrontendHandler front;
+    final FullHttpRequest request;
+    final String className;
+    final boolean keepAlive;
+    final boolean idempotent;
+    final boolean head;
+    final long arrivalNanos;
+    Ticket<Exchange> ticket;
+    Channel backend;
+    boolean responseStarted;
+    boolean finished;
+    ScheduledFuture<?> timeout;
+
+    Exchange(FrontendHandler front, FullHttpRequest request, String className, boolean keepAlive, boolean idempotent,
+             boolean head, long arrivalNanos) {
+        this.front = front;
+        this.request = request;
+        this.className = className;
+        this.keepAlive = keepAlive;
+        this.idempotent = idempotent;
+        this.head = head;
+        this.arrivalNanos = arrivalNanos;
+    }
+
+    void cancelTimeout() {
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+    }
+}

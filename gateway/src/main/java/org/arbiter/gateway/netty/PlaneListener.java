@@ -1,0 +1,31 @@
+package org.arbiter.gateway.netty;
+
+import org.arbiter.gateway.DropReason;
+
+/**
+ * Events of the data plane for meters. Called on the data-plane event loop; implementations must
+ * be cheap and must not throw (a throwing listener is caught and logged by the plane).
+ */
+public interface PlaneListener {
+
+    void arrival(String className);
+
+    void dropped(String className, DropReason reason);
+
+    /** A response went to the client; {@code nanos} from arrival to last byte written. */
+    void responded(String className, long nanos);
+
+    PlaneListener NOOP = new PlaneListener() {
+        @Override
+        public void arrival(String className) {
+        }
+
+        @Override
+        public void dropped(String className, DropReason reason) {
+        }
+
+        @Override
+        public void responded(String className, long nanos) {
+        }
+    };
+}

@@ -1,0 +1,331 @@
+package org.arbiter.gateway.server;
+
+import static java.util.Objects.requireNonNull;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.SplittableRandom;
+import java.util.StringJoiner;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.gateway.GatewayCore;
+import org.arbiter.gateway.allocation.AllocationFollower;
+import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.netty.AdminHandler;
+import org.arbiter.gateway.netty.DataPlane;
+import org.arbiter.gateway.netty.Exchange;
+import org.arbiter.gateway.netty.ProxyInitializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running gateway: the proxy port, the admin port, meters and MBean, and (with a Kafka
+ * bootstrap) the stats publisher and the allocation follower. Several may run in one JVM (the
+ * demo). Start with {@link #start}; {@link #close()} stops everything it started.
+ *
+ * <p>Thread-safe.
+ */
+public final class Gateway implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final String id;
+    private final EventLoopGroup dataGroup;
+    private final EventLoopGroup adminGroup;
+    private final DataPlane plane;
+    private final AllocationFollower follower;
+    private final ProcessMetrics metrics;
+    private final boolean ownsMetrics;
+    private final Channel proxyChannel;
+    private final Channel adminChannel;
+    private final ScheduledExecutorService busExecutor;
+    private final String host;
+    private volatile KafkaBus bus;
+    private volatile boolean closed;
+
+    private Gateway(String id, ClusterConfig cluster, GatewayConfig gc, GatewayOptions options) throws InterruptedException {
+        this.id = id;
+        KafkaConfig kafka = options.bootstrap() != null ? cluster.kafka().withBootstrap(options.bootstrap()) : cluster.kafka();
+        boolean standalone = !options.useBus() || kafka.bootstrapServers().isEmpty();
+        Allocation initial = ConfiguredAllocation.of(cluster, id, standalone, Instant.now());
+        this.ownsMetrics = options.metrics() == null;
+        this.metrics = ownsMetrics ? ProcessMetrics.create("gateway", id) : options.metrics();
+        this.dataGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id),
+                NioIoHandler.newFactory());
+        this.adminGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id + "-admin"),
+                NioIoHandler.newFactory());
+        GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), System.nanoTime());
+        GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
+        this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, null);
+        this.follower = new AllocationFollower(id, initial, plane::applyAllocation);
+        this.host = gc.host();
+        int port = options.port() != null ? options.port() : gc.port();
+        int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
+        try {
+            this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ProxyInitializer(plane))
+                    .bind(gc.host(), port).sync().channel();
+            AdminHandler.Api api = new AdminHandler.Api() {
+                @Override
+                public boolean ready() {
+                    return !closed && plane.allocation().totalCap() > 0;
+                }
+
+                @Override
+                public Allocation allocation() {
+                    return plane.allocation();
+                }
+
+                @Override
+                public Future<GatewayStats> stats() {
+                    return plane.snapshot();
+                }
+
+                @Override
+                public String prometheus() {
+                    return metrics.scrape();
+                }
+            };
+            this.adminChannel = new ServerBootstrap().group(adminGroup).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
+                                    new AdminHandler(api));
+                        }
+                    })
+                    .bind(gc.host(), adminPort).sync().channel();
+        } catch (Throwable e) {
+            plane.close();
+            shutdownGroups();
+            if (ownsMetrics) {
+                metrics.close();
+            }
+            throw e;
+        }
+        metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new MBean());
+        this.busExecutor = standalone ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gateway-" + id + "-bus");
+            t.setDaemon(true);
+            return t;
+        });
+        if (!standalone) {
+            long periodMillis = (long) (cluster.control().reportPeriodSeconds() * 1000);
+            busExecutor.execute(() -> connect(kafka));
+            busExecutor.scheduleAtFixedRate(this::publishStats, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * Starts gateway {@code id} of {@code cluster} and returns once both ports listen. Without a
+     * Kafka bootstrap (none in options nor in the file, or {@code useBus} false) it runs
+     * standalone on the configured weights and {@code servers[].concurrency}; with one it
+     * connects in the background (serving meanwhile on an equal split of N_s among the file's
+     * gateways), publishes {@code GatewayStats} every report period and follows its allocations.
+     *
+     * @throws IllegalArgumentException when the file has no gateway {@code id}, or the scheduler is unknown
+     */
+    public static Gateway start(ClusterConfig cluster, String id, GatewayOptions options) throws InterruptedException {
+        requireNonNull(cluster, "cluster");
+        requireNonNull(id, "id");
+        requireNonNull(options, "options");
+        GatewayConfig gc = cluster.gateway(id).orElseThrow(() -> new IllegalArgumentException("--id: " + id
+                + " (expected: one of the gateways in the file: "
+                + cluster.gateways().stream().map(GatewayConfig::id).collect(Collectors.joining(", ")) + ")"));
+        return new Gateway(id, cluster, gc, options);
+    }
+
+    private void connect(KafkaConfig kafka) {
+        while (!closed && bus == null) {
+            try {
+                KafkaBus b = KafkaBus.connect(kafka, "gateway-" + id, metrics.registry());
+                b.subscribe(b.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING,
+                        follower::accept);
+                bus = b;
+                LOG.info("gateway {}: following allocations on {}", id, kafka.bootstrap());
+            } catch (RuntimeException e) {
+                LOG.warn("gateway {}: Kafka not reachable ({}); keeping allocation v{}, retrying in 5 s", id,
+                        e.getMessage(), plane.allocation().version());
+                try {
+                    Thread.sleep(5000);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private void publishStats() {
+        KafkaBus b = bus;
+        if (b == null || closed) {
+            return;
+        }
+        try {
+            GatewayStats s = plane.snapshot().get(5, TimeUnit.SECONDS);
+            Publisher p = b.publisher(b.topics().stats());
+            p.publish(s);
+        } catch (Exception e) {
+            LOG.warn("gateway {}: cannot publish stats: {}", id, e.toString());
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** The proxy port actually bound. */
+    public int port() {
+        return ((InetSocketAddress) proxyChannel.localAddress()).getPort();
+    }
+
+    /** The admin port actually bound. */
+    public int adminPort() {
+        return ((InetSocketAddress) adminChannel.localAddress()).getPort();
+    }
+
+    /** The allocation in force. */
+    public Allocation allocation() {
+        return plane.allocation();
+    }
+
+    /** Feeds an allocation directly (tests, demo without a bus); applied if newer. */
+    public boolean accept(Allocation a) {
+        return follower.accept(a);
+    }
+
+    public AllocationFollower follower() {
+        return follower;
+    }
+
+    /** The current statistics snapshot. */
+    public GatewayStats stats() throws Exception {
+        return plane.snapshot().get(5, TimeUnit.SECONDS);
+    }
+
+    public ProcessMetrics metrics() {
+        return metrics;
+    }
+
+    /** True once connected to Kafka (always false standalone). */
+    public boolean busConnected() {
+        return bus != null;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (busExecutor != null) {
+            busExecutor.shutdownNow();
+        }
+        KafkaBus b = bus;
+        if (b != null) {
+            b.close();
+        }
+        proxyChannel.close().syncUninterruptibly();
+        adminChannel.close().syncUninterruptibly();
+        plane.close();
+        shutdownGroups();
+        if (ownsMetrics) {
+            metrics.close();
+        }
+    }
+
+    private void shutdownGroups() {
+        dataGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        adminGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class MBean implements GatewayMBean {
+        private final GatewayCore<?> core = plane.core();
+
+        @Override
+        public String getId() {
+            return id;
+        }
+
+        @Override
+        public long getAllocationVersion() {
+            return plane.allocation().version();
+        }
+
+        @Override
+        public String getAllocationSource() {
+            return plane.allocation().source();
+        }
+
+        @Override
+        public String getWeights() {
+            StringJoiner j = new StringJoiner(", ");
+            for (int c = 0; c < core.classCount(); c++) {
+                j.add(core.className(c) + "=" + core.weight(c));
+            }
+            return j.toString();
+        }
+
+        @Override
+        public String getServerCaps() {
+            StringJoiner j = new StringJoiner(", ");
+            for (int s = 0; s < core.serverCount(); s++) {
+                j.add(core.serverId(s) + "=" + core.cap(s));
+            }
+            return j.toString();
+        }
+
+        @Override
+        public String getQueueLengths() {
+            StringJoiner j = new StringJoiner(", ");
+            for (int c = 0; c < core.classCount(); c++) {
+                j.add(core.className(c) + "=" + core.queueLength(c));
+            }
+            return j.toString();
+        }
+
+        @Override
+        public String getInFlight() {
+            StringJoiner j = new StringJoiner(", ");
+            for (int c = 0; c < core.classCount(); c++) {
+                j.add(core.className(c) + "=" + core.inFlight(c));
+            }
+            return j.toString();
+        }
+
+        @Override
+        public int getQueued() {
+            return core.queued();
+        }
+    }
+}

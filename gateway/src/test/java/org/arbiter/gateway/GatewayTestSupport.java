@@ -1,0 +1,244 @@
+package org.arbiter.gateway;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.arbiter.common.config.ClusterConfig;
+
+/** Shared pieces of the gateway's socket tests: a real backend, a raw HTTP client, configurations. */
+public final class GatewayTestSupport {
+
+    private GatewayTestSupport() {
+    }
+
+    public static Backend backend(long delayMillis) throws InterruptedException {
+        return new Backend(delayMillis);
+    }
+
+    public static Http http(int port) throws IOException {
+        return new Http(port);
+    }
+
+    public static ClusterConfig twoClasses(int limit, String timeout, String... serverUrls) {
+        return Fixtures.twoClasses(limit, timeout, serverUrls);
+    }
+
+    public static ClusterConfig withDispatch(String dispatch, int limit, String timeout, String... serverUrls) {
+        return Fixtures.withDispatch(dispatch, limit, timeout, serverUrls);
+    }
+
+    /**
+     * A real HTTP backend for tests: answers after {@code delayMillis}, counts requests in flight per
+     * X-Class header, and echoes what the gateway forwarded (X-Forwarded-For, Connection, the method
+     * and the body length) in its body.
+     */
+    public static final class Backend implements AutoCloseable {
+
+        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final Channel channel;
+        private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+        private final Map<String, AtomicLong> served = new ConcurrentHashMap<>();
+        final AtomicInteger connections = new AtomicInteger();
+
+        public int connections() {
+            return connections.get();
+        }
+        public volatile long delayMillis;
+
+        Backend(long delayMillis) throws InterruptedException {
+            this.delayMillis = delayMillis;
+            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.incrementAndGet();
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 << 20), new Handler());
+                        }
+                    }).bind("127.0.0.1", 0).sync().channel();
+        }
+
+        public int port() {
+            return ((InetSocketAddress) channel.localAddress()).getPort();
+        }
+
+        public String url() {
+            return "http://127.0.0.1:" + port();
+        }
+
+        public int inFlight(String cls) {
+            AtomicInteger n = inFlight.get(cls);
+            return n == null ? 0 : n.get();
+        }
+
+        public long served(String cls) {
+            AtomicLong n = served.get(cls);
+            return n == null ? 0 : n.get();
+        }
+
+        private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+            @Override
+            protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                String cls = req.headers().get("X-Class", "none");
+                AtomicInteger n = inFlight.computeIfAbsent(cls, k -> new AtomicInteger());
+                n.incrementAndGet();
+                String body = "method=" + req.method() + " cls=" + cls + " xff=" + req.headers().get("X-Forwarded-For")
+                        + " proto=" + req.headers().get("X-Forwarded-Proto") + " connection=" + req.headers().get("Connection")
+                        + " hop=" + req.headers().get("X-Hop") + " bytes=" + req.content().readableBytes();
+                boolean keepAlive = HttpUtil.isKeepAlive(req);
+                long delay = delayMillis;
+                Runnable answer = () -> {
+                    n.decrementAndGet();
+                    served.computeIfAbsent(cls, k -> new AtomicLong()).incrementAndGet();
+                    ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
+                    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, content);
+                    r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+                    r.headers().set("Keep-Alive", "timeout=60");
+                    r.headers().set("X-Backend", "yes");
+                    HttpUtil.setKeepAlive(r, keepAlive);
+                    ctx.writeAndFlush(r);
+                };
+                if (delay > 0) {
+                    ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
+                } else {
+                    answer.run();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            channel.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** A minimal blocking HTTP/1.1 client over one socket, to control exactly what is sent. */
+    public static final class Http implements AutoCloseable {
+
+        public record Response(int status, Map<String, String> headers, String body) {
+            public String header(String name) {
+                return headers.get(name.toLowerCase(Locale.ROOT));
+            }
+        }
+
+        final Socket socket;
+        private final InputStream in;
+        private final OutputStream out;
+
+        Http(int port) throws IOException {
+            socket = new Socket("127.0.0.1", port);
+            socket.setSoTimeout(15_000);
+            socket.setTcpNoDelay(true);
+            in = new java.io.BufferedInputStream(socket.getInputStream());
+            out = socket.getOutputStream();
+        }
+
+        public void send(String text) throws IOException {
+            out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        }
+
+        public void send(byte[] bytes) throws IOException {
+            out.write(bytes);
+            out.flush();
+        }
+
+        public Response get(String path, String... headers) throws IOException {
+            StringBuilder sb = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: test\r\n");
+            for (String h : headers) {
+                sb.append(h).append("\r\n");
+            }
+            send(sb.append("\r\n").toString());
+            return read();
+        }
+
+        public Response read() throws IOException {
+            String status = line();
+            if (status == null) {
+                throw new IOException("connection closed before a response");
+            }
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (String l; !(l = line()).isEmpty(); ) {
+                int c = l.indexOf(':');
+                headers.put(l.substring(0, c).trim().toLowerCase(Locale.ROOT), l.substring(c + 1).trim());
+            }
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            if (headers.containsKey("content-length")) {
+                int n = Integer.parseInt(headers.get("content-length"));
+                body.write(in.readNBytes(n));
+            } else if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                while (true) {
+                    int n = Integer.parseInt(line().split(";")[0].trim(), 16);
+                    if (n == 0) {
+                        while (!line().isEmpty()) {
+                            // trailers
+                        }
+                        break;
+                    }
+                    body.write(in.readNBytes(n));
+                    line();
+                }
+            }
+            return new Response(Integer.parseInt(status.split(" ")[1]), headers, body.toString(StandardCharsets.UTF_8));
+        }
+
+        /** True when the server closed the connection (EOF) within the socket timeout. */
+        public boolean closedByPeer() {
+            try {
+                return in.read() < 0;
+            } catch (IOException e) {
+                return true;
+            }
+        }
+
+        private String line() throws IOException {
+            StringBuilder sb = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0) {
+                if (b == '\n') {
+                    int len = sb.length();
+                    return len > 0 && sb.charAt(len - 1) == '\r' ? sb.substring(0, len - 1) : sb.toString();
+                }
+                sb.append((char) b);
+            }
+            return sb.length() == 0 ? null : sb.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
