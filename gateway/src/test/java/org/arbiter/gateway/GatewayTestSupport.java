@@ -29,6 +29,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -240,5 +241,88 @@ public final class GatewayTestSupport {
         public void close() throws IOException {
             socket.close();
         }
+    }
+
+    /** Closed-loop clients on keep-alive connections, each sending its class header in a loop. */
+    public static final class Load implements AutoCloseable {
+        private final List<Thread> threads = new java.util.ArrayList<>();
+        private final List<Http> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final AtomicLong[] statusCounts = new AtomicLong[600];
+        private volatile boolean running = true;
+
+        public Load(int port, Map<String, Integer> clientsPerClass) {
+            for (int i = 0; i < statusCounts.length; i++) {
+                statusCounts[i] = new AtomicLong();
+            }
+            clientsPerClass.forEach((cls, n) -> {
+                for (int i = 0; i < n; i++) {
+                    Thread t = new Thread(() -> loop(port, cls), "load-" + cls + "-" + i);
+                    t.setDaemon(true);
+                    threads.add(t);
+                    t.start();
+                }
+            });
+        }
+
+        private void loop(int port, String cls) {
+            while (running) {
+                try (Http c = new Http(port)) {
+                    clients.add(c);
+                    while (running) {
+                        Http.Response r = c.get("/load", "X-Class: " + cls);
+                        statusCounts[r.status()].incrementAndGet();
+                        if ("close".equalsIgnoreCase(r.header("connection"))) {
+                            break;
+                        }
+                    }
+                } catch (IOException e) {
+                    // closed by close() or by the gateway: reconnect while running
+                }
+            }
+        }
+
+        public long count(int status) {
+            return statusCounts[status].get();
+        }
+
+        @Override
+        public void close() {
+            running = false;
+            for (Http c : clients) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+            for (Thread t : threads) {
+                try {
+                    t.join(5000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Mean in-flight per class at the backend, sampled every 10 ms for {@code millis}. */
+    public static Map<String, Double> sampleInFlight(Backend backend, long millis, String... classes)
+            throws InterruptedException {
+        double[] sums = new double[classes.length];
+        int samples = 0;
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < classes.length; i++) {
+                sums[i] += backend.inFlight(classes[i]);
+            }
+            samples++;
+            Thread.sleep(10);
+        }
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < classes.length; i++) {
+            out.put(classes[i], sums[i] / samples);
+        }
+        return out;
     }
 }

@@ -1,0 +1,63 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The gateway on a real (embedded KRaft) broker: stats out, allocations in, compacted resume. */
+final class KafkaIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void allocationMessage_changesTheSharesTheBackendSees_andARestartedGatewayResumesIt() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0);
+             var backend = GatewayTestSupport.backend(200)) {
+            ClusterConfig cluster = GatewayTestSupport.twoClasses(200, "30s", backend.url());
+            GatewayOptions options = GatewayOptions.defaults().withPorts(0, 0).withBootstrap(kafka.bootstrap());
+            KafkaBus bus = KafkaBus.connect(cluster.kafka().withBootstrap(kafka.bootstrap()), "test", null);
+            var stats = new CopyOnWriteArrayList<GatewayStats>();
+            bus.subscribe(bus.topics().stats(), GatewayStats.class, Subscriber.Start.BEGINNING, (k, v) -> stats.add(v));
+            try (Gateway g = Gateway.start(cluster, "g1", options);
+                 var load = new GatewayTestSupport.Load(g.port(), Map.of("premium", 16, "basic", 16))) {
+                // With a bus and one gateway in the file, the configured split is all of N_s.
+                await().atMost(Duration.ofSeconds(30)).until(g::busConnected);
+                Thread.sleep(1000);
+                Map<String, Double> before = GatewayTestSupport.sampleInFlight(backend, 1000, "premium", "basic");
+                assertThat(before.get("premium")).isBetween(7.0, 9.0);
+
+                bus.publisher(bus.topics().allocation()).publish(new Allocation(1, Instant.now(), "g1", 7,
+                        Map.of("premium", 2.0, "basic", 8.0), Map.of("s1", 10), "grm")).get();
+                long t0 = System.nanoTime();
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                        .until(() -> backend.inFlight("premium") <= 2 && backend.inFlight("basic") >= 8);
+                System.out.printf("allocation published → backend sees 2/8 after %.0f ms%n", (System.nanoTime() - t0) / 1e6);
+                Map<String, Double> after = GatewayTestSupport.sampleInFlight(backend, 1000, "premium", "basic");
+                assertThat(after.get("premium")).isBetween(1.0, 3.0);
+                assertThat(after.get("basic")).isBetween(7.0, 9.0);
+                await().atMost(Duration.ofSeconds(10)).until(() -> stats.stream().anyMatch(s -> s.allocationVersion() == 7
+                        && s.classes().get("basic").weight() == 8.0 && s.classes().get("basic").throughput() > 0));
+            }
+            try (Gateway restarted = Gateway.start(cluster, "g1", options)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> restarted.allocation().version() == 7);
+                assertThat(restarted.allocation().weights()).containsEntry("premium", 2.0);
+            }
+            bus.close();
+        }
+    }
+}
