@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
                 org.arbiter.grm.cli.GrmCommand.class,
                 PendingCommands.Console.class,
                 PendingCommands.Sim.class,
-                PendingCommands.Experiment.class,
+                org.arbiter.sim.cli.ExperimentCommand.class,
                 PendingCommands.Demo.class,
                 CommandLine.HelpCommand.class})
 public final class ArbiterCommand implements Callable<Integer> {

@@ -48,14 +48,6 @@ final class PendingCommands {
         }
     }
 
-    @Command(name = "experiment", mixinStandardHelpOptions = true, description = "Paper experiments (not available yet).")
-    static final class Experiment extends Pending {
-        @Override
-        String issue() {
-            return "issue 7: simulator and reference experiments";
-        }
-    }
-
     @Command(name = "demo", mixinStandardHelpOptions = true, description = "Everything in one process (not available yet).")
     static final class Demo extends Pending {
         @Override

@@ -1,0 +1,77 @@
+package org.arbiter.sim.experiment;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+
+/** PNG charts mirroring 003's figures, drawn with XChart. */
+public final class Charts {
+
+    private Charts() {
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<Path> write(String name, Map<String, Object> result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        switch (name) {
+            case "concurrency" -> {
+                List<Map<String, Object>> pts = (List<Map<String, Object>>) result.get("points");
+                XYChart c = new XYChartBuilder().width(800).height(500).title("Throughput against N_s (003 Fig. 7)")
+                        .xAxisTitle("N_s (concurrent requests at the server)").yAxisTitle("throughput (req/s)").build();
+                c.addSeries("simulated", pts.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
+                        pts.stream().map(p -> ((Number) p.get("throughput")).doubleValue()).toList());
+                Path p = dir.resolve("concurrency.png");
+                BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
+                out.add(p);
+            }
+            case "phases" -> {
+                List<Map<String, Object>> ph = (List<Map<String, Object>>) result.get("phases");
+                List<String> names = ph.stream().map(p -> (String) p.get("name")).toList();
+                CategoryChart w = new CategoryChartBuilder().width(800).height(500)
+                        .title("Weights per phase (003 Fig. 10); paper: B (6,4), C (4,6), D (8,2)")
+                        .xAxisTitle("phase").yAxisTitle("w(g,c)").build();
+                for (String cls : List.of("premium", "basic")) {
+                    w.addSeries(cls, names, ph.stream().map(p -> ((Map<String, Number>) p.get("weights")).get(cls)).toList());
+                }
+                Path p1 = dir.resolve("phases-weights.png");
+                BitmapEncoder.saveBitmap(w, p1.toString(), BitmapEncoder.BitmapFormat.PNG);
+                CategoryChart r = new CategoryChartBuilder().width(800).height(500)
+                        .title("Mean response time per phase (003 Fig. 9); targets 2 s and 3 s")
+                        .xAxisTitle("phase").yAxisTitle("seconds").build();
+                for (String cls : List.of("premium", "basic")) {
+                    r.addSeries(cls, names, ph.stream().map(p -> ((Map<String, Number>) p.get("meanResponseSeconds")).get(cls)).toList());
+                }
+                Path p2 = dir.resolve("phases-response.png");
+                BitmapEncoder.saveBitmap(r, p2.toString(), BitmapEncoder.BitmapFormat.PNG);
+                out.add(p1);
+                out.add(p2);
+            }
+            case "regions" -> {
+                Map<String, Map<String, Object>> pol = (Map<String, Map<String, Object>>) result.get("policies");
+                XYChart c = new XYChartBuilder().width(900).height(500)
+                        .title("Cluster utility over (premium, basic) clients (003 Fig. 13-15)")
+                        .xAxisTitle("point (premium·4 + basic), premium-major order").yAxisTitle("min utility").build();
+                for (var e : pol.entrySet()) {
+                    List<Map<String, Object>> pts = (List<Map<String, Object>>) e.getValue().get("points");
+                    List<Double> xs = new ArrayList<>();
+                    for (int i = 0; i < pts.size(); i++) {
+                        xs.add((double) i);
+                    }
+                    c.addSeries(e.getKey(), xs, pts.stream().map(p -> ((Number) p.get("clusterUtility")).doubleValue()).toList());
+                }
+                Path p = dir.resolve("regions.png");
+                BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
+                out.add(p);
+            }
+            default -> { }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,152 @@
+package org.arbiter.sim.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.utility.UtilityFunction;
+import org.arbiter.sim.SimResult;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+
+/**
+ * 003 §V's reference experiments in the simulator: {@code concurrency} (Fig. 7), {@code phases}
+ * (Fig. 8-12) and {@code regions} (Fig. 13-15). Each returns its result as plain maps and lists,
+ * ready for JSON. Deterministic under the seed. Not thread-safe (runs on the caller's thread).
+ */
+public final class Experiments {
+
+    private Experiments() {
+    }
+
+    /** The paper's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
+    public static ClusterConfig paperCluster(String scheduler, int granularity, int concurrency, double overhead) {
+        return ConfigLoader.parse(String.format(Locale.ROOT, """
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}, queue: {limit: 100000, timeout: 1h}}
+                  - {name: basic, target: 3s, default: true, queue: {limit: 100000, timeout: 1h}}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: %d, sim: {cores: 10, meanDemand: 1s, overhead: %s, knee: 10}}
+                gateways:
+                  - {id: g1, port: 8080}
+                dispatch: {scheduler: %s}
+                control: {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min, granularity: %d}
+                """, concurrency, overhead, scheduler, granularity));
+    }
+
+    /** Fig. 7: throughput against N_s = 1..30 under heavy closed-loop load (60 clients, think 1 s). */
+    public static Map<String, Object> concurrency(long seed, double secondsPerPoint, Consumer<String> progress) {
+        List<Map<String, Object>> points = new ArrayList<>();
+        double best = 0;
+        double[] x = new double[31];
+        for (int n = 1; n <= 30; n++) {
+            SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("load", secondsPerPoint,
+                    Map.of("basic", 60), null)), seed + n);
+            SimResult r = new Simulator(paperCluster("fcfs", 1, n, 0.03), sc, false).run();
+            x[n] = r.phases().get(0).classes().get("basic").throughputPerSecond();
+            best = Math.max(best, x[n]);
+            points.add(Map.of("concurrency", n, "throughput", round(x[n])));
+            progress.accept(String.format(Locale.ROOT, "concurrency N_s=%d: %.2f req/s", n, x[n]));
+        }
+        int knee = 30;
+        for (int n = 1; n <= 30; n++) {
+            if (x[n] >= 0.95 * best) {
+                knee = n;
+                break;
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("points", points);
+        out.put("knee", knee);
+        return out;
+    }
+
+    /** Fig. 8-12: the four phases; weights averaged over each phase's second half. */
+    public static Map<String, Object> phases(long seed, double secondsPerPhase, Consumer<String> progress) {
+        SimScenario sc = new SimScenario(1, List.of(
+                new SimScenario.Phase("A", secondsPerPhase, Map.of("premium", 5, "basic", 5), null),
+                new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
+                new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
+                new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
+        SimResult r = new Simulator(paperCluster("wrr", 1, 10, 0), sc, true).run();
+        UtilityFunction up = UtilityFunction.pacifici(2, 1, 1, 1);
+        UtilityFunction ub = UtilityFunction.pacifici(3, 1, 1, 1);
+        List<Map<String, Object>> phases = new ArrayList<>();
+        for (SimResult.PhaseResult p : r.phases()) {
+            var pr = p.classes().get("premium");
+            var br = p.classes().get("basic");
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", p.name());
+            m.put("clients", Map.of("premium", clients(p.name(), 0), "basic", clients(p.name(), 1)));
+            Map<String, Double> w = p.weightsSecondHalf().get("g1");
+            m.put("weights", Map.of("premium", round(w.get("premium")), "basic", round(w.get("basic"))));
+            m.put("meanResponseSeconds", Map.of("premium", round(pr.meanResponseSeconds()), "basic", round(br.meanResponseSeconds())));
+            m.put("throughputPerSecond", round(pr.throughputPerSecond() + br.throughputPerSecond()));
+            m.put("utility", Map.of("premium", round(up.utility(pr.meanResponseSeconds())),
+                    "basic", round(ub.utility(br.meanResponseSeconds()))));
+            phases.add(m);
+            progress.accept(String.format(Locale.ROOT, "phase %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
+                    p.name(), w.get("premium"), w.get("basic"), pr.meanResponseSeconds(), br.meanResponseSeconds(),
+                    pr.throughputPerSecond() + br.throughputPerSecond()));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("phases", phases);
+        out.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
+        return out;
+    }
+
+    private static int clients(String phase, int cls) {
+        return switch (phase) {
+            case "A" -> 5;
+            case "B" -> 20;
+            case "C" -> cls == 0 ? 5 : 20;
+            default -> cls == 0 ? 20 : 5;
+        };
+    }
+
+    /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
+    public static Map<String, Object> regions(long seed, double secondsPerPoint, Consumer<String> progress) {
+        UtilityFunction up = UtilityFunction.pacifici(2, 1, 1, 1);
+        UtilityFunction ub = UtilityFunction.pacifici(3, 1, 1, 1);
+        Map<String, Object> policies = new LinkedHashMap<>();
+        String[][] variants = {{"fcfs", "fcfs", "1", "false"}, {"priority", "priority", "1", "false"},
+                {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
+        for (String[] v : variants) {
+            List<Map<String, Object>> points = new ArrayList<>();
+            int nonNegative = 0;
+            double sum = 0;
+            for (int p = 5; p <= 20; p += 5) {
+                for (int b = 5; b <= 20; b += 5) {
+                    SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
+                            Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
+                    SimResult r = new Simulator(paperCluster(v[1], Integer.parseInt(v[2]), 10, 0), sc,
+                            Boolean.parseBoolean(v[3])).run();
+                    var pr = r.phases().get(0).classes().get("premium");
+                    var br = r.phases().get(0).classes().get("basic");
+                    double u = Math.min(up.utility(pr.meanResponseSeconds()), ub.utility(br.meanResponseSeconds()));
+                    points.add(Map.of("premium", p, "basic", b, "clusterUtility", round(u)));
+                    if (u >= 0) {
+                        nonNegative++;
+                    }
+                    sum += u;
+                }
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("points", points);
+            m.put("nonNegative", nonNegative);
+            m.put("meanUtility", round(sum / 16));
+            policies.put(v[0], m);
+            progress.accept(String.format(Locale.ROOT, "regions %s: %d non-negative points, mean utility %.3f",
+                    v[0], nonNegative, sum / 16));
+        }
+        return Map.of("policies", policies);
+    }
+
+    static double round(double d) {
+        return Math.round(d * 1000) / 1000.0;
+    }
+}
