@@ -11,5 +11,6 @@ final class Subcommands {
     static void register(CommandLine cl) {
         // Commands from gateway, grm, loadgen, sim and console are added here as they land.
         cl.addSubcommand(new org.arbiter.grm.cli.SolveCommand());
+        cl.addSubcommand(new org.arbiter.gateway.cli.GatewayCommand());
     }
 }
