@@ -1,0 +1,90 @@
+package org.arbiter.dist.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
+import java.util.Map;
+import org.arbiter.common.message.MessageCodec;
+import org.arbiter.common.utility.UtilityFunction;
+
+/**
+ * Adds what the demo knows to the load generator's summary: per phase the time-averaged weights
+ * each gateway enforced and the cluster utility (min over classes of 003 eq. 7 at the class's
+ * mean response time, in the paper's time units), and renders the per-phase table.
+ */
+public final class DemoReport {
+
+    private DemoReport() {
+    }
+
+    /** The paper's utilities: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1. */
+    static final Map<String, UtilityFunction> UTILITY = Map.of(
+            "premium", UtilityFunction.pacifici(2, 1, 1, 1), "basic", UtilityFunction.pacifici(3, 1, 1, 1));
+
+    /**
+     * @param summary      loadgen's summary.json (modified in place)
+     * @param weights      what the gateways enforced, in seconds since the load started
+     * @param timeScale    to convert measured seconds back to the paper's
+     */
+    public static void enrich(ObjectNode summary, WeightTracker weights, double timeScale) {
+        for (JsonNode phase : summary.withArray("phases")) {
+            ObjectNode p = (ObjectNode) phase;
+            double start = p.path("startSeconds").asDouble();
+            double end = p.path("endSeconds").asDouble();
+            ObjectNode w = p.putObject("weights");
+            weights.average(start, end).forEach((g, m) -> {
+                ObjectNode gw = w.putObject(g);
+                m.forEach((c, v) -> gw.put(c, Math.round(v * 100) / 100.0));
+            });
+            double min = Double.POSITIVE_INFINITY;
+            for (Map.Entry<String, UtilityFunction> u : UTILITY.entrySet()) {
+                JsonNode c = p.path("classes").path(u.getKey());
+                if (c.isMissingNode() || c.path("ok").asLong() == 0) {
+                    continue;
+                }
+                double t = c.path("meanResponseSeconds").asDouble() / timeScale;
+                min = Math.min(min, u.getValue().utility(t));
+            }
+            p.put("clusterUtility", Double.isInfinite(min) ? 0 : Math.round(min * 1000) / 1000.0);
+        }
+    }
+
+    /** One line per phase: clients, weights, response against target, throughput, utility. */
+    public static String table(ObjectNode summary, double timeScale) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %-22s %-11s %s%n", "phase", "clients",
+                "weights g1 | g2 (P,B)", "response P/B (paper s)", "req/s", "utility"));
+        for (JsonNode p : summary.withArray("phases")) {
+            JsonNode w = p.path("weights");
+            String weights = String.format(Locale.ROOT, "%.1f,%.1f | %.1f,%.1f",
+                    w.path("g1").path("premium").asDouble(), w.path("g1").path("basic").asDouble(),
+                    w.path("g2").path("premium").asDouble(), w.path("g2").path("basic").asDouble());
+            double rp = p.path("classes").path("premium").path("meanResponseSeconds").asDouble() / timeScale;
+            double rb = p.path("classes").path("basic").path("meanResponseSeconds").asDouble() / timeScale;
+            double x = p.path("classes").path("premium").path("throughputPerSecond").asDouble()
+                    + p.path("classes").path("basic").path("throughputPerSecond").asDouble();
+            b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %5.2f/%-5.2f (2 / 3)   %-11.1f %.3f%n",
+                    p.path("name").asText(), clients(p), weights, rp, rb, x, p.path("clusterUtility").asDouble()));
+        }
+        return b.toString();
+    }
+
+    private static String clients(JsonNode p) {
+        String name = p.path("name").asText();
+        for (DemoPlan.Phase ph : DemoPlan.PHASES) {
+            if (ph.name().equals(name)) {
+                return ph.premium() + "," + ph.basic();
+            }
+        }
+        return "?";
+    }
+
+    /** Parses JSON text into an object node. */
+    public static ObjectNode parse(String json) {
+        try {
+            return (ObjectNode) MessageCodec.mapper().readTree(json);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("summary: not JSON (" + e.getMessage() + ")", e);
+        }
+    }
+}
