@@ -1,0 +1,358 @@
+package org.arbiter.console;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.OperatorOverride;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.common.utility.UtilityFunction;
+
+/**
+ * What the console knows: the latest statistics of every gateway and a bounded history of them,
+ * the allocation of every gateway, the power orders, a bounded history of the GRM's decisions, and
+ * the operator's overrides in force. Fed with messages (from the bus adapter) and read as
+ * immutable views (by the HTTP adapter).
+ *
+ * <p>Bounds: at most {@code historyLimit} statistics samples and only those younger than
+ * {@code horizon} (relative to the newest sample); at most {@code decisionLimit} decisions. An
+ * allocation older (lower version) than the one held is ignored, as the gateways do.
+ *
+ * <p>Core class: no threads, no I/O, time passed in. Thread-safe: every method is synchronized
+ * (the bus delivers on its subscriber threads, the HTTP adapter reads on its event loops).
+ */
+public final class ConsoleState {
+
+    /** Default samples kept: 30 min of 5 s reports from 4 gateways. */
+    public static final int HISTORY_LIMIT = 1_440;
+    public static final Duration HORIZON = Duration.ofMinutes(30);
+    public static final int DECISION_LIMIT = 360;
+
+    private final ClusterConfig config;
+    private final int historyLimit;
+    private final Duration horizon;
+    private final int decisionLimit;
+
+    private final Deque<StatsPoint> history = new ArrayDeque<>();
+    private final Map<String, GatewayStats> latestStats = new TreeMap<>();
+    private final Map<String, Allocation> allocations = new TreeMap<>();
+    private final Map<String, PowerOrder> power = new TreeMap<>();
+    private final Deque<Decision> decisions = new ArrayDeque<>();
+    private final Map<String, OperatorOverride> overrides = new TreeMap<>();
+    private long ignored;
+
+    public ConsoleState(ClusterConfig config) {
+        this(config, HISTORY_LIMIT, HORIZON, DECISION_LIMIT);
+    }
+
+    public ConsoleState(ClusterConfig config, int historyLimit, Duration horizon, int decisionLimit) {
+        this.config = requireNonNull(config, "config");
+        if (historyLimit < 1) {
+            throw new IllegalArgumentException("historyLimit: " + historyLimit + " (expected: >= 1)");
+        }
+        if (decisionLimit < 1) {
+            throw new IllegalArgumentException("decisionLimit: " + decisionLimit + " (expected: >= 1)");
+        }
+        this.historyLimit = historyLimit;
+        this.horizon = requireNonNull(horizon, "horizon");
+        this.decisionLimit = decisionLimit;
+    }
+
+    public ClusterConfig config() {
+        return config;
+    }
+
+    // ---- views -------------------------------------------------------------------------------
+
+    /** One statistics report reduced to what the page plots, with the measured utility U_c(t̃). */
+    public record StatsPoint(Instant at, String gateway, double windowSeconds, long allocationVersion,
+                             Map<String, ClassPoint> classes) {
+    }
+
+    /**
+     * One flow (g, c) of a report.
+     *
+     * @param utility U_c of the measured mean response time (003 eq. 7 with the target in force),
+     *                or null for a class the configuration does not know
+     */
+    public record ClassPoint(double arrivalRate, double throughput, double responseTime, double p95ResponseTime,
+                             double queueTime, double serviceTime, double meanQueueLength, int queueLength,
+                             int inFlight, double weight, long dropped, Double utility) {
+    }
+
+    /** The page's cluster overview. */
+    public record ClusterView(Instant at, List<ClassView> classes, List<GatewayView> gateways,
+                              List<ServerView> servers) {
+    }
+
+    /**
+     * A class as configured and as in force.
+     *
+     * @param targetSeconds           τ_c in force (a target override applied)
+     * @param configuredTargetSeconds τ_c from the file
+     */
+    public record ClassView(String name, double targetSeconds, double configuredTargetSeconds, double phi,
+                            double alpha, double beta, String yieldShape, double weight, double minShare,
+                            @JsonProperty("default") boolean isDefault) {
+    }
+
+    /**
+     * A gateway.
+     *
+     * @param live       reported within the last three report periods
+     * @param lastReport when it last reported, or null
+     * @param stats      its last report, or null
+     * @param allocation the allocation it was last told, or null
+     */
+    public record GatewayView(String id, String host, int port, boolean live, Instant lastReport,
+                              GatewayStats stats, Allocation allocation) {
+    }
+
+    /**
+     * A server.
+     *
+     * @param state       observed power state (from the power topic; ON until the GRM says otherwise)
+     * @param target      ordered state, or null when no order was seen
+     * @param concurrency N_s in force (the latest decision's, else the configuration's)
+     * @param caps        N(g,s) per gateway from the allocations in force
+     */
+    public record ServerView(String id, String url, ServerState state, ServerState target, String reason,
+                             int concurrency, boolean autoConcurrency, double capacity, double watts,
+                             Map<String, Integer> caps) {
+    }
+
+    /** The allocation of a gateway, as {@code GET /api/allocation} shows it. */
+    public record AllocationView(long version, Map<String, Double> weights, Map<String, Integer> serverCaps,
+                                 String source, Instant at) {
+    }
+
+    // ---- feeding -----------------------------------------------------------------------------
+
+    /**
+     * Takes a statistics report.
+     *
+     * @return the point added to the history, or null when the report was ignored (a tombstone)
+     */
+    public synchronized StatsPoint onStats(GatewayStats stats) {
+        if (stats == null) {
+            ignored++;
+            return null;
+        }
+        GatewayStats previous = latestStats.get(stats.gateway());
+        if (previous == null || !stats.at().isBefore(previous.at())) {
+            latestStats.put(stats.gateway(), stats);
+        }
+        StatsPoint point = toPoint(stats);
+        history.addLast(point);
+        trimHistory();
+        return point;
+    }
+
+    /** Takes an allocation; a tombstone forgets the gateway's. @return true when it changed the state */
+    public synchronized boolean onAllocation(String gateway, Allocation allocation) {
+        if (allocation == null) {
+            return gateway != null && allocations.remove(gateway) != null;
+        }
+        Allocation held = allocations.get(allocation.gateway());
+        if (held != null && allocation.version() < held.version()) {
+            ignored++;
+            return false;
+        }
+        allocations.put(allocation.gateway(), allocation);
+        return true;
+    }
+
+    /** Takes a power order / state report; a tombstone forgets the server's. */
+    public synchronized void onPower(String server, PowerOrder order) {
+        if (order == null) {
+            if (server != null) {
+                power.remove(server);
+            }
+            return;
+        }
+        power.put(order.server(), order);
+    }
+
+    /** Takes a decision. */
+    public synchronized void onDecision(Decision decision) {
+        if (decision == null) {
+            ignored++;
+            return;
+        }
+        decisions.addLast(decision);
+        while (decisions.size() > decisionLimit) {
+            decisions.removeFirst();
+        }
+    }
+
+    /** Takes a record of the overrides topic: active ones are in force, inactive ones and tombstones are not. */
+    public synchronized void onOverride(String id, OperatorOverride override) {
+        if (id == null) {
+            return;
+        }
+        if (override == null || !override.active()) {
+            overrides.remove(id);
+        } else {
+            overrides.put(id, override);
+        }
+    }
+
+    /** Messages that were ignored (stale allocations, tombstones on streams). */
+    public synchronized long ignored() {
+        return ignored;
+    }
+
+    // ---- reading -----------------------------------------------------------------------------
+
+    /** Statistics samples newer than {@code since} (all when null), oldest first. */
+    public synchronized List<StatsPoint> stats(Instant since) {
+        List<StatsPoint> out = new ArrayList<>();
+        for (StatsPoint p : history) {
+            if (since == null || p.at().isAfter(since)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** The newest {@code limit} decisions, newest first. */
+    public synchronized List<Decision> decisions(int limit) {
+        List<Decision> out = new ArrayList<>(Math.min(limit, decisions.size()));
+        var it = decisions.descendingIterator();
+        while (it.hasNext() && out.size() < limit) {
+            out.add(it.next());
+        }
+        return out;
+    }
+
+    /** The overrides in force, by id. */
+    public synchronized Map<String, OperatorOverride> overrides() {
+        return Map.copyOf(overrides);
+    }
+
+    /** The override in force under {@code id}, or null. */
+    public synchronized OperatorOverride override(String id) {
+        return overrides.get(id);
+    }
+
+    /** Allocation per gateway. */
+    public synchronized Map<String, AllocationView> allocations() {
+        Map<String, AllocationView> out = new TreeMap<>();
+        allocations.forEach((g, a) -> out.put(g, new AllocationView(a.version(), new TreeMap<>(a.weights()),
+                new TreeMap<>(a.serverCaps()), a.source(), a.at())));
+        return out;
+    }
+
+    /** The cluster as of {@code now}. */
+    public synchronized ClusterView cluster(Instant now) {
+        requireNonNull(now, "now");
+        List<ClassView> classes = new ArrayList<>();
+        for (ClassConfig c : config.classes()) {
+            ClassConfig e = effective(c);
+            classes.add(new ClassView(c.name(), e.targetSeconds(), c.targetSeconds(), e.utility().phi(),
+                    e.utility().alpha(), e.utility().beta(), c.yieldShape().map(ClassConfig.YieldSpec::shape).orElse(null),
+                    c.weight(), c.minShare(), c.isDefault()));
+        }
+        Duration liveFor = Duration.ofMillis((long) (3_000 * config.control().reportPeriodSeconds()));
+        Map<String, GatewayView> gateways = new LinkedHashMap<>();
+        for (GatewayConfig g : config.gateways()) {
+            gateways.put(g.id(), gatewayView(g.id(), g.host(), g.port(), now, liveFor));
+        }
+        for (String g : latestStats.keySet()) {  // gateways the file does not name still show up
+            gateways.computeIfAbsent(g, id -> gatewayView(id, null, 0, now, liveFor));
+        }
+        Decision last = decisions.peekLast();
+        List<ServerView> servers = new ArrayList<>();
+        for (ServerConfig s : config.servers()) {
+            PowerOrder order = power.get(s.id());
+            Decision.Server ds = last == null ? null : last.servers().get(s.id());
+            Map<String, Integer> caps = new TreeMap<>();
+            allocations.forEach((g, a) -> caps.put(g, a.serverCaps().getOrDefault(s.id(), 0)));
+            ServerState state = order != null ? order.state() : ds != null && ds.state() != null ? ds.state() : ServerState.ON;
+            servers.add(new ServerView(s.id(), s.url().toString(), state, order == null ? null : order.target(),
+                    order == null ? null : order.reason(), ds != null ? ds.concurrency() : s.concurrency(),
+                    s.autoConcurrency(), ds != null ? ds.capacity() : 0, ds != null ? ds.watts() : 0, caps));
+        }
+        return new ClusterView(now, classes, List.copyOf(gateways.values()), servers);
+    }
+
+    private GatewayView gatewayView(String id, String host, int port, Instant now, Duration liveFor) {
+        GatewayStats s = latestStats.get(id);
+        boolean live = s != null && !s.at().plus(liveFor).isBefore(now);
+        return new GatewayView(id, host, port, live, s == null ? null : s.at(), s, allocations.get(id));
+    }
+
+    // ---- internals ---------------------------------------------------------------------------
+
+    private StatsPoint toPoint(GatewayStats s) {
+        Map<String, ClassPoint> classes = new TreeMap<>();
+        s.classes().forEach((name, c) -> classes.put(name, new ClassPoint(c.arrivalRate(), c.throughput(),
+                c.meanResponseTime(), c.p95ResponseTime(), c.meanQueueTime(), c.meanServiceTime(), c.meanQueueLength(),
+                c.queueLength(), c.inFlight(), c.weight(), c.dropped(), utility(name, c))));
+        return new StatsPoint(s.at(), s.gateway(), s.windowSeconds(), s.allocationVersion(), classes);
+    }
+
+    private Double utility(String cls, GatewayStats.ClassStats c) {
+        var conf = config.classNamed(cls);
+        if (conf.isEmpty() || c.throughput() == 0 && c.meanResponseTime() == 0) {
+            return null;  // unknown class, or nothing measured: no utility to show
+        }
+        try {
+            double u = UtilityFunction.of(effective(conf.get())).utility(c.meanResponseTime());
+            return Double.isFinite(u) ? u : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The class with target and utility overrides in force applied (newest wins). */
+    private ClassConfig effective(ClassConfig c) {
+        OperatorOverride target = null;
+        OperatorOverride utility = null;
+        for (OperatorOverride o : overrides.values()) {
+            if (!c.name().equals(o.cls())) {
+                continue;
+            }
+            if (o.kind() == OperatorOverride.Kind.TARGET && (target == null || !o.at().isBefore(target.at()))) {
+                target = o;
+            } else if (o.kind() == OperatorOverride.Kind.UTILITY && (utility == null || !o.at().isBefore(utility.at()))) {
+                utility = o;
+            }
+        }
+        if (target == null && utility == null) {
+            return c;
+        }
+        ClassConfig.UtilitySpec u = c.utility();
+        if (utility != null) {
+            u = new ClassConfig.UtilitySpec(utility.phi() != null ? utility.phi() : u.phi(),
+                    utility.alpha() != null ? utility.alpha() : u.alpha(), utility.beta() != null ? utility.beta() : u.beta());
+        }
+        return new ClassConfig(c.name(), target != null ? target.value() : c.targetSeconds(), u, c.yield(), c.weight(),
+                c.minShare(), c.match(), c.queue(), c.isDefault());
+    }
+
+    private void trimHistory() {
+        while (history.size() > historyLimit) {
+            history.removeFirst();
+        }
+        Instant newest = history.stream().map(StatsPoint::at).max(Instant::compareTo).orElse(Instant.MIN);
+        Instant oldestKept = newest.minus(horizon);
+        history.removeIf(p -> p.at().isBefore(oldestKept));
+    }
+}

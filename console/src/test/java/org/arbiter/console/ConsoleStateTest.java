@@ -1,0 +1,147 @@
+package org.arbiter.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.Message;
+import org.arbiter.common.message.OperatorOverride;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+import org.junit.jupiter.api.Test;
+
+final class ConsoleStateTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final ConsoleState state = new ConsoleState(Fixtures.config(), 5, Duration.ofSeconds(60), 3);
+
+    @Test
+    void statsHistory_isBoundedByCount() {
+        for (int i = 0; i < 8; i++) {
+            state.onStats(Fixtures.stats("g1", T0.plusSeconds(i), 1, 5));
+        }
+        assertThat(state.stats(null)).hasSize(5).first().extracting(ConsoleState.StatsPoint::at).isEqualTo(T0.plusSeconds(3));
+    }
+
+    @Test
+    void statsHistory_dropsSamplesOlderThanTheHorizon() {
+        state.onStats(Fixtures.stats("g1", T0, 1, 5));
+        state.onStats(Fixtures.stats("g1", T0.plusSeconds(61), 1, 5));
+        assertThat(state.stats(null)).extracting(ConsoleState.StatsPoint::at).containsExactly(T0.plusSeconds(61));
+    }
+
+    @Test
+    void statsSince_returnsOnlyNewerSamples() {
+        for (int i = 0; i < 4; i++) {
+            state.onStats(Fixtures.stats("g1", T0.plusSeconds(i), 1, 5));
+        }
+        assertThat(state.stats(T0.plusSeconds(1))).extracting(ConsoleState.StatsPoint::at)
+                .containsExactly(T0.plusSeconds(2), T0.plusSeconds(3));
+    }
+
+    @Test
+    void statsPoint_carriesMeasuredUtility_ofTheTargetInForce() {
+        ConsoleState.StatsPoint fast = state.onStats(Fixtures.stats("g1", T0, 1, 5));
+        ConsoleState.StatsPoint slow = state.onStats(Fixtures.stats("g1", T0.plusSeconds(1), 4, 5));
+        assertThat(fast.classes().get("premium").utility()).isPositive();   // 1 s < τ = 2 s
+        assertThat(slow.classes().get("premium").utility()).isNegative();   // 4 s > τ
+        state.onOverride("target:premium", override(OperatorOverride.Kind.TARGET, null, "premium", null, 10.0, T0));
+        ConsoleState.StatsPoint relaxed = state.onStats(Fixtures.stats("g1", T0.plusSeconds(2), 4, 5));
+        assertThat(relaxed.classes().get("premium").utility()).isPositive();
+    }
+
+    @Test
+    void gatewayLiveness_followsTheLastReport() {
+        state.onStats(Fixtures.stats("g1", T0, 1, 5));
+        ConsoleState.ClusterView now = state.cluster(T0.plusSeconds(2));
+        assertThat(now.gateways()).extracting(ConsoleState.GatewayView::id, ConsoleState.GatewayView::live)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("g1", true), org.assertj.core.groups.Tuple.tuple("g2", false));
+        assertThat(state.cluster(T0.plusSeconds(4)).gateways().get(0).live()).isFalse();  // 3 report periods
+    }
+
+    @Test
+    void olderAllocationVersion_isIgnored() {
+        assertThat(state.onAllocation("g1", allocation("g1", 5, 6.0))).isTrue();
+        assertThat(state.onAllocation("g1", allocation("g1", 4, 1.0))).isFalse();
+        assertThat(state.allocations().get("g1").version()).isEqualTo(5);
+        assertThat(state.allocations().get("g1").weights()).containsEntry("premium", 6.0);
+        state.onAllocation("g1", null);
+        assertThat(state.allocations()).isEmpty();
+    }
+
+    @Test
+    void clusterView_showsCapsPowerStateAndConcurrency() {
+        state.onAllocation("g1", allocation("g1", 1, 6.0));
+        state.onPower("s2", new PowerOrder(Message.VERSION, T0, "s2", ServerState.OFF, ServerState.DRAINING, "sizing", 1));
+        state.onDecision(decision(1, Map.of("s1", new Decision.Server(ServerState.ON, 12, 50, 60))));
+        ConsoleState.ClusterView v = state.cluster(T0);
+        ConsoleState.ServerView s1 = v.servers().get(0);
+        ConsoleState.ServerView s2 = v.servers().get(1);
+        assertThat(s1.state()).isEqualTo(ServerState.ON);
+        assertThat(s1.concurrency()).isEqualTo(12);
+        assertThat(s1.caps()).containsEntry("g1", 7);
+        assertThat(s2.state()).isEqualTo(ServerState.DRAINING);
+        assertThat(s2.target()).isEqualTo(ServerState.OFF);
+        assertThat(s2.concurrency()).isEqualTo(10);
+        assertThat(v.classes()).extracting(ConsoleState.ClassView::name).containsExactly("premium", "basic");
+    }
+
+    @Test
+    void decisions_areBoundedAndNewestFirst() {
+        for (int i = 1; i <= 5; i++) {
+            state.onDecision(decision(i, Map.of()));
+        }
+        assertThat(state.decisions(10)).extracting(Decision::sequence).containsExactly(5L, 4L, 3L);
+        assertThat(state.decisions(2)).extracting(Decision::sequence).containsExactly(5L, 4L);
+    }
+
+    @Test
+    void overrides_inactiveOrTombstone_removeThePin() {
+        state.onOverride("a", override(OperatorOverride.Kind.WEIGHT, "g1", "premium", null, 7.0, T0));
+        state.onOverride("b", override(OperatorOverride.Kind.CONCURRENCY, null, null, "s1", 8.0, T0));
+        assertThat(state.overrides()).containsOnlyKeys("a", "b");
+        state.onOverride("a", inactive("a"));
+        state.onOverride("b", null);
+        assertThat(state.overrides()).isEmpty();
+    }
+
+    @Test
+    void targetOverride_showsInTheClassView() {
+        state.onOverride("t", override(OperatorOverride.Kind.TARGET, null, "premium", null, 1.5, T0));
+        ConsoleState.ClassView premium = state.cluster(T0).classes().get(0);
+        assertThat(premium.targetSeconds()).isEqualTo(1.5);
+        assertThat(premium.configuredTargetSeconds()).isEqualTo(2.0);
+    }
+
+    @Test
+    void tombstonesOnStreams_areCountedNotFatal() {
+        assertThat(state.onStats(null)).isNull();
+        state.onDecision(null);
+        assertThat(state.ignored()).isEqualTo(2);
+    }
+
+    static Allocation allocation(String g, long version, double premium) {
+        return new Allocation(Message.VERSION, T0, g, version, Map.of("premium", premium, "basic", 10 - premium),
+                Map.of("s1", 7, "s2", 3), "grm");
+    }
+
+    static Decision decision(long seq, Map<String, Decision.Server> servers) {
+        return new Decision(Message.VERSION, T0.plusSeconds(seq), "grm-1", seq, seq, "min", 0.5, 0.001, List.of("g1"),
+                List.of(), servers, 0, List.of());
+    }
+
+    static OperatorOverride override(OperatorOverride.Kind kind, String g, String c, String s, Double v, Instant at) {
+        return new OperatorOverride(Message.VERSION, at, kind.name().toLowerCase(), kind, g, c, s, v, null, null, null, null,
+                true, "test");
+    }
+
+    static OperatorOverride inactive(String id) {
+        return new OperatorOverride(Message.VERSION, T0, id, OperatorOverride.Kind.WEIGHT, null, null, null, null, null, null,
+                null, null, false, "test");
+    }
+}
