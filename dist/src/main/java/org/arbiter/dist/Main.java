@@ -13,6 +13,10 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // Our logging configuration, unless the operator brings one (-Dlog4j.configurationFile=...).
+        if (System.getProperty("log4j.configurationFile") == null) {
+            System.setProperty("log4j.configurationFile", "arbiter-log4j2.xml");
+        }
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
