@@ -1,0 +1,39 @@
+package org.arbiter.console.kafka;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.bus.Topics;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.OperatorOverride;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.console.ConsoleFeed;
+
+/**
+ * Connects the console to the bus: group-less subscriptions to the stats and decisions streams and
+ * to the compacted allocation, power and overrides topics, all read from the beginning (the
+ * state's bounds keep only the recent history), each feeding {@link ConsoleFeed}. Malformed
+ * records are skipped and counted by the bus.
+ */
+public final class BusWiring {
+
+    private BusWiring() {
+    }
+
+    /** Starts the subscriptions; close them (or the bus) to stop. */
+    public static List<Subscriber<?>> subscribe(KafkaBus bus, ConsoleFeed feed) {
+        requireNonNull(bus, "bus");
+        requireNonNull(feed, "feed");
+        Topics t = bus.topics();
+        return List.of(
+                bus.subscribe(t.overrides(), OperatorOverride.class, Subscriber.Start.BEGINNING, feed::onOverride),
+                bus.subscribe(t.allocation(), Allocation.class, Subscriber.Start.BEGINNING, feed::onAllocation),
+                bus.subscribe(t.power(), PowerOrder.class, Subscriber.Start.BEGINNING, feed::onPower),
+                bus.subscribe(t.decisions(), Decision.class, Subscriber.Start.BEGINNING, feed::onDecision),
+                bus.subscribe(t.stats(), GatewayStats.class, Subscriber.Start.BEGINNING, feed::onStats));
+    }
+}

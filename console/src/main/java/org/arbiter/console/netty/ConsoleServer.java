@@ -1,0 +1,150 @@
+package org.arbiter.console.netty;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.message.MessageCodec;
+import org.arbiter.console.ConsoleFeed;
+import org.arbiter.console.ConsoleState;
+import org.arbiter.console.auth.Authenticator;
+
+/**
+ * The console's HTTP server: Netty on NIO, one {@link ConsoleHttpHandler} per connection behind
+ * {@code HttpServerCodec}, keep-alive handling and a 64 KiB {@code HttpObjectAggregator} (larger
+ * bodies get 413), connections idle for 60 s closed (event streams get a heartbeat every 15 s
+ * instead). PBKDF2 checks and publishing run on two worker threads of their own.
+ *
+ * <p>Thread-safe: start and close from any thread.
+ */
+public final class ConsoleServer implements AutoCloseable {
+
+    static final int MAX_BODY_BYTES = 64 * 1024;
+    static final int MAX_STREAMS = 64;
+
+    private final EventLoopGroup group;
+    private final ExecutorService blocking;
+    private final Channel serverChannel;
+    private final EventStream events;
+    private final ScheduledFuture<?> heartbeat;
+
+    private ConsoleServer(EventLoopGroup group, ExecutorService blocking, Channel serverChannel, EventStream events,
+                          ScheduledFuture<?> heartbeat) {
+        this.group = group;
+        this.blocking = blocking;
+        this.serverChannel = serverChannel;
+        this.events = events;
+        this.heartbeat = heartbeat;
+    }
+
+    /**
+     * Binds {@code host:port} (0 = any free port) and serves.
+     *
+     * @param feed      where the handler applies overrides it published (so the list is current at once)
+     * @param events    the live stream the feed emits to
+     * @param overrides publisher of the overrides topic
+     */
+    public static ConsoleServer start(ConsoleState state, ConsoleFeed feed, EventStream events, Authenticator auth,
+                                      Publisher overrides, Clock clock, String host, int port) throws InterruptedException {
+        requireNonNull(state, "state");
+        ObjectMapper mapper = MessageCodec.mapper();
+        ExecutorService blocking = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "console-worker");
+            t.setDaemon(true);
+            return t;
+        });
+        ConsoleHttpHandler.Shared shared = new ConsoleHttpHandler.Shared(state, feed, auth, overrides, clock, blocking,
+                events, new StaticFiles(), mapper, configView(state.config()), new AtomicInteger());
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        try {
+            Channel ch = new ServerBootstrap()
+                    .group(group)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 128)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            c.pipeline()
+                                    .addLast(new IdleStateHandler(60, 0, 0, TimeUnit.SECONDS))
+                                    .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
+                                    .addLast(new HttpServerKeepAliveHandler())
+                                    .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
+                                    .addLast(new ConsoleHttpHandler(shared));
+                        }
+                    })
+                    .bind(new InetSocketAddress(host, port)).sync().channel();
+            ScheduledFuture<?> hb = group.next().scheduleAtFixedRate(events::heartbeat, 15, 15, TimeUnit.SECONDS);
+            return new ConsoleServer(group, blocking, ch, events, hb);
+        } catch (InterruptedException | RuntimeException e) {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            blocking.shutdownNow();
+            throw e;
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public String host() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getAddress().getHostAddress();
+    }
+
+    @Override
+    public void close() {
+        heartbeat.cancel(false);
+        serverChannel.close().awaitUninterruptibly(2_000);
+        events.close();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5_000);
+        blocking.shutdownNow();
+    }
+
+    /** The configuration as the page shows it: YAML and a tree, password hashes and token digests left out. */
+    static Map<String, Object> configView(ClusterConfig config) {
+        try {
+            YAMLMapper yaml = new YAMLMapper();
+            Map<String, Object> tree = yaml.readValue(ConfigWriter.toYaml(config), new TypeReference<LinkedHashMap<String, Object>>() { });
+            if (tree.get("console") instanceof Map<?, ?> console) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> c = (Map<String, Object>) console;
+                c.put("users", config.console().users().stream().map(u -> Map.of("name", String.valueOf(u.name()),
+                        "role", String.valueOf(u.role()))).toList());
+                c.put("tokens", config.console().tokens().stream().map(t -> Map.of("name", String.valueOf(t.name()),
+                        "role", String.valueOf(t.role()))).toList());
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("yaml", yaml.writeValueAsString(tree));
+            out.put("config", tree);
+            return out;
+        } catch (java.io.IOException | RuntimeException e) {
+            return Map.of("yaml", "# configuration not available: " + e.getMessage(), "config", Map.of(), "errors", List.of());
+        }
+    }
+}
