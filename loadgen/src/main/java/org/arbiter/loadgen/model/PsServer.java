@@ -1,4 +1,4 @@
-package org.arbiter.sim;
+package org.arbiter.loadgen.model;
 
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -1,0 +1,223 @@
+package org.arbiter.loadgen.client;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+
+/**
+ * Records every request's outcome by class and phase (by its intended start time, so coordinated
+ * omission is not hidden) and writes summary.json, timeseries.jsonl and PNG charts. Used by the
+ * live load generator and by the simulator alike. Thread-safe (synchronized).
+ */
+public final class ResultRecorder {
+
+    /** How a request ended. */
+    public enum Outcome { OK, REJECTED, ERROR, TIMED_OUT, LOST }
+
+    private static final class Counts {
+        long sent;
+        long ok;
+        long rejected;
+        long errors;
+        long timedOut;
+        long lost;
+        double sum;
+        double sumSq;
+        final Histogram h = new Histogram(3_600_000_000L, 3);
+
+        void add(Outcome o, double seconds) {
+            sent++;
+            switch (o) {
+                case OK -> {
+                    ok++;
+                    sum += seconds;
+                    sumSq += seconds * seconds;
+                    h.recordValue(Math.max(0, Math.min(3_600_000_000L, Math.round(seconds * 1e6))));
+                }
+                case REJECTED -> rejected++;
+                case ERROR -> errors++;
+                case TIMED_OUT -> timedOut++;
+                case LOST -> lost++;
+            }
+        }
+
+        Map<String, Object> json(double seconds) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("sent", sent);
+            m.put("ok", ok);
+            m.put("rejected", rejected);
+            m.put("errors", errors);
+            m.put("timedOut", timedOut);
+            m.put("lost", lost);
+            double mean = ok == 0 ? 0 : sum / ok;
+            m.put("throughputPerSecond", r(seconds <= 0 ? 0 : ok / seconds));
+            m.put("meanResponseSeconds", r(mean));
+            m.put("p50ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(50) / 1e6));
+            m.put("p95ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(95) / 1e6));
+            m.put("p99ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(99) / 1e6));
+            m.put("varianceResponseSeconds", r(ok == 0 ? 0 : Math.max(0, sumSq / ok - mean * mean)));
+            return m;
+        }
+    }
+
+    private final List<String> classes;
+    private final List<String> phaseNames;
+    private final double[] phaseStarts;
+    private final double[] phaseEnds;
+    private final Map<String, Counts> total = new LinkedHashMap<>();
+    private final List<Map<String, Counts>> perPhase = new ArrayList<>();
+    private final Map<Long, Map<String, double[]>> series = new TreeMap<>();
+    private final double intervalSeconds;
+
+    /**
+     * @param phaseDurations seconds of each phase, in order
+     */
+    public ResultRecorder(List<String> classes, List<String> phaseNames, List<Double> phaseDurations, double intervalSeconds) {
+        this.classes = List.copyOf(classes);
+        this.phaseNames = List.copyOf(phaseNames);
+        this.phaseStarts = new double[phaseNames.size()];
+        this.phaseEnds = new double[phaseNames.size()];
+        double t = 0;
+        for (int i = 0; i < phaseNames.size(); i++) {
+            phaseStarts[i] = t;
+            t += phaseDurations.get(i);
+            phaseEnds[i] = t;
+            Map<String, Counts> m = new LinkedHashMap<>();
+            classes.forEach(c -> m.put(c, new Counts()));
+            perPhase.add(m);
+        }
+        classes.forEach(c -> total.put(c, new Counts()));
+        this.intervalSeconds = intervalSeconds;
+    }
+
+    /**
+     * One request.
+     *
+     * @param intendedStartSeconds when it should have been sent, since the run started
+     * @param endSeconds           when it ended
+     */
+    public synchronized void record(String cls, double intendedStartSeconds, double endSeconds, Outcome outcome) {
+        double rt = endSeconds - intendedStartSeconds;
+        int p = phaseOf(intendedStartSeconds);
+        total.get(cls).add(outcome, rt);
+        perPhase.get(p).get(cls).add(outcome, rt);
+        long bucket = (long) Math.floor(endSeconds / intervalSeconds);
+        double[] s = series.computeIfAbsent(bucket, b -> new LinkedHashMap<>()).computeIfAbsent(cls, c -> new double[3]);
+        s[0]++;
+        if (outcome == Outcome.OK) {
+            s[1]++;
+            s[2] += rt;
+        }
+    }
+
+    private int phaseOf(double t) {
+        for (int i = 0; i < phaseEnds.length; i++) {
+            if (t < phaseEnds[i]) {
+                return i;
+            }
+        }
+        return phaseEnds.length - 1;
+    }
+
+    /** Totals so far: sent and ok per class (for progress lines). */
+    public synchronized Map<String, long[]> progress() {
+        Map<String, long[]> m = new LinkedHashMap<>();
+        total.forEach((c, k) -> m.put(c, new long[] {k.sent, k.ok, (long) (k.ok == 0 ? 0 : k.sum / k.ok * 1000)}));
+        return m;
+    }
+
+    /** The summary document (the loadgen contract). */
+    public synchronized Map<String, Object> summary(double durationSeconds) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("durationSeconds", r(durationSeconds));
+        Map<String, Object> cs = new LinkedHashMap<>();
+        total.forEach((c, k) -> cs.put(c, k.json(durationSeconds)));
+        s.put("classes", cs);
+        List<Object> ps = new ArrayList<>();
+        for (int i = 0; i < phaseNames.size(); i++) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("name", phaseNames.get(i));
+            p.put("startSeconds", r(phaseStarts[i]));
+            p.put("endSeconds", r(phaseEnds[i]));
+            Map<String, Object> pc = new LinkedHashMap<>();
+            double len = phaseEnds[i] - phaseStarts[i];
+            perPhase.get(i).forEach((c, k) -> pc.put(c, k.json(len)));
+            p.put("classes", pc);
+            ps.add(p);
+        }
+        s.put("phases", ps);
+        return s;
+    }
+
+    /** Writes summary.json, timeseries.jsonl and charts into {@code dir}. */
+    public synchronized void write(Path dir, double durationSeconds) throws IOException {
+        Files.createDirectories(dir);
+        ObjectMapper json = new ObjectMapper();
+        json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), summary(durationSeconds));
+        ObjectMapper line = new ObjectMapper();
+        try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.jsonl"), StandardCharsets.UTF_8)) {
+            for (var e : series.entrySet()) {
+                for (var c : e.getValue().entrySet()) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("timeSeconds", r(e.getKey() * intervalSeconds));
+                    m.put("class", c.getKey());
+                    m.put("answered", (long) c.getValue()[0]);
+                    m.put("ok", (long) c.getValue()[1]);
+                    m.put("throughputPerSecond", r(c.getValue()[1] / intervalSeconds));
+                    m.put("meanResponseSeconds", r(c.getValue()[1] == 0 ? 0 : c.getValue()[2] / c.getValue()[1]));
+                    w.write(line.writeValueAsString(m));
+                    w.write('\n');
+                }
+            }
+        }
+        charts(dir);
+    }
+
+    private void charts(Path dir) throws IOException {
+        XYChart rt = new XYChartBuilder().width(900).height(450).title("Mean response time per class")
+                .xAxisTitle("time (s)").yAxisTitle("seconds").build();
+        XYChart x = new XYChartBuilder().width(900).height(450).title("Throughput per class")
+                .xAxisTitle("time (s)").yAxisTitle("requests/s").build();
+        boolean any = false;
+        for (String c : classes) {
+            List<Double> ts = new ArrayList<>();
+            List<Double> r = new ArrayList<>();
+            List<Double> xs = new ArrayList<>();
+            for (var e : series.entrySet()) {
+                double[] v = e.getValue().get(c);
+                if (v == null) {
+                    continue;
+                }
+                ts.add(e.getKey() * intervalSeconds);
+                r.add(v[1] == 0 ? 0 : v[2] / v[1]);
+                xs.add(v[1] / intervalSeconds);
+            }
+            if (!ts.isEmpty()) {
+                rt.addSeries(c, ts, r);
+                x.addSeries(c, ts, xs);
+                any = true;
+            }
+        }
+        if (any) {
+            BitmapEncoder.saveBitmap(rt, dir.resolve("response-time.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+            BitmapEncoder.saveBitmap(x, dir.resolve("throughput.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+        }
+    }
+
+    private static double r(double d) {
+        return Math.round(d * 1e6) / 1e6;
+    }
+}
