@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
                 PendingCommands.Console.class,
                 PendingCommands.Sim.class,
                 org.arbiter.sim.cli.ExperimentCommand.class,
-                PendingCommands.Demo.class,
+                DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class ArbiterCommand implements Callable<Integer> {
 

@@ -47,12 +47,4 @@ final class PendingCommands {
             return "issue 7: simulator";
         }
     }
-
-    @Command(name = "demo", mixinStandardHelpOptions = true, description = "Everything in one process (not available yet).")
-    static final class Demo extends Pending {
-        @Override
-        String issue() {
-            return "issue 6: close the loop";
-        }
-    }
 }

@@ -68,13 +68,13 @@ final class ConfigCommandTest {
 
     @Test
     void pendingCommands_sayWhichIssue_andExit2() {
-        assertThat(run("demo")).isEqualTo(2);
-        assertThat(err.toString()).contains("not available yet").contains("issue 6");
+        assertThat(run("sim")).isEqualTo(2);
+        assertThat(err.toString()).contains("not available yet").contains("issue 7");
     }
 
     @Test
     void everyCommand_hasHelp() {
-        for (String c : new String[] {"kafka", "config", "grm", "solve", "gateway", "console", "sim", "experiment", "demo"}) {
+        for (String c : new String[] {"kafka", "config", "grm", "solve", "gateway", "simserver", "loadgen", "console", "sim", "experiment", "demo"}) {
             out.getBuffer().setLength(0);
             assertThat(run(c, "--help")).as(c).isZero();
             assertThat(out.toString()).as(c).contains("Usage: arbiter " + c);

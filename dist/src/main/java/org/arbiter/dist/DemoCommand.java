@@ -1,0 +1,66 @@
+package org.arbiter.dist;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.arbiter.common.config.Durations;
+import org.arbiter.dist.demo.Demo;
+import org.arbiter.dist.demo.DemoPlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code arbiter demo}: the whole product in one process. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Runs 003 §V-B's experiment live in one process: embedded Kafka, a GRM, two gateways, two",
+                "simservers (N_s = 10) and closed-loop load in four phases, every duration scaled. Prints a table",
+                "per phase and writes DIR/summary.json and charts. Ctrl-C stops everything cleanly."})
+final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--duration", defaultValue = "120s", description = "Wall-clock length, the four phases filling it (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(names = "--time-scale", defaultValue = "0.05", description = "Multiplies every duration of the paper's experiment (default: ${DEFAULT-VALUE}: 1 s becomes 50 ms).")
+    double timeScale;
+
+    @Option(names = "--out", defaultValue = "demo-out", description = "Output directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--console-port", defaultValue = "8090", description = "Port of the web console (once the console lands).")
+    int consolePort;
+
+    @Override
+    public Integer call() throws Exception {
+        DemoPlan plan;
+        try {
+            plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
+        } catch (IllegalArgumentException e) {
+            throw new ArbiterCommand.UsageException(e.getMessage());
+        }
+        Demo demo = new Demo(plan, out, spec.commandLine().getErr());
+        AtomicBoolean done = new AtomicBoolean();
+        Thread hook = new Thread(() -> {
+            if (!done.get()) {
+                spec.commandLine().getErr().println("demo: interrupted, stopping");
+                demo.close();
+            }
+        }, "demo-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            demo.run();
+            return 0;
+        } finally {
+            done.set(true);
+            demo.close();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+        }
+    }
+}

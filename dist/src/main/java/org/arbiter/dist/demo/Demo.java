@@ -1,0 +1,159 @@
+package org.arbiter.dist.demo;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.MessageCodec;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
+
+/**
+ * The whole product in one process (003 §V-B): an embedded Kafka broker, a GRM, two gateways,
+ * two simservers with N_s = 10 and the load generator running the four phases, every duration
+ * scaled. Writes DIR/summary.json (the load generator's, plus per phase the weights each gateway
+ * enforced and the cluster utility), DIR/cluster.yaml, DIR/scenario.yaml and the charts; prints
+ * a table per phase. Everything it starts is stopped by {@link #close()}, also on Ctrl-C.
+ */
+public final class Demo implements AutoCloseable {
+
+    private final DemoPlan plan;
+    private final Path out;
+    private final PrintWriter log;
+    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+
+    public Demo(DemoPlan plan, Path out, PrintWriter log) {
+        this.plan = plan;
+        this.out = out;
+        this.log = log;
+    }
+
+    /** Runs the demo; returns the enriched summary. */
+    public ObjectNode run() throws Exception {
+        Files.createDirectories(out);
+        log.printf("demo: %s s, time scale %s (1 s of the paper = %s ms); output in %s%n",
+                plan.durationSeconds(), plan.timeScale(), plan.timeScale() * 1000, out.toAbsolutePath());
+        Path kafkaDir = Files.createTempDirectory("arbiter-demo-kafka");
+        EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir);
+        started.push(() -> {
+            kafka.close();
+            deleteRecursively(kafkaDir);
+        });
+        log.printf("demo: kafka ready on %s%n", kafka.bootstrap());
+
+        SimServerOptions sim = SimServerOptions.defaults().withDemand(10, plan.scaled(1.0), 0)
+                .withDelays(plan.scaled(60), plan.scaled(60));
+        SimServer s1 = SimServer.start(sim.withPorts(0, 0));
+        started.push(s1);
+        SimServer s2 = SimServer.start(sim.withPorts(0, 0));
+        started.push(s2);
+
+        int[] gatewayPorts = {freePort(), freePort(), freePort(), freePort()};
+        String yaml = plan.clusterYaml(kafka.bootstrap(), new int[] {s1.port(), s2.port()}, gatewayPorts, 0);
+        // The simservers' admin ports are not port + 1000 here: fix the URLs to the real ones.
+        yaml = yaml.replace("http://127.0.0.1:" + (s1.port() + 1000), "http://127.0.0.1:" + s1.adminPort())
+                .replace("http://127.0.0.1:" + (s2.port() + 1000), "http://127.0.0.1:" + s2.adminPort());
+        Files.writeString(out.resolve("cluster.yaml"), yaml);
+        Files.writeString(out.resolve("scenario.yaml"), plan.scenarioYaml());
+        ClusterConfig cluster = ConfigLoader.parse(yaml);
+        log.printf("demo: simservers on 127.0.0.1:%d and :%d (10 virtual cores, demand Exp(%s ms))%n",
+                s1.port(), s2.port(), plan.scaled(1.0) * 1000);
+
+        ProcessMetrics grmMetrics = ProcessMetrics.createWithJvm("grm", "grm-demo");
+        started.push(grmMetrics);
+        KafkaBus grmBus = KafkaBus.connect(cluster.kafka(), "grm-demo", grmMetrics.registry());
+        started.push(grmBus);
+        GrmService grm = GrmService.start("grm-demo", cluster, grmBus, Clock.systemUTC(),
+                new GrmStep(cluster, "grm-demo", System::nanoTime), grmMetrics);
+        started.push(grm);
+
+        Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
+        started.push(g1);
+        Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults());
+        started.push(g2);
+        log.printf("demo: gateways g1 on 127.0.0.1:%d (admin %d), g2 on 127.0.0.1:%d (admin %d); GRM every %s ms%n",
+                g1.port(), g1.adminPort(), g2.port(), g2.adminPort(), plan.scaled(5) * 1000);
+
+        WeightTracker weights = new WeightTracker();
+        long[] loadStart = {0};
+        KafkaBus watch = KafkaBus.connect(cluster.kafka(), "demo-watch", null);
+        started.push(watch);
+        watch.subscribe(watch.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING, (k, a) -> {
+            if (a != null && loadStart[0] != 0) {
+                weights.record(a.gateway(), Math.max(0, (System.nanoTime() - loadStart[0]) / 1e9), a.weights());
+            } else if (a != null) {
+                weights.record(a.gateway(), 0, a.weights());
+            }
+        });
+
+        // Let the gateways take their first allocation before load starts.
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        Scenario scenario = Scenario.parse(plan.scenarioYaml());
+        LoadGenerator load = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port()),
+                URI.create("http://127.0.0.1:" + g2.port())), log);
+        loadStart[0] = System.nanoTime();
+        log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
+        Map<String, Object> summary = load.run(out);
+        ObjectNode s = MessageCodec.mapper().valueToTree(summary);
+        DemoReport.enrich(s, weights, plan.timeScale());
+        MessageCodec.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("summary.json").toFile(), s);
+        log.print(DemoReport.table(s, plan.timeScale()));
+        log.printf("demo: wrote %s%n", out.resolve("summary.json").toAbsolutePath());
+        log.flush();
+        return s;
+    }
+
+    @Override
+    public void close() {
+        while (!started.isEmpty()) {
+            AutoCloseable c = started.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.println("demo: while stopping: " + e);
+            }
+        }
+        log.flush();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
