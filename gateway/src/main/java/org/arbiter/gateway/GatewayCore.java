@@ -57,6 +57,7 @@ public final class GatewayCore<R> {
     private final String gatewayId;
     private final String[] classNames;
     private final Map<String, Integer> classIndex = new HashMap<>();
+    private final int defaultClass;
     private final int[] queueLimits;
     private final long[] queueTimeoutNanos;
     private final ArrayDeque<Ticket<R>>[] queues;
@@ -159,6 +160,13 @@ public final class GatewayCore<R> {
             queues[c] = new ArrayDeque<>();
             weights[c] = cc.weight();
         }
+        int def = nc - 1;
+        for (int c = 0; c < nc; c++) {
+            if (classes.get(c).isDefault()) {
+                def = c;
+            }
+        }
+        this.defaultClass = def;
         List<ServerConfig> servers = cluster.servers();
         int ns = servers.size();
         serverIds = new String[ns];
@@ -190,10 +198,10 @@ public final class GatewayCore<R> {
 
     // ---------------------------------------------------------------- requests
 
-    /** Offers a request of class {@code className} (unknown names fall to the last class). */
+    /** Offers a request of class {@code className} (an unknown name falls to the default class). */
     public Ticket<R> offer(R request, String className, long nowNanos) {
         Integer c = classIndex.get(className);
-        return offer(request, c == null ? classNames.length - 1 : c, nowNanos);
+        return offer(request, c == null ? defaultClass : c, nowNanos);
     }
 
     /**
@@ -299,19 +307,27 @@ public final class GatewayCore<R> {
         stats.serverInFlight(s, serverInFlight[s], nowNanos);
     }
 
-    /**
-     * A DISPATCHED request failed before its response began (refused, reset): marks its server
-     * down for the probe interval and moves the request to another server with a free slot,
-     * keeping its class slot. Returns false, leaving the ticket DISPATCHED on the failed server,
-     * when no other server is free; the caller then completes it with BACKEND_ERROR.
-     */
+    /** As {@link #redispatch(Ticket, boolean, long)} with the failed server marked down. */
     public boolean redispatch(Ticket<R> t, long nowNanos) {
+        return redispatch(t, true, nowNanos);
+    }
+
+    /**
+     * A DISPATCHED request failed before its response began (refused, reset): moves it to another
+     * server with a free slot, keeping its class slot, and marks the failed server down for the
+     * probe interval if {@code markDown} (a refused connection; not a reused keep-alive connection
+     * the server had just closed). Returns false, leaving the ticket DISPATCHED on the failed
+     * server, when no other server is free; the caller then completes it with BACKEND_ERROR.
+     */
+    public boolean redispatch(Ticket<R> t, boolean markDown, long nowNanos) {
         tick(nowNanos);
         if (t.state != Ticket.State.DISPATCHED) {
             return false;
         }
         int failed = t.server;
-        markDown(failed, nowNanos);
+        if (markDown) {
+            markDown(failed, nowNanos);
+        }
         stats.serverError(failed, nowNanos);
         int s = balancer.pick(serverView, failed);
         if (s < 0) {

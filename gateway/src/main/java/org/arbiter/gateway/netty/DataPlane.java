@@ -151,13 +151,16 @@ public final class DataPlane {
         int s = ex.ticket.server();
         ex.cancelTimeout();
         ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
+        ex.connectFailed = false;
         Channel ch = pools[s].pollIdle();
         if (ch != null) {
+            ex.freshConnection = false;
             write(ex, ch);
             return;
         }
         ChannelFuture f = pools[s].connect();
         ex.backend = f.channel();
+        ex.freshConnection = true;
         f.addListener(x -> {
             if (ex.finished || ex.backend != f.channel()) {
                 f.channel().close();
@@ -166,6 +169,7 @@ public final class DataPlane {
             if (x.isSuccess()) {
                 write(ex, f.channel());
             } else {
+                ex.connectFailed = true;
                 failedBeforeResponse(ex, f.channel(), x.cause());
             }
         });
@@ -218,11 +222,14 @@ public final class DataPlane {
         ch.close();
         ex.backend = null;
         LOG.debug("backend {} failed before responding: {}", ex.ticket.serverId(), cause == null ? "closed" : cause.toString());
-        if (ex.idempotent && ex.ticket.attempts() == 1 && core.redispatch(ex.ticket, now())) {
+        // A refused or failed connect marks the server down; a reused keep-alive connection the
+        // server closed as we wrote (the usual keep-alive race) does not.
+        boolean serverDown = ex.connectFailed || ex.freshConnection;
+        if (ex.idempotent && ex.ticket.attempts() == 1 && core.redispatch(ex.ticket, serverDown, now())) {
             send(ex);
             return;
         }
-        if (ex.ticket.attempts() == 1) {
+        if (serverDown) {
             core.markDown(ex.ticket.server(), now());
         }
         ex.cancelTimeout();

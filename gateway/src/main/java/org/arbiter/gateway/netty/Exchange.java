@@ -18,6 +18,8 @@ public final class Exchange {
     Ticket<Exchange> ticket;
     Channel backend;
     boolean responseStarted;
+    boolean connectFailed;
+    boolean freshConnection;
     boolean finished;
     ScheduledFuture<?> timeout;
 

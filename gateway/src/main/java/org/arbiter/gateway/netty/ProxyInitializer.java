@@ -9,13 +9,17 @@ import io.netty.handler.codec.http.HttpServerCodec;
 public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
 
     private final DataPlane plane;
+    private final io.netty.channel.group.ChannelGroup clients;
 
-    public ProxyInitializer(DataPlane plane) {
+    /** @param clients every client connection is added here (closed with the gateway) */
+    public ProxyInitializer(DataPlane plane, io.netty.channel.group.ChannelGroup clients) {
         this.plane = plane;
+        this.clients = clients;
     }
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        clients.add(ch);
         var d = plane.dispatch();
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(8192)

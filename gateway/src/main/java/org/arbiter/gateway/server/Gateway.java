@@ -57,6 +57,8 @@ public final class Gateway implements AutoCloseable {
     private final EventLoopGroup dataGroup;
     private final EventLoopGroup adminGroup;
     private final DataPlane plane;
+    private final io.netty.channel.group.ChannelGroup clients =
+            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
     private final AllocationFollower follower;
     private final ProcessMetrics metrics;
     private final boolean ownsMetrics;
@@ -89,7 +91,7 @@ public final class Gateway implements AutoCloseable {
             this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ProxyInitializer(plane))
+                    .childHandler(new ProxyInitializer(plane, clients))
                     .bind(gc.host(), port).sync().channel();
             AdminHandler.Api api = new AdminHandler.Api() {
                 @Override
@@ -257,7 +259,11 @@ public final class Gateway implements AutoCloseable {
         }
         proxyChannel.close().syncUninterruptibly();
         adminChannel.close().syncUninterruptibly();
+        // Close client connections while the loop still runs, so every queued or in-flight
+        // request is abandoned through the normal path (slots freed, buffers released).
+        clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         plane.close();
+        dataGroup.next().submit(() -> { }).awaitUninterruptibly(5, TimeUnit.SECONDS);
         shutdownGroups();
         if (ownsMetrics) {
             metrics.close();
