@@ -387,8 +387,8 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         });
     }
 
-    private void unpin(ChannelHandlerContext ctx, FullHttpRequest req, Principal p, String rawId) {
-        String id = QueryStringDecoder.decodeComponent(rawId);
+    private void unpin(ChannelHandlerContext ctx, FullHttpRequest req, Principal p, String id) {
+        // QueryStringDecoder.path() is already decoded
         OperatorOverride held = s.state().override(id);
         if (held == null) {
             sendError(ctx, req, NOT_FOUND, "override " + clip(id) + ": not in force (expected: an id from GET /api/overrides)",

@@ -1,1 +1,392 @@
-// placeholder
+// Arbiter console page: plain JavaScript, no build step. Data from /api/*, live updates over
+// Server-Sent Events (/api/events). Everything shown is put in with textContent, never as HTML.
+'use strict';
+
+const S = { session: null, cluster: null, allocation: {}, overrides: [], decisions: [], latest: {}, charts: {},
+            statsCount: 0, source: null, refreshTimer: null };
+const MAX_POINTS = 360;
+const COLORS = ['#2f6fdf', '#e0692b', '#1f9d55', '#9b51e0', '#d64545', '#128a9b', '#b58b00', '#6b7385'];
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') e.className = v; else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null) e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(c == null ? '' : String(c)));
+  return e;
+}
+function fmt(x, digits = 2) {
+  if (x === null || x === undefined || x === '' || Number.isNaN(Number(x))) return '—';
+  const n = Number(x);
+  return Math.abs(n) >= 1000 ? n.toFixed(0) : n.toFixed(digits);
+}
+function time(t) { return t ? new Date(t).toLocaleTimeString([], { hour12: false }) : '—'; }
+function ago(t) {
+  if (!t) return 'never';
+  const s = Math.max(0, (Date.now() - new Date(t).getTime()) / 1000);
+  return s < 90 ? s.toFixed(0) + ' s ago' : (s / 60).toFixed(0) + ' min ago';
+}
+function fill(tbody, rows) { tbody.replaceChildren(...rows); }
+
+async function api(method, path, body) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && S.session && S.session.csrf) headers['X-CSRF-Token'] = S.session.csrf;
+  const r = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+                                credentials: 'same-origin' });
+  const text = await r.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (e) { data = { error: text }; }
+  if (r.status === 401 && path !== '/api/login') showLogin('Please log in.');
+  return { status: r.status, data };
+}
+
+// ---- session ---------------------------------------------------------------------------------
+
+async function boot() {
+  $('login-form').addEventListener('submit', login);
+  $('logout').addEventListener('click', logout);
+  $('override-form').addEventListener('submit', pin);
+  $('ov-kind').addEventListener('change', showFields);
+  const r = await api('GET', '/api/session');
+  S.session = r.data && r.data.user ? r.data : null;
+  if (S.session || (r.data && r.data.publicRead)) start(); else showLogin('');
+}
+
+function showLogin(message) {
+  $('app').hidden = true;
+  $('login').hidden = false;
+  $('login-message').textContent = message;
+  $('who').textContent = '';
+  $('logout').hidden = true;
+  if (S.source) { S.source.close(); S.source = null; }
+}
+
+async function login(ev) {
+  ev.preventDefault();
+  $('login-message').textContent = 'checking…';
+  const r = await api('POST', '/api/login', { user: $('login-user').value, password: $('login-password').value });
+  if (r.status !== 200) { $('login-message').textContent = (r.data && r.data.error) || ('error ' + r.status); return; }
+  $('login-password').value = '';
+  S.session = r.data;
+  start();
+}
+
+async function logout() {
+  await api('POST', '/api/logout', {});
+  S.session = null;
+  showLogin('Logged out.');
+}
+
+// ---- loading ---------------------------------------------------------------------------------
+
+async function start() {
+  $('login').hidden = true;
+  $('app').hidden = false;
+  $('who').textContent = S.session ? S.session.user + ' (' + S.session.role + ')' : 'public read';
+  $('logout').hidden = !S.session;
+  $('override-form').hidden = !(S.session && S.session.role === 'admin');
+  if (!S.charts.rt) makeCharts();
+  await loadAll();
+  connect();
+  setInterval(renderGateways, 2000);
+}
+
+async function loadAll() {
+  const [cluster, allocation, overrides, decisions, stats, config] = await Promise.all([
+    api('GET', '/api/cluster'), api('GET', '/api/allocation'), api('GET', '/api/overrides'),
+    api('GET', '/api/decisions?limit=12'), api('GET', '/api/stats'), api('GET', '/api/config')]);
+  if (cluster.status !== 200) return;
+  S.cluster = cluster.data;
+  S.allocation = allocation.data || {};
+  S.overrides = (overrides.data && overrides.data.overrides) || [];
+  S.decisions = (decisions.data && decisions.data.decisions) || [];
+  for (const c of Object.values(S.charts)) c.data.datasets.forEach(d => { d.data = []; });
+  S.latest = {};
+  for (const p of (stats.data && stats.data.stats) || []) addStats(p, false);
+  for (const c of Object.values(S.charts)) c.update('none');
+  if (config.status === 200) $('config').textContent = config.data.yaml;
+  renderAll();
+}
+
+async function refreshCluster() {
+  const [cluster, overrides] = await Promise.all([api('GET', '/api/cluster'), api('GET', '/api/overrides')]);
+  if (cluster.status === 200) S.cluster = cluster.data;
+  if (overrides.status === 200) S.overrides = overrides.data.overrides;
+  renderAll();
+}
+function refreshSoon() {
+  clearTimeout(S.refreshTimer);
+  S.refreshTimer = setTimeout(refreshCluster, 300);
+}
+
+function connect() {
+  if (S.source) S.source.close();
+  const es = new EventSource('/api/events');
+  S.source = es;
+  let dropped = false;
+  es.onopen = () => { setLive(true); if (dropped) { dropped = false; loadAll(); } };
+  es.onerror = () => { setLive(false); dropped = true; };
+  es.addEventListener('stats', e => { addStats(JSON.parse(e.data), true); renderGateways(); });
+  es.addEventListener('allocation', e => {
+    const m = JSON.parse(e.data);
+    if (m.allocation) S.allocation[m.gateway] = m.allocation; else delete S.allocation[m.gateway];
+    renderMatrices(); refreshSoon();
+  });
+  es.addEventListener('decision', e => {
+    S.decisions.unshift(JSON.parse(e.data));
+    S.decisions.length = Math.min(S.decisions.length, 12);
+    renderDecisions(); refreshSoon();
+  });
+  es.addEventListener('power', refreshSoon);
+  es.addEventListener('override', refreshSoon);
+}
+function setLive(on) {
+  $('live-dot').className = 'dot ' + (on ? 'on' : 'off');
+  $('live-text').textContent = on ? 'live' : 'reconnecting…';
+}
+
+// ---- charts ----------------------------------------------------------------------------------
+
+function classNames() { return S.cluster ? S.cluster.classes.map(c => c.name) : []; }
+function color(i) { return COLORS[i % COLORS.length]; }
+
+function makeCharts() {
+  const base = (yTitle) => ({
+    type: 'line',
+    data: { datasets: [] },
+    options: {
+      animation: false, parsing: false, normalized: true, maintainAspectRatio: false, spanGaps: true,
+      elements: { point: { radius: 0 }, line: { borderWidth: 1.8, tension: 0.2 } },
+      interaction: { mode: 'nearest', intersect: false },
+      scales: {
+        x: { type: 'linear', ticks: { maxTicksLimit: 6, callback: v => time(v) } },
+        y: { title: { display: false, text: yTitle }, ticks: { maxTicksLimit: 6 } },
+      },
+      plugins: { legend: { position: 'bottom', labels: { boxWidth: 12, font: { size: 11 } } },
+                 tooltip: { callbacks: { title: items => items.length ? time(items[0].parsed.x) : '' } } },
+    },
+  });
+  S.charts.rt = new Chart($('chart-rt'), base('s'));
+  S.charts.x = new Chart($('chart-x'), base('req/s'));
+  S.charts.q = new Chart($('chart-q'), base('requests'));
+  S.charts.u = new Chart($('chart-u'), base('utility'));
+}
+
+function dataset(chart, label, i, dashed) {
+  let d = chart.data.datasets.find(x => x.label === label);
+  if (!d) {
+    d = { label, data: [], borderColor: color(i), backgroundColor: color(i), borderDash: dashed ? [5, 4] : [] };
+    if (dashed) d.borderWidth = 1;
+    chart.data.datasets.push(d);
+  }
+  return d;
+}
+function push(d, x, y) {
+  if (y === null || y === undefined || !Number.isFinite(y)) return;
+  const last = d.data[d.data.length - 1];
+  if (last && last.x > x) return;
+  d.data.push({ x, y });
+  if (d.data.length > MAX_POINTS) d.data.splice(0, d.data.length - MAX_POINTS);
+}
+
+// One report per gateway arrives at a time; per class we plot the cluster-wide figures over the
+// latest report of every gateway: throughput and queues summed, response time and utility
+// weighted by throughput.
+function addStats(p, update) {
+  S.latest[p.gateway] = p;
+  S.statsCount++;
+  $('stats-count').textContent = S.statsCount;
+  $('last-stats').textContent = time(p.at) + ' from ' + p.gateway;
+  const x = new Date(p.at).getTime();
+  const horizon = x - 60000;
+  const classes = classNames();
+  classes.forEach((c, i) => {
+    let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0;
+    for (const g of Object.values(S.latest)) {
+      if (new Date(g.at).getTime() < horizon) continue;
+      const k = g.classes[c];
+      if (!k) continue;
+      n++; thr += k.throughput; q += k.queueLength; rtSum += k.responseTime;
+      rtw += k.responseTime * k.throughput; w += k.throughput;
+      if (k.utility !== null && k.utility !== undefined) { uw += k.utility * k.throughput; uSum += k.utility; un++; }
+    }
+    if (!n) return;
+    const rt = w > 0 ? rtw / w : rtSum / n;
+    const u = un ? (w > 0 ? uw / w : uSum / un) : null;
+    push(dataset(S.charts.rt, c, i, false), x, rt);
+    const target = S.cluster.classes[i].targetSeconds;
+    const t = dataset(S.charts.rt, c + ' target', i, true);
+    t.data = [{ x: (S.charts.rt.data.datasets[0].data[0] || { x }).x, y: target }, { x, y: target }];
+    push(dataset(S.charts.x, c, i, false), x, thr);
+    push(dataset(S.charts.q, c, i, false), x, q);
+    push(dataset(S.charts.u, c, i, false), x, u);
+  });
+  if (update) for (const ch of Object.values(S.charts)) ch.update('none');
+}
+
+// ---- tables ----------------------------------------------------------------------------------
+
+function renderAll() {
+  renderGateways(); renderServers(); renderMatrices(); renderDecisions(); renderPins(); renderFormChoices(); renderClasses();
+}
+
+function renderGateways() {
+  if (!S.cluster) return;
+  const period = 3000 * 5;
+  fill($('gateways').tBodies[0], S.cluster.gateways.map(g => {
+    const p = S.latest[g.id];
+    const at = p ? p.at : g.lastReport;
+    const live = at && (Date.now() - new Date(at).getTime()) < Math.max(period, 15000) || (g.live && !p);
+    const cls = p ? Object.values(p.classes) : [];
+    const lambda = cls.reduce((a, k) => a + k.arrivalRate, 0);
+    const queued = cls.reduce((a, k) => a + k.queueLength, 0);
+    const a = S.allocation[g.id];
+    return el('tr', { 'data-gateway': g.id }, el('td', {}, g.id),
+      el('td', {}, el('span', { class: 'badge ' + (live ? 'live' : 'silent') }, live ? 'live' : 'silent')),
+      el('td', {}, ago(at)), el('td', { class: 'num' }, a ? 'v' + a.version : '—'),
+      el('td', { class: 'num' }, p ? fmt(lambda) : '—'), el('td', { class: 'num' }, p ? queued : '—'));
+  }));
+}
+
+function renderServers() {
+  if (!S.cluster) return;
+  fill($('servers').tBodies[0], S.cluster.servers.map(s => el('tr', { 'data-server': s.id },
+    el('td', {}, s.id),
+    el('td', {}, el('span', { class: 'badge ' + s.state }, s.state),
+       s.target && s.target !== s.state ? ' → ' + s.target : ''),
+    el('td', { class: 'num' }, s.concurrency + (s.autoConcurrency ? ' (auto)' : '')),
+    el('td', {}, Object.entries(s.caps).map(([g, n]) => g + ':' + n).join('  ') || '—'),
+    el('td', { class: 'num' }, s.capacity ? fmt(s.capacity, 0) + '/s' : '—'),
+    el('td', { class: 'num' }, s.watts ? fmt(s.watts, 0) : '—'))));
+}
+
+function pinned(kind, a, b) {
+  return S.overrides.some(o => o.kind === kind && (kind === 'weight' ? o.gateway === a && o['class'] === b : o.server === a));
+}
+
+function renderMatrices() {
+  if (!S.cluster) return;
+  const classes = classNames();
+  const gateways = S.cluster.gateways.map(g => g.id);
+  const servers = S.cluster.servers.map(s => s.id);
+  const head = (cols) => el('tr', {}, el('th', {}, ''), ...cols.map(c => el('th', { class: 'num' }, c)), el('th', { class: 'num' }, 'Σ'));
+  $('weights').tHead.replaceChildren(head(classes));
+  fill($('weights').tBodies[0], gateways.map(g => {
+    const a = S.allocation[g];
+    const w = a ? a.weights : {};
+    const sum = classes.reduce((t, c) => t + (w[c] || 0), 0);
+    return el('tr', { 'data-gateway': g }, el('td', {}, g),
+      ...classes.map(c => el('td', { class: pinned('weight', g, c) ? 'pinned' : '', 'data-class': c,
+        title: pinned('weight', g, c) ? 'pinned by an operator' : '' }, a && c in w ? fmt(w[c]) : '—')),
+      el('td', { class: 'num' }, a ? fmt(sum) : '—'));
+  }));
+  $('caps').tHead.replaceChildren(head(servers));
+  fill($('caps').tBodies[0], gateways.map(g => {
+    const a = S.allocation[g];
+    const n = a ? a.serverCaps : {};
+    const sum = servers.reduce((t, s) => t + (n[s] || 0), 0);
+    return el('tr', {}, el('td', {}, g), ...servers.map(s => el('td', {}, a ? (n[s] || 0) : '—')),
+      el('td', { class: 'num' }, a ? sum : '—'));
+  }));
+}
+
+function renderDecisions() {
+  const d0 = S.decisions[0];
+  $('decision-summary').textContent = d0 ? '— last Ω ' + fmt(d0.objective, 3) + ', solved in '
+      + fmt(d0.solveSeconds * 1000, 2) + ' ms (' + d0.combine + ')' : '— none yet';
+  fill($('decisions').tBodies[0], S.decisions.map(d => el('tr', {},
+    el('td', {}, time(d.at)), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
+    el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
+    el('td', {}, d.liveGateways.join(' ')), el('td', {}, d.overrides.length ? d.overrides.join(' ') : '—'))));
+}
+
+function describe(o) {
+  switch (o.kind) {
+    case 'weight': return ['w(' + o.gateway + ', ' + o['class'] + ')', fmt(o.value)];
+    case 'concurrency': return ['N_s of ' + o.server, fmt(o.value, 0)];
+    case 'target': return ['τ of ' + o['class'], fmt(o.value) + ' s'];
+    case 'utility': return ['utility of ' + o['class'], 'φ ' + fmt(o.phi) + ' α ' + fmt(o.alpha) + ' β ' + fmt(o.beta)];
+    case 'power': return ['power of ' + o.server, o.state];
+    default: return [o.id, ''];
+  }
+}
+
+function renderPins() {
+  const admin = S.session && S.session.role === 'admin';
+  const rows = S.overrides.map(o => {
+    const [what, value] = describe(o);
+    return el('tr', { 'data-id': o.id }, el('td', {}, what), el('td', { class: 'num' }, value), el('td', {}, o.author),
+      el('td', {}, time(o.at)),
+      el('td', {}, admin ? el('button', { class: 'link', type: 'button', title: 'unpin', 'data-unpin': o.id,
+        onclick: () => unpin(o.id) }, 'unpin') : ''));
+  });
+  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: 5, class: 'unit' }, 'no pins: the GRM decides everything')));
+  fill($('pins').tBodies[0], rows);
+}
+
+function renderFormChoices() {
+  if (!S.cluster) return;
+  const opts = (sel, values) => {
+    const keep = sel.value;
+    sel.replaceChildren(...values.map(v => el('option', { value: v }, v)));
+    if (values.includes(keep)) sel.value = keep;
+  };
+  opts($('ov-gateway'), S.cluster.gateways.map(g => g.id));
+  opts($('ov-class'), classNames());
+  opts($('ov-server'), S.cluster.servers.map(s => s.id));
+  showFields();
+}
+
+function renderClasses() {
+  if (!S.cluster) return;
+  const t = el('table', {}, el('thead', {}, el('tr', {}, ...['class', 'target τ', 'configured τ', 'φ', 'α', 'β', 'initial w', 'min share', '']
+    .map(h => el('th', {}, h)))), el('tbody', {}, ...S.cluster.classes.map(c => el('tr', {},
+      el('td', {}, c.name), el('td', { class: c.targetSeconds !== c.configuredTargetSeconds ? 'pinned' : '' }, fmt(c.targetSeconds) + ' s'),
+      el('td', {}, fmt(c.configuredTargetSeconds) + ' s'), el('td', {}, fmt(c.phi)), el('td', {}, fmt(c.alpha)),
+      el('td', {}, fmt(c.beta)), el('td', {}, fmt(c.weight)), el('td', {}, fmt(c.minShare)), el('td', {}, c['default'] ? 'default' : '')))));
+  $('classes-view').replaceChildren(t);
+}
+
+function showFields() {
+  const kind = $('ov-kind').value;
+  for (const l of document.querySelectorAll('#override-form label[data-for]')) {
+    l.hidden = !l.dataset.for.split(' ').includes(kind);
+  }
+  $('ov-value').required = kind !== 'power';
+}
+
+// ---- overrides -------------------------------------------------------------------------------
+
+async function pin(ev) {
+  ev.preventDefault();
+  const kind = $('ov-kind').value;
+  const body = { kind };
+  if (kind === 'weight') { body.gateway = $('ov-gateway').value; body['class'] = $('ov-class').value; }
+  if (kind === 'target') body['class'] = $('ov-class').value;
+  if (kind === 'concurrency' || kind === 'power') body.server = $('ov-server').value;
+  if (kind === 'power') body.state = $('ov-state').value;
+  else body.value = $('ov-value').value === '' ? null : Number($('ov-value').value);
+  const r = await api('POST', '/api/overrides', body);
+  const m = $('ov-message');
+  if (r.status === 201) {
+    m.className = 'message ok';
+    m.textContent = 'published ' + r.data.id + ' on the overrides topic';
+    await refreshCluster();
+  } else {
+    m.className = 'message error';
+    m.textContent = (r.data && r.data.error) || ('error ' + r.status);
+  }
+}
+
+async function unpin(id) {
+  const r = await api('DELETE', '/api/overrides/' + encodeURIComponent(id));
+  const m = $('ov-message');
+  m.className = r.status === 200 ? 'message ok' : 'message error';
+  m.textContent = r.status === 200 ? 'unpinned ' + id : ((r.data && r.data.error) || ('error ' + r.status));
+  await refreshCluster();
+}
+
+document.addEventListener('DOMContentLoaded', boot);

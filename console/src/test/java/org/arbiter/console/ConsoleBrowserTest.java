@@ -1,0 +1,173 @@
+package org.arbiter.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.message.OperatorOverride;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The page in a real browser (Debian's headless chromium): log in, watch numbers change, pin a
+ * weight and see it published on the overrides topic, unpin it. Saves
+ * {@code target/console.png}; {@code docs/console.png} is a copy of it.
+ */
+final class ConsoleBrowserTest {
+
+    private static final File CHROMIUM = new File("/usr/bin/chromium");
+    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+    @TempDir
+    static Path dir;
+
+    static EmbeddedKafka kafka;
+    static KafkaBus bus;
+    static Console console;
+    static SyntheticCluster cluster;
+    static WebDriver driver;
+    static final List<OperatorOverride> published = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(), "needs Debian's chromium and chromium-driver");
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        ClusterConfig config = Fixtures.config(false, kafka.bootstrap());
+        bus = KafkaBus.connect(config.kafka(), "browser-test", null);
+        bus.subscribe(bus.topics().overrides(), OperatorOverride.class, Subscriber.Start.BEGINNING, (k, o) -> {
+            if (o != null) {
+                published.add(o);
+            }
+        });
+        console = Console.start(config, bus, "127.0.0.1", 0, Clock.systemUTC());
+        cluster = new SyntheticCluster(bus, 500);
+
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + Files.createDirectories(dir.resolve("chrome")), "--window-size=1366,1000");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
+                .usingAnyFreePort().build();
+        driver = new ChromeDriver(service, options);
+        driver.manage().window().setSize(new Dimension(1366, 1000));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (console != null) {
+            console.close();
+        }
+        if (bus != null) {
+            bus.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    void operator_logsIn_watchesNumbersChange_pinsAWeight_andSeesItPublished() throws Exception {
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);   // rows are re-rendered live
+        driver.get(console.url());
+        wait.until(d -> d.findElement(By.id("login-user")).isDisplayed());
+        driver.findElement(By.id("login-user")).sendKeys("alice");
+        driver.findElement(By.id("login-password")).sendKeys(Fixtures.ADMIN_PASSWORD);
+        driver.findElement(By.id("login-submit")).click();
+        wait.until(d -> d.findElement(By.id("app")).isDisplayed());
+        assertThat(driver.findElement(By.id("who")).getText()).isEqualTo("alice (admin)");
+
+        // numbers change without reloads
+        wait.until(d -> count(d) > 0);
+        int first = count(driver);
+        wait.until(d -> count(d) >= first + 4);
+        wait.until(d -> !d.findElements(By.cssSelector("#decisions tbody tr")).isEmpty());
+        wait.until(d -> d.findElement(By.cssSelector("#gateways tbody tr[data-gateway=g1]")).getText().contains("live"));
+
+        // pin w(g1, premium) = 7 in the form
+        new Select(driver.findElement(By.id("ov-kind"))).selectByValue("weight");
+        new Select(driver.findElement(By.id("ov-gateway"))).selectByValue("g1");
+        new Select(driver.findElement(By.id("ov-class"))).selectByValue("premium");
+        WebElement value = driver.findElement(By.id("ov-value"));
+        value.clear();
+        value.sendKeys("7");
+        driver.findElement(By.id("ov-submit")).click();
+        wait.until(d -> d.findElement(By.id("ov-message")).getText().contains("published weight:g1:premium"));
+        await().atMost(Duration.ofSeconds(20)).until(() -> published.stream().anyMatch(o -> o.id().equals("weight:g1:premium")
+                && o.active() && o.value() == 7.0 && o.author().equals("alice")));
+        wait.until(d -> !d.findElements(By.cssSelector("#pins tr[data-id='weight:g1:premium']")).isEmpty());
+        // the (synthetic) GRM honours the pin; the matrix marks the cell and shows 7
+        wait.until(d -> {
+            WebElement cell = d.findElement(By.cssSelector("#weights tr[data-gateway=g1] td[data-class=premium]"));
+            return cell.getText().equals("7.00") && cell.getAttribute("class").contains("pinned");
+        });
+
+        // a malformed pin is refused with the field named
+        value.clear();
+        value.sendKeys("-2");
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('ov-value').removeAttribute('min')");
+        driver.findElement(By.id("ov-submit")).click();
+        wait.until(d -> d.findElement(By.id("ov-message")).getText().startsWith("value: -2"));
+        value.clear();
+        value.sendKeys("7");
+
+        // fits a laptop screen without sideways scrolling
+        Long overflow = (Long) ((JavascriptExecutor) driver).executeScript(
+                "return document.documentElement.scrollWidth - document.documentElement.clientWidth;");
+        assertThat(overflow).isLessThanOrEqualTo(0L);
+
+        wait.until(d -> count(d) >= first + 12);   // some history in the charts for the picture
+        ((JavascriptExecutor) driver).executeScript("document.getElementById('ov-message').textContent = "
+                + "'published weight:g1:premium on the overrides topic'; document.getElementById('ov-message').className = 'message ok';");
+        byte[] png = ((org.openqa.selenium.TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES);
+        Path shot = Paths.get("target", "console.png");
+        Files.createDirectories(shot.getParent());
+        Files.write(shot, png);
+        if (Boolean.getBoolean("console.updateDocsScreenshot")) {
+            Files.copy(shot, Paths.get("..", "docs", "console.png"), StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        // unpin from the table
+        driver.findElement(By.cssSelector("button[data-unpin='weight:g1:premium']")).click();
+        wait.until(d -> d.findElements(By.cssSelector("#pins tr[data-id='weight:g1:premium']")).isEmpty());
+        await().atMost(Duration.ofSeconds(20)).until(() -> published.stream().anyMatch(o -> o.id().equals("weight:g1:premium")
+                && !o.active()));
+    }
+
+    private static int count(WebDriver d) {
+        return Integer.parseInt(d.findElement(By.id("stats-count")).getText().trim());
+    }
+}
