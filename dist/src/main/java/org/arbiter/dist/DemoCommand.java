@@ -30,18 +30,23 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "demo-out", description = "Output directory (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--servers", defaultValue = "1",
+            description = "Simservers with N_s = 10 (default: ${DEFAULT-VALUE}, the paper's load: (20,20) clients saturate it).")
+    int servers;
+
     @Option(names = "--console-port", defaultValue = "8090", description = "Port of the web console (once the console lands).")
     int consolePort;
 
     @Override
     public Integer call() throws Exception {
         DemoPlan plan;
+        Demo demo;
         try {
             plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
+            demo = new Demo(plan, servers, out, spec.commandLine().getErr());
         } catch (IllegalArgumentException e) {
             throw new ArbiterCommand.UsageException(e.getMessage());
         }
-        Demo demo = new Demo(plan, out, spec.commandLine().getErr());
         AtomicBoolean done = new AtomicBoolean();
         Thread hook = new Thread(() -> {
             if (!done.get()) {

@@ -41,12 +41,17 @@ import org.arbiter.loadgen.server.SimServerOptions;
 public final class Demo implements AutoCloseable {
 
     private final DemoPlan plan;
+    private final int serverCount;
     private final Path out;
     private final PrintWriter log;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
 
-    public Demo(DemoPlan plan, Path out, PrintWriter log) {
+    public Demo(DemoPlan plan, int serverCount, Path out, PrintWriter log) {
+        if (serverCount < 1 || serverCount > 10) {
+            throw new IllegalArgumentException("--servers: " + serverCount + " (expected: 1..10)");
+        }
         this.plan = plan;
+        this.serverCount = serverCount;
         this.out = out;
         this.log = log;
     }
@@ -66,21 +71,25 @@ public final class Demo implements AutoCloseable {
 
         SimServerOptions sim = SimServerOptions.defaults().withDemand(10, plan.scaled(1.0), 0)
                 .withDelays(plan.scaled(60), plan.scaled(60));
-        SimServer s1 = SimServer.start(sim.withPorts(0, 0));
-        started.push(s1);
-        SimServer s2 = SimServer.start(sim.withPorts(0, 0));
-        started.push(s2);
-
+        List<SimServer> sims = new java.util.ArrayList<>();
+        int[] serverPorts = new int[serverCount];
+        for (int i = 0; i < serverCount; i++) {
+            SimServer s = SimServer.start(sim.withPorts(0, 0));
+            started.push(s);
+            sims.add(s);
+            serverPorts[i] = s.port();
+        }
         int[] gatewayPorts = {freePort(), freePort(), freePort(), freePort()};
-        String yaml = plan.clusterYaml(kafka.bootstrap(), new int[] {s1.port(), s2.port()}, gatewayPorts, 0);
-        // The simservers' admin ports are not port + 1000 here: fix the URLs to the real ones.
-        yaml = yaml.replace("http://127.0.0.1:" + (s1.port() + 1000), "http://127.0.0.1:" + s1.adminPort())
-                .replace("http://127.0.0.1:" + (s2.port() + 1000), "http://127.0.0.1:" + s2.adminPort());
+        String yaml = plan.clusterYaml(kafka.bootstrap(), serverPorts, gatewayPorts, 0);
+        // The simservers' admin ports are not port + 1000 here: point the URLs at the real ones.
+        for (SimServer s : sims) {
+            yaml = yaml.replace("http://127.0.0.1:" + (s.port() + 1000), "http://127.0.0.1:" + s.adminPort());
+        }
         Files.writeString(out.resolve("cluster.yaml"), yaml);
         Files.writeString(out.resolve("scenario.yaml"), plan.scenarioYaml());
         ClusterConfig cluster = ConfigLoader.parse(yaml);
-        log.printf("demo: simservers on 127.0.0.1:%d and :%d (10 virtual cores, demand Exp(%s ms))%n",
-                s1.port(), s2.port(), plan.scaled(1.0) * 1000);
+        log.printf("demo: %d simserver(s) on %s (10 virtual cores, N_s = 10, demand Exp(%s ms))%n", serverCount,
+                sims.stream().map(s -> "127.0.0.1:" + s.port()).toList(), plan.scaled(1.0) * 1000);
 
         ProcessMetrics grmMetrics = ProcessMetrics.createWithJvm("grm", "grm-demo");
         started.push(grmMetrics);

@@ -5,8 +5,9 @@ import java.util.Locale;
 
 /**
  * The demo's experiment, 003 §V-B, with every duration multiplied by the time scale: premium
- * (τ = 2 s) and basic (τ = 3 s), φ = α = β = 1, combine min; two servers with N_s = 10 and
- * service demand Exp(1 s); two gateways; four phases of closed-loop clients (premium, basic) =
+ * (τ = 2 s) and basic (τ = 3 s), φ = α = β = 1, combine min; servers with N_s = 10 and service
+ * demand Exp(1 s) (one by default: the paper's load, where (20,20) clients saturate it); two
+ * gateways; four phases of closed-loop clients (premium, basic) =
  * (5,5), (20,20), (5,20), (20,5) with think time Exp(1 s), filling the duration. Pure: it only
  * computes the configuration and the scenario as text.
  *
@@ -50,6 +51,12 @@ public record DemoPlan(double durationSeconds, double timeScale) {
      * @param consolePort   the console's port
      */
     public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort) {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 0; i < serverPorts.length; i++) {
+            servers.append(String.format(Locale.ROOT,
+                    "  - {id: s%d, url: \"http://127.0.0.1:%d\", adminUrl: \"http://127.0.0.1:%d\", concurrency: 10, sim: {cores: 10, meanDemand: %sms}}%n",
+                    i + 1, serverPorts[i], serverPorts[i] + 1000, ms(1)));
+        }
         return String.format(Locale.ROOT, """
                 classes:
                   - name: premium
@@ -63,17 +70,15 @@ public record DemoPlan(double durationSeconds, double timeScale) {
                     default: true
                     queue: {limit: 1000, timeout: %2$sms}
                 servers:
-                  - {id: s1, url: "http://127.0.0.1:%4$d", adminUrl: "http://127.0.0.1:%5$d", concurrency: 10, sim: {cores: 10, meanDemand: %6$sms}}
-                  - {id: s2, url: "http://127.0.0.1:%7$d", adminUrl: "http://127.0.0.1:%8$d", concurrency: 10, sim: {cores: 10, meanDemand: %6$sms}}
-                gateways:
-                  - {id: g1, port: %9$d, adminPort: %10$d}
-                  - {id: g2, port: %11$d, adminPort: %12$d}
-                dispatch: {scheduler: wrr, balancer: least-outstanding, backendTimeout: %13$sms}
-                control: {period: %14$sms, reportPeriod: %15$sms, statsWindow: %16$sms, combine: min, granularity: 1, minWeight: 1}
-                kafka: {bootstrap: "%17$s", topicPrefix: "demo."}
-                console: {port: %18$d, publicRead: true}
+                %4$sgateways:
+                  - {id: g1, port: %5$d, adminPort: %6$d}
+                  - {id: g2, port: %7$d, adminPort: %8$d}
+                dispatch: {scheduler: wrr, balancer: least-outstanding, backendTimeout: %9$sms}
+                control: {period: %10$sms, reportPeriod: %11$sms, statsWindow: %12$sms, combine: min, granularity: 1, minWeight: 1}
+                kafka: {bootstrap: "%13$s", topicPrefix: "demo."}
+                console: {port: %14$d, publicRead: true}
                 """,
-                ms(2), ms(60), ms(3), serverPorts[0], serverPorts[0] + 1000, ms(1), serverPorts[1], serverPorts[1] + 1000,
+                ms(2), ms(60), ms(3), servers,
                 gatewayPorts[0], gatewayPorts[1], gatewayPorts[2], gatewayPorts[3], ms(60),
                 ms(5), ms(5), ms(30), bootstrap, consolePort);
     }
