@@ -21,7 +21,8 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
+    // Not required = true: picocli would then demand it before the hash-password subcommand too.
+    @Option(names = "--config", paramLabel = "FILE", description = "cluster.yaml (required)")
     Path config;
 
     @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: kafka.bootstrap in the file).")
@@ -33,6 +34,10 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         var err = spec.commandLine().getErr();
+        if (config == null) {
+            err.println("console: missing --config FILE (expected: the cluster.yaml to serve)");
+            return 2;
+        }
         ClusterConfig cluster;
         try {
             cluster = ConfigLoader.load(config);
