@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
                 KafkaCommand.class,
                 ConfigCommand.class,
                 org.arbiter.grm.cli.GrmCommand.class,
-                PendingCommands.Console.class,
+                org.arbiter.console.cli.ConsoleCommand.class,
                 PendingCommands.Sim.class,
                 org.arbiter.sim.cli.ExperimentCommand.class,
                 DemoCommand.class,

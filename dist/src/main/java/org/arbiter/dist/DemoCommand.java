@@ -34,7 +34,7 @@ final class DemoCommand implements Callable<Integer> {
             description = "Simservers with N_s = 10 (default: ${DEFAULT-VALUE}, the paper's load: (20,20) clients saturate it).")
     int servers;
 
-    @Option(names = "--console-port", defaultValue = "8090", description = "Port of the web console (once the console lands).")
+    @Option(names = "--console-port", defaultValue = "8090", description = "Port of the web console (default: ${DEFAULT-VALUE}; a free one if taken).")
     int consolePort;
 
     @Override
@@ -43,7 +43,7 @@ final class DemoCommand implements Callable<Integer> {
         Demo demo;
         try {
             plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
-            demo = new Demo(plan, servers, out, spec.commandLine().getErr());
+            demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr());
         } catch (IllegalArgumentException e) {
             throw new ArbiterCommand.UsageException(e.getMessage());
         }

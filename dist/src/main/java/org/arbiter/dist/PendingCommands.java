@@ -32,14 +32,6 @@ final class PendingCommands {
         }
     }
 
-    @Command(name = "console", mixinStandardHelpOptions = true, description = "Web console (not available yet).")
-    static final class Console extends Pending {
-        @Override
-        String issue() {
-            return "issue 8: web management console";
-        }
-    }
-
     @Command(name = "sim", mixinStandardHelpOptions = true, description = "Discrete-event simulator (not available yet).")
     static final class Sim extends Pending {
         @Override

@@ -42,16 +42,18 @@ public final class Demo implements AutoCloseable {
 
     private final DemoPlan plan;
     private final int serverCount;
+    private final int consolePort;
     private final Path out;
     private final PrintWriter log;
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
 
-    public Demo(DemoPlan plan, int serverCount, Path out, PrintWriter log) {
+    public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log) {
         if (serverCount < 1 || serverCount > 10) {
             throw new IllegalArgumentException("--servers: " + serverCount + " (expected: 1..10)");
         }
         this.plan = plan;
         this.serverCount = serverCount;
+        this.consolePort = consolePort;
         this.out = out;
         this.log = log;
     }
@@ -80,7 +82,11 @@ public final class Demo implements AutoCloseable {
             serverPorts[i] = s.port();
         }
         int[] gatewayPorts = {freePort(), freePort(), freePort(), freePort()};
-        String yaml = plan.clusterYaml(kafka.bootstrap(), serverPorts, gatewayPorts, 0);
+        // A one-run password for the console's admin user, printed below.
+        java.security.SecureRandom rnd = new java.security.SecureRandom();
+        String password = java.util.HexFormat.of().formatHex(rnd.generateSeed(6));
+        String hash = org.arbiter.console.auth.Pbkdf2.hash(password.toCharArray(), 10_000, rnd);
+        String yaml = plan.clusterYaml(kafka.bootstrap(), serverPorts, gatewayPorts, consolePort, hash);
         // The simservers' admin ports are not port + 1000 here: point the URLs at the real ones.
         for (SimServer s : sims) {
             yaml = yaml.replace("http://127.0.0.1:" + (s.port() + 1000), "http://127.0.0.1:" + s.adminPort());
@@ -105,6 +111,18 @@ public final class Demo implements AutoCloseable {
         started.push(g2);
         log.printf("demo: gateways g1 on 127.0.0.1:%d (admin %d), g2 on 127.0.0.1:%d (admin %d); GRM every %s ms%n",
                 g1.port(), g1.adminPort(), g2.port(), g2.adminPort(), plan.scaled(5) * 1000);
+
+        KafkaBus consoleBus = KafkaBus.connect(cluster.kafka(), "console-demo", null);
+        started.push(consoleBus);
+        org.arbiter.console.Console console;
+        try {
+            console = org.arbiter.console.Console.start(cluster, consoleBus, consolePort);
+        } catch (RuntimeException e) {
+            log.printf("demo: console port %d is taken (%s); using any free port%n", consolePort, e.getMessage());
+            console = org.arbiter.console.Console.start(cluster, consoleBus, 0);
+        }
+        started.push(console);
+        log.printf("demo: console on %s (log in as admin / %s to pin weights)%n", console.url(), password);
 
         WeightTracker weights = new WeightTracker();
         long[] loadStart = {0};

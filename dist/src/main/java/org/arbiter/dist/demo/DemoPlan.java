@@ -51,6 +51,12 @@ public record DemoPlan(double durationSeconds, double timeScale) {
      * @param consolePort   the console's port
      */
     public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort) {
+        return clusterYaml(bootstrap, serverPorts, gatewayPorts, consolePort, null);
+    }
+
+    /** As above, with a console user {@code admin} whose PBKDF2 hash is {@code adminPasswordHash} (or none). */
+    public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort,
+                              String adminPasswordHash) {
         StringBuilder servers = new StringBuilder();
         for (int i = 0; i < serverPorts.length; i++) {
             servers.append(String.format(Locale.ROOT,
@@ -76,11 +82,12 @@ public record DemoPlan(double durationSeconds, double timeScale) {
                 dispatch: {scheduler: wrr, balancer: least-outstanding, backendTimeout: %9$sms}
                 control: {period: %10$sms, reportPeriod: %11$sms, statsWindow: %12$sms, combine: min, granularity: 1, minWeight: 1}
                 kafka: {bootstrap: "%13$s", topicPrefix: "demo."}
-                console: {port: %14$d, publicRead: true}
+                console: {port: %14$d, publicRead: true%15$s}
                 """,
                 ms(2), ms(60), ms(3), servers,
                 gatewayPorts[0], gatewayPorts[1], gatewayPorts[2], gatewayPorts[3], ms(60),
-                ms(5), ms(5), ms(30), bootstrap, consolePort);
+                ms(5), ms(5), ms(30), bootstrap, consolePort,
+                adminPasswordHash == null ? "" : ", users: [{name: admin, passwordHash: \"" + adminPasswordHash + "\", role: admin}]");
     }
 
     /** The load generator's scenario: the four phases, closed loop, think Exp(1 s). */
