@@ -53,8 +53,9 @@ public final class AllocationFollower {
             ignored.incrementAndGet();
             return false;
         }
+        Allocation cur;
         while (true) {
-            Allocation cur = latest.get();
+            cur = latest.get();
             if (cur.version() > 0 && a.version() <= cur.version()) {
                 ignored.incrementAndGet();
                 return false;
@@ -63,8 +64,14 @@ public final class AllocationFollower {
                 break;
             }
         }
-        LOG.info("gateway {}: allocation v{} from {}: weights {} caps {}", gatewayId, a.version(), a.source(),
-                a.weights(), a.serverCaps());
+        // Every period brings a version; only a change of shares or caps is worth an INFO line.
+        boolean changed = !cur.weights().equals(a.weights()) || !cur.serverCaps().equals(a.serverCaps());
+        if (changed && LOG.isInfoEnabled()) {
+            LOG.info("gateway {}: allocation v{} from {}: weights {} caps {}", gatewayId, a.version(), a.source(),
+                    a.weights(), a.serverCaps());
+        } else {
+            LOG.debug("gateway {}: allocation v{} from {} (unchanged)", gatewayId, a.version(), a.source());
+        }
         apply.accept(a);
         return true;
     }

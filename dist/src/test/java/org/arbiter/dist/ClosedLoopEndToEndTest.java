@@ -1,0 +1,115 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.dist.demo.DemoPlan;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product closed end to end on a real broker: two gateways, a GRM, a simserver and live load.
+ * Premium's load rises from 5 to 20 clients while basic stays at 20 (003 §V-B's phases C then
+ * B, the cluster overloaded): with the GRM, premium's weight rises above the configured equal
+ * share, and its response time is lower than under that equal allocation, held by standalone
+ * gateways on the same load.
+ */
+final class ClosedLoopEndToEndTest {
+
+    static final double SCALE = 0.05;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void raisingPremiumLoad_raisesItsWeight_andLowersItsResponseTime_againstEqualShares() throws Exception {
+        double withGrm;
+        double equal;
+        double premiumWeightB;
+        double basicWeightB;
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+             SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, SCALE, 0))) {
+            DemoPlan plan = new DemoPlan(16, SCALE);
+            int[] ports = {0, 0, 0, 0};
+            ClusterConfig cluster = ConfigLoader.parse(plan.clusterYaml(kafka.bootstrap(), new int[] {server.port()}, ports, 0));
+            Scenario scenario = Scenario.parse("""
+                    classes:
+                      premium: {headers: {X-Class: premium}}
+                      basic:   {headers: {X-Class: basic}}
+                    think: %1$sms
+                    timeout: 30s
+                    seed: 4
+                    phases:
+                      - {name: C, duration: 6s, clients: {premium: 5, basic: 20}}
+                      - {name: B, duration: 10s, clients: {premium: 20, basic: 20}}
+                    """.formatted(1000 * SCALE));
+
+            // Configured equal shares: standalone gateways, no GRM.
+            try (Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults().standalone());
+                 Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults().standalone())) {
+                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("equal"));
+                equal = premiumResponse(s);
+            }
+
+            // The GRM in charge.
+            try (ProcessMetrics m = ProcessMetrics.create("grm", "e2e");
+                 KafkaBus bus = KafkaBus.connect(cluster.kafka(), "e2e-grm", m.registry());
+                 GrmService grm = GrmService.start("e2e", cluster, bus, Clock.systemUTC(),
+                         new GrmStep(cluster, "e2e", System::nanoTime), m);
+                 Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
+                 Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults())) {
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                org.arbiter.dist.demo.WeightTracker weights = new org.arbiter.dist.demo.WeightTracker();
+                long start = System.nanoTime();
+                java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+                sampler.scheduleAtFixedRate(() -> {
+                    double t = (System.nanoTime() - start) / 1e9;
+                    weights.record("g1", t, g1.allocation().weights());
+                    weights.record("g2", t, g2.allocation().weights());
+                }, 0, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
+                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm"));
+                sampler.shutdownNow();
+                withGrm = premiumResponse(s);
+                var b = weights.average(9, 16);
+                premiumWeightB = b.get("g1").get("premium") + b.get("g2").get("premium");
+                basicWeightB = b.get("g1").get("basic") + b.get("g2").get("basic");
+                assertThat(g1.allocation().source()).isEqualTo("grm");
+            }
+        }
+        assertThat(premiumWeightB).as("premium's weight under load vs basic's (equal when configured)").isGreaterThan(basicWeightB);
+        assertThat(withGrm).as("premium response with the GRM vs equal shares (s)").isLessThan(equal);
+    }
+
+    static List<URI> targets(Gateway g1, Gateway g2) {
+        return List.of(URI.create("http://127.0.0.1:" + g1.port()), URI.create("http://127.0.0.1:" + g2.port()));
+    }
+
+    @SuppressWarnings("unchecked")
+    static double premiumResponse(Map<String, Object> summary) {
+        Map<String, Object> phase = ((List<Map<String, Object>>) summary.get("phases")).get(1);
+        Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) phase.get("classes")).get("premium");
+        assertThat(((Number) c.get("lost")).longValue()).isZero();
+        return ((Number) c.get("meanResponseSeconds")).doubleValue();
+    }
+}
