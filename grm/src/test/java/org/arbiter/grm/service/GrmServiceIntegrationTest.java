@@ -111,7 +111,8 @@ final class GrmServiceIntegrationTest {
         reporter(client, latest);
         await().atMost(Duration.ofSeconds(30)).until(() -> "grm".equals(latest.get("g1").source())
                 && latest.get("g1").weights().get("premium") > latest.get("g1").weights().get("basic"));
-        assertThat(decisions).isNotEmpty();
+        // The decision is published right after the allocations of its period.
+        await().atMost(Duration.ofSeconds(10)).until(() -> !decisions.isEmpty());
         Decision d = decisions.get(decisions.size() - 1);
         assertThat(d.liveGateways()).containsExactly("g1");
         assertThat(d.flows()).hasSize(2);
