@@ -48,6 +48,7 @@ async function api(method, path, body) {
 async function boot() {
   $('login-form').addEventListener('submit', login);
   $('logout').addEventListener('click', logout);
+  $('login-open').addEventListener('click', () => showLogin(''));
   $('override-form').addEventListener('submit', pin);
   $('ov-kind').addEventListener('change', showFields);
   const r = await api('GET', '/api/session');
@@ -61,6 +62,7 @@ function showLogin(message) {
   $('login-message').textContent = message;
   $('who').textContent = '';
   $('logout').hidden = true;
+  $('login-open').hidden = true;
   if (S.source) { S.source.close(); S.source = null; }
 }
 
@@ -87,6 +89,7 @@ async function start() {
   $('app').hidden = false;
   $('who').textContent = S.session ? S.session.user + ' (' + S.session.role + ')' : 'public read';
   $('logout').hidden = !S.session;
+  $('login-open').hidden = !!S.session;   // public read: the way to log in and write
   $('override-form').hidden = !(S.session && S.session.role === 'admin');
   if (!S.charts.rt) makeCharts();
   await loadAll();

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +44,12 @@ public final class Demo implements AutoCloseable {
     private final int consolePort;
     private final Path out;
     private final PrintWriter log;
-    private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private final Deque<AutoCloseable> started = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
+    private volatile String consoleUrl;
+    private volatile String adminPassword;
+    private volatile List<Gateway> gateways = List.of();
+    private volatile Thread runner;
 
     public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log) {
         if (serverCount < 1 || serverCount > 10) {
@@ -60,6 +64,7 @@ public final class Demo implements AutoCloseable {
 
     /** Runs the demo; returns the enriched summary. */
     public ObjectNode run() throws Exception {
+        runner = Thread.currentThread();
         Files.createDirectories(out);
         log.printf("demo: %s s, time scale %s (1 s of the paper = %s ms); output in %s%n",
                 plan.durationSeconds(), plan.timeScale(), plan.timeScale() * 1000, out.toAbsolutePath());
@@ -123,6 +128,9 @@ public final class Demo implements AutoCloseable {
         }
         started.push(console);
         log.printf("demo: console on %s (log in as admin / %s to pin weights)%n", console.url(), password);
+        consoleUrl = console.url();
+        adminPassword = password;
+        gateways = List.of(g1, g2);
 
         WeightTracker weights = new WeightTracker();
         long[] loadStart = {0};
@@ -145,6 +153,7 @@ public final class Demo implements AutoCloseable {
         LoadGenerator load = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port()),
                 URI.create("http://127.0.0.1:" + g2.port())), log);
         loadStart[0] = System.nanoTime();
+        ready.countDown();
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
@@ -156,8 +165,32 @@ public final class Demo implements AutoCloseable {
         return s;
     }
 
+    /** Waits until everything runs and the load has started. */
+    public boolean awaitReady(java.time.Duration timeout) throws InterruptedException {
+        return ready.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** The console's URL (once ready). */
+    public String consoleUrl() {
+        return consoleUrl;
+    }
+
+    /** This run's console admin password (once ready). */
+    public String adminPassword() {
+        return adminPassword;
+    }
+
+    /** The gateways, g1 then g2 (once ready). */
+    public List<Gateway> gateways() {
+        return gateways;
+    }
+
     @Override
     public void close() {
+        Thread r = runner;
+        if (r != null && r != Thread.currentThread()) {
+            r.interrupt(); // stop a run still in progress (Ctrl-C, tests)
+        }
         while (!started.isEmpty()) {
             AutoCloseable c = started.pop();
             try {

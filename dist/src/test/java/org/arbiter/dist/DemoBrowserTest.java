@@ -1,0 +1,111 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.arbiter.dist.demo.Demo;
+import org.arbiter.dist.demo.DemoPlan;
+import org.arbiter.gateway.server.Gateway;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console of a running demo in a real browser (Debian's headless chromium): log in with the
+ * demo's password, watch the numbers change, pin w(g1, premium), and see the gateway enforce
+ * it within two control periods (plus delivery).
+ */
+final class DemoBrowserTest {
+
+    private static final File CHROMIUM = new File("/usr/bin/chromium");
+    private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void pinInTheDemosConsole_isEnforcedByTheGateway_withinTwoControlPeriods() throws Exception {
+        assumeTrue(CHROMIUM.canExecute() && CHROMEDRIVER.canExecute(), "needs Debian's chromium and chromium-driver");
+        DemoPlan plan = new DemoPlan(40, 0.05);
+        Demo demo = new Demo(plan, 1, 0, dir.resolve("out"), new PrintWriter(new StringWriter()));
+        CompletableFuture<Void> run = CompletableFuture.runAsync(() -> {
+            try {
+                demo.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        WebDriver driver = null;
+        try {
+            assertThat(demo.awaitReady(Duration.ofSeconds(60))).isTrue();
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(CHROMIUM);
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                    "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--user-data-dir=" + Files.createDirectories(dir.resolve("chrome")), "--window-size=1366,1000");
+            driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
+                    .usingAnyFreePort().build(), options);
+            WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+            wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
+            driver.get(demo.consoleUrl());
+            // The demo's console is public to read: the charts show at once; "Log in" opens the form.
+            wait.until(d -> d.findElement(By.id("app")).isDisplayed());
+            driver.findElement(By.id("login-open")).click();
+            wait.until(d -> d.findElement(By.id("login-user")).isDisplayed());
+            driver.findElement(By.id("login-user")).sendKeys("admin");
+            driver.findElement(By.id("login-password")).sendKeys(demo.adminPassword());
+            driver.findElement(By.id("login-submit")).click();
+            wait.until(d -> d.findElement(By.id("app")).isDisplayed());
+
+            int before = statsCount(driver, wait);
+            wait.until(d -> statsCount(d, wait) > before + 3); // live over SSE, no reload
+
+            new Select(driver.findElement(By.id("ov-kind"))).selectByValue("weight");
+            new Select(driver.findElement(By.id("ov-gateway"))).selectByValue("g1");
+            new Select(driver.findElement(By.id("ov-class"))).selectByValue("premium");
+            WebElement value = driver.findElement(By.id("ov-value"));
+            value.clear();
+            value.sendKeys("3");
+            Gateway g1 = demo.gateways().get(0);
+            long clicked = System.nanoTime();
+            driver.findElement(By.id("ov-submit")).click();
+            long deadline = clicked + Duration.ofMillis(Math.round(2 * plan.scaled(5) * 1000) + 2000).toNanos();
+            while (g1.allocation().weights().getOrDefault("premium", 0.0) != 3.0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            double seconds = (System.nanoTime() - clicked) / 1e9;
+            assertThat(g1.allocation().weights()).as("in force at g1 after %.2f s", seconds).containsEntry("premium", 3.0);
+            wait.until(d -> d.findElement(By.cssSelector("#weights tr[data-gateway=g1] td[data-class=premium]"))
+                    .getText().startsWith("3.00"));
+            Files.write(Path.of("target", "demo-console.png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+            System.out.printf("pin in force at g1 %.3f s after the click (control period %.3f s)%n", seconds, plan.scaled(5));
+        } finally {
+            if (driver != null) {
+                driver.quit();
+            }
+            demo.close();
+            run.handle((v, e) -> null).get();
+        }
+    }
+
+    private static int statsCount(WebDriver d, WebDriverWait wait) {
+        String t = d.findElement(By.id("stats-count")).getText().trim();
+        return t.isEmpty() ? 0 : Integer.parseInt(t);
+    }
+}
