@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
                 ConfigCommand.class,
                 org.arbiter.grm.cli.GrmCommand.class,
                 org.arbiter.console.cli.ConsoleCommand.class,
-                PendingCommands.Sim.class,
+                org.arbiter.sim.cli.SimCommand.class,
                 org.arbiter.sim.cli.ExperimentCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})

@@ -67,9 +67,9 @@ final class ConfigCommandTest {
     }
 
     @Test
-    void pendingCommands_sayWhichIssue_andExit2() {
-        assertThat(run("sim")).isEqualTo(2);
-        assertThat(err.toString()).contains("not available yet").contains("issue 7");
+    void experimentLive_saysItIsNotAvailableYet_andExits2() {
+        assertThat(run("experiment", "phases", "--out", "target/x", "--live")).isEqualTo(2);
+        assertThat(err.toString()).contains("not available yet");
     }
 
     @Test

@@ -75,6 +75,7 @@ public final class Simulator {
     private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
     private long requests;
     private int nextGateway;
+    private final org.arbiter.loadgen.client.ResultRecorder recorder;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -133,6 +134,13 @@ public final class Simulator {
      * @param grm      true: the GRM decides allocations; false: configured allocation throughout
      */
     public Simulator(ClusterConfig config, SimScenario scenario, boolean grm) {
+        this(config, scenario, grm, null);
+    }
+
+    /** As above, also recording every request into {@code recorder} (the load generator's outputs). */
+    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm,
+                     org.arbiter.loadgen.client.ResultRecorder recorder) {
+        this.recorder = recorder;
         this.config = requireNonNull(config, "config");
         this.scenario = requireNonNull(scenario, "scenario");
         this.grm = grm;
@@ -336,6 +344,10 @@ public final class Simulator {
     }
 
     private void answered(Req r, double now, boolean ok) {
+        if (recorder != null) {
+            recorder.record(r.cls, r.sent, now, ok ? org.arbiter.loadgen.client.ResultRecorder.Outcome.OK
+                    : org.arbiter.loadgen.client.ResultRecorder.Outcome.REJECTED);
+        }
         Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
         if (ok) {
             rec.ok(now - r.sent);

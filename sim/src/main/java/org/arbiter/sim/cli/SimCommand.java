@@ -1,0 +1,101 @@
+package org.arbiter.sim.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigException;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.loadgen.client.ResultRecorder;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.sim.SimResult;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code arbiter sim}: a cluster file and a scenario file, in virtual time. */
+@Command(name = "sim", mixinStandardHelpOptions = true,
+        description = {"Runs cluster.yaml and a loadgen scenario in the discrete-event simulator (virtual time, the",
+                "product's own gateway and GRM code; servers from servers[].sim). Writes the load generator's",
+                "summary.json, timeseries.jsonl and charts, plus allocations.jsonl."})
+public final class SimCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
+    Path config;
+
+    @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "A loadgen scenario.")
+    Path scenario;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Output directory.")
+    Path out;
+
+    @Option(names = "--no-grm", description = "Keep the configured allocation (no GRM).")
+    boolean noGrm;
+
+    @Override
+    public Integer call() throws Exception {
+        var err = spec.commandLine().getErr();
+        ClusterConfig cluster;
+        Scenario s;
+        try {
+            cluster = ConfigLoader.load(config);
+            s = Scenario.load(scenario);
+        } catch (ConfigException e) {
+            e.errors().forEach(l -> err.println("sim: " + l));
+            return 2;
+        }
+        List<SimScenario.Phase> phases = new ArrayList<>();
+        for (Scenario.Phase p : s.phases()) {
+            if (!p.pareto().isEmpty() || !p.diurnal().isEmpty()) {
+                err.println("sim: phases." + p.name() + ": pareto or diurnal sources (expected: clients or rate; "
+                        + "the simulator does not model them yet)");
+                return 2;
+            }
+            for (String c : p.clients().keySet()) {
+                if (cluster.classNamed(c).isEmpty()) {
+                    err.println("sim: phases." + p.name() + ".clients." + c + ": (expected: a class of " + config + ")");
+                    return 2;
+                }
+            }
+            phases.add(new SimScenario.Phase(p.name(), p.durationSeconds(), p.clients(), p.rates()));
+        }
+        SimScenario sc = new SimScenario(s.thinkSeconds(), phases, s.seed());
+        ResultRecorder recorder = new ResultRecorder(cluster.classes().stream().map(c -> c.name()).toList(),
+                phases.stream().map(SimScenario.Phase::name).toList(),
+                phases.stream().map(SimScenario.Phase::durationSeconds).toList(),
+                Math.max(1.0, sc.totalSeconds() / 500));
+        err.printf("sim: %d phases, %.0f simulated seconds, %d gateways, %d servers%n", phases.size(), sc.totalSeconds(),
+                cluster.gateways().size(), cluster.servers().size());
+        SimResult r = new Simulator(cluster, sc, !noGrm, recorder).run();
+        recorder.write(out, sc.totalSeconds());
+        ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> summary = json.readValue(out.resolve("summary.json").toFile(), LinkedHashMap.class);
+        summary.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
+        json.writeValue(out.resolve("summary.json").toFile(), summary);
+        ObjectMapper line = new ObjectMapper();
+        try (Writer w = Files.newBufferedWriter(out.resolve("allocations.jsonl"), StandardCharsets.UTF_8)) {
+            for (SimResult.AllocationPoint a : r.allocations()) {
+                w.write(line.writeValueAsString(a));
+                w.write('\n');
+            }
+        }
+        spec.commandLine().getOut().printf("wrote %s (%d requests, %.0f simulated requests per wall second)%n",
+                out.resolve("summary.json"), r.simulatedRequests(), r.requestsPerWallSecond());
+        return 0;
+    }
+}
