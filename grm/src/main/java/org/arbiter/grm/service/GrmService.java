@@ -66,6 +66,7 @@ public final class GrmService implements AutoCloseable {
     private volatile double lastSolveMillis = Double.NaN;
     private volatile List<String> lastLive = List.of();
     private volatile long lastVersion;
+    private volatile boolean started;
     private LeaderElection election;
     private Subscriber<?>[] subscribers;
 
@@ -124,8 +125,13 @@ public final class GrmService implements AutoCloseable {
                         }
                     })),
             bus.subscribe(bus.topics().overrides(), OperatorOverride.class, Subscriber.Start.BEGINNING,
-                    (k, o) -> onControlThread(() -> overrides.apply(k, o).ifPresent(
-                            why -> LOG.warn("override {} refused: {}", k, why)))),
+                    (k, o) -> onControlThread(() -> {
+                        overrides.apply(k, o).ifPresent(why -> LOG.warn("override {} refused: {}", k, why));
+                        // An operator's pin takes effect now, not at the next period.
+                        if (started && election != null && election.isLeader()) {
+                            tick();
+                        }
+                    })),
             bus.subscribe(bus.topics().stats(), GatewayStats.class, Subscriber.Start.END,
                     (k, s) -> onControlThread(() -> {
                         if (s == null) {
@@ -144,6 +150,8 @@ public final class GrmService implements AutoCloseable {
         });
         long periodMillis = Math.max(1, Math.round(config.control().periodSeconds() * 1000));
         control.scheduleAtFixedRate(this::tick, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+        // Overrides already on the topic at start are applied by the first period, not one by one.
+        control.schedule(() -> started = true, periodMillis, TimeUnit.MILLISECONDS);
         LOG.info("GRM {} started: period {} ms, {} gateways, {} servers", id, periodMillis,
                 config.gateways().size(), config.servers().size());
     }
