@@ -82,6 +82,7 @@ final class WorkloadTest {
             assertThat(dir.resolve("summary.json")).exists();
             assertThat(Files.readAllLines(dir.resolve("timeseries.jsonl"))).isNotEmpty();
             assertThat(dir.resolve("response-time.png")).exists();
+            assertThat(dir.resolve("outcomes.png")).exists();
         } finally {
             backend.stop(0);
             delay.shutdownNow();
@@ -145,6 +146,38 @@ final class WorkloadTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"melt\"}")).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertThat(bad).contains("kind: melt (expected: one of crash, slow, errors, none)");
         }
+    }
+
+    @Test
+    void faults_errorsSlowAndCrash_areWhatTheClientsSee() throws Exception {
+        try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(10, 0.01, 0))) {
+            HttpClient http = HttpClient.newHttpClient();
+            URI admin = URI.create("http://127.0.0.1:" + s.adminPort());
+            URI target = URI.create("http://127.0.0.1:" + s.port());
+            double normal = meanResponse(target, "normal");
+            fault(http, admin, "{\"kind\": \"slow\", \"factor\": 5}");
+            double slow = meanResponse(target, "slow");
+            assertThat(slow).isGreaterThan(3 * normal);
+            fault(http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
+            Map<String, Object> errors = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
+                    .run(dir.resolve("errors")));
+            assertThat(((Number) errors.get("errors")).longValue()).isEqualTo(((Number) errors.get("sent")).longValue()).isPositive();
+            fault(http, admin, "{\"kind\": \"none\"}");
+            fault(http, admin, "{\"kind\": \"crash\"}");
+            Thread.sleep(200);
+            assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
+        }
+    }
+
+    private double meanResponse(URI target, String name) throws Exception {
+        Map<String, Object> r = basic(new LoadGenerator(closedLoop(2, "10ms", "2s"), List.of(target), null).run(dir.resolve(name)));
+        return ((Number) r.get("meanResponseSeconds")).doubleValue();
+    }
+
+    private static void fault(HttpClient http, URI admin, String body) throws Exception {
+        assertThat(http.send(HttpRequest.newBuilder(admin.resolve("/fault")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        Thread.sleep(50);
     }
 
     @Test

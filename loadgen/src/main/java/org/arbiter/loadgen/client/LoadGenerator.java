@@ -89,6 +89,9 @@ public final class LoadGenerator {
                 scenario.phases().stream().map(Scenario.Phase::name).toList(),
                 scenario.phases().stream().map(Scenario.Phase::durationSeconds).toList(),
                 Math.max(0.05, Math.min(1.0, scenario.totalSeconds() / 200)));
+        Map<String, Double> targetSeconds = new java.util.LinkedHashMap<>();
+        scenario.classes().forEach((c, shape) -> targetSeconds.put(c, shape.targetSeconds()));
+        recorder.targets(targetSeconds);
     }
 
     /** Runs the scenario to its end, writes the outputs into {@code outDir}, returns the summary. */

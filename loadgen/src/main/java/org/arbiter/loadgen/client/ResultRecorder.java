@@ -79,7 +79,7 @@ public final class ResultRecorder {
     private final double[] phaseEnds;
     private final Map<String, Counts> total = new LinkedHashMap<>();
     private final List<Map<String, Counts>> perPhase = new ArrayList<>();
-    private final Map<Long, Map<String, double[]>> series = new TreeMap<>();
+    private final TreeMap<Long, Map<String, double[]>> series = new TreeMap<>();
     private final double intervalSeconds;
 
     /**
@@ -186,6 +186,13 @@ public final class ResultRecorder {
         charts(dir);
     }
 
+    private final Map<String, Double> targets = new LinkedHashMap<>();
+
+    /** Response-time targets to draw on the chart, by class (optional). */
+    public synchronized void targets(Map<String, Double> targetSeconds) {
+        targets.putAll(targetSeconds);
+    }
+
     private void charts(Path dir) throws IOException {
         XYChart rt = new XYChartBuilder().width(900).height(450).title("Mean response time per class")
                 .xAxisTitle("time (s)").yAxisTitle("seconds").build();
@@ -212,8 +219,28 @@ public final class ResultRecorder {
             }
         }
         if (any) {
+            double end = series.isEmpty() ? 1 : (series.lastKey() + 1) * intervalSeconds;
+            targets.forEach((c, t) -> {
+                if (t > 0) {
+                    rt.addSeries(c + " target", List.of(0.0, end), List.of(t, t))
+                            .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE)
+                            .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+                }
+            });
             BitmapEncoder.saveBitmap(rt, dir.resolve("response-time.png").toString(), BitmapEncoder.BitmapFormat.PNG);
             BitmapEncoder.saveBitmap(x, dir.resolve("throughput.png").toString(), BitmapEncoder.BitmapFormat.PNG);
+        }
+        org.knowm.xchart.CategoryChart outcomes = new org.knowm.xchart.CategoryChartBuilder().width(900).height(450)
+                .title("Outcomes per class").xAxisTitle("class").yAxisTitle("requests").build();
+        outcomes.getStyler().setStacked(true);
+        List<String> names = new ArrayList<>(total.keySet());
+        if (!names.isEmpty()) {
+            outcomes.addSeries("ok", names, names.stream().map(c -> (Number) total.get(c).ok).toList());
+            outcomes.addSeries("rejected", names, names.stream().map(c -> (Number) total.get(c).rejected).toList());
+            outcomes.addSeries("errors", names, names.stream().map(c -> (Number) total.get(c).errors).toList());
+            outcomes.addSeries("timedOut", names, names.stream().map(c -> (Number) total.get(c).timedOut).toList());
+            outcomes.addSeries("lost", names, names.stream().map(c -> (Number) total.get(c).lost).toList());
+            BitmapEncoder.saveBitmap(outcomes, dir.resolve("outcomes.png").toString(), BitmapEncoder.BitmapFormat.PNG);
         }
     }
 

@@ -30,7 +30,7 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
                        List<Phase> phases) {
 
     /** What a request of a class looks like. */
-    public record RequestShape(Map<String, String> headers, String path, String method) {
+    public record RequestShape(Map<String, String> headers, String path, String method, double targetSeconds) {
     }
 
     /** Pareto on/off source parameters (001). */
@@ -81,10 +81,12 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
             Map<String, String> headers = c.stringMap("headers");
             String path = c.string("path", "/");
             String method = c.choice("method", "GET", "GET", "POST", "PUT", "DELETE", "HEAD");
+            double target = c.duration("target", 0, v -> v >= 0, ">= 0");
             c.finish();
-            classes.put(name, new RequestShape(headers, path, method));
+            classes.put(name, new RequestShape(headers, path, method, target));
         });
         double think = n.duration("think", 1, v -> v >= 0, ">= 0") * scale;
+        classes.replaceAll((k, v) -> new RequestShape(v.headers(), v.path(), v.method(), v.targetSeconds() * scale));
         double timeout = n.duration("timeout", 60, v -> v > 0, "> 0") * scale;
         long seed = (long) n.number("seed", 1, v -> true, "a number");
         List<Phase> phases = new ArrayList<>();
