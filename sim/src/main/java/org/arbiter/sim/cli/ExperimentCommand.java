@@ -35,7 +35,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--live", description = "Run over real gateways, GRM, Kafka and simservers (not available yet).")
+    @Option(names = "--live", description = "phases only: run over a real Kafka broker, GRM, gateway and simserver, durations scaled.")
     boolean live;
 
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
@@ -44,11 +44,27 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point (default: ${DEFAULT-VALUE}).")
     double seconds;
 
+    private Map<String, Object> livePhases(java.io.PrintWriter err) {
+        try {
+            Files.createDirectories(out);
+            Map<String, Object> live = org.arbiter.sim.experiment.LivePhases.run(seed, seconds, timeScale, out, err::println);
+            Map<String, Object> simulated = Experiments.phases(seed, seconds, s -> { });
+            live.put("simulated", simulated.get("phases"));
+            return live;
+        } catch (Exception e) {
+            throw new IllegalStateException("live phases failed: " + e, e);
+        }
+    }
+
     @Override
     public Integer call() throws IOException {
-        if (live) {
-            spec.commandLine().getErr().println("experiment: --live is not available yet in this build "
-                    + "(needs the live gateway and simserver; issue 7); run without --live for the simulator");
+        if (live && !name.equals("phases")) {
+            spec.commandLine().getErr().println("experiment: --live is available for phases only in this build "
+                    + "(concurrency and regions run in the simulator)");
+            return 2;
+        }
+        if (live && !(timeScale > 0 && timeScale <= 1)) {
+            spec.commandLine().getErr().println("experiment: --time-scale: " + timeScale + " (expected: 0 < x <= 1)");
             return 2;
         }
         if (!(seconds > 0)) {
@@ -58,7 +74,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         Map<String, Object> result = switch (name) {
             case "concurrency" -> Experiments.concurrency(seed, seconds, err::println);
-            case "phases" -> Experiments.phases(seed, seconds, err::println);
+            case "phases" -> live ? livePhases(err) : Experiments.phases(seed, seconds, err::println);
             case "regions" -> Experiments.regions(seed, seconds, err::println);
             default -> null;
         };
