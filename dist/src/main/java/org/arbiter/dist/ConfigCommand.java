@@ -46,8 +46,7 @@ final class ConfigCommand implements Callable<Integer> {
                 return 0;
             } catch (ConfigException e) {
                 PrintWriter err = spec.commandLine().getErr();
-                e.errors().forEach(err::println);
-                err.println(file + ": " + e.errors().size() + (e.errors().size() == 1 ? " problem" : " problems"));
+                e.errors().forEach(err::println); // one line per problem, nothing else: scripts count them
                 err.flush();
                 return 2;
             }
