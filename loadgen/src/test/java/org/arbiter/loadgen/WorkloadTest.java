@@ -150,14 +150,15 @@ final class WorkloadTest {
 
     @Test
     void faults_errorsSlowAndCrash_areWhatTheClientsSee() throws Exception {
-        try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(10, 0.01, 0))) {
+        // Demand 100 ms, so the HTTP round trip on a busy machine does not hide the factor.
+        try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(10, 0.1, 0))) {
             HttpClient http = HttpClient.newHttpClient();
             URI admin = URI.create("http://127.0.0.1:" + s.adminPort());
             URI target = URI.create("http://127.0.0.1:" + s.port());
             double normal = meanResponse(target, "normal");
             fault(http, admin, "{\"kind\": \"slow\", \"factor\": 5}");
             double slow = meanResponse(target, "slow");
-            assertThat(slow).isGreaterThan(3 * normal);
+            assertThat(slow).isGreaterThan(2.5 * normal);
             fault(http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
             Map<String, Object> errors = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
                     .run(dir.resolve("errors")));
