@@ -66,9 +66,9 @@ final class ConfigCommandTest {
     }
 
     @Test
-    void experimentLive_saysItIsNotAvailableYet_andExits2() {
-        assertThat(run("experiment", "phases", "--out", "target/x", "--live")).isEqualTo(2);
-        assertThat(err.toString()).contains("not available yet");
+    void experimentLive_forRegions_saysItIsNotAvailable_andExits2() {
+        assertThat(run("experiment", "regions", "--out", "target/x", "--live")).isEqualTo(2);
+        assertThat(err.toString()).contains("--live is available for phases only");
     }
 
     @Test
