@@ -3,7 +3,6 @@ package org.arbiter.grm;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,7 +107,7 @@ public final class GrmSolver {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
-    /** A flow as the optimiser sees it; values are cached per unit count. */
+    /** A flow as the optimiser sees it (the optimiser reads each value once, so no cache). */
     private static final class Item implements Optimizer.Item {
         final int group;
         final int lower;
@@ -116,7 +115,6 @@ public final class GrmSolver {
         final FlowModel model;
         final Problem.ClassSpec cls;
         final int q;
-        final Map<Integer, Double> cache = new HashMap<>();
 
         Item(int group, int lower, int upper, FlowModel model, Problem.ClassSpec cls, int q) {
             this.group = group;
@@ -144,7 +142,7 @@ public final class GrmSolver {
 
         @Override
         public double value(int units) {
-            return cache.computeIfAbsent(units, k -> cls.utility().utility(model.predict(k / (double) q)));
+            return cls.utility().utility(model.predict(units / (double) q));
         }
 
         @Override
