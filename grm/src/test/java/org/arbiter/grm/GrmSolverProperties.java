@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Assume;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.EdgeCasesMode;
@@ -34,7 +35,15 @@ final class GrmSolverProperties {
         double total = 0;
         for (Problem.Flow f : problem.flows()) {
             double w = s.weights().get(f.gateway()).get(f.cls());
-            assertThat(w).isGreaterThanOrEqualTo(problem.parameters().minWeight() - 1e-9);
+            Double pin = problem.pins().get(f.id());
+            if (pin != null) {
+                assertThat(w).isEqualTo(pin);
+            } else {
+                assertThat(w).isGreaterThanOrEqualTo(problem.parameters().minWeight() - 1e-9);
+                double share = problem.classNamed(f.cls()).minShare() * problem.totalConcurrency()
+                        / problem.gateways().size();
+                assertThat(w).isGreaterThanOrEqualTo(share - 1e-9);
+            }
             assertThat(w * q).isCloseTo(Math.rint(w * q), within(1e-9));
             total += w;
         }
@@ -47,6 +56,8 @@ final class GrmSolverProperties {
 
     @Property(tries = 150, edgeCases = EdgeCasesMode.NONE)
     void moreConcurrency_neverLowersTheObjective(@ForAll("instances") Problem problem) {
+        // Only without minShare: a larger N raises minShare · N / |G| and may force units to move.
+        Assume.that(problem.classes().stream().allMatch(c -> c.minShare() == 0));
         List<Problem.Server> more = new ArrayList<>(problem.servers());
         more.add(new Problem.Server("extra", 1));
         Problem bigger = new Problem(more, problem.classes(), problem.flows(), problem.parameters(), problem.pins());
@@ -77,7 +88,9 @@ final class GrmSolverProperties {
             Solution.Prediction pr = s.predicted().get(f.id());
             assertThat(pr.responseTime()).isCloseTo(expected, within(1e-9));
             double tau = c.targetSeconds();
-            double u = expected <= tau ? (tau - expected) : -(expected - tau);
+            double u = c.utility() instanceof UtilityFunction.Pacifici
+                    ? (expected <= tau ? (tau - expected) : -(expected - tau)) // eq. 7, φ = α = β = 1
+                    : c.utility().utility(expected);
             assertThat(pr.utility()).isCloseTo(u, within(1e-9));
         }
     }
@@ -95,7 +108,12 @@ final class GrmSolverProperties {
             List<Problem.ClassSpec> cs = new ArrayList<>();
             for (int i = 0; i < c; i++) {
                 double tau = 0.5 + rnd.nextInt(6) * 0.5;
-                cs.add(new Problem.ClassSpec("c" + i, tau, UtilityFunction.pacifici(tau, 1, 1, 1), 0, 10));
+                // Mostly eq. 7; sometimes one of 002's yield shapes (steps: ties and flat runs).
+                UtilityFunction u = rnd.nextInt(4) > 0 ? UtilityFunction.pacifici(tau, 1, 1, 1)
+                        : UtilityFunction.yield(List.of("throughput", "response-time", "hybrid").get(rnd.nextInt(3)),
+                                1 + rnd.nextInt(4), rnd.nextInt(3), tau, tau / 2);
+                double minShare = rnd.nextInt(4) == 0 ? 0.1 * rnd.nextInt(4) : 0;
+                cs.add(new Problem.ClassSpec("c" + i, tau, u, minShare, 10));
             }
             List<Problem.Flow> fs = new ArrayList<>();
             for (int gi = 0; gi < g; gi++) {
@@ -111,34 +129,71 @@ final class GrmSolverProperties {
                 }
             }
             int n2 = Math.max(n, fs.size());
-            List<Problem.Server> servers = List.of(new Problem.Server("s1", n2));
             Problem.Prediction pred = rnd.nextBoolean() ? Problem.Prediction.MM1 : Problem.Prediction.QUEUE_LENGTH;
-            return new Problem(servers, cs, fs, new Problem.Parameters(comb, qq, 1, pred, 5, 1), Map.of());
+            Map<Problem.FlowId, Double> pins = new HashMap<>();
+            if (fs.size() > 1 && rnd.nextInt(4) == 0) {
+                pins.put(fs.get(rnd.nextInt(fs.size())).id(), 1 + rnd.nextInt(2) / (double) qq);
+            }
+            Problem.Parameters params = new Problem.Parameters(comb, qq, 1, pred, 5, 1);
+            // Keep the instance feasible (infeasible bounds have their own test): the smallest N ≥ n2
+            // that holds its own lower bounds (they grow with N through minShare, Σ minShare < 1).
+            int n3 = n2;
+            while (true) {
+                int lowerSum = 0;
+                for (Problem.Flow f : fs) {
+                    lowerSum += lowerUnits(f, cs.get(Integer.parseInt(f.cls().substring(1))), pins, params, n3,
+                            (int) fs.stream().map(Problem.Flow::gateway).distinct().count());
+                }
+                if (lowerSum <= n3 * qq) {
+                    break;
+                }
+                n3++;
+            }
+            return new Problem(List.of(new Problem.Server("s1", n3)), cs, fs, params, pins);
         });
     }
 
-    /** Enumerates every allocation of the units. */
+    /**
+     * The fewest units of a flow: its pin, else max(minWeight, minShare · N / |G|), in units of
+     * 1/q rounded up (the issue's rules, restated here rather than taken from GrmSolver).
+     */
+    static int lowerUnits(Problem.Flow f, Problem.ClassSpec c, Map<Problem.FlowId, Double> pins,
+                          Problem.Parameters p, int n, int gateways) {
+        int q = p.granularity();
+        Double pin = pins.get(f.id());
+        if (pin != null) {
+            return (int) Math.round(pin * q);
+        }
+        return (int) Math.ceil(Math.max(p.minWeight(), c.minShare() * n / gateways) * q - 1e-9);
+    }
+
+    /** Enumerates every allocation of the units within every flow's bounds. */
     static double bruteForce(Problem p) {
         int q = p.parameters().granularity();
         int units = p.totalConcurrency() * q;
-        int lower = (int) Math.ceil(p.parameters().minWeight() * q);
+        int[] lower = new int[p.flows().size()];
+        int[] upper = new int[lower.length];
+        for (int i = 0; i < lower.length; i++) {
+            Problem.Flow f = p.flows().get(i);
+            lower[i] = lowerUnits(f, p.classNamed(f.cls()), p.pins(), p.parameters(), p.totalConcurrency(),
+                    p.gateways().size());
+            upper[i] = p.pins().containsKey(f.id()) ? lower[i] : units;
+        }
         double[] best = {Double.NEGATIVE_INFINITY};
-        enumerate(p, new int[p.flows().size()], 0, units, lower, best);
+        enumerate(p, new int[lower.length], 0, units, lower, upper, best);
         return best[0];
     }
 
-    private static void enumerate(Problem p, int[] k, int i, int left, int lower, double[] best) {
-        if (i == k.length - 1) {
-            if (left < lower) {
-                return;
+    private static void enumerate(Problem p, int[] k, int i, int left, int[] lower, int[] upper, double[] best) {
+        if (i == k.length) {
+            if (left == 0) {
+                best[0] = Math.max(best[0], objective(p, k));
             }
-            k[i] = left;
-            best[0] = Math.max(best[0], objective(p, k));
             return;
         }
-        for (int x = lower; x <= left - lower * (k.length - 1 - i); x++) {
+        for (int x = lower[i]; x <= Math.min(upper[i], left); x++) {
             k[i] = x;
-            enumerate(p, k, i + 1, left - x, lower, best);
+            enumerate(p, k, i + 1, left - x, lower, upper, best);
         }
     }
 
