@@ -176,10 +176,17 @@ public final class SolveCommand implements Callable<Integer> {
         out.put("serverCaps", s.serverCaps());
         Map<String, Map<String, Object>> predicted = new LinkedHashMap<>();
         s.predicted().forEach((id, pr) -> predicted.computeIfAbsent(id.gateway(), g -> new LinkedHashMap<>())
-                .put(id.cls(), Map.of("responseTime", round(pr.responseTime()), "utility", round(pr.utility()))));
+                .put(id.cls(), prediction(pr)));
         out.put("predicted", predicted);
         out.put("solveMillis", round(millis));
         return out;
+    }
+
+    private static Map<String, Object> prediction(Solution.Prediction pr) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("responseTime", round(pr.responseTime()));
+        m.put("utility", round(pr.utility()));
+        return m;
     }
 
     private static double round(double d) {

@@ -96,6 +96,22 @@ final class SolveCommandTest {
     }
 
     @Test
+    void badFlagValues_giveOneLineEach_andExit2() throws Exception {
+        assertThat(run(EXAMPLE, "--combine", "max", "--granularity", "0")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "--combine: max (expected: one of min, sum)",
+                "--granularity: 0 (expected: 1..1000)");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void unparsableFlag_isAUsageError_exit2() throws Exception {
+        assertThat(run(EXAMPLE, "--granularity", "ten")).isEqualTo(2);
+        assertThat(err.toString()).contains("--granularity");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
     void missingFieldsAndMalformedJson_areNamed() throws Exception {
         assertThat(run("{\"servers\": [{\"id\": \"s1\"}], \"classes\": [], \"flows\": [{\"gateway\": \"g1\"}]}")).isEqualTo(2);
         assertThat(err.toString()).contains("servers[0].concurrency: missing (expected: a value)")
