@@ -20,14 +20,18 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Solve time of the GRM core ({@link GrmSolver#solve}) for F flows sharing N slots, both
- * objectives, granularity 1. Flows: 10 gateways × (F/10) classes with random loads around
- * saturation. Run with
+ * Solve time of the GRM core ({@link GrmSolver#solve}: flow models, optimiser, N(g,s) partition)
+ * for F flows sharing N slots, both objectives, granularity q (1 = the paper's integer weights).
+ * Flows: 10 gateways × (F/10) classes, random loads around saturation (some flows unstable at
+ * their fair share), N_s = 10 per server. Run with (common installed in ~/.m2, or add {@code -am}):
  *
  * <pre>
- * ./mvnw -B -pl grm -am -Pbenchmarks package -DskipTests
- * java -jar grm/target/benchmarks.jar OptimizerBenchmark -f 1 -wi 2 -i 3
+ * ./mvnw -B -pl grm -Pbenchmarks package -DskipTests
+ * java -jar grm/target/benchmarks.jar OptimizerBenchmark -f 1 -wi 2 -w 1s -i 5 -r 2s -jvmArgs -Xmx2g
+ * java -jar grm/target/benchmarks.jar OptimizerBenchmark -p size=100:1000 -p granularity=10 -f 1 -wi 2 -i 5
  * </pre>
+ *
+ * Results and the machine they were measured on: docs/grm.md.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -44,6 +48,10 @@ public class OptimizerBenchmark {
     @Param({"MIN", "SUM"})
     public String combine;
 
+    /** q: weights in units of 1/q. */
+    @Param({"1"})
+    public int granularity;
+
     private Problem problem;
 
     @Setup(Level.Trial)
@@ -51,11 +59,11 @@ public class OptimizerBenchmark {
         String[] p = size.split(":");
         int flows = Integer.parseInt(p[0]);
         int n = Integer.parseInt(p[1]);
-        problem = problem(flows, n, Problem.Combine.valueOf(combine), 7);
+        problem = problem(flows, n, Problem.Combine.valueOf(combine), granularity, 7);
     }
 
     /** A reproducible instance: 10 gateways (or fewer), classes with targets 1-4 s. */
-    public static Problem problem(int flows, int n, Problem.Combine combine, long seed) {
+    public static Problem problem(int flows, int n, Problem.Combine combine, int granularity, long seed) {
         Random rnd = new Random(seed);
         int gateways = Math.min(10, flows);
         int classes = (flows + gateways - 1) / gateways;
@@ -74,7 +82,7 @@ public class OptimizerBenchmark {
         for (int s = 0; s < n / 10; s++) {
             servers.add(new Problem.Server("s" + s, 10));
         }
-        return new Problem(servers, cs, fs, new Problem.Parameters(combine, 1, 1, Problem.Prediction.MM1, 5, 1), Map.of());
+        return new Problem(servers, cs, fs, new Problem.Parameters(combine, granularity, 1, Problem.Prediction.MM1, 5, 1), Map.of());
     }
 
     @Benchmark

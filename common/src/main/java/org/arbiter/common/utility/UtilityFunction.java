@@ -23,6 +23,14 @@ import org.arbiter.common.config.ClassConfig;
  * and {@code −dropPenalty} past the deadline (a request that misses its deadline is as good as
  * dropped). Non-increasing in t.
  *
+ * <p><b>Yield and throughput.</b> Neptune sums yield over requests, so a flow's yield per second
+ * would be λ·y(t). The GRM's optimiser does not scale by throughput: eq. 9 keeps each flow's
+ * arrival rate fixed (every arrival is served, only later or sooner), so λ·y(t) would only weight
+ * flows by their traffic, and a busy flow of a cheap class would outbid an idle flow of a costly
+ * one. A yield is therefore valued like eq. 7, per flow at its predicted mean response time, and
+ * a class that should count per request says so in its {@code full} and {@code dropPenalty}.
+ * That keeps one signature, {@code utility(responseTimeSeconds)}, for every utility.
+ *
  * <p>Implementations are immutable and thread-safe.
  */
 @FunctionalInterface
