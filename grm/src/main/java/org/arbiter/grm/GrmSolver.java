@@ -76,6 +76,7 @@ public final class GrmSolver {
             throw new ProblemException(List.of("flows: " + e.getMessage()));
         }
 
+        checkAllocation(r.units(), items, totalUnits);
         Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
         Map<Problem.FlowId, Solution.Prediction> predicted = new LinkedHashMap<>();
         Map<String, Double> gatewayWeights = new LinkedHashMap<>();
@@ -92,6 +93,21 @@ public final class GrmSolver {
         problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
         Map<String, Map<String, Integer>> caps = CapPartition.partition(gatewayWeights, serverCaps);
         return new Solution(r.objective(), weights, caps, predicted);
+    }
+
+    /** Belt and braces: an allocation that breaks a bound or misses N is a bug, never returned. */
+    private static void checkAllocation(int[] units, List<Item> items, int totalUnits) {
+        long sum = 0;
+        for (int i = 0; i < units.length; i++) {
+            if (units[i] < items.get(i).lower || units[i] > items.get(i).upper) {
+                throw new IllegalStateException("flow " + i + ": " + units[i] + " units (expected: within ["
+                        + items.get(i).lower + ", " + items.get(i).upper + "])");
+            }
+            sum += units[i];
+        }
+        if (sum != totalUnits) {
+            throw new IllegalStateException("allocation: " + sum + " units (expected: " + totalUnits + ")");
+        }
     }
 
     /** The flow model of one flow under the problem's prediction mode. */

@@ -20,7 +20,9 @@ import org.arbiter.common.utility.UtilityFunction;
  * @param classes    the classes, by name
  * @param flows      one per (gateway, class) taking part
  * @param parameters combine, granularity, bounds, prediction
- * @param pins       weights fixed by an operator, by flow
+ * @param pins       weights fixed by an operator, by flow: the optimiser holds such a flow at
+ *                   exactly its pin (rounded to the nearest multiple of 1/q; an operator's pin
+ *                   may lie below minWeight and minShare) and optimises the others
  */
 public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> flows, Parameters parameters,
                       Map<FlowId, Double> pins) {
