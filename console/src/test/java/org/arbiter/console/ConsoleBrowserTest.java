@@ -118,9 +118,9 @@ final class ConsoleBrowserTest {
         wait.until(d -> d.findElement(By.cssSelector("#gateways tbody tr[data-gateway=g1]")).getText().contains("live"));
 
         // pin w(g1, premium) = 7 in the form
-        new Select(driver.findElement(By.id("ov-kind"))).selectByValue("weight");
-        new Select(driver.findElement(By.id("ov-gateway"))).selectByValue("g1");
-        new Select(driver.findElement(By.id("ov-class"))).selectByValue("premium");
+        choose(wait, "ov-kind", "weight"); // the page re-renders its selects live
+        choose(wait, "ov-gateway", "g1"); // the page re-renders its selects live
+        choose(wait, "ov-class", "premium"); // the page re-renders its selects live
         WebElement value = driver.findElement(By.id("ov-value"));
         value.clear();
         value.sendKeys("7");
@@ -169,5 +169,18 @@ final class ConsoleBrowserTest {
 
     private static int count(WebDriver d) {
         return Integer.parseInt(d.findElement(By.id("stats-count")).getText().trim());
+    }
+
+    /** Selects {@code value} in select {@code id}, again if a live re-render replaced the element or reset it. */
+    private static void choose(WebDriverWait wait, String id, String value) {
+        wait.until(d -> {
+            try {
+                Select s = new Select(d.findElement(By.id(id)));
+                s.selectByValue(value);
+                return value.equals(new Select(d.findElement(By.id(id))).getFirstSelectedOption().getAttribute("value"));
+            } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+                return false;
+            }
+        });
     }
 }

@@ -76,9 +76,9 @@ final class DemoBrowserTest {
             int before = statsCount(driver, wait);
             wait.until(d -> statsCount(d, wait) > before + 3); // live over SSE, no reload
 
-            new Select(driver.findElement(By.id("ov-kind"))).selectByValue("weight");
-            new Select(driver.findElement(By.id("ov-gateway"))).selectByValue("g1");
-            new Select(driver.findElement(By.id("ov-class"))).selectByValue("premium");
+            choose(wait, "ov-kind", "weight"); // the page re-renders its selects live
+            choose(wait, "ov-gateway", "g1"); // the page re-renders its selects live
+            choose(wait, "ov-class", "premium"); // the page re-renders its selects live
             WebElement value = driver.findElement(By.id("ov-value"));
             value.clear();
             value.sendKeys("3");
@@ -108,5 +108,18 @@ final class DemoBrowserTest {
     private static int statsCount(WebDriver d, WebDriverWait wait) {
         String t = d.findElement(By.id("stats-count")).getText().trim();
         return t.isEmpty() ? 0 : Integer.parseInt(t);
+    }
+
+    /** Selects {@code value} in select {@code id}, again if a live re-render replaced the element or reset it. */
+    private static void choose(WebDriverWait wait, String id, String value) {
+        wait.until(d -> {
+            try {
+                Select s = new Select(d.findElement(By.id(id)));
+                s.selectByValue(value);
+                return value.equals(new Select(d.findElement(By.id(id))).getFirstSelectedOption().getAttribute("value"));
+            } catch (org.openqa.selenium.StaleElementReferenceException | org.openqa.selenium.NoSuchElementException e) {
+                return false;
+            }
+        });
     }
 }
