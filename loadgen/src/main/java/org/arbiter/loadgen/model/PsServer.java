@@ -16,9 +16,17 @@ import java.util.List;
  *
  * Event-driven: admit() and advance() move time forward exactly, updating every request's
  * remaining work at the rate in force since the last event; nextEventTime() says when the next
- * request will finish a stage. O(n) per event.
+ * request will finish a stage. O(n) per event. The caller drives it: the simulator on virtual
+ * time, the live simserver on System.nanoTime() from one thread. Typical loop:
  *
- * Thread-safety: not thread-safe; time is passed in (seconds).
+ *   done = server.admit(request, demandSeconds, now);   // at each arrival
+ *   t = server.nextCompletionTime();                    // schedule a wake-up at t
+ *   done = server.advanceTo(t);                         // at the wake-up
+ *
+ * Power and energy live next door, in PowerModel, fed with busyFraction().
+ *
+ * Thread-safety: not thread-safe; time is passed in (seconds) and must not go backwards (an
+ * earlier time is treated as "now").
  */
 
 /** A processor-sharing server model driven by the caller's clock. See the design note. */
@@ -50,9 +58,24 @@ public final class PsServer<T> {
     private double now;
     private double busyArea;
 
+    /**
+     * @param cores      virtual CPUs (>= 1)
+     * @param overhead   efficiency loss per request above the knee (>= 0)
+     * @param knee       concurrency above which the overhead applies (>= 0)
+     * @param ioFraction share of each demand that is an I/O wait holding no CPU (0 <= x < 1)
+     */
     public PsServer(int cores, double overhead, int knee, double ioFraction) {
         if (cores < 1) {
             throw new IllegalArgumentException("cores: " + cores + " (expected: >= 1)");
+        }
+        if (!(overhead >= 0)) {
+            throw new IllegalArgumentException("overhead: " + overhead + " (expected: >= 0)");
+        }
+        if (knee < 0) {
+            throw new IllegalArgumentException("knee: " + knee + " (expected: >= 0)");
+        }
+        if (!(ioFraction >= 0 && ioFraction < 1)) {
+            throw new IllegalArgumentException("ioFraction: " + ioFraction + " (expected: 0 <= x < 1)");
         }
         this.cores = cores;
         this.overhead = overhead;
@@ -69,8 +92,14 @@ public final class PsServer<T> {
         return Math.min(1.0, (double) cores / n) * eff;
     }
 
-    /** A request with service demand {@code demandSeconds} arrives at {@code t}. */
+    /**
+     * A request with service demand {@code demandSeconds} arrives at {@code t}; returns the
+     * requests that finished up to {@code t} (as {@link #advance}).
+     */
     public List<Done<T>> admit(T request, double demandSeconds, double t) {
+        if (!(demandSeconds >= 0)) {
+            throw new IllegalArgumentException("demandSeconds: " + demandSeconds + " (expected: >= 0)");
+        }
         List<Done<T>> done = advance(t);
         cpu.add(new Job<>(request, (1 - ioFraction) * demandSeconds, ioFraction * demandSeconds));
         return done;
@@ -91,6 +120,16 @@ public final class PsServer<T> {
             next = Math.min(next, j.ioUntil);
         }
         return next;
+    }
+
+    /** Same as {@link #nextEventTime()}: when the next request finishes a stage (+∞ when idle). */
+    public double nextCompletionTime() {
+        return nextEventTime();
+    }
+
+    /** Same as {@link #advance(double)}. */
+    public List<Done<T>> advanceTo(double t) {
+        return advance(t);
     }
 
     /** Moves to time t; returns the requests that finished by then, in order. */
@@ -143,8 +182,43 @@ public final class PsServer<T> {
         now = to;
     }
 
+    /**
+     * Drops every request in flight at {@code t} (a crash, a power-off) and returns them, oldest
+     * first; the server is idle afterwards. Requests that finished by {@code t} are not included:
+     * call {@link #advance} first to collect them.
+     */
+    public List<T> drain(double t) {
+        progress(t);
+        List<T> dropped = new ArrayList<>(cpu.size() + io.size());
+        cpu.forEach(j -> dropped.add(j.request));
+        io.forEach(j -> dropped.add(j.request));
+        cpu.clear();
+        io.clear();
+        return dropped;
+    }
+
+    /** Requests in the server, holding CPU or waiting on I/O. */
     public int inFlight() {
         return cpu.size() + io.size();
+    }
+
+    /** Requests holding CPU (the n of the rate formula). */
+    public int cpuInFlight() {
+        return cpu.size();
+    }
+
+    /** Share of the virtual CPUs busy now: min(1, cpuInFlight / cores) — the "CPU utilisation". */
+    public double busyFraction() {
+        return Math.min(1.0, (double) cpu.size() / cores);
+    }
+
+    /** Completion rate at saturation without overhead: cores / mean demand of the CPU part. */
+    public double capacityPerSecond(double meanDemandSeconds) {
+        return cores / ((1 - ioFraction) * meanDemandSeconds);
+    }
+
+    public int cores() {
+        return cores;
     }
 
     /** Time integral of the busy fraction so far (CPU-seconds per core). */
