@@ -161,7 +161,10 @@ final class ConsoleBrowserTest {
         }
 
         // unpin from the table
-        driver.findElement(By.cssSelector("button[data-unpin='weight:g1:premium']")).click();
+        wait.until(d -> { // the pins table re-renders live: find and click in one retried step
+            d.findElement(By.cssSelector("button[data-unpin='weight:g1:premium']")).click();
+            return true;
+        });
         wait.until(d -> d.findElements(By.cssSelector("#pins tr[data-id='weight:g1:premium']")).isEmpty());
         await().atMost(Duration.ofSeconds(20)).until(() -> published.stream().anyMatch(o -> o.id().equals("weight:g1:premium")
                 && !o.active()));
