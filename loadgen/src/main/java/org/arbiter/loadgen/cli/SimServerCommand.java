@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.arbiter.common.config.Durations;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
 import picocli.CommandLine.Command;
@@ -60,6 +61,21 @@ public final class SimServerCommand implements Callable<Integer> {
     @Option(names = "--class-header", defaultValue = "X-Class", description = "Header naming the class.")
     String classHeader;
 
+    @Option(names = "--watts", defaultValue = "0,60,60,65", paramLabel = "OFF,BOOT,IDLE,BUSY",
+            description = "Power draw by state (default: ${DEFAULT-VALUE}, 000 §7.5).")
+    String watts;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed of the demands (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    private static double seconds(String option, String text) {
+        try {
+            return Durations.parseSeconds(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(option + ": " + text + " (expected: a duration such as 250ms, 5s or 2m)");
+        }
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         var err = spec.commandLine().getErr();
@@ -78,18 +94,35 @@ public final class SimServerCommand implements Callable<Integer> {
                     if (p.length != 2) {
                         throw new IllegalArgumentException("--demand: " + kv + " (expected: class=duration, e.g. premium=1s)");
                     }
-                    perClass.put(p[0].trim(), Durations.parseSeconds(p[1].trim()) * timeScale);
+                    perClass.put(p[0].trim(), seconds("--demand", p[1].trim()) * timeScale);
                 }
             }
+            String[] w = watts.split(",");
+            if (w.length != 4) {
+                throw new IllegalArgumentException("--watts: " + watts + " (expected: four numbers off,boot,idle,busy)");
+            }
+            PowerModel.Watts pw;
+            try {
+                pw = new PowerModel.Watts(Double.parseDouble(w[0].trim()), Double.parseDouble(w[1].trim()),
+                        Double.parseDouble(w[2].trim()), Double.parseDouble(w[3].trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--watts: " + watts + " (expected: four numbers off,boot,idle,busy)");
+            }
             int admin = adminPort != null ? adminPort : port + 1000;
-            o = new SimServerOptions(port, admin, cores, Durations.parseSeconds(meanDemand) * timeScale, perClass,
-                    ioFraction, overhead, knee, mode.equals("real"), Durations.parseSeconds(bootDelay) * timeScale,
-                    Durations.parseSeconds(shutdownDelay) * timeScale, classHeader, new double[] {0, 60, 60, 65}, 1);
+            o = new SimServerOptions(port, admin, cores, seconds("--mean-demand", meanDemand) * timeScale, perClass,
+                    ioFraction, overhead, knee, mode.equals("real"), seconds("--boot-delay", bootDelay) * timeScale,
+                    seconds("--shutdown-delay", shutdownDelay) * timeScale, classHeader, pw, seed);
         } catch (IllegalArgumentException e) {
             err.println("simserver: " + e.getMessage());
             return 2;
         }
-        SimServer s = SimServer.start(o);
+        SimServer s;
+        try {
+            s = SimServer.start(o);
+        } catch (RuntimeException e) {
+            err.println("simserver: cannot listen on 127.0.0.1:" + o.port() + " or " + o.adminPort() + " (" + e.getMessage() + ")");
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             s.close();

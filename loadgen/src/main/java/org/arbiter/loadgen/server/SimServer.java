@@ -35,13 +35,17 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.loadgen.model.PsServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,20 +54,26 @@ import org.slf4j.LoggerFactory;
  * Design note — the synthetic service.
  *
  * Emulated (default): the processor-sharing model PsServer (the simulator's, shared) driven in
- * real time by one scheduler thread, which owns the model: a request read on a Netty event loop is
- * handed to that thread with its exponential demand, the model says when the next request
- * finishes, and a timer wakes the thread then; finished requests are answered 200 from it (Netty
- * writes are thread-safe). So the machine's CPU is not loaded: a 10-core, 1-second server costs
- * almost nothing. Real mode spins the CPU for the CPU part and sleeps the I/O part, on a pool of
- * `cores` threads, like 003's synthetic service.
+ * real time by one scheduler thread ("simserver-clock"), which owns the model, the power model
+ * and the random generator: a request read on a Netty event loop is handed to that thread, which
+ * draws its exponential demand, admits it, and arms one timer for the model's next completion;
+ * finished requests are answered from that thread (Netty hands the write to the channel's loop).
+ * So the machine's CPU is not loaded: a 10-core, 1-second server costs almost nothing. Real mode
+ * spins the CPU for the CPU part and sleeps the I/O part, on a pool of `cores` threads, like 003's
+ * synthetic service.
  *
- * Power: OFF and BOOTING close the request port (connections refused, open ones dropped), like a
- * machine that is down; the admin port stays up. Energy integrates off/boot/idle/busy watts, busy
- * in proportion to the CPU busy fraction. Faults: crash (drop every connection, refuse new
- * ones), slow (multiply demands), errors (answer 500 with a probability), none.
+ * Power (PowerModel, 000 §7.5): POST /power/off → SHUTTING_DOWN (new requests are refused by
+ * closing their connection) → after the shutdown delay OFF: the request port is closed (connections
+ * refused) and open connections and requests in flight are dropped, like a machine that is down.
+ * POST /power/on → BOOTING (port still closed) → after the boot delay ON, port open again. The admin
+ * port stays up throughout. Energy integrates the draw by state, busy in proportion to the CPU busy
+ * fraction (requests holding virtual CPU; I/O waits do not count).
  *
- * Thread-safety: the model and power state live on the scheduler thread; public methods are
- * thread-safe.
+ * Faults: crash = the machine stops at once (OFF, no delay; every connection dropped, new ones
+ * refused; POST /power/on boots it again); slow = demands multiplied by a factor; errors = answer
+ * 500 with a probability; none = clear slow and errors.
+ *
+ * Thread-safety: the models live on the scheduler thread; every public method is thread-safe.
  */
 
 /** An emulated HTTP service with a known capacity. See the design note. */
@@ -72,7 +82,7 @@ public final class SimServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SimServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Power states, as 000 §7.5. */
+    /** Power states, as 000 §7.5. Only ON serves. */
     public enum State { ON, OFF, BOOTING, SHUTTING_DOWN }
 
     private final SimServerOptions options;
@@ -80,21 +90,22 @@ public final class SimServer implements AutoCloseable {
     private final ScheduledExecutorService clock;
     private final ScheduledExecutorService realPool;
     private final PsServer<Pending> model;
+    private final PowerModel power;
     private final SplittableRandom random;
     private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Set<Pending> open = new LinkedHashSet<>();
+    private final AtomicInteger spinning = new AtomicInteger();
     private final long startNanos = System.nanoTime();
     private final int port;
     private final Channel admin;
     private volatile Channel listener;
     private volatile State state = State.ON;
-    private volatile double slowFactor = 1;
-    private volatile double errorRate;
+    private volatile String fault = "none";
+    private double slowFactor = 1;
+    private double errorRate;
     private ScheduledFuture<?> wake;
     private double wakeAt = Double.POSITIVE_INFINITY;
     private long completed;
-    private double joules;
-    private double lastEnergySeconds;
-    private int inFlight;
 
     private record Pending(ChannelHandlerContext ctx, boolean keepAlive) {
     }
@@ -102,15 +113,30 @@ public final class SimServer implements AutoCloseable {
     private SimServer(SimServerOptions options) throws InterruptedException {
         this.options = options;
         this.model = new PsServer<>(options.cores(), options.overhead(), options.knee(), options.ioFraction());
+        this.power = new PowerModel(options.watts(), options.bootDelaySeconds(), options.shutdownDelaySeconds(),
+                PowerModel.State.ON, 0);
         this.random = new SplittableRandom(options.seed());
         this.clock = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "simserver-clock"));
         this.realPool = options.real() ? Executors.newScheduledThreadPool(options.cores(), r -> daemon(r, "simserver-cpu")) : null;
-        this.listener = bind(options.port(), new RequestHandler());
-        this.port = ((InetSocketAddress) listener.localAddress()).getPort();
-        this.admin = bind(options.adminPort(), new AdminHandler());
+        try {
+            this.listener = bind(options.port(), true);
+            this.port = ((InetSocketAddress) listener.localAddress()).getPort();
+            this.admin = bind(options.adminPort(), false);
+        } catch (InterruptedException | RuntimeException e) {
+            clock.shutdownNow();
+            if (realPool != null) {
+                realPool.shutdownNow();
+            }
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
     }
 
-    /** Starts a simserver; returns once both ports listen on 127.0.0.1. */
+    /**
+     * Starts a simserver; returns once both ports listen on 127.0.0.1.
+     *
+     * @throws io.netty.channel.ChannelException or another exception when a port cannot be bound
+     */
     public static SimServer start(SimServerOptions options) throws InterruptedException {
         return new SimServer(requireNonNull(options, "options"));
     }
@@ -121,31 +147,35 @@ public final class SimServer implements AutoCloseable {
         return t;
     }
 
-    private Channel bind(int p, SimpleChannelInboundHandler<FullHttpRequest> handler) throws InterruptedException {
+    private Channel bind(int p, boolean requests) throws InterruptedException {
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        if (handler instanceof RequestHandler) {
+                        if (requests) {
                             connections.add(ch);
                         }
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                                handler instanceof RequestHandler ? new RequestHandler() : new AdminHandler());
+                                requests ? new RequestHandler() : new AdminHandler());
                     }
                 });
         return b.bind("127.0.0.1", p).sync().channel();
     }
 
+    /** The request port. */
     public int port() {
         return port;
     }
 
+    /** The admin port (status, power, faults). */
     public int adminPort() {
         return ((InetSocketAddress) admin.localAddress()).getPort();
     }
 
+    /** The power state now. */
     public State state() {
         return state;
     }
@@ -158,8 +188,7 @@ public final class SimServer implements AutoCloseable {
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             boolean keepAlive = HttpUtil.isKeepAlive(req);
-            String cls = req.headers().get(options.classHeader());
-            double mean = cls == null ? options.meanDemandSeconds() : options.demandSeconds().getOrDefault(cls, options.meanDemandSeconds());
+            double mean = options.meanDemandOf(req.headers().get(options.classHeader()));
             clock.execute(() -> admit(new Pending(ctx, keepAlive), mean));
         }
 
@@ -169,34 +198,41 @@ public final class SimServer implements AutoCloseable {
         }
     }
 
+    // ---- on the clock thread ----
+
     private void admit(Pending p, double mean) {
         if (state != State.ON) {
             p.ctx().close();
             return;
         }
-        double demand = -mean * slowFactor * Math.log(1 - random.nextDouble());
-        inFlight++;
+        double demand = mean * slowFactor * -Math.log(1 - random.nextDouble());
+        open.add(p);
         if (options.real()) {
-            double cpu = (1 - options.ioFraction()) * demand;
-            double io = options.ioFraction() * demand;
-            realPool.execute(() -> {
-                long until = System.nanoTime() + (long) (cpu * 1e9);
-                while (System.nanoTime() < until) {
-                    Thread.onSpinWait();
-                }
-                realPool.schedule(() -> clock.execute(() -> respond(p)), (long) (io * 1e6), TimeUnit.MICROSECONDS);
-            });
+            double cpuSeconds = (1 - options.ioFraction()) * demand;
+            double ioSeconds = options.ioFraction() * demand;
+            realPool.execute(() -> spin(p, cpuSeconds, ioSeconds));
             return;
         }
-        energy();
-        for (PsServer.Done<Pending> d : model.admit(p, demand, now())) {
+        double t = now();
+        for (PsServer.Done<Pending> d : model.admit(p, demand, t)) {
             respond(d.request());
         }
+        power.busyFraction(model.busyFraction(), t);
         rearm();
     }
 
+    private void spin(Pending p, double cpuSeconds, double ioSeconds) {
+        clock.execute(() -> power.busyFraction((double) spinning.incrementAndGet() / options.cores(), now()));
+        long until = System.nanoTime() + (long) (cpuSeconds * 1e9);
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+        clock.execute(() -> power.busyFraction((double) spinning.decrementAndGet() / options.cores(), now()));
+        clock.schedule(() -> respond(p), (long) (ioSeconds * 1e9), TimeUnit.NANOSECONDS);
+    }
+
     private void rearm() {
-        double next = model.nextEventTime();
+        double next = model.nextCompletionTime();
         if (next == wakeAt) {
             return;
         }
@@ -208,23 +244,25 @@ public final class SimServer implements AutoCloseable {
             wake = null;
             return;
         }
-        long delayNanos = Math.max(0, (long) ((next - now()) * 1e9));
+        long delayNanos = Math.max(0, (long) Math.ceil((next - now()) * 1e9));
         wake = clock.schedule(this::onWake, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     private void onWake() {
         wakeAt = Double.POSITIVE_INFINITY;
         wake = null;
-        energy();
-        List<PsServer.Done<Pending>> done = model.advance(now());
-        for (PsServer.Done<Pending> d : done) {
+        double t = now();
+        for (PsServer.Done<Pending> d : model.advanceTo(t)) {
             respond(d.request());
         }
+        power.busyFraction(model.busyFraction(), t);
         rearm();
     }
 
     private void respond(Pending p) {
-        inFlight--;
+        if (!open.remove(p)) {
+            return; // dropped by a crash or power-off
+        }
         completed++;
         boolean error = errorRate > 0 && random.nextDouble() < errorRate;
         HttpResponseStatus status = error ? HttpResponseStatus.INTERNAL_SERVER_ERROR : HttpResponseStatus.OK;
@@ -240,103 +278,130 @@ public final class SimServer implements AutoCloseable {
         }
     }
 
-    private void energy() {
+    /** The machine goes down: port closed, connections and requests in flight dropped. */
+    private void down() {
         double t = now();
-        double watts = switch (state) {
-            case OFF -> options.watts()[0];
-            case BOOTING -> options.watts()[1];
-            default -> options.watts()[2] + (options.watts()[3] - options.watts()[2]) * busyFraction();
-        };
-        joules += watts * (t - lastEnergySeconds);
-        lastEnergySeconds = t;
-    }
-
-    private double busyFraction() {
-        return Math.min(1.0, (double) inFlight / options.cores());
-    }
-
-    /** Powers off: the request port closes after the shutdown delay. */
-    public void powerOff() {
-        clock.execute(() -> {
-            if (state != State.ON) {
-                return;
-            }
-            energy();
-            state = State.SHUTTING_DOWN;
-            clock.schedule(() -> {
-                energy();
-                state = State.OFF;
-                closeListener();
-            }, (long) (options.shutdownDelaySeconds() * 1000), TimeUnit.MILLISECONDS);
-        });
-    }
-
-    /** Powers on: the request port opens after the boot delay. */
-    public void powerOn() {
-        clock.execute(() -> {
-            if (state != State.OFF) {
-                return;
-            }
-            energy();
-            state = State.BOOTING;
-            clock.schedule(() -> {
-                try {
-                    listener = bind(port, new RequestHandler());
-                    energy();
-                    state = State.ON;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } catch (RuntimeException e) {
-                    LOG.warn("simserver: cannot reopen port {}: {}", port, e.toString());
-                }
-            }, (long) (options.bootDelaySeconds() * 1000), TimeUnit.MILLISECONDS);
-        });
-    }
-
-    private void closeListener() {
+        model.advanceTo(t).forEach(d -> respond(d.request()));
+        model.drain(t);
+        open.clear();
+        rearm();
         listener.close().awaitUninterruptibly();
         connections.close().awaitUninterruptibly();
     }
 
-    /** Applies a fault: crash, slow (factor), errors (rate), none. */
-    public void fault(String kind, double value) {
+    private void syncPower() {
+        double t = Math.max(now(), power.nextTransitionTime());
+        PowerModel.State before = power.state();
+        PowerModel.State after = power.advanceTo(t);
+        if (before == after) {
+            return;
+        }
+        if (after == PowerModel.State.OFF) {
+            state = State.OFF;
+            down();
+        } else if (after == PowerModel.State.ON) {
+            try {
+                listener = bind(port, true);
+                state = State.ON;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.warn("simserver: cannot reopen port {}: {}", port, e.toString());
+            }
+        }
+    }
+
+    private void schedulePowerSync() {
+        long delayNanos = Math.max(0, (long) Math.ceil((power.nextTransitionTime() - now()) * 1e9));
+        clock.schedule(this::syncPower, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    // ---- public, thread-safe ----
+
+    /** Orders power-off (ON only): refuses requests now, closes the port after the shutdown delay. */
+    public void powerOff() {
         clock.execute(() -> {
-            switch (kind) {
-                case "crash" -> {
-                    energy();
-                    state = State.OFF;
-                    closeListener();
-                }
-                case "slow" -> slowFactor = value;
-                case "errors" -> errorRate = value;
-                case "none" -> {
-                    slowFactor = 1;
-                    errorRate = 0;
-                }
-                default -> throw new IllegalArgumentException(kind);
+            if (power.powerOff(now())) {
+                state = State.SHUTTING_DOWN;
+                schedulePowerSync();
             }
         });
     }
 
-    /** The {@code /status} document. */
+    /** Orders power-on (OFF only): the port opens after the boot delay. */
+    public void powerOn() {
+        clock.execute(() -> {
+            if (power.powerOn(now())) {
+                state = State.BOOTING;
+                schedulePowerSync();
+            }
+        });
+    }
+
+    /**
+     * Applies a fault: {@code crash}, {@code slow} (value = factor, > 0), {@code errors} (value =
+     * rate, 0..1), {@code none}.
+     *
+     * @throws IllegalArgumentException for another kind or a value out of range
+     */
+    public void fault(String kind, double value) {
+        switch (kind) {
+            case "crash", "none" -> { }
+            case "slow" -> {
+                if (!(value > 0)) {
+                    throw new IllegalArgumentException("factor: " + value + " (expected: > 0)");
+                }
+            }
+            case "errors" -> {
+                if (!(value >= 0 && value <= 1)) {
+                    throw new IllegalArgumentException("rate: " + value + " (expected: 0 <= x <= 1)");
+                }
+            }
+            default -> throw new IllegalArgumentException("kind: " + kind + " (expected: one of crash, slow, errors, none)");
+        }
+        clock.execute(() -> {
+            fault = kind;
+            switch (kind) {
+                case "crash" -> {
+                    power.crash(now());
+                    state = State.OFF;
+                    down();
+                }
+                case "slow" -> slowFactor = value;
+                case "errors" -> errorRate = value;
+                default -> {
+                    slowFactor = 1;
+                    errorRate = 0;
+                }
+            }
+        });
+    }
+
+    /** The {@code /status} document: state, inFlight, completed, cpuBusyFraction, watts, joules, fault. */
     public Map<String, Object> status() {
         try {
             return clock.submit(() -> {
-                energy();
+                double t = now();
+                if (!options.real()) {
+                    model.advanceTo(t).forEach(d -> respond(d.request()));
+                    power.busyFraction(model.busyFraction(), t);
+                    rearm();
+                }
+                power.advanceTo(t);
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("state", state.name());
-                m.put("inFlight", inFlight);
+                m.put("inFlight", open.size());
                 m.put("completed", completed);
-                m.put("cpuBusyFraction", Math.round(busyFraction() * 1000) / 1000.0);
-                double watts = switch (state) {
-                    case OFF -> options.watts()[0];
-                    case BOOTING -> options.watts()[1];
-                    default -> options.watts()[2] + (options.watts()[3] - options.watts()[2]) * busyFraction();
-                };
-                m.put("watts", watts);
-                m.put("joules", Math.round(joules * 10) / 10.0);
+                double busy = options.real() ? Math.min(1.0, (double) spinning.get() / options.cores()) : model.busyFraction();
+                m.put("cpuBusyFraction", Math.round(busy * 1000) / 1000.0);
+                m.put("watts", Math.round(power.watts() * 1000) / 1000.0);
+                m.put("joules", Math.round(power.joules() * 1000) / 1000.0);
+                m.put("fault", fault);
                 return m;
             }).get(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("status: interrupted", e);
         } catch (Exception e) {
             throw new IllegalStateException("status: " + e, e);
         }
@@ -352,10 +417,10 @@ public final class SimServer implements AutoCloseable {
                 body = status();
             } else if (req.method() == HttpMethod.POST && path.equals("/power/off")) {
                 powerOff();
-                body = Map.of("state", "SHUTTING_DOWN");
+                body = Map.of("order", "off");
             } else if (req.method() == HttpMethod.POST && path.equals("/power/on")) {
                 powerOn();
-                body = Map.of("state", "BOOTING");
+                body = Map.of("order", "on");
             } else if (req.method() == HttpMethod.POST && path.equals("/fault")) {
                 JsonNode f;
                 try {
@@ -364,13 +429,16 @@ public final class SimServer implements AutoCloseable {
                     f = null;
                 }
                 String kind = f == null ? null : f.path("kind").asText(null);
-                if (kind == null || !List.of("crash", "slow", "errors", "none").contains(kind)) {
-                    status = HttpResponseStatus.BAD_REQUEST;
-                    body = Map.of("error", "kind: " + kind + " (expected: one of crash, slow, errors, none)");
-                } else {
+                try {
+                    if (kind == null) {
+                        throw new IllegalArgumentException("kind: " + kind + " (expected: one of crash, slow, errors, none)");
+                    }
                     double v = kind.equals("slow") ? f.path("factor").asDouble(5) : f.path("rate").asDouble(0.1);
                     fault(kind, v);
                     body = Map.of("fault", kind);
+                } catch (IllegalArgumentException e) {
+                    status = HttpResponseStatus.BAD_REQUEST;
+                    body = Map.of("error", e.getMessage());
                 }
             } else {
                 status = HttpResponseStatus.NOT_FOUND;
@@ -384,6 +452,7 @@ public final class SimServer implements AutoCloseable {
         }
     }
 
+    /** Stops both ports and every thread; idempotent. */
     @Override
     public void close() {
         try {
