@@ -2,142 +2,378 @@ package org.arbiter.loadgen.client;
 
 import static java.util.Objects.requireNonNull;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.arbiter.loadgen.workload.ArrivalProcess;
+import org.arbiter.loadgen.workload.ThinkTime;
 
 /*
  * Design note — the live load generator.
  *
- * Closed loop (the papers' clients): each client thinks Exp(think), sends one request, waits for
- * its answer (or the timeout), records it, and thinks again; clients are spread over the targets
- * one per client, as an L4 switch would spread connections. At a phase boundary clients are added
- * or retired (a retired client finishes its request first). Open loop: Poisson arrivals at the
- * phase's rate, Pareto on/off sources (001: on and off periods Pareto-distributed with the given
- * means, one request per interval while on), and a compressed diurnal day (rate moving from
- * trough to peak and back over the phase, by thinning). Every request is recorded from its
- * intended start time, so a slow system cannot hide queueing by delaying the generator
- * (coordinated omission). Outcomes: ok (2xx-4xx), rejected (503), error (other 5xx, connection
- * failure), timedOut (no answer within the timeout), lost (still unanswered when the run ends).
+ * Closed loop (the papers' clients): each client thinks Exp(think) (ThinkTime), sends one request
+ * on its own keep-alive connection, waits for the answer (or the timeout), records it, and thinks
+ * again. Clients are spread over the targets one connection each, round-robin, as an L4 switch
+ * spreads connections. At a phase boundary clients are added or retired (a retired client finishes
+ * its request first). Open loop: the pure ArrivalProcess sources — Poisson at the phase's rate,
+ * 001's Pareto on/off, a compressed diurnal day — each send at exactly the arrival times the
+ * process gives, on a pool of keep-alive connections per target that grows as needed, so an
+ * open-loop source never waits for a connection.
  *
- * Threads: one scheduler thread for timing, the HTTP client's own threads for I/O; the recorder
- * is synchronized.
+ * No coordinated omission: every request is recorded from its *intended* start time (the end of
+ * the think time, the arrival time), so a slow system cannot hide queueing by delaying the
+ * generator. Outcomes (ResultRecorder): ok (2xx/3xx/4xx), rejected (503, a gateway's admission
+ * refusal), error (other 5xx, connection refused or reset), timedOut (no answer `timeout` after the
+ * intended start; its connection is closed), lost (still unanswered when the run ends, after a
+ * grace of min(timeout, 2 s)). After a connection error a closed-loop client waits at least 10 ms
+ * before trying again, so a dead target with think 0 is not hammered in a tight loop.
+ *
+ * Threads: one Netty event loop owns everything — clients, sources, connections, timers, the
+ * random generators (split per client and per source from the scenario's seed) — so there are no
+ * locks; the recorder is synchronized for readers on other threads. run() blocks the caller.
  */
 
-/** Runs a {@link Scenario} against live targets. See the design note. */
+/** Runs a {@link Scenario} against live HTTP targets. See the design note. */
 public final class LoadGenerator {
+
+    private static final double ERROR_BACKOFF_SECONDS = 0.01;
 
     private final Scenario scenario;
     private final List<URI> targets;
     private final PrintWriter progressOut;
-    private final HttpClient http;
-    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
-        Thread t = new Thread(r, "loadgen-timer");
-        t.setDaemon(true);
-        return t;
-    });
-    private final SplittableRandom random;
     private final ResultRecorder recorder;
-    private final Set<Pending> inFlight = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger nextTarget = new AtomicInteger();
+    private final SplittableRandom seedRandom;
+    private final ThinkTime think;
+    private EventLoopGroup group;
+    private EventLoop loop;
+    private Bootstrap bootstrap;
     private final List<Client> clients = new ArrayList<>();
-    private volatile int phase;
+    private final Map<URI, ArrayDeque<Conn>> idle = new HashMap<>();
+    private final Set<Conn> conns = new LinkedHashSet<>();
+    private final Set<Call> inFlight = new LinkedHashSet<>();
+    private int nextTarget;
+    private int phase = -1;
+    private boolean ended;
     private long startNanos;
+    private final Map<String, long[]> lastProgress = new HashMap<>();
+    private double lastProgressSeconds;
 
-    private record Pending(String cls, double intended) {
+    /** One request on the wire. */
+    private final class Call {
+        final String cls;
+        final int phaseIndex;
+        final double intended;
+        final Client client;
+        ScheduledFuture<?> timeout;
+        Conn conn;
+        boolean done;
+
+        Call(String cls, int phaseIndex, double intended, Client client) {
+            this.cls = cls;
+            this.phaseIndex = phaseIndex;
+            this.intended = intended;
+            this.client = client;
+        }
+
+        void finish(ResultRecorder.Outcome outcome) {
+            if (done) {
+                return;
+            }
+            done = true;
+            inFlight.remove(this);
+            if (timeout != null) {
+                timeout.cancel(false);
+            }
+            if (conn != null && conn.call == this) {
+                conn.call = null;
+            }
+            recorder.record(cls, phaseIndex, intended, now(), outcome);
+            if (outcome == ResultRecorder.Outcome.TIMED_OUT && conn != null) {
+                // The answer may still come on this connection: never reuse it.
+                conn.closeAfter = true;
+                conn.channel.close();
+            }
+            if (client != null) {
+                client.answered(outcome);
+            } else if (conn != null && conn.usable() && outcome != ResultRecorder.Outcome.TIMED_OUT) {
+                idle.computeIfAbsent(conn.target, t -> new ArrayDeque<>()).push(conn);
+            }
+        }
     }
 
+    /** A keep-alive connection to one target. */
+    private final class Conn {
+        final URI target;
+        final Channel channel;
+        final ChannelFuture connected;
+        Call call;
+        boolean closeAfter;
+
+        Conn(URI target) {
+            this.target = target;
+            this.connected = bootstrap.connect(target.getHost(), port(target));
+            this.channel = connected.channel();
+            channel.attr(ClientHandler.CONN).set(this);
+            conns.add(this);
+            channel.closeFuture().addListener(f -> {
+                conns.remove(this);
+                if (call != null) {
+                    call.finish(ResultRecorder.Outcome.ERROR);
+                }
+            });
+        }
+
+        boolean usable() {
+            return !closeAfter && (channel.isActive() || !connected.isDone());
+        }
+
+        void send(Call c, FullHttpRequest request) {
+            call = c;
+            c.conn = this;
+            if (connected.isDone()) {
+                write(request);
+            } else {
+                connected.addListener(f -> write(request));
+            }
+        }
+
+        private void write(FullHttpRequest request) {
+            if (!connected.isSuccess() || !channel.isActive()) {
+                request.release();
+                channel.close();
+                if (call != null) {
+                    call.finish(ResultRecorder.Outcome.ERROR);
+                }
+                return;
+            }
+            channel.writeAndFlush(request).addListener(f -> {
+                if (!f.isSuccess()) {
+                    channel.close();
+                }
+            });
+        }
+
+        void onResponse(FullHttpResponse response) {
+            Call c = call;
+            call = null;
+            if (!HttpUtil.isKeepAlive(response)) {
+                closeAfter = true;
+                channel.close();
+            }
+            if (c != null) {
+                int code = response.status().code();
+                c.finish(code == 503 ? ResultRecorder.Outcome.REJECTED
+                        : code >= 500 ? ResultRecorder.Outcome.ERROR : ResultRecorder.Outcome.OK);
+            }
+        }
+    }
+
+    private static final class ClientHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
+        static final io.netty.util.AttributeKey<Conn> CONN = io.netty.util.AttributeKey.valueOf("arbiter.loadgen.conn");
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response) {
+            Conn c = ctx.channel().attr(CONN).get();
+            if (c != null) {
+                c.onResponse(response);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+
+    /** A closed-loop client: one connection, one request at a time. */
     private final class Client {
         final String cls;
         final URI target;
-        volatile boolean retired;
+        final SplittableRandom random;
+        int phaseIndex;
+        Conn conn;
+        boolean retired;
 
-        Client(String cls, URI target) {
+        Client(String cls, URI target, SplittableRandom random) {
             this.cls = cls;
             this.target = target;
+            this.random = random;
+        }
+
+        void thinkFrom(double t, double notBefore) {
+            if (retired || ended) {
+                return;
+            }
+            double intended = Math.max(think.nextRequest(t, random), notBefore);
+            at(intended, () -> {
+                if (retired || ended) {
+                    return;
+                }
+                if (conn == null || !conn.usable()) {
+                    conn = new Conn(target);
+                }
+                fire(cls, phaseIndex, intended, this, conn);
+            });
+        }
+
+        void answered(ResultRecorder.Outcome outcome) {
+            double t = now();
+            thinkFrom(t, outcome == ResultRecorder.Outcome.ERROR ? t + ERROR_BACKOFF_SECONDS : t);
         }
     }
 
+    /**
+     * @param targets     base URLs (http://host:port); closed-loop clients are spread over them
+     * @param progressOut where to print a progress line every few seconds (null: nowhere)
+     */
     public LoadGenerator(Scenario scenario, List<URI> targets, PrintWriter progressOut) {
         this.scenario = requireNonNull(scenario, "scenario");
-        this.targets = List.copyOf(targets);
+        this.targets = List.copyOf(requireNonNull(targets, "targets"));
         if (this.targets.isEmpty()) {
             throw new IllegalArgumentException("--target: none (expected: at least one URL)");
         }
-        this.progressOut = progressOut;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).build();
-        this.random = new SplittableRandom(scenario.seed());
-        this.recorder = new ResultRecorder(List.copyOf(scenario.classes().keySet()),
-                scenario.phases().stream().map(Scenario.Phase::name).toList(),
-                scenario.phases().stream().map(Scenario.Phase::durationSeconds).toList(),
-                Math.max(0.05, Math.min(1.0, scenario.totalSeconds() / 200)));
-        Map<String, Double> targetSeconds = new java.util.LinkedHashMap<>();
-        scenario.classes().forEach((c, shape) -> targetSeconds.put(c, shape.targetSeconds()));
-        recorder.targets(targetSeconds);
-    }
-
-    /** Runs the scenario to its end, writes the outputs into {@code outDir}, returns the summary. */
-    public Map<String, Object> run(Path outDir) throws IOException, InterruptedException {
-        startNanos = System.nanoTime();
-        double t = 0;
-        for (int i = 0; i < scenario.phases().size(); i++) {
-            int p = i;
-            timer.schedule(() -> startPhase(p), (long) (t * 1e9), TimeUnit.NANOSECONDS);
-            t += scenario.phases().get(i).durationSeconds();
-        }
-        double total = t;
-        long progressEvery = (long) Math.max(1000, Math.min(5000, total * 1000 / 20));
-        var progress = timer.scheduleAtFixedRate(this::printProgress, progressEvery, progressEvery, TimeUnit.MILLISECONDS);
-        Thread.sleep((long) (total * 1000));
-        for (Client c : clients) {
-            c.retired = true;
-        }
-        phase = Integer.MAX_VALUE;
-        long graceUntil = System.nanoTime() + (long) (Math.min(scenario.timeoutSeconds(), 2.0) * 1e9);
-        while (!inFlight.isEmpty() && System.nanoTime() < graceUntil) {
-            Thread.sleep(10);
-        }
-        progress.cancel(false);
-        double end = now();
-        for (Pending p : List.copyOf(inFlight)) {
-            if (inFlight.remove(p)) {
-                recorder.record(p.cls(), p.intended(), end, ResultRecorder.Outcome.LOST);
+        for (URI t : this.targets) {
+            if (!"http".equals(t.getScheme()) || t.getHost() == null) {
+                throw new IllegalArgumentException("--target: " + t + " (expected: http://host:port)");
             }
         }
-        timer.shutdownNow();
+        this.progressOut = progressOut;
+        this.seedRandom = new SplittableRandom(scenario.seed());
+        this.think = new ThinkTime(scenario.thinkSeconds());
+        this.recorder = ResultRecorder.forScenario(scenario);
+    }
+
+    /** Runs {@code scenario} against {@code targets}, writes the outputs into {@code outDir}, returns the summary. */
+    public static Map<String, Object> run(Scenario scenario, List<URI> targets, Path outDir)
+            throws IOException, InterruptedException {
+        return new LoadGenerator(scenario, targets, null).run(outDir);
+    }
+
+    /**
+     * Runs the scenario to its end (blocking), writes summary.json, timeseries.jsonl and the charts
+     * into {@code outDir}, and returns the summary document (the summary.json contract). Call once.
+     */
+    public Map<String, Object> run(Path outDir) throws IOException, InterruptedException {
+        group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        loop = group.next();
+        bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 5000)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(1 << 20), new ClientHandler());
+                    }
+                });
+        double total = scenario.totalSeconds();
+        CompletableFuture<Void> finished = new CompletableFuture<>();
+        try {
+            loop.execute(() -> {
+                startNanos = System.nanoTime();
+                double t = 0;
+                for (int i = 0; i < scenario.phases().size(); i++) {
+                    int p = i;
+                    at(t, () -> startPhase(p, at0(p)));
+                    t += scenario.phases().get(i).durationSeconds();
+                }
+                at(total, () -> endRun(finished));
+                long every = (long) Math.max(1000, Math.min(5000, total * 1000 / 20));
+                loop.scheduleAtFixedRate(this::printProgress, every, every, TimeUnit.MILLISECONDS);
+            });
+            try {
+                finished.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("loadgen: " + e.getCause(), e.getCause());
+            }
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
         recorder.write(outDir, total);
         return recorder.summary(total);
     }
 
+    /** The recorder the run feeds (live counts while it runs). */
     public ResultRecorder recorder() {
         return recorder;
+    }
+
+    private double at0(int p) {
+        double t = 0;
+        for (int i = 0; i < p; i++) {
+            t += scenario.phases().get(i).durationSeconds();
+        }
+        return t;
     }
 
     private double now() {
         return (System.nanoTime() - startNanos) / 1e9;
     }
 
-    private void startPhase(int p) {
+    private void at(double seconds, Runnable r) {
+        long delay = (long) Math.ceil((seconds - now()) * 1e9);
+        loop.schedule(() -> {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                if (progressOut != null) {
+                    progressOut.println("loadgen: " + e);
+                }
+            }
+        }, Math.max(0, delay), TimeUnit.NANOSECONDS);
+    }
+
+    private static int port(URI u) {
+        return u.getPort() > 0 ? u.getPort() : 80;
+    }
+
+    private URI nextTarget() {
+        URI t = targets.get(nextTarget);
+        nextTarget = (nextTarget + 1) % targets.size();
+        return t;
+    }
+
+    private void startPhase(int p, double start) {
         phase = p;
         Scenario.Phase ph = scenario.phases().get(p);
+        double end = start + ph.durationSeconds();
         for (String cls : scenario.classes().keySet()) {
             int want = ph.clients().getOrDefault(cls, 0);
             int have = 0;
@@ -146,161 +382,128 @@ public final class LoadGenerator {
                     if (have >= want) {
                         c.retired = true;
                     } else {
+                        c.phaseIndex = p;
                         have++;
                     }
                 }
             }
             while (have < want) {
-                Client c = new Client(cls, targets.get(Math.floorMod(nextTarget.getAndIncrement(), targets.size())));
+                Client c = new Client(cls, nextTarget(), seedRandom.split());
+                c.phaseIndex = p;
                 clients.add(c);
                 have++;
-                think(c);
+                c.thinkFrom(start, start);
             }
+            clients.removeIf(c -> c.retired);
             Double rate = ph.rates().get(cls);
             if (rate != null && rate > 0) {
-                poisson(cls, p, now(), rate);
+                source(cls, p, end, ArrivalProcess.poisson(rate), start);
             }
             Scenario.Pareto par = ph.pareto().get(cls);
             if (par != null) {
-                paretoOff(cls, p, now(), par);
+                source(cls, p, end, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
+                        par.intervalSeconds(), start), start);
             }
             Scenario.Diurnal d = ph.diurnal().get(cls);
             if (d != null) {
-                diurnal(cls, p, now(), now(), ph.durationSeconds(), d);
+                source(cls, p, end, ArrivalProcess.diurnal(d.peak(), d.trough(), start, ph.durationSeconds()), start);
             }
         }
     }
 
-    private double exp(double mean) {
-        synchronized (random) {
-            return mean <= 0 ? 0 : -mean * Math.log(1 - random.nextDouble());
-        }
-    }
-
-    private double uniform() {
-        synchronized (random) {
-            return random.nextDouble();
-        }
-    }
-
-    private void think(Client c) {
-        if (c.retired) {
-            return;
-        }
-        timer.schedule(() -> send(c.cls, c.target, now(), () -> think(c)), (long) (exp(scenario.thinkSeconds()) * 1e9),
-                TimeUnit.NANOSECONDS);
-    }
-
-    private void at(double intended, Runnable r) {
-        long delay = (long) ((intended - now()) * 1e9);
-        timer.schedule(r, Math.max(0, delay), TimeUnit.NANOSECONDS);
-    }
-
-    private URI openTarget() {
-        return targets.get(Math.floorMod(nextTarget.getAndIncrement(), targets.size()));
-    }
-
-    private void poisson(String cls, int p, double from, double rate) {
-        double next = from + exp(1 / rate);
-        at(next, () -> {
-            if (phase != p) {
+    /** An open-loop source: sends at each arrival of {@code process} until the phase ends. */
+    private void source(String cls, int p, double end, ArrivalProcess process, double start) {
+        SplittableRandom random = seedRandom.split();
+        Runnable[] next = new Runnable[1];
+        double[] last = {start};
+        next[0] = () -> {
+            double t = process.nextArrival(last[0], random);
+            if (t >= end) {
                 return;
             }
-            send(cls, openTarget(), next, null);
-            poisson(cls, p, next, rate);
-        });
+            last[0] = t;
+            at(t, () -> {
+                if (ended) {
+                    return;
+                }
+                fire(cls, p, t, null, openConnection());
+                next[0].run();
+            });
+        };
+        next[0].run();
     }
 
-    private double pareto(double shape, double mean) {
-        double xm = mean * (shape - 1) / shape;
-        return xm / Math.pow(1 - uniform(), 1 / shape);
-    }
-
-    private void paretoOff(String cls, int p, double from, Scenario.Pareto par) {
-        double onAt = from + pareto(par.shape(), par.offSeconds());
-        at(onAt, () -> {
-            if (phase == p) {
-                paretoOn(cls, p, onAt, onAt + pareto(par.shape(), par.onSeconds()), par);
+    private Conn openConnection() {
+        URI target = nextTarget();
+        ArrayDeque<Conn> pool = idle.get(target);
+        while (pool != null && !pool.isEmpty()) {
+            Conn c = pool.pop();
+            if (c.usable() && c.call == null) {
+                return c;
             }
-        });
-    }
-
-    private void paretoOn(String cls, int p, double t, double until, Scenario.Pareto par) {
-        if (phase != p) {
-            return;
         }
-        if (t >= until) {
-            paretoOff(cls, p, until, par);
-            return;
-        }
-        at(t, () -> {
-            if (phase != p) {
-                return;
-            }
-            send(cls, openTarget(), t, null);
-            paretoOn(cls, p, t + par.intervalSeconds(), until, par);
-        });
+        return new Conn(target);
     }
 
-    private void diurnal(String cls, int p, double phaseStart, double from, double length, Scenario.Diurnal d) {
-        double max = Math.max(d.peak(), d.trough());
-        if (max <= 0) {
-            return;
-        }
-        double next = from + exp(1 / max);
-        at(next, () -> {
-            if (phase != p) {
-                return;
-            }
-            double x = (next - phaseStart) / length;
-            double rate = d.trough() + (d.peak() - d.trough()) * (1 - Math.cos(2 * Math.PI * x)) / 2;
-            if (uniform() < rate / max) {
-                send(cls, openTarget(), next, null);
-            }
-            diurnal(cls, p, phaseStart, next, length, d);
-        });
-    }
-
-    private void send(String cls, URI target, double intended, Runnable then) {
+    private void fire(String cls, int p, double intended, Client client, Conn conn) {
         Scenario.RequestShape shape = scenario.classes().get(cls);
-        HttpRequest.Builder b = HttpRequest.newBuilder(target.resolve(shape.path()))
-                .timeout(Duration.ofNanos((long) (scenario.timeoutSeconds() * 1e9)))
-                .method(shape.method(), HttpRequest.BodyPublishers.noBody());
-        shape.headers().forEach(b::header);
-        Pending pending = new Pending(cls, intended);
-        inFlight.add(pending);
-        http.sendAsync(b.build(), HttpResponse.BodyHandlers.discarding()).whenComplete((resp, ex) -> {
-            if (!inFlight.remove(pending)) {
-                return; // counted as lost at the end
+        URI u = conn.target;
+        String path = shape.path().startsWith("/") ? shape.path() : "/" + shape.path();
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(shape.method()), path);
+        req.headers().set(HttpHeaderNames.HOST, u.getHost() + ":" + port(u));
+        req.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        req.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+        shape.headers().forEach(req.headers()::set);
+        Call call = new Call(cls, p, intended, client);
+        inFlight.add(call);
+        double timeoutAt = intended + scenario.timeoutSeconds();
+        call.timeout = loop.schedule(() -> call.finish(ResultRecorder.Outcome.TIMED_OUT),
+                Math.max(0, (long) Math.ceil((timeoutAt - now()) * 1e9)), TimeUnit.NANOSECONDS);
+        conn.send(call, req);
+    }
+
+    private void endRun(CompletableFuture<Void> finished) {
+        ended = true;
+        printProgress();
+        double graceUntil = now() + Math.min(scenario.timeoutSeconds(), 2.0);
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            if (!inFlight.isEmpty() && now() < graceUntil) {
+                loop.schedule(check[0], 10, TimeUnit.MILLISECONDS);
+                return;
             }
-            ResultRecorder.Outcome o;
-            if (ex != null) {
-                Throwable cause = ex instanceof java.util.concurrent.CompletionException && ex.getCause() != null ? ex.getCause() : ex;
-                o = cause instanceof HttpTimeoutException ? ResultRecorder.Outcome.TIMED_OUT : ResultRecorder.Outcome.ERROR;
-            } else if (resp.statusCode() == 503) {
-                o = ResultRecorder.Outcome.REJECTED;
-            } else if (resp.statusCode() >= 500) {
-                o = ResultRecorder.Outcome.ERROR;
-            } else {
-                o = ResultRecorder.Outcome.OK;
+            for (Call c : List.copyOf(inFlight)) {
+                c.finish(ResultRecorder.Outcome.LOST);
             }
-            recorder.record(cls, intended, now(), o);
-            if (then != null) {
-                then.run();
+            for (Conn c : List.copyOf(conns)) {
+                c.channel.close();
             }
-        });
+            finished.complete(null);
+        };
+        check[0].run();
     }
 
     private void printProgress() {
-        if (progressOut == null) {
+        if (progressOut == null || phase < 0) {
             return;
         }
+        double t = now();
+        double dt = Math.max(1e-9, t - lastProgressSeconds);
+        lastProgressSeconds = t;
         StringBuilder b = new StringBuilder();
-        int p = Math.min(phase, scenario.phases().size() - 1);
-        b.append(String.format(Locale.ROOT, "loadgen %5.1fs phase %s clients %d",
-                now(), scenario.phases().get(p).name(), clients.stream().filter(c -> !c.retired).count()));
-        recorder.progress().forEach((c, v) -> b.append(String.format(Locale.ROOT, " | %s sent %d ok %d mean %d ms",
-                c, v[0], v[1], v[2])));
+        b.append(String.format(Locale.ROOT, "loadgen %6.1fs phase %s clients %d", t,
+                scenario.phases().get(Math.min(phase, scenario.phases().size() - 1)).name(),
+                clients.stream().filter(c -> !c.retired).count()));
+        Map<String, long[]> now = recorder.progress();
+        now.forEach((c, v) -> {
+            long[] before = lastProgress.getOrDefault(c, new long[4]);
+            long okDelta = v[1] - before[1];
+            double rtDelta = (v[3] - before[3]) / 1e6;
+            b.append(String.format(Locale.ROOT, " | %s %.1f req/s mean %.0f ms", c, (v[0] - before[0]) / dt,
+                    okDelta == 0 ? 0 : rtDelta / okDelta * 1000));
+        });
+        lastProgress.clear();
+        lastProgress.putAll(new LinkedHashMap<>(now));
         progressOut.println(b);
         progressOut.flush();
     }

@@ -18,9 +18,14 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
 /**
- * Records every request's outcome by class and phase (by its intended start time, so coordinated
- * omission is not hidden) and writes summary.json, timeseries.jsonl and PNG charts. Used by the
- * live load generator and by the simulator alike. Thread-safe (synchronized).
+ * Records every request's outcome by class and phase and writes summary.json, timeseries.jsonl
+ * and PNG charts — the same outputs for the live load generator and the simulator, which feed it
+ * with (class, phase, intended start, end, outcome) on their own clocks (seconds since the run
+ * started). Response time = end − intended start, so coordinated omission is not hidden; latency
+ * percentiles come from an HdrHistogram (microsecond resolution, 3 significant digits) over the ok
+ * requests; sent = ok + rejected + errors + timedOut + lost by construction.
+ *
+ * <p>Thread-safe (every method synchronized).
  */
 public final class ResultRecorder {
 
@@ -79,6 +84,7 @@ public final class ResultRecorder {
     private final double[] phaseEnds;
     private final Map<String, Counts> total = new LinkedHashMap<>();
     private final List<Map<String, Counts>> perPhase = new ArrayList<>();
+    /** Per interval (by end time) and class: sent, ok, rejected, errors, timedOut, lost, Σ ok response seconds. */
     private final TreeMap<Long, Map<String, double[]>> series = new TreeMap<>();
     private final double intervalSeconds;
 
@@ -104,22 +110,53 @@ public final class ResultRecorder {
     }
 
     /**
-     * One request.
+     * A recorder for a scenario's classes and phases, with a time-series interval of about 1/200
+     * of the run (between 50 ms and 1 s), and each class's {@code target} drawn on the chart.
+     */
+    public static ResultRecorder forScenario(Scenario scenario) {
+        ResultRecorder r = new ResultRecorder(List.copyOf(scenario.classes().keySet()),
+                scenario.phases().stream().map(Scenario.Phase::name).toList(),
+                scenario.phases().stream().map(Scenario.Phase::durationSeconds).toList(),
+                Math.max(0.05, Math.min(1.0, scenario.totalSeconds() / 200)));
+        Map<String, Double> targetSeconds = new LinkedHashMap<>();
+        scenario.classes().forEach((c, shape) -> targetSeconds.put(c, shape.targetSeconds()));
+        r.targets(targetSeconds);
+        return r;
+    }
+
+    /**
+     * One request, in the phase its intended start falls in.
      *
      * @param intendedStartSeconds when it should have been sent, since the run started
      * @param endSeconds           when it ended
      */
     public synchronized void record(String cls, double intendedStartSeconds, double endSeconds, Outcome outcome) {
-        double rt = endSeconds - intendedStartSeconds;
-        int p = phaseOf(intendedStartSeconds);
-        total.get(cls).add(outcome, rt);
-        perPhase.get(p).get(cls).add(outcome, rt);
-        long bucket = (long) Math.floor(endSeconds / intervalSeconds);
-        double[] s = series.computeIfAbsent(bucket, b -> new LinkedHashMap<>()).computeIfAbsent(cls, c -> new double[3]);
+        record(cls, phaseOf(intendedStartSeconds), intendedStartSeconds, endSeconds, outcome);
+    }
+
+    /**
+     * One request of phase {@code phaseIndex}.
+     *
+     * @throws IllegalArgumentException for a class or phase the recorder does not know
+     */
+    public synchronized void record(String cls, int phaseIndex, double intendedStartSeconds, double endSeconds,
+                                    Outcome outcome) {
+        Counts t = total.get(cls);
+        if (t == null) {
+            throw new IllegalArgumentException("class: " + cls + " (expected: one of " + String.join(", ", classes) + ")");
+        }
+        if (phaseIndex < 0 || phaseIndex >= perPhase.size()) {
+            throw new IllegalArgumentException("phaseIndex: " + phaseIndex + " (expected: 0.." + (perPhase.size() - 1) + ")");
+        }
+        double rt = Math.max(0, endSeconds - intendedStartSeconds);
+        t.add(outcome, rt);
+        perPhase.get(phaseIndex).get(cls).add(outcome, rt);
+        long bucket = (long) Math.floor(Math.max(0, endSeconds) / intervalSeconds);
+        double[] s = series.computeIfAbsent(bucket, b -> new LinkedHashMap<>()).computeIfAbsent(cls, c -> new double[7]);
         s[0]++;
+        s[1 + outcome.ordinal()]++;
         if (outcome == Outcome.OK) {
-            s[1]++;
-            s[2] += rt;
+            s[6] += rt;
         }
     }
 
@@ -132,10 +169,11 @@ public final class ResultRecorder {
         return phaseEnds.length - 1;
     }
 
-    /** Totals so far: sent and ok per class (for progress lines). */
+    /** Totals so far per class (for progress lines): sent, ok, mean ok response (ms), Σ ok response (µs). */
     public synchronized Map<String, long[]> progress() {
         Map<String, long[]> m = new LinkedHashMap<>();
-        total.forEach((c, k) -> m.put(c, new long[] {k.sent, k.ok, (long) (k.ok == 0 ? 0 : k.sum / k.ok * 1000)}));
+        total.forEach((c, k) -> m.put(c, new long[] {k.sent, k.ok, (long) (k.ok == 0 ? 0 : k.sum / k.ok * 1000),
+                (long) (k.sum * 1e6)}));
         return m;
     }
 
@@ -169,15 +207,23 @@ public final class ResultRecorder {
         json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), summary(durationSeconds));
         ObjectMapper line = new ObjectMapper();
         try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.jsonl"), StandardCharsets.UTF_8)) {
-            for (var e : series.entrySet()) {
-                for (var c : e.getValue().entrySet()) {
+            long last = Math.max(series.isEmpty() ? 0 : series.lastKey(), (long) Math.ceil(durationSeconds / intervalSeconds) - 1);
+            for (long b = 0; b <= last; b++) {
+                Map<String, double[]> row = series.getOrDefault(b, Map.of());
+                for (String c : classes) {
+                    double[] v = row.getOrDefault(c, new double[7]);
                     Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("timeSeconds", r(e.getKey() * intervalSeconds));
-                    m.put("class", c.getKey());
-                    m.put("answered", (long) c.getValue()[0]);
-                    m.put("ok", (long) c.getValue()[1]);
-                    m.put("throughputPerSecond", r(c.getValue()[1] / intervalSeconds));
-                    m.put("meanResponseSeconds", r(c.getValue()[1] == 0 ? 0 : c.getValue()[2] / c.getValue()[1]));
+                    m.put("timeSeconds", r(b * intervalSeconds));
+                    m.put("intervalSeconds", r(intervalSeconds));
+                    m.put("class", c);
+                    m.put("answered", (long) v[0]);
+                    m.put("ok", (long) v[1]);
+                    m.put("rejected", (long) v[2]);
+                    m.put("errors", (long) v[3]);
+                    m.put("timedOut", (long) v[4]);
+                    m.put("lost", (long) v[5]);
+                    m.put("throughputPerSecond", r(v[1] / intervalSeconds));
+                    m.put("meanResponseSeconds", r(v[1] == 0 ? 0 : v[6] / v[1]));
                     w.write(line.writeValueAsString(m));
                     w.write('\n');
                 }
@@ -209,7 +255,7 @@ public final class ResultRecorder {
                     continue;
                 }
                 ts.add(e.getKey() * intervalSeconds);
-                r.add(v[1] == 0 ? 0 : v[2] / v[1]);
+                r.add(v[1] == 0 ? 0 : v[6] / v[1]);
                 xs.add(v[1] / intervalSeconds);
             }
             if (!ts.isEmpty()) {
