@@ -464,7 +464,6 @@ public final class LoadGenerator {
 
     private void endRun(CompletableFuture<Void> finished) {
         ended = true;
-        printProgress();
         double graceUntil = now() + Math.min(scenario.timeoutSeconds(), 2.0);
         Runnable[] check = new Runnable[1];
         check[0] = () -> {
