@@ -192,6 +192,7 @@ public final class Simulator {
         }
         while (!events.isEmpty() && events.peek().time() <= end) {
             Event e = events.poll();
+            currentTime = e.time(); // the one place virtual time moves
             e.action().run();
         }
         List<SimResult.PhaseResult> phases = new ArrayList<>();
@@ -214,7 +215,7 @@ public final class Simulator {
 
     private void startPhase(int p) {
         phase = p;
-        phaseStart = events.isEmpty() ? 0 : currentTime;
+        phaseStart = currentTime;
         Map<String, Recorder> rec = new LinkedHashMap<>();
         config.classes().forEach(c -> rec.put(c.name(), new Recorder()));
         phaseRecorders.add(rec);
@@ -251,7 +252,6 @@ public final class Simulator {
     private void scheduleOpen(String cls, double rate, int p) {
         double next = currentTime + exp(1 / rate);
         at(next, () -> {
-            currentTime = next;
             if (phase != p) {
                 return;
             }
@@ -267,7 +267,7 @@ public final class Simulator {
     }
 
     private void send(Client cl) {
-        double now = events.isEmpty() ? currentTime : currentTime;
+        double now = currentTime;
         Req r = new Req(cl, cl.cls, cl.gateway, now, phase);
         GatewayCore<Req> g = gateways.get(cl.gateway);
         phaseRecorders.get(phase).get(cl.cls).sent++;
@@ -306,7 +306,6 @@ public final class Simulator {
             if (serverWake[s] != next) {
                 return; // superseded
             }
-            currentTime = next;
             serverWake[s] = Double.POSITIVE_INFINITY;
             finish(servers.get(s).advance(next));
             scheduleWake(s);
@@ -334,7 +333,6 @@ public final class Simulator {
         }
         gatewayExpiry[gi] = t;
         at(t, () -> {
-            currentTime = t;
             gatewayExpiry[gi] = Double.POSITIVE_INFINITY;
             for (Ticket<Req> x : gateways.get(gi).expireQueued(nanos(t))) {
                 answered(x.request(), t, false);
@@ -358,7 +356,6 @@ public final class Simulator {
         if (!cl.retired) {
             double next = now + exp(scenario.thinkSeconds());
             at(next, () -> {
-                currentTime = next;
                 if (!cl.retired) {
                     send(cl);
                 }
@@ -367,7 +364,6 @@ public final class Simulator {
     }
 
     private void report(double t) {
-        currentTime = t;
         for (GatewayCore<Req> g : gateways) {
             latestStats.put(g.gatewayId(), g.snapshot(Instant.EPOCH.plusNanos(nanos(t)), nanos(t)));
         }
@@ -393,7 +389,6 @@ public final class Simulator {
     }
 
     private void control(double t) {
-        currentTime = t;
         var result = step.step(Instant.EPOCH.plusNanos(nanos(t)), Map.copyOf(latestStats), overrides,
                 Map.copyOf(lastAllocations), versions);
         Map<String, Map<String, Double>> w = new TreeMap<>();

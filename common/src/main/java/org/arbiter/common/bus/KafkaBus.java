@@ -7,9 +7,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -254,10 +252,4 @@ public final class KafkaBus implements AutoCloseable {
         producer.close(Duration.ofSeconds(5));
     }
 
-    /** The topic configurations this bus creates, for documentation and tests. */
-    public Map<String, Map<String, String>> topicConfigs() {
-        Map<String, Map<String, String>> m = new HashMap<>();
-        topics.all().forEach(t -> m.put(t, topics.configOf(t)));
-        return m;
-    }
 }
