@@ -162,6 +162,7 @@ public final class ConfigLoader {
         }
 
         Node z = root.object("sizing");
+        Node zs = z.object("schedule");
         SizingConfig sizing = new SizingConfig(
                 z.choice("policy", "off", "off", "static", "queue", "utility", "schedule"),
                 z.integer("minServers", 1, v -> v >= 0, ">= 0"),
@@ -170,8 +171,21 @@ public final class ConfigLoader {
                 z.duration("shutdownDelay", 60, v -> v >= 0, ">= 0"),
                 z.number("dropRatio", 0.01, v -> v > 0 && v < 1, "between 0 and 1"),
                 z.number("utilityFloor", 0, v -> true, "a number"),
-                z.number("staticCapacity", 0, v -> v >= 0, ">= 0"));
+                z.number("staticCapacity", 0, v -> v >= 0, ">= 0"),
+                z.choice("estimator", "queue", "queue", "static", "utilization"),
+                z.duration("warmUp", 10, v -> v >= 0, ">= 0"),
+                zs.duration("slot", 1800, v -> v > 0, "> 0"),
+                scheduleServers(zs));
+        zs.finish();
         z.finish();
+        if ("schedule".equals(sizing.policy()) && sizing.schedule().isEmpty()) {
+            z.error("schedule.servers", "missing (expected: a list of server counts, one per slot, when policy is schedule)");
+        }
+        if (("static".equals(sizing.policy()) || "static".equals(sizing.estimator())) && sizing.staticCapacity() <= 0
+                && !"off".equals(sizing.policy()) && !"schedule".equals(sizing.policy())
+                && !"utility".equals(sizing.policy())) {
+            z.error("staticCapacity", "missing (expected: requests/s one server sustains, > 0, for the static estimator)");
+        }
         if (sizing.maxServers() > 0 && sizing.minServers() > sizing.maxServers()) {
             z.error("minServers", sizing.minServers() + " (expected: <= sizing.maxServers, " + sizing.maxServers() + ")");
         }
@@ -295,6 +309,27 @@ public final class ConfigLoader {
         return new MatchRule(headers, path, method, host);
     }
 
+    private static List<Integer> scheduleServers(Node schedule) {
+        List<Integer> out = new ArrayList<>();
+        JsonNode raw = schedule.rawValue("servers");
+        if (raw == null || raw.isNull()) {
+            return out;
+        }
+        if (!raw.isArray()) {
+            schedule.error("servers", raw + " (expected: a list of whole numbers >= 0)");
+            return out;
+        }
+        for (int i = 0; i < raw.size(); i++) {
+            JsonNode n = raw.get(i);
+            if (!n.canConvertToInt() || !n.isIntegralNumber() || n.asInt() < 0) {
+                schedule.error("servers[" + i + "]", n + " (expected: a whole number >= 0)");
+            } else {
+                out.add(n.asInt());
+            }
+        }
+        return out;
+    }
+
     private static ServerConfig readServer(Node s, Set<String> classNames) {
         String id = id(s, "id");
         URI url = null;
@@ -338,11 +373,26 @@ public final class ConfigLoader {
                 sim.number("overhead", 0, v -> v >= 0, ">= 0"),
                 sim.integer("knee", 10, v -> v >= 1, ">= 1"));
         sim.finish();
+        Node cc = s.object("concurrencyControl");
+        ServerConfig.ConcurrencyControl d = ServerConfig.ConcurrencyControl.DEFAULT;
+        ServerConfig.ConcurrencyControl control = new ServerConfig.ConcurrencyControl(
+                cc.choice("method", d.method(), "knee", "amc", "pmc"),
+                cc.integer("min", d.min(), v -> v >= 1, ">= 1"),
+                cc.integer("max", d.max(), v -> v >= 1, ">= 1"),
+                cc.duration("latencyMax", d.latencyMaxSeconds(), v -> v > 0, "> 0"),
+                cc.number("abandonMax", d.abandonMax(), v -> v > 0 && v < 1, "between 0 and 1"),
+                cc.number("gain", d.gain(), v -> v > 0, "> 0"),
+                cc.integer("maxStep", d.maxStep(), v -> v >= 1, ">= 1"),
+                cc.integer("hysteresis", d.hysteresis(), v -> v >= 1, ">= 1"));
+        cc.finish();
+        if (control.min() > control.max()) {
+            cc.error("min", control.min() + " (expected: <= concurrencyControl.max, " + control.max() + ")");
+        }
         s.finish();
         if (id == null || url == null) {
             return null;
         }
-        return new ServerConfig(id, url, concurrency, auto, power, admin, spec);
+        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control);
     }
 
     private static URI uri(Node n, String key, String text) {

@@ -78,6 +78,12 @@ public final class ConfigWriter {
                 sim.put("demand", demand);
             }
             m.put("sim", sim);
+            ServerConfig.ConcurrencyControl cc = s.control();
+            if (!cc.equals(ServerConfig.ConcurrencyControl.DEFAULT)) {
+                m.put("concurrencyControl", map("method", cc.method(), "min", cc.min(), "max", cc.max(),
+                        "latencyMax", Durations.format(cc.latencyMaxSeconds()), "abandonMax", cc.abandonMax(),
+                        "gain", cc.gain(), "maxStep", cc.maxStep(), "hysteresis", cc.hysteresis()));
+            }
             servers.add(m);
         }
         root.put("servers", servers);
@@ -100,10 +106,15 @@ public final class ConfigWriter {
                 "granularity", k.granularity(), "minWeight", k.minWeight(), "responseTimeCap", k.responseTimeCap(),
                 "prediction", k.prediction(), "gain", k.gain()));
         SizingConfig z = c.sizing();
-        root.put("sizing", map("policy", z.policy(), "minServers", z.minServers(), "maxServers", z.maxServers(),
+        Map<String, Object> sizing = map("policy", z.policy(), "minServers", z.minServers(), "maxServers", z.maxServers(),
                 "startupDelay", Durations.format(z.startupDelaySeconds()),
                 "shutdownDelay", Durations.format(z.shutdownDelaySeconds()), "dropRatio", z.dropRatio(),
-                "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity()));
+                "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity(), "estimator", z.estimator(),
+                "warmUp", Durations.format(z.warmUpSeconds()));
+        if (!z.schedule().isEmpty()) {
+            sizing.put("schedule", map("slot", Durations.format(z.scheduleSlotSeconds()), "servers", z.schedule()));
+        }
+        root.put("sizing", sizing);
         Map<String, Object> power = map("actuator", c.power().actuator());
         putIf(power, "command", c.power().command());
         root.put("power", power);

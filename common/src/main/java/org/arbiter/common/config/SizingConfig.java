@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import java.util.List;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -13,11 +15,23 @@ import static java.util.Objects.requireNonNull;
  * @param dropRatio            ε_th, the drop-ratio bound that defines capacity
  * @param utilityFloor         the utility policy keeps Ω above this
  * @param staticCapacity       requests/s per server for the static estimator (0 = unknown)
+ * @param estimator            capacity estimator: queue (000 eq. 1-5), static or utilization
+ * @param warmUpSeconds        after a power-on, no other change for this long
+ * @param scheduleSlotSeconds  the schedule policy's slot length
+ * @param schedule             the schedule policy's servers per slot, cycling (empty unless schedule)
  */
 public record SizingConfig(String policy, int minServers, int maxServers, double startupDelaySeconds,
                            double shutdownDelaySeconds, double dropRatio, double utilityFloor,
-                           double staticCapacity) {
+                           double staticCapacity, String estimator, double warmUpSeconds,
+                           double scheduleSlotSeconds, List<Integer> schedule) {
     public SizingConfig {
         requireNonNull(policy, "policy");
+        requireNonNull(estimator, "estimator");
+        schedule = List.copyOf(requireNonNull(schedule, "schedule"));
+    }
+
+    /** Sizing off: every server always on. */
+    public static SizingConfig off() {
+        return new SizingConfig("off", 1, 0, 60, 60, 0.01, 0, 0, "queue", 10, 1800, List.of());
     }
 }

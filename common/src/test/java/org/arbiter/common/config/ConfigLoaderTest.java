@@ -116,7 +116,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse(bad))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
                         "classes[1].target: -2s (expected: > 0)",
-                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim; did you mean 'concurrency'?)",
+                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim, concurrencyControl; did you mean 'concurrency'?)",
                         "control.period: 0s (expected: > 0)"));
     }
 

@@ -6,6 +6,8 @@ import java.util.Map;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.grm.sizing.Fleet;
 
 /**
  * One control period's work, as a pure function of what the GRM knows: the live gateways'
@@ -27,10 +29,20 @@ public interface ControlStep {
     Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
                 Map<String, Allocation> lastAllocations, VersionClock versions);
 
-    /** What a period decided. {@code decision} is null when nothing was solved. */
-    record Result(List<Allocation> allocations, Decision decision) {
+    /**
+     * What a period decided. {@code decision} is null when nothing was solved; {@code powerOrders}
+     * are the servers' state changes to publish, {@code actuations} what the actuator must do.
+     */
+    record Result(List<Allocation> allocations, Decision decision, List<PowerOrder> powerOrders,
+                  List<Fleet.Actuation> actuations) {
         public Result {
             allocations = List.copyOf(allocations);
+            powerOrders = List.copyOf(powerOrders);
+            actuations = List.copyOf(actuations);
+        }
+
+        public Result(List<Allocation> allocations, Decision decision) {
+            this(allocations, decision, List.of(), List.of());
         }
     }
 }

@@ -16,13 +16,14 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
-import org.arbiter.common.message.ServerState;
+import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.utility.UtilityFunction;
 import org.arbiter.grm.GrmSolver;
 import org.arbiter.grm.Problem;
 import org.arbiter.grm.ProblemException;
 import org.arbiter.grm.Solution;
 import org.arbiter.grm.optimize.CapPartition;
+import org.arbiter.grm.sizing.Fleet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,7 @@ public final class GrmStep implements ControlStep {
     private final String grmId;
     private final LongSupplier nanoTicker;
     private long sequence;
+    private Fleet fleet;
 
     /**
      * @param config     the cluster
@@ -62,7 +64,10 @@ public final class GrmStep implements ControlStep {
     @Override
     public Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
                        Map<String, Allocation> lastAllocations, VersionClock versions) {
+        double t = seconds(now);
+        Fleet fl = fleet(now);
         if (live.isEmpty()) {
+            List<PowerOrder> changes = fl.advance(t, now);
             List<Allocation> initial = new ArrayList<>();
             List<GatewayConfig> missing = config.gateways().stream()
                     .filter(g -> !lastAllocations.containsKey(g.id())).toList();
@@ -72,18 +77,35 @@ public final class GrmStep implements ControlStep {
                     initial.add(configured(g.id(), now, version, overrides));
                 }
             }
-            return new Result(initial, null);
+            return new Result(initial, null, changes, List.of());
         }
         sequence++;
         live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
-        Problem problem = problem(live, overrides, lastAllocations);
+        Map<String, GatewayStats> liveNow = live;
+        Fleet.Step fs = fl.step(t, now, live, k -> omegaWith(k, liveNow, overrides, lastAllocations));
+        Map<String, Integer> on = fl.onConcurrency();
+        if (on.isEmpty()) {
+            // nothing is ON (all booting): every gateway queues until a server comes up
+            long version = versions.next();
+            List<Allocation> out = new ArrayList<>();
+            for (String g : live.keySet()) {
+                Allocation last = lastAllocations.get(g);
+                Map<String, Double> w = new LinkedHashMap<>();
+                config.classes().forEach(c -> w.put(c.name(), c.weight()));
+                out.add(new Allocation(Message.VERSION, now, g, version,
+                        last != null ? last.weights() : w, Map.of(), "grm: no server on"));
+            }
+            return new Result(out, null, fs.orders(), fs.actuations());
+        }
+        Problem problem = problem(live, overrides, lastAllocations, on);
         long started = nanoTicker.getAsLong();
         Solution solution;
         try {
             solution = GrmSolver.solve(problem);
         } catch (ProblemException e) {
             LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), decision(now, problem, null, 0, versions.highest(), live, overrides));
+            return new Result(List.of(), decision(now, problem, null, 0, versions.highest(), live, overrides),
+                    fs.orders(), fs.actuations());
         }
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
         long version = versions.next();
@@ -92,16 +114,43 @@ public final class GrmStep implements ControlStep {
             out.add(new Allocation(Message.VERSION, now, g, version, solution.weights().get(g),
                     solution.serverCaps().get(g), "grm"));
         }
-        return new Result(out, decision(now, problem, solution, solveSeconds, version, live, overrides));
+        return new Result(out, decision(now, problem, solution, solveSeconds, version, live, overrides),
+                fs.orders(), fs.actuations());
     }
 
-    /** The problem for this period. */
-    Problem problem(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations) {
+    /** The fleet (power states, N_s, capacity, energy), created at the first step. */
+    public Fleet fleet(Instant now) {
+        if (fleet == null) {
+            fleet = new Fleet(config, seconds(now));
+        }
+        return fleet;
+    }
+
+    private static double seconds(Instant t) {
+        return t.getEpochSecond() + t.getNano() / 1e9;
+    }
+
+    /** The utility policy's probe: optimal Ω with the first {@code k} servers on (−∞ when infeasible). */
+    private double omegaWith(int k, Map<String, GatewayStats> live, OverrideBook overrides,
+                             Map<String, Allocation> lastAllocations) {
+        Map<String, Integer> first = new LinkedHashMap<>();
+        fleet.allConcurrency().entrySet().stream().limit(Math.max(0, k)).forEach(e -> first.put(e.getKey(), e.getValue()));
+        if (first.isEmpty()) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        try {
+            return GrmSolver.solve(problem(live, overrides, lastAllocations, first)).objective();
+        } catch (ProblemException e) {
+            return Double.NEGATIVE_INFINITY;
+        }
+    }
+
+    /** The problem for this period, over the servers given (id → N_s before pins). */
+    Problem problem(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations,
+                    Map<String, Integer> serverConcurrency) {
         Map<String, Integer> nsPins = overrides.concurrencyPins();
         List<Problem.Server> servers = new ArrayList<>();
-        for (ServerConfig s : config.servers()) {
-            servers.add(new Problem.Server(s.id(), nsPins.getOrDefault(s.id(), s.concurrency())));
-        }
+        serverConcurrency.forEach((id, n) -> servers.add(new Problem.Server(id, nsPins.getOrDefault(id, n))));
         List<Problem.ClassSpec> classes = new ArrayList<>();
         for (ClassConfig c : config.classes()) {
             ClassConfig e = overrides.effective(c);
@@ -151,7 +200,11 @@ public final class GrmStep implements ControlStep {
         config.gateways().forEach(g -> equal.put(g.id(), 1.0));
         Map<String, Integer> ns = new LinkedHashMap<>();
         Map<String, Integer> nsPins = overrides.concurrencyPins();
-        config.servers().forEach(s -> ns.put(s.id(), nsPins.getOrDefault(s.id(), s.concurrency())));
+        Map<String, Integer> servers = fleet != null ? fleet.onConcurrency() : new LinkedHashMap<>();
+        if (fleet == null) {
+            config.servers().forEach(s -> servers.put(s.id(), s.concurrency()));
+        }
+        servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));
         Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
         return new Allocation(Message.VERSION, now, gateway, version, weights, caps, "configured");
     }
@@ -166,10 +219,11 @@ public final class GrmStep implements ControlStep {
                     f.weight(), w, pr == null ? Double.NaN : pr.responseTime(), pr == null ? Double.NaN : pr.utility(),
                     problem.pins().containsKey(f.id())));
         }
-        Map<String, Decision.Server> servers = new LinkedHashMap<>();
-        problem.servers().forEach(s -> servers.put(s.id(), new Decision.Server(ServerState.ON, s.concurrency(), 0, 0)));
+        Map<String, Decision.Server> servers = new LinkedHashMap<>(fleet.servers());
+        problem.servers().forEach(s -> servers.computeIfPresent(s.id(),
+                (id, d) -> new Decision.Server(d.state(), s.concurrency(), d.capacity(), d.watts())));
         return new Decision(Message.VERSION, now, grmId, sequence, version, config.control().combine(),
                 solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
-                servers, 0, overrides.ids());
+                servers, fleet.energyJoules(), overrides.ids());
     }
 }

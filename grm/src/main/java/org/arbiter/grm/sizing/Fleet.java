@@ -1,0 +1,377 @@
+package org.arbiter.grm.sizing;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntToDoubleFunction;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.config.SizingConfig;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.Message;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.grm.capacity.CapacityEstimator;
+import org.arbiter.grm.concurrency.ConcurrencyController;
+
+/*
+ * Design note — the fleet: what the GRM knows and decides about its servers (ARCHITECTURE.md,
+ * control plane steps 5 and 7; 000 §5 and §7.5; 004).
+ *
+ * Every control period, from the live gateways' latest statistics:
+ *
+ *   drains    a DRAINING server whose in-flight count (summed over gateways) reached 0 is due to
+ *             shut down: an OFF actuation goes out, and the model is OFF a shutdown delay later;
+ *   capacity  the estimator (sizing.estimator: queue, static, utilization) gets one sample per
+ *             period: the gateways' Tsai counters summed over every class queue of every gateway
+ *             and divided by the number of ON servers — the servers are alike, so one per-server
+ *             estimate serves them all;
+ *   forecast  λ̂ = the total arrival rate extrapolated T_c = startupDelay ahead by a least-squares
+ *             line over the last max(T_c, 3 periods); never below the current rate;
+ *   N_s       each `concurrency: auto` server's controller (knee fit, AM-C or PM-C, bounded)
+ *             gets (Σ_g mean in-flight, throughput-weighted mean service time, Σ_g throughput,
+ *             drop share of all arrivals) while it is ON and served something;
+ *   sizing    the policy says how many servers to keep on; SizingController turns that into at
+ *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂).
+ *             utility: the smallest k whose optimal Ω with the first k servers (a callback into
+ *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it.
+ *
+ * Power states are the model's (PowerStateMachine): orders move them at once (ON → DRAINING,
+ * OFF → BOOTING), time completes boots and shutdowns, and observations (actuator feedback) override
+ * the model — the state follows what the server does. A PowerOrder is emitted on every state
+ * change; an Actuation when a server must physically act: ON when ordered on, OFF when its drain
+ * completed (so no request in flight is cut).
+ *
+ * Energy: per server, watts by state, idle→busy by the share of its N_s slots in use; joules
+ * integrate it. The simulator, which knows the exact utilisation, meters its own servers.
+ *
+ * Core class: time in seconds as an argument; not thread-safe (the control thread or simulator).
+ */
+
+/** The GRM's model of its servers: power states, N_s, capacity, sizing orders, energy. See the design note. */
+public final class Fleet {
+
+    /** A physical action for an actuator: power {@code server} on or off. */
+    public record Actuation(String server, ServerState action, String reason) {
+    }
+
+    /** What a period decided about the servers. */
+    public record Step(List<PowerOrder> orders, List<Actuation> actuations) {
+        public Step {
+            orders = List.copyOf(orders);
+            actuations = List.copyOf(actuations);
+        }
+    }
+
+    private final ClusterConfig config;
+    private final SizingConfig sizing;
+    private final List<ServerConfig> servers;
+    private final List<PowerStateMachine> power = new ArrayList<>();
+    private final ConcurrencyController[] ns;
+    private final long[] sequence;
+    private final boolean[] shutdownSent;
+    private final CapacityEstimator capacity;
+    private final SizingController controller;
+    private final RateForecast forecast;
+    private int utilityWanted;
+    private double lastForecast;
+    private double lastRate;
+
+    /** All servers start ON (the configuration is what runs until the GRM says otherwise). */
+    public Fleet(ClusterConfig config, double nowSeconds) {
+        this.config = requireNonNull(config, "config");
+        this.sizing = config.sizing();
+        this.servers = config.servers();
+        this.ns = new ConcurrencyController[servers.size()];
+        this.sequence = new long[servers.size()];
+        this.shutdownSent = new boolean[servers.size()];
+        for (int i = 0; i < servers.size(); i++) {
+            ServerConfig s = servers.get(i);
+            ServerConfig.PowerModel w = s.power();
+            power.add(new PowerStateMachine(ServerState.ON,
+                    new PowerStateMachine.PowerModel(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
+                    sizing.startupDelaySeconds(), sizing.shutdownDelaySeconds(), nowSeconds));
+            if (s.autoConcurrency()) {
+                ns[i] = controllerFor(s);
+            }
+        }
+        this.capacity = switch (sizing.estimator()) {
+            case "static" -> CapacityEstimator.ofStatic(sizing.staticCapacity());
+            case "utilization" -> CapacityEstimator.ofUtilization(0.5);
+            default -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);
+        };
+        SizingPolicy policy = switch (sizing.policy()) {
+            case "static", "queue" -> SizingPolicy.byCapacity(1.0);
+            case "schedule" -> SizingPolicy.schedule(sizing.scheduleSlotSeconds(),
+                    sizing.schedule().stream().mapToInt(Integer::intValue).toArray());
+            case "utility" -> (now, rate, c, n) -> utilityWanted;
+            default -> SizingPolicy.alwaysOn();
+        };
+        this.controller = "off".equals(sizing.policy()) ? null
+                : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds());
+        this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
+                sizing.startupDelaySeconds());
+        this.utilityWanted = servers.size();
+    }
+
+    private static ConcurrencyController controllerFor(ServerConfig s) {
+        ServerConfig.ConcurrencyControl c = s.control();
+        int start = Math.max(c.min(), Math.min(c.max(), s.concurrency()));
+        ConcurrencyController inner = switch (c.method()) {
+            case "amc" -> ConcurrencyController.ofLatencyBound(start, c.latencyMaxSeconds(), c.gain());
+            case "pmc" -> ConcurrencyController.ofAbandonBound(start, c.abandonMax(), c.gain());
+            default -> ConcurrencyController.ofKnee(start, c.min(), c.max());
+        };
+        return ConcurrencyController.bounded(inner, c.min(), c.max(), c.maxStep(), c.hysteresis());
+    }
+
+    /**
+     * One control period.
+     *
+     * @param nowSeconds time
+     * @param at         the same instant, for the messages
+     * @param live       the live gateways' latest statistics
+     * @param omega      the utility policy's Ω with the first k ON-able servers (null: not available)
+     */
+    public Step step(double nowSeconds, Instant at, Map<String, GatewayStats> live, IntToDoubleFunction omega) {
+        ServerState[] before = states();
+        List<Actuation> actuations = new ArrayList<>();
+        int n = servers.size();
+        double[] inFlight = new double[n];
+        double[] meanInFlight = new double[n];
+        double[] throughput = new double[n];
+        double[] serviceWeighted = new double[n];
+        long arrivals = 0;
+        long accepted = 0;
+        long dropped = 0;
+        double queueSeen = 0;
+        double peak = 0;
+        long queueLimit = 0;
+        double period = 0;
+        double rate = 0;
+        double windowArrivals = 0;
+        double windowDrops = 0;
+        for (GatewayStats g : live.values()) {
+            for (int i = 0; i < n; i++) {
+                GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
+                if (s != null) {
+                    inFlight[i] += s.inFlight();
+                    meanInFlight[i] += s.meanInFlight();
+                    throughput[i] += s.throughput();
+                    serviceWeighted[i] += s.throughput() * s.meanServiceTime();
+                }
+            }
+            for (GatewayStats.ClassStats c : g.classes().values()) {
+                rate += c.arrivalRate();
+                windowArrivals += c.arrivalRate() * g.windowSeconds();
+                windowDrops += c.dropped();
+                GatewayStats.PeriodCounters p = c.period();
+                arrivals += p.arrivals();
+                accepted += p.accepted();
+                dropped += p.dropped();
+                queueSeen += p.meanQueueSeenByArrivals() * p.arrivals();
+                peak += p.peakArrivalRate();
+                queueLimit += p.queueLimit();
+                period = Math.max(period, p.periodSeconds());
+            }
+        }
+        int on = 0;
+        for (int i = 0; i < n; i++) {
+            PowerStateMachine m = power.get(i);
+            double cap = Math.max(1, concurrency(i));
+            m.load((int) Math.round(inFlight[i]), meanInFlight[i] / cap, nowSeconds);
+            if (m.state() == ServerState.ON) {
+                on++;
+            }
+        }
+        // shutdowns that became due: the drain completed, so the server may go down now
+        for (int i = 0; i < n; i++) {
+            shutdownIfDrained(i, actuations);
+        }
+        if (on > 0 && period > 0 && arrivals + accepted > 0) {
+            double busy = 0;
+            for (int i = 0; i < n; i++) {
+                if (power.get(i).state() == ServerState.ON) {
+                    busy += Math.min(1, meanInFlight[i] / Math.max(1, concurrency(i)));
+                }
+            }
+            capacity.update(new CapacityEstimator.Sample(period, Math.round((double) arrivals / on),
+                    Math.round((double) accepted / on), Math.round((double) dropped / on),
+                    arrivals == 0 ? 0 : queueSeen / arrivals / on, peak / on,
+                    (int) Math.max(1, queueLimit / on), busy / on));
+        }
+        lastRate = rate;
+        lastForecast = forecast.update(nowSeconds, rate);
+        double abandon = windowArrivals <= 0 ? 0 : Math.min(1, windowDrops / windowArrivals);
+        for (int i = 0; i < n; i++) {
+            if (ns[i] != null && power.get(i).state() == ServerState.ON && throughput[i] > 0) {
+                ns[i].update(new ConcurrencyController.Sample(meanInFlight[i], serviceWeighted[i] / throughput[i],
+                        throughput[i], abandon));
+            }
+        }
+        if (controller != null) {
+            double c = capacityPerServer();
+            if ("utility".equals(sizing.policy())) {
+                utilityWanted = utilityWanted(omega, on);
+                c = Double.POSITIVE_INFINITY; // Ω decides; the load check does not apply
+            }
+            for (SizingController.Order o : controller.step(nowSeconds, lastForecast, c, power)) {
+                if (o.target() == ServerState.ON) {
+                    actuations.add(new Actuation(servers.get(o.server()).id(), ServerState.ON,
+                            "sizing " + sizing.policy() + ": forecast " + round(lastForecast) + " req/s"));
+                } else {
+                    shutdownIfDrained(o.server(), actuations);
+                }
+            }
+        }
+        return new Step(ordersFor(before, at), actuations);
+    }
+
+    /** A drained server shuts down: one OFF actuation per drain. */
+    private void shutdownIfDrained(int i, List<Actuation> actuations) {
+        PowerStateMachine m = power.get(i);
+        boolean drained = m.state() == ServerState.DRAINING && m.dueAt() < Double.POSITIVE_INFINITY
+                || m.state() == ServerState.OFF;
+        if (m.state() == ServerState.ON || m.state() == ServerState.BOOTING) {
+            shutdownSent[i] = false;
+        } else if (drained && !shutdownSent[i]) {
+            shutdownSent[i] = true;
+            actuations.add(new Actuation(servers.get(i).id(), ServerState.OFF, "drained"));
+        }
+    }
+
+    private int utilityWanted(IntToDoubleFunction omega, int on) {
+        int n = servers.size();
+        if (omega == null) {
+            return n;
+        }
+        int min = Math.max(1, sizing.minServers());
+        if (on > 0 && omega.applyAsDouble(on) < sizing.utilityFloor()) {
+            return Math.min(n, on + 1);
+        }
+        // hysteresis: one fewer only when Ω with one fewer still clears the floor
+        if (on > min && omega.applyAsDouble(on - 1) >= sizing.utilityFloor()) {
+            return on - 1;
+        }
+        return Math.max(on, min);
+    }
+
+    private List<PowerOrder> ordersFor(ServerState[] before, Instant at) {
+        List<PowerOrder> out = new ArrayList<>();
+        for (int i = 0; i < servers.size(); i++) {
+            ServerState now = power.get(i).state();
+            if (now != before[i]) {
+                ServerState target = now == ServerState.ON || now == ServerState.BOOTING ? ServerState.ON : ServerState.OFF;
+                out.add(new PowerOrder(Message.VERSION, at, servers.get(i).id(), target, now,
+                        before[i] + " -> " + now, ++sequence[i]));
+            }
+        }
+        return out;
+    }
+
+    /** Actuator or observation feedback: the server was seen up or down. Returns the order recording a change, if any. */
+    public List<PowerOrder> observed(String server, boolean up, double nowSeconds, Instant at) {
+        ServerState[] before = states();
+        int i = index(server);
+        power.get(i).observed(up, nowSeconds);
+        return ordersFor(before, at);
+    }
+
+    /** Advances the model's clock (boots and shutdowns that completed); returns the state changes. */
+    public List<PowerOrder> advance(double nowSeconds, Instant at) {
+        ServerState[] before = states();
+        power.forEach(m -> m.advance(nowSeconds));
+        return ordersFor(before, at);
+    }
+
+    private int index(String server) {
+        for (int i = 0; i < servers.size(); i++) {
+            if (servers.get(i).id().equals(server)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("server: " + server + " (expected: one of the configured servers)");
+    }
+
+    private ServerState[] states() {
+        ServerState[] out = new ServerState[servers.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = power.get(i).state();
+        }
+        return out;
+    }
+
+    private int concurrency(int i) {
+        return ns[i] != null ? ns[i].current() : servers.get(i).concurrency();
+    }
+
+    /** The state of {@code server}. */
+    public ServerState state(String server) {
+        return power.get(index(server)).state();
+    }
+
+    /** N_s of every ON server (the only ones that get caps), in configuration order. */
+    public Map<String, Integer> onConcurrency() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < servers.size(); i++) {
+            if (power.get(i).state() == ServerState.ON) {
+                out.put(servers.get(i).id(), concurrency(i));
+            }
+        }
+        return out;
+    }
+
+    /** N_s of every server, whatever its state. */
+    public Map<String, Integer> allConcurrency() {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (int i = 0; i < servers.size(); i++) {
+            out.put(servers.get(i).id(), concurrency(i));
+        }
+        return out;
+    }
+
+    /** Per server: state, N_s, capacity estimate, watts. */
+    public Map<String, Decision.Server> servers() {
+        Map<String, Decision.Server> out = new LinkedHashMap<>();
+        double c = capacityPerServer();
+        for (int i = 0; i < servers.size(); i++) {
+            PowerStateMachine m = power.get(i);
+            out.put(servers.get(i).id(), new Decision.Server(m.state(), concurrency(i), c, m.watts()));
+        }
+        return out;
+    }
+
+    /** The capacity estimate of one server, req/s (0 = unknown). */
+    public double capacityPerServer() {
+        return capacity.estimate();
+    }
+
+    /** λ̂ at the last step, req/s. */
+    public double forecastRate() {
+        return lastForecast;
+    }
+
+    /** Total arrival rate at the last step, req/s. */
+    public double arrivalRate() {
+        return lastRate;
+    }
+
+    /** Joules the servers used so far (the model's estimate). */
+    public double energyJoules() {
+        return power.stream().mapToDouble(PowerStateMachine::joules).sum();
+    }
+
+    /** True when sizing is active (any policy but off). */
+    public boolean sizing() {
+        return controller != null;
+    }
+
+    private static double round(double d) {
+        return Math.round(d * 10) / 10.0;
+    }
+}
