@@ -76,6 +76,10 @@ public final class Simulator {
     private long requests;
     private int nextGateway;
     private final org.arbiter.loadgen.client.ResultRecorder recorder;
+    private boolean logCaps = true;
+    private java.util.function.Consumer<String> progress;
+    private double progressEvery;
+    private double controlWallSeconds;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -160,6 +164,24 @@ public final class Simulator {
         java.util.Arrays.fill(gatewayExpiry, Double.POSITIVE_INFINITY);
     }
 
+    /** Large runs: keep only weights in the allocation log (the caps of 100 gateways × 1 000 servers do not fit). */
+    public Simulator withoutCapLog() {
+        logCaps = false;
+        return this;
+    }
+
+    /** Reports progress every {@code everySimulatedSeconds} of virtual time. */
+    public Simulator withProgress(java.util.function.Consumer<String> sink, double everySimulatedSeconds) {
+        progress = requireNonNull(sink, "sink");
+        progressEvery = everySimulatedSeconds;
+        return this;
+    }
+
+    /** Wall seconds spent in the GRM's control steps so far. */
+    public double controlWallSeconds() {
+        return controlWallSeconds;
+    }
+
     private void at(double time, Runnable action) {
         events.add(new Event(time, sequence++, action));
     }
@@ -188,6 +210,14 @@ public final class Simulator {
             for (double c = period; c < end; c += period) {
                 double ct = c;
                 at(ct, () -> control(ct));
+            }
+        }
+        if (progress != null && progressEvery > 0) {
+            for (double p = progressEvery; p < end; p += progressEvery) {
+                double pt = p;
+                at(pt, () -> progress.accept(String.format(java.util.Locale.ROOT,
+                        "sim: %.0f of %.0f simulated s, %d requests, %.0f wall s (%.0f in the GRM)", pt, end, requests,
+                        (System.nanoTime() - wallStart) / 1e9, controlWallSeconds)));
             }
         }
         while (!events.isEmpty() && events.peek().time() <= end) {
@@ -389,8 +419,10 @@ public final class Simulator {
     }
 
     private void control(double t) {
+        long started = System.nanoTime();
         var result = step.step(Instant.EPOCH.plusNanos(nanos(t)), Map.copyOf(latestStats), overrides,
                 Map.copyOf(lastAllocations), versions);
+        controlWallSeconds += (System.nanoTime() - started) / 1e9;
         Map<String, Map<String, Double>> w = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
         for (Allocation a : result.allocations()) {
@@ -402,7 +434,9 @@ public final class Simulator {
                 }
             }
             w.put(a.gateway(), a.weights());
-            caps.put(a.gateway(), a.serverCaps());
+            if (logCaps) {
+                caps.put(a.gateway(), a.serverCaps());
+            }
         }
         if (!result.allocations().isEmpty()) {
             allocationLog.add(new SimResult.AllocationPoint(t, result.allocations().get(0).version(), w, caps));

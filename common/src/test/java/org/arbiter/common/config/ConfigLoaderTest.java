@@ -101,6 +101,24 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void sizingAndConcurrencyControl_loadAndRoundTrip() {
+        ClusterConfig c = ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:1", concurrency: auto,
+                     concurrencyControl: {method: amc, min: 2, max: 40, latencyMax: 1500ms, gain: 0.3}}
+                sizing: {policy: schedule, estimator: utilization, warmUp: 5s, schedule: {slot: 30m, servers: [1, 3, 2]}}
+                """);
+        assertThat(c.servers().get(0).control()).isEqualTo(
+                new ServerConfig.ConcurrencyControl("amc", 2, 40, 1.5, 0.1, 0.3, 2, 1));
+        assertThat(c.sizing().schedule()).containsExactly(1, 3, 2);
+        assertThat(c.sizing().scheduleSlotSeconds()).isEqualTo(1800);
+        assertThat(c.sizing().estimator()).isEqualTo("utilization");
+        assertThat(c.sizing().warmUpSeconds()).isEqualTo(5);
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+    }
+
+    @Test
     void threeMistakes_giveThreeErrors_eachWithItsPath() {
         String bad = """
                 classes:
@@ -158,6 +176,12 @@ final class ConfigLoaderTest {
             cap                    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {responseTimeCap: 1}' | control.responseTimeCap: 1 (expected: > 1)
             prediction             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {prediction: arima}' | control.prediction: arima (expected: one of mm1, queue-length)
             sizing policy          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: magic}' | sizing.policy: magic (expected: one of off, static, queue, utility, schedule)
+            schedule no servers    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: schedule}' | sizing.schedule.servers: missing (expected: a list of server counts, one per slot, when policy is schedule)
+            schedule bad count     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: schedule, schedule: {servers: [1, -2]}}' | sizing.schedule.servers[1]: -2 (expected: a whole number >= 0)
+            static no capacity     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: static}' | sizing.staticCapacity: missing (expected: requests/s one server sustains, > 0, for the static estimator)
+            estimator typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {estimator: cpu}' | sizing.estimator: cpu (expected: one of queue, static, utilization)
+            N_s method typo        | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: auto, concurrencyControl: {method: pid}}]' | servers[0].concurrencyControl.method: pid (expected: one of knee, amc, pmc)
+            N_s min over max       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrencyControl: {min: 20, max: 10}}]' | servers[0].concurrencyControl.min: 20 (expected: <= concurrencyControl.max, 10)
             min over max servers   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {minServers: 3, maxServers: 2}' | sizing.minServers: 3 (expected: <= sizing.maxServers, 2)
             exec without command   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {actuator: exec}' | power.command: missing (expected: a command template with {server} and {action} when actuator is exec)
             token digest           | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: abc}]}' | console.tokens[0].sha256: abc (expected: 64 hex digits, the SHA-256 of the token)

@@ -27,7 +27,8 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *
  *   drains    a DRAINING server whose in-flight count (summed over gateways) reached 0 is due to
  *             shut down: an OFF actuation goes out, and the model is OFF a shutdown delay later;
- *   capacity  the estimator (sizing.estimator: queue, static, utilization) gets one sample per
+ *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
+ *             static policy) gets one sample per
  *             period: the gateways' Tsai counters summed over every class queue of every gateway
  *             and divided by the number of ON servers — the servers are alike, so one per-server
  *             estimate serves them all;
@@ -100,7 +101,7 @@ public final class Fleet {
                 ns[i] = controllerFor(s);
             }
         }
-        this.capacity = switch (sizing.estimator()) {
+        this.capacity = switch ("static".equals(sizing.policy()) ? "static" : sizing.estimator()) {
             case "static" -> CapacityEstimator.ofStatic(sizing.staticCapacity());
             case "utilization" -> CapacityEstimator.ofUtilization(0.5);
             default -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);

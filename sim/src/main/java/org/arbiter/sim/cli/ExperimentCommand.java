@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
 /** {@code arbiter experiment NAME}: 003 §V's experiments, in the simulator. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = {"Runs one of 003's reference experiments in the simulator (virtual time) and writes",
-                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15)."})
+                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15),",
+                "scale (the simulator at 100 gateways, 1 000 servers, 20 classes for one simulated hour)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
@@ -56,6 +57,27 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
     }
 
+    @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
+            description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
+    String size;
+
+    private Map<String, Object> scale(java.io.PrintWriter err) {
+        String[] p = size.split(",");
+        int[] v = new int[3];
+        for (int i = 0; i < 3; i++) {
+            try {
+                v[i] = p.length == 3 ? Integer.parseInt(p[i].trim()) : 0;
+            } catch (NumberFormatException e) {
+                v[i] = 0;
+            }
+        }
+        if (v[0] < 1 || v[1] < 1 || v[2] < 2) {
+            throw new IllegalArgumentException("--size: " + size + " (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
+        }
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+        return org.arbiter.sim.experiment.ScaleExperiment.run(v[0], v[1], v[2], given ? seconds : 3600, seed, err::println);
+    }
+
     @Override
     public Integer call() throws IOException {
         if (live && !name.equals("phases")) {
@@ -72,16 +94,31 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         var err = spec.commandLine().getErr();
-        Map<String, Object> result = switch (name) {
+        Map<String, Object> result;
+        try {
+            result = result(err);
+        } catch (IllegalArgumentException e) {
+            err.println("experiment: " + e.getMessage());
+            return 2;
+        }
+        if (result == null) {
+            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, scale)");
+            return 2;
+        }
+        return write(result);
+    }
+
+    private Map<String, Object> result(java.io.PrintWriter err) {
+        return switch (name) {
             case "concurrency" -> Experiments.concurrency(seed, seconds, err::println);
             case "phases" -> live ? livePhases(err) : Experiments.phases(seed, seconds, err::println);
             case "regions" -> Experiments.regions(seed, seconds, err::println);
+            case "scale" -> scale(err);
             default -> null;
         };
-        if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions)");
-            return 2;
-        }
+    }
+
+    private int write(Map<String, Object> result) throws IOException {
         Files.createDirectories(out);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), result);
         List<Path> charts = new ArrayList<>(Charts.write(name, result, out));

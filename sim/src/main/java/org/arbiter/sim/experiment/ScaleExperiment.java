@@ -1,0 +1,124 @@
+package org.arbiter.sim.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.sim.SimResult;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+
+/*
+ * Design note — the scale run (issue #7: "100 gateways, 1 000 servers, 20 classes, one simulated
+ * hour").
+ *
+ * The cluster is generated: classes c01..c20 with targets from 0.5 s to 5 s (the utility of eq. 7
+ * with φ = α = β = 1, combine min), servers of 10 virtual cores and N_s = 10 with demand Exp(1 s)
+ * (10 req/s each, 10 000 req/s in all), gateways g001..g100. The load is open-loop Poisson, class
+ * c_k's rate proportional to k, spread over the gateways as an L4 switch would: 60 % of capacity for
+ * the first half, 85 % with the mix reversed for the second, so the GRM has something to move.
+ * Everything else is the product's code unchanged: every gateway a GatewayCore, the GRM's GrmStep
+ * every 5 s over 100 × 20 = 2 000 flows and 10 000 slots (granularity 1).
+ */
+
+/** The simulator's scale run. See the design note. */
+public final class ScaleExperiment {
+
+    private ScaleExperiment() {
+    }
+
+    /** The generated cluster. */
+    public static ClusterConfig cluster(int gateways, int servers, int classes) {
+        StringBuilder y = new StringBuilder("classes:\n");
+        for (int c = 1; c <= classes; c++) {
+            double target = 0.5 + 4.5 * (c - 1) / Math.max(1, classes - 1);
+            y.append(String.format(Locale.ROOT,
+                    "  - {name: %s, target: %.3fs, queue: {limit: 100000, timeout: 60s}%s}%n",
+                    name(c), target, c == classes ? ", default: true" : ""));
+        }
+        y.append("servers:\n");
+        for (int s = 1; s <= servers; s++) {
+            y.append(String.format(Locale.ROOT, "  - {id: s%04d, url: \"http://127.0.0.1:%d\", concurrency: 10, "
+                    + "sim: {cores: 10, meanDemand: 1s}}%n", s, 10000 + s));
+        }
+        y.append("gateways:\n");
+        for (int g = 1; g <= gateways; g++) {
+            y.append(String.format(Locale.ROOT, "  - {id: g%03d, port: %d, adminPort: %d}%n", g, 20000 + g, 30000 + g));
+        }
+        y.append("control: {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min, granularity: 1}\n");
+        return ConfigLoader.parse(y.toString());
+    }
+
+    private static String name(int c) {
+        return String.format(Locale.ROOT, "c%02d", c);
+    }
+
+    /**
+     * Runs it.
+     *
+     * @param simulatedSeconds one hour in the issue; less for a quick look
+     */
+    public static Map<String, Object> run(int gateways, int servers, int classes, double simulatedSeconds, long seed,
+                                          Consumer<String> progress) {
+        long built = System.nanoTime();
+        ClusterConfig config = cluster(gateways, servers, classes);
+        double capacity = servers * 10.0;
+        double weightSum = classes * (classes + 1) / 2.0;
+        Map<String, Double> first = new LinkedHashMap<>();
+        Map<String, Double> second = new LinkedHashMap<>();
+        for (int c = 1; c <= classes; c++) {
+            first.put(name(c), 0.60 * capacity * c / weightSum);
+            second.put(name(c), 0.85 * capacity * (classes + 1 - c) / weightSum);
+        }
+        SimScenario sc = new SimScenario(1, List.of(
+                new SimScenario.Phase("first", simulatedSeconds / 2, null, first),
+                new SimScenario.Phase("second", simulatedSeconds / 2, null, second)), seed);
+        progress.accept(String.format(Locale.ROOT, "scale: %d gateways, %d servers, %d classes, %.0f simulated s "
+                + "(configuration built in %.1f s)", gateways, servers, classes, simulatedSeconds,
+                (System.nanoTime() - built) / 1e9));
+        Simulator sim = new Simulator(config, sc, true).withoutCapLog()
+                .withProgress(progress, Math.max(60, simulatedSeconds / 20));
+        SimResult r = sim.run();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("gateways", gateways);
+        out.put("servers", servers);
+        out.put("classes", classes);
+        out.put("flows", gateways * classes);
+        out.put("slots", servers * 10);
+        out.put("simulatedSeconds", simulatedSeconds);
+        out.put("simulatedRequests", r.simulatedRequests());
+        out.put("wallSeconds", Experiments.round(r.wallSeconds()));
+        out.put("controlPeriods", r.allocations().size());
+        out.put("grmWallSeconds", Experiments.round(sim.controlWallSeconds()));
+        out.put("grmMeanSecondsPerPeriod", r.allocations().isEmpty() ? 0
+                : Experiments.round(sim.controlWallSeconds() / r.allocations().size()));
+        out.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
+        List<Map<String, Object>> phases = new ArrayList<>();
+        for (SimResult.PhaseResult p : r.phases()) {
+            long sent = 0;
+            long ok = 0;
+            long rejected = 0;
+            double worst = 0;
+            for (SimResult.ClassResult c : p.classes().values()) {
+                sent += c.sent();
+                ok += c.ok();
+                rejected += c.rejected();
+                worst = Math.max(worst, c.meanResponseSeconds());
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("name", p.name());
+            m.put("sent", sent);
+            m.put("ok", ok);
+            m.put("rejected", rejected);
+            m.put("throughputPerSecond", Experiments.round(ok / (p.endSeconds() - p.startSeconds())));
+            m.put("worstClassMeanResponseSeconds", Experiments.round(worst));
+            phases.add(m);
+        }
+        out.put("phases", phases);
+        return out;
+    }
+}
