@@ -66,9 +66,14 @@ final class ConfigCommandTest {
     }
 
     @Test
-    void experimentLive_forRegions_saysItIsNotAvailable_andExits2() {
-        assertThat(run("experiment", "regions", "--out", "target/x", "--live")).isEqualTo(2);
-        assertThat(err.toString()).contains("--live is available for phases only");
+    void experimentLive_forScale_saysItIsNotAvailable_andExits2() {
+        assertThat(run("experiment", "scale", "--out", "target/x", "--live")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --live: scale (expected: --live with concurrency, phases or regions)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "10,x,2")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
     }
 
     @Test

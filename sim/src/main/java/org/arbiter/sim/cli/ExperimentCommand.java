@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.arbiter.sim.experiment.Charts;
 import org.arbiter.sim.experiment.Experiments;
+import org.arbiter.sim.experiment.LiveExperiments;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,7 +37,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--live", description = "phases only: run over a real Kafka broker, GRM, gateway and simserver, durations scaled.")
+    @Option(names = "--live", description = {"concurrency, phases, regions: run over a real Kafka broker, GRM, gateway and",
+            "simserver on loopback, durations multiplied by --time-scale; the simulated run is reported beside it."})
     boolean live;
 
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
@@ -45,15 +47,24 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point (default: ${DEFAULT-VALUE}).")
     double seconds;
 
-    private Map<String, Object> livePhases(java.io.PrintWriter err) {
+    /** The live run, with the simulated one beside it for comparison. */
+    private Map<String, Object> live(java.io.PrintWriter err) {
         try {
             Files.createDirectories(out);
-            Map<String, Object> live = org.arbiter.sim.experiment.LivePhases.run(seed, seconds, timeScale, out, err::println);
-            Map<String, Object> simulated = Experiments.phases(seed, seconds, s -> { });
-            live.put("simulated", simulated.get("phases"));
+            Map<String, Object> live = switch (name) {
+                case "phases" -> LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
+                case "concurrency" -> LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
+                default -> LiveExperiments.regions(seed, seconds, timeScale, out, err::println);
+            };
+            Map<String, Object> simulated = switch (name) {
+                case "phases" -> Experiments.phases(seed, seconds, s -> { });
+                case "concurrency" -> Experiments.concurrency(seed, seconds, s -> { });
+                default -> Experiments.regions(seed, seconds, s -> { });
+            };
+            live.put("simulated", simulated);
             return live;
         } catch (Exception e) {
-            throw new IllegalStateException("live phases failed: " + e, e);
+            throw new IllegalStateException("live " + name + " failed: " + e, e);
         }
     }
 
@@ -80,9 +91,9 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (live && !name.equals("phases")) {
-            spec.commandLine().getErr().println("experiment: --live is available for phases only in this build "
-                    + "(concurrency and regions run in the simulator)");
+        if (live && !List.of("concurrency", "phases", "regions").contains(name)) {
+            spec.commandLine().getErr().println("experiment: --live: " + name
+                    + " (expected: --live with concurrency, phases or regions)");
             return 2;
         }
         if (live && !(timeScale > 0 && timeScale <= 1)) {
@@ -110,9 +121,9 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     private Map<String, Object> result(java.io.PrintWriter err) {
         return switch (name) {
-            case "concurrency" -> Experiments.concurrency(seed, seconds, err::println);
-            case "phases" -> live ? livePhases(err) : Experiments.phases(seed, seconds, err::println);
-            case "regions" -> Experiments.regions(seed, seconds, err::println);
+            case "concurrency" -> live ? live(err) : Experiments.concurrency(seed, seconds, err::println);
+            case "phases" -> live ? live(err) : Experiments.phases(seed, seconds, err::println);
+            case "regions" -> live ? live(err) : Experiments.regions(seed, seconds, err::println);
             case "scale" -> scale(err);
             default -> null;
         };

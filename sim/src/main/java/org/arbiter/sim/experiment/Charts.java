@@ -25,8 +25,14 @@ public final class Charts {
                 List<Map<String, Object>> pts = (List<Map<String, Object>>) result.get("points");
                 XYChart c = new XYChartBuilder().width(800).height(500).title("Throughput against N_s (003 Fig. 7)")
                         .xAxisTitle("N_s (concurrent requests at the server)").yAxisTitle("throughput (req/s)").build();
-                c.addSeries("simulated", pts.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
+                boolean live = result.containsKey("timeScale");
+                c.addSeries(live ? "live" : "simulated", pts.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
                         pts.stream().map(p -> ((Number) p.get("throughput")).doubleValue()).toList());
+                if (result.get("simulated") instanceof Map<?, ?> sim) {
+                    List<Map<String, Object>> sp = (List<Map<String, Object>>) sim.get("points");
+                    c.addSeries("simulated", sp.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
+                            sp.stream().map(p -> ((Number) p.get("throughput")).doubleValue()).toList());
+                }
                 Path p = dir.resolve("concurrency.png");
                 BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
                 out.add(p);
@@ -58,13 +64,22 @@ public final class Charts {
                 XYChart c = new XYChartBuilder().width(900).height(500)
                         .title("Cluster utility over (premium, basic) clients (003 Fig. 13-15)")
                         .xAxisTitle("point (premium·4 + basic), premium-major order").yAxisTitle("min utility").build();
-                for (var e : pol.entrySet()) {
-                    List<Map<String, Object>> pts = (List<Map<String, Object>>) e.getValue().get("points");
-                    List<Double> xs = new ArrayList<>();
-                    for (int i = 0; i < pts.size(); i++) {
-                        xs.add((double) i);
+                boolean live = result.containsKey("timeScale");
+                Map<String, Map<String, Map<String, Object>>> sources = new java.util.LinkedHashMap<>();
+                sources.put(live ? " (live)" : "", pol);
+                if (result.get("simulated") instanceof Map<?, ?> sim) {
+                    sources.put(" (simulated)", (Map<String, Map<String, Object>>) sim.get("policies"));
+                }
+                for (var src : sources.entrySet()) {
+                    for (var e : src.getValue().entrySet()) {
+                        List<Map<String, Object>> pts = (List<Map<String, Object>>) e.getValue().get("points");
+                        List<Double> xs = new ArrayList<>();
+                        for (int i = 0; i < pts.size(); i++) {
+                            xs.add((double) i);
+                        }
+                        c.addSeries(e.getKey() + src.getKey(), xs,
+                                pts.stream().map(p -> ((Number) p.get("clusterUtility")).doubleValue()).toList());
                     }
-                    c.addSeries(e.getKey(), xs, pts.stream().map(p -> ((Number) p.get("clusterUtility")).doubleValue()).toList());
                 }
                 Path p = dir.resolve("regions.png");
                 BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
