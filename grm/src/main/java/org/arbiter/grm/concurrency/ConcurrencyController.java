@@ -28,6 +28,11 @@ public interface ConcurrencyController {
         return new KneeFit(initial, min, max, 0.95);
     }
 
+    /** As above; when probing, each point is held for {@code hold} samples (statistics window ÷ period). */
+    static ConcurrencyController ofKnee(int initial, int min, int max, int hold) {
+        return new KneeFit(initial, min, max, 0.95, hold);
+    }
+
     /** AM-C, 004 eq. 10: keep mean latency at {@code latencyMaxSeconds}. */
     static ConcurrencyController ofLatencyBound(int initial, double latencyMaxSeconds, double gain) {
         return new LatencyBoundControl(initial, latencyMaxSeconds, gain);

@@ -10,8 +10,13 @@ package org.arbiter.grm.concurrency;
  * (exact: the best of the 8 active sets of the 3-parameter problem), and choose the smallest N in
  * [min, max] whose predicted throughput reaches 95 % of the maximum over that range.
  *
- * Samples: the last 64, so the fit follows a changing workload. Until three distinct N have been
- * seen the limit does not move.
+ * Samples: the last 64, so the fit follows a changing workload. Until three distinct N spanning
+ * at least 4 have been seen there is nothing to fit; if the server is then saturated (the measured in-flight count is at
+ * the limit, so N_e never varies by itself) the limit probes: anchor, anchor + d, anchor − d with
+ * d = max(2, anchor/4), each held for `hold` samples (the statistics window over the control
+ * period, so a point's samples are not averaged with its neighbour's), anchor being the limit when probing began. Once the
+ * history holds only the chosen N again (64 periods later) it probes anew: the fit follows the
+ * workload.
  * Thread-safety: not thread-safe.
  */
 
@@ -28,8 +33,17 @@ final class KneeFit implements ConcurrencyController {
     private int size;
     private int next;
     private int current;
+    private int anchor = -1;
+    private int probe;
+    private final int hold;
 
     KneeFit(int initial, int min, int max, double fraction) {
+        this(initial, min, max, fraction, 1);
+    }
+
+    /** @param hold samples each probe point is held (the measurement window over the period, so samples are clean) */
+    KneeFit(int initial, int min, int max, double fraction, int hold) {
+        this.hold = Math.max(1, hold);
         if (min < 1 || max < min) {
             throw new IllegalArgumentException("concurrency range: [" + min + ", " + max + "] (expected: 1 <= min <= max)");
         }
@@ -50,6 +64,15 @@ final class KneeFit implements ConcurrencyController {
         double[] fit = fit();
         if (fit != null) {
             current = knee(fit[0], fit[1], fit[2], min, max, fraction);
+            anchor = -1;
+        } else if (s.inFlight() >= 0.9 * current) {
+            if (anchor < 0) {
+                anchor = current;
+                probe = 0;
+            }
+            int d = Math.max(2, anchor / 4);
+            int[] points = {anchor + d, anchor - d, anchor};
+            current = Math.max(min, Math.min(max, points[(probe++ / hold) % points.length]));
         }
         return current;
     }
@@ -76,7 +99,13 @@ final class KneeFit implements ConcurrencyController {
     /** a, b, c ≥ 0 minimising Σ (aN² + bN + c − L)², or null with too little data. */
     double[] fit() {
         long distinct = java.util.stream.IntStream.range(0, size).mapToDouble(i -> Math.round(n[i] * 10) / 10.0).distinct().count();
-        if (distinct < 3) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (int i = 0; i < size; i++) {
+            lo = Math.min(lo, n[i]);
+            hi = Math.max(hi, n[i]);
+        }
+        if (distinct < 3 || hi - lo < 4) { // a curve from neighbouring points extrapolates wildly
             return null;
         }
         double[] best = null;

@@ -98,7 +98,8 @@ public final class Fleet {
                     new PowerStateMachine.PowerModel(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
                     sizing.startupDelaySeconds(), sizing.shutdownDelaySeconds(), nowSeconds));
             if (s.autoConcurrency()) {
-                ns[i] = controllerFor(s);
+                ns[i] = controllerFor(s, (int) Math.ceil(config.control().statsWindowSeconds()
+                        / config.control().periodSeconds()));
             }
         }
         this.capacity = switch ("static".equals(sizing.policy()) ? "static" : sizing.estimator()) {
@@ -120,13 +121,13 @@ public final class Fleet {
         this.utilityWanted = servers.size();
     }
 
-    private static ConcurrencyController controllerFor(ServerConfig s) {
+    private static ConcurrencyController controllerFor(ServerConfig s, int hold) {
         ServerConfig.ConcurrencyControl c = s.control();
         int start = Math.max(c.min(), Math.min(c.max(), s.concurrency()));
         ConcurrencyController inner = switch (c.method()) {
             case "amc" -> ConcurrencyController.ofLatencyBound(start, c.latencyMaxSeconds(), c.gain());
             case "pmc" -> ConcurrencyController.ofAbandonBound(start, c.abandonMax(), c.gain());
-            default -> ConcurrencyController.ofKnee(start, c.min(), c.max());
+            default -> ConcurrencyController.ofKnee(start, c.min(), c.max(), hold);
         };
         return ConcurrencyController.bounded(inner, c.min(), c.max(), c.maxStep(), c.hysteresis());
     }
