@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.arbiter.sim.experiment.AdmissionExperiment;
+import org.arbiter.sim.experiment.CapacityExperiment;
 import org.arbiter.sim.experiment.Charts;
 import org.arbiter.sim.experiment.Experiments;
 import picocli.CommandLine.Command;
@@ -19,14 +21,16 @@ import picocli.CommandLine.Spec;
 
 /** {@code arbiter experiment NAME}: 003 §V's experiments, in the simulator. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = {"Runs one of 003's reference experiments in the simulator (virtual time) and writes",
-                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15)."})
+        description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
+                "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
+                "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
+                "(004 §5: --seconds per phase)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases or regions")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity or admission")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -76,10 +80,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "concurrency" -> Experiments.concurrency(seed, seconds, err::println);
             case "phases" -> live ? livePhases(err) : Experiments.phases(seed, seconds, err::println);
             case "regions" -> Experiments.regions(seed, seconds, err::println);
+            case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
+            case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
             default -> null;
         };
         if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions)");
+            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, capacity, admission)");
             return 2;
         }
         Files.createDirectories(out);
