@@ -87,6 +87,7 @@ public final class Charts {
                     }
                     c.addSeries("reference (ramp)", List.of(t.get(0), t.get(t.size() - 1)), List.of(reference, reference));
                     c.getStyler().setMarkerSize(0);
+                    c.getStyler().setXAxisDecimalPattern("#");
                     Path p = dir.resolve("capacity-" + e.getKey() + ".png");
                     BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
                     out.add(p);
@@ -104,6 +105,7 @@ public final class Charts {
                     n.addSeries("limit N", t, rows.stream().map(x -> x.get("limit").doubleValue()).toList());
                     n.addSeries("N_e", t, rows.stream().map(x -> x.get("inFlight").doubleValue()).toList());
                     n.getStyler().setMarkerSize(0);
+                    n.getStyler().setXAxisDecimalPattern("#");
                     Path p1 = dir.resolve("admission-" + law + "-limit.png");
                     BitmapEncoder.saveBitmap(n, p1.toString(), BitmapEncoder.BitmapFormat.PNG);
                     String key = law.equals("amc") ? "latency" : "abandon";
@@ -115,6 +117,7 @@ public final class Charts {
                     q.addSeries(key, t, rows.stream().map(x -> x.get(key).doubleValue()).toList());
                     q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
                     q.getStyler().setMarkerSize(0);
+                    q.getStyler().setXAxisDecimalPattern("#");
                     Path p2 = dir.resolve("admission-" + law + "-" + key + ".png");
                     BitmapEncoder.saveBitmap(q, p2.toString(), BitmapEncoder.BitmapFormat.PNG);
                     out.add(p1);
