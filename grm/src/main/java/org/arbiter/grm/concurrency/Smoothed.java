@@ -1,5 +1,7 @@
 package org.arbiter.grm.concurrency;
 
+import java.util.Objects;
+
 /**
  * Wraps a controller (compose by wrapping): each field of the samples is smoothed exponentially,
  * x̂ ← w·x̂ + (1 − w)·x, before the inner controller sees it — a simple stand-in for the Kalman
@@ -17,7 +19,7 @@ final class Smoothed implements ConcurrencyController {
         if (!(weight >= 0 && weight < 1)) {
             throw new IllegalArgumentException("weight: " + weight + " (expected: 0 <= x < 1)");
         }
-        this.inner = java.util.Objects.requireNonNull(inner, "inner");
+        this.inner = Objects.requireNonNull(inner, "inner");
         this.weight = weight;
     }
 

@@ -45,7 +45,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
     double timeScale;
 
-    @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point; for capacity, the load sinusoid's period (default: ${DEFAULT-VALUE}).")
     double seconds;
 
     private Map<String, Object> livePhases(java.io.PrintWriter err) {
