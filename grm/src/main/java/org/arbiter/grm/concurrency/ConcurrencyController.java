@@ -43,6 +43,11 @@ public interface ConcurrencyController {
         return new AbandonBoundControl(initial, abandonMax, gain);
     }
 
+    /** Wraps a controller: it sees every sample field smoothed exponentially with {@code weight} on the past (0: no smoothing). */
+    static ConcurrencyController smoothed(ConcurrencyController inner, double weight) {
+        return new Smoothed(inner, weight);
+    }
+
     /** Wraps a controller: result within [min, max], moving at most {@code maxStep} per period, and only by ≥ {@code hysteresis}. */
     static ConcurrencyController bounded(ConcurrencyController inner, int min, int max, int maxStep, int hysteresis) {
         return new Bounded(inner, min, max, maxStep, hysteresis);

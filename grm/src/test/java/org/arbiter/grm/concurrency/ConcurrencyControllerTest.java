@@ -69,4 +69,37 @@ final class ConcurrencyControllerTest {
         assertThat(b.update(new ConcurrencyController.Sample(14, 1.0, 13, 0))).isEqualTo(13); // wants 14: < hysteresis
         assertThat(b.update(new ConcurrencyController.Sample(1, 100, 0.01, 0))).isEqualTo(10); // wants 1 → −3
     }
+
+    @Test
+    void smoothed_feedsTheInnerAnExponentialAverage() {
+        ConcurrencyController.Sample[] seen = new ConcurrencyController.Sample[1];
+        ConcurrencyController inner = new ConcurrencyController() {
+            @Override
+            public int update(Sample s) {
+                seen[0] = s;
+                return 7;
+            }
+
+            @Override
+            public int current() {
+                return 7;
+            }
+        };
+        ConcurrencyController c = ConcurrencyController.smoothed(inner, 0.75);
+        assertThat(c.update(new ConcurrencyController.Sample(10, 2, 5, 0.4))).isEqualTo(7);
+        assertThat(seen[0]).isEqualTo(new ConcurrencyController.Sample(10, 2, 5, 0.4)); // the first passes unchanged
+        c.update(new ConcurrencyController.Sample(20, 6, 9, 0));
+        assertThat(seen[0].inFlight()).isCloseTo(12.5, within(1e-12));
+        assertThat(seen[0].latencySeconds()).isCloseTo(3, within(1e-12));
+        assertThat(seen[0].throughput()).isCloseTo(6, within(1e-12));
+        assertThat(seen[0].abandonRate()).isCloseTo(0.3, within(1e-12));
+        assertThat(c.current()).isEqualTo(7);
+    }
+
+    @Test
+    void smoothed_rejectsAWeightOutside0To1() {
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> ConcurrencyController.smoothed(ConcurrencyController.ofKnee(1, 1, 2), 1))
+                .withMessage("weight: 1.0 (expected: 0 <= x < 1)");
+    }
 }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.arbiter.sim.experiment.AdmissionExperiment;
+import org.arbiter.sim.experiment.CapacityExperiment;
 import org.arbiter.sim.experiment.Charts;
 import org.arbiter.sim.experiment.Experiments;
 import org.arbiter.sim.experiment.LiveExperiments;
@@ -20,15 +22,16 @@ import picocli.CommandLine.Spec;
 
 /** {@code arbiter experiment NAME}: 003 §V's experiments, in the simulator. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
-        description = {"Runs one of 003's reference experiments in the simulator (virtual time) and writes",
-                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15),",
-                "scale (the simulator at 100 gateways, 1 000 servers, 20 classes for one simulated hour)."})
+        description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
+                "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
+                "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
+                "(004 §5: --seconds per phase), scale (100 gateways, 1 000 servers, 20 classes, one simulated hour)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases or regions")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission or scale")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -44,7 +47,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
     double timeScale;
 
-    @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point; for capacity, the load sinusoid's period (default: ${DEFAULT-VALUE}).")
     double seconds;
 
     /** The live run, with the simulated one beside it for comparison. */
@@ -113,7 +116,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, scale)");
+            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, capacity, admission, scale)");
             return 2;
         }
         return write(result);
@@ -125,6 +128,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "phases" -> live ? live(err) : Experiments.phases(seed, seconds, err::println);
             case "regions" -> live ? live(err) : Experiments.regions(seed, seconds, err::println);
             case "scale" -> scale(err);
+            case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
+            case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
             default -> null;
         };
     }

@@ -11,7 +11,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 
-/** PNG charts mirroring 003's figures, drawn with XChart. */
+/** PNG charts mirroring the papers' figures (003, 000, 004), drawn with XChart. */
 public final class Charts {
 
     private Charts() {
@@ -85,8 +85,66 @@ public final class Charts {
                 BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
                 out.add(p);
             }
+            case "capacity" -> {
+                Map<String, Map<String, Object>> ws = (Map<String, Map<String, Object>>) result.get("workloads");
+                for (var e : ws.entrySet()) {
+                    Map<String, List<Number>> s = (Map<String, List<Number>>) e.getValue().get("series");
+                    double reference = ((Number) e.getValue().get("reference")).doubleValue();
+                    XYChart c = new XYChartBuilder().width(900).height(500)
+                            .title("Capacity estimates, " + e.getKey() + "-bound workload (000 Fig. "
+                                    + (e.getKey().equals("io") ? "10" : "9") + ")")
+                            .xAxisTitle("time (s)").yAxisTitle("req/s").build();
+                    List<Double> t = doubles(s.get("timeSeconds"));
+                    c.addSeries("arrival rate", t, doubles(s.get("arrivalRate")));
+                    c.addSeries("throughput", t, doubles(s.get("throughput")));
+                    for (String est : List.of("queue", "utilization", "static")) {
+                        c.addSeries(est + " estimate", t, doubles(s.get(est)));
+                    }
+                    c.addSeries("reference (ramp)", List.of(t.get(0), t.get(t.size() - 1)), List.of(reference, reference));
+                    c.getStyler().setMarkerSize(0);
+                    c.getStyler().setXAxisDecimalPattern("#");
+                    Path p = dir.resolve("capacity-" + e.getKey() + ".png");
+                    BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
+                    out.add(p);
+                }
+            }
+            case "admission" -> {
+                for (String law : List.of("amc", "pmc")) {
+                    Map<String, Object> r = (Map<String, Object>) result.get(law);
+                    List<Map<String, Number>> rows = (List<Map<String, Number>>) r.get("series");
+                    List<Double> t = rows.stream().map(x -> x.get("t").doubleValue()).toList();
+                    XYChart n = new XYChartBuilder().width(900).height(400)
+                            .title(law.toUpperCase(java.util.Locale.ROOT) + ": concurrency limit N and admitted N_e (004 Fig. "
+                                    + (law.equals("amc") ? "6-7" : "8") + ")")
+                            .xAxisTitle("time (s)").yAxisTitle("requests").build();
+                    n.addSeries("limit N", t, rows.stream().map(x -> x.get("limit").doubleValue()).toList());
+                    n.addSeries("N_e", t, rows.stream().map(x -> x.get("inFlight").doubleValue()).toList());
+                    n.getStyler().setMarkerSize(0);
+                    n.getStyler().setXAxisDecimalPattern("#");
+                    Path p1 = dir.resolve("admission-" + law + "-limit.png");
+                    BitmapEncoder.saveBitmap(n, p1.toString(), BitmapEncoder.BitmapFormat.PNG);
+                    String key = law.equals("amc") ? "latency" : "abandon";
+                    double bound = ((Number) r.get(law.equals("amc") ? "latencyMax" : "abandonMax")).doubleValue();
+                    XYChart q = new XYChartBuilder().width(900).height(400)
+                            .title(law.toUpperCase(java.util.Locale.ROOT) + ": " + (law.equals("amc") ? "mean latency" : "abandon rate")
+                                    + " per control period against its bound")
+                            .xAxisTitle("time (s)").yAxisTitle(law.equals("amc") ? "seconds" : "rejected / arrived").build();
+                    q.addSeries(key, t, rows.stream().map(x -> x.get(key).doubleValue()).toList());
+                    q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
+                    q.getStyler().setMarkerSize(0);
+                    q.getStyler().setXAxisDecimalPattern("#");
+                    Path p2 = dir.resolve("admission-" + law + "-" + key + ".png");
+                    BitmapEncoder.saveBitmap(q, p2.toString(), BitmapEncoder.BitmapFormat.PNG);
+                    out.add(p1);
+                    out.add(p2);
+                }
+            }
             default -> { }
         }
         return out;
+    }
+
+    private static List<Double> doubles(List<? extends Number> xs) {
+        return xs.stream().map(Number::doubleValue).toList();
     }
 }
