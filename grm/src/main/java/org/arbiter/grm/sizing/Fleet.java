@@ -368,6 +368,17 @@ public final class Fleet {
         return power.stream().mapToDouble(PowerStateMachine::joules).sum();
     }
 
+    /** Joules the same work would have taken with every server always on (see PowerStateMachine). */
+    public double alwaysOnJoules() {
+        return power.stream().mapToDouble(PowerStateMachine::alwaysOnJoules).sum();
+    }
+
+    /** Energy saved against always-on, percent (0 before any time has passed). */
+    public double savedPercent() {
+        double base = alwaysOnJoules();
+        return base <= 0 ? 0 : 100 * (1 - energyJoules() / base);
+    }
+
     /** True when sizing is active (any policy but off). */
     public boolean sizing() {
         return controller != null;

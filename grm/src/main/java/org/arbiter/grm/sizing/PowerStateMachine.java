@@ -35,6 +35,8 @@ public final class PowerStateMachine {
     private double lastSeconds;
     private double utilisation;
     private double joules;
+    private double dynamicJoules;
+    private final double startSeconds;
     private int inFlight;
     private double drainedAt = Double.NaN;
 
@@ -46,6 +48,7 @@ public final class PowerStateMachine {
         this.shutdownSeconds = shutdownSeconds;
         this.since = nowSeconds;
         this.lastSeconds = nowSeconds;
+        this.startSeconds = nowSeconds;
     }
 
     /** Advances time: integrates energy and completes boots and drains that are due. */
@@ -77,6 +80,9 @@ public final class PowerStateMachine {
     private void integrate(double to) {
         if (to > lastSeconds) {
             joules += watts() * (to - lastSeconds);
+            if (state == ServerState.ON || state == ServerState.DRAINING) {
+                dynamicJoules += (power.busyWatts() - power.idleWatts()) * utilisation * (to - lastSeconds);
+            }
             lastSeconds = to;
         }
     }
@@ -146,5 +152,14 @@ public final class PowerStateMachine {
 
     public double joules() {
         return joules;
+    }
+
+    /**
+     * What this server would have used always on, doing the same work: idle watts throughout plus
+     * the load-dependent part it actually drew (exact for the linear power model when the work
+     * moves between servers of the same model).
+     */
+    public double alwaysOnJoules() {
+        return power.idleWatts() * (lastSeconds - startSeconds) + dynamicJoules;
     }
 }

@@ -95,6 +95,11 @@ final class FleetTest {
                 org.assertj.core.groups.Tuple.tuple("s2", ServerState.ON),
                 org.assertj.core.groups.Tuple.tuple("s3", ServerState.ON));
         assertThat(f.onConcurrency()).containsOnlyKeys("s1", "s2", "s3");
+        // Savings against always-on: s3 off from ~20 s, s2 from ~20 s, both back from 65-90 s, idle load.
+        // idle 60 W × 3 × 200 s, plus s3 at 2 of 10 slots busy for 5 s: (65 − 60) × 0.2 × 5 = 5 J
+        assertThat(f.alwaysOnJoules()).isCloseTo(3 * 60 * 200.0 + 5, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(f.energyJoules()).isLessThan(f.alwaysOnJoules());
+        assertThat(f.savedPercent()).isBetween(10.0, 40.0);
     }
 
     @Test
