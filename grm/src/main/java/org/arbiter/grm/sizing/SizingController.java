@@ -52,8 +52,7 @@ public final class SizingController {
         if (wanted > up) {
             for (int i = 0; i < servers.size(); i++) {
                 ServerState st = servers.get(i).state();
-                if (st == ServerState.OFF || st == ServerState.DRAINING) {
-                    servers.get(i).powerOn(nowSeconds);
+                if ((st == ServerState.OFF || st == ServerState.DRAINING) && servers.get(i).powerOn(nowSeconds)) {
                     out.add(new Order(i, ServerState.ON));
                     quietUntil = nowSeconds + warmUpSeconds;
                     break;
