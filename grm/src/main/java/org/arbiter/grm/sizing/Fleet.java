@@ -38,7 +38,8 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             gets (Σ_g mean in-flight, throughput-weighted mean service time, Σ_g throughput,
  *             drop share of all arrivals) while it is ON and served something;
  *   sizing    the policy says how many servers to keep on; SizingController turns that into at
- *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂).
+ *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂
+ *             and start-up + shutdown delay after the last power-on).
  *             utility: the smallest k whose optimal Ω with the first k servers (a callback into
  *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it.
  *
@@ -117,7 +118,8 @@ public final class Fleet {
             default -> SizingPolicy.alwaysOn();
         };
         this.controller = "off".equals(sizing.policy()) ? null
-                : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds());
+                : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
+                        sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
         this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
                 sizing.startupDelaySeconds());
         this.utilityWanted = servers.size();

@@ -84,6 +84,21 @@ final class SizingTest {
     }
 
     @Test
+    void afterAPowerOn_noPowerOffForTheBreakEvenHold() {
+        List<PowerStateMachine> servers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            servers.add(new PowerStateMachine(i < 2 ? ServerState.ON : ServerState.OFF, W, 60, 60, 0));
+        }
+        SizingController c = new SizingController(SizingPolicy.byCapacity(1.0), 1, 0, 10, 120);
+        assertThat(c.step(0, 250, 100, servers)).containsExactly(new SizingController.Order(2, ServerState.ON));
+        // the forecast falls back at once: one server could go, but not before 120 s after the power-on
+        for (int t = 5; t < 120; t += 5) {
+            assertThat(c.step(t, 150, 100, servers)).isEmpty();
+        }
+        assertThat(c.step(120, 150, 100, servers)).containsExactly(new SizingController.Order(2, ServerState.OFF));
+    }
+
+    @Test
     void schedule_isATimetable() {
         SizingPolicy p = SizingPolicy.schedule(1800, new int[] {1, 3});
         assertThat(p.wanted(0, 0, 0, 5)).isEqualTo(1);
