@@ -51,9 +51,12 @@ public record SimResult(List<PhaseResult> phases, List<AllocationPoint> allocati
      * @param arrivalRatePerSecond arrivals since the previous point, per second
      * @param capacityPerServer    the GRM's capacity estimate c (0 without a GRM or an estimate)
      * @param forecastRate         the GRM's λ̂ (0 without a GRM)
+     * @param dropped              requests rejected, timed out or lost since the previous point
+     * @param boots                power-ons so far
      */
     public record PowerPoint(double timeSeconds, int serversOn, int serversBooting, int serversShuttingDown,
-                             double watts, double arrivalRatePerSecond, double capacityPerServer, double forecastRate) {
+                             double watts, double arrivalRatePerSecond, double capacityPerServer, double forecastRate,
+                             long dropped, long boots) {
     }
 
     public double requestsPerWallSecond() {

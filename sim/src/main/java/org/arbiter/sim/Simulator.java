@@ -98,6 +98,8 @@ public final class Simulator {
     private final boolean[] wantOn;
     private final List<SimResult.PowerPoint> powerLog = new ArrayList<>();
     private long arrivalsSinceReport;
+    private long dropsSinceReport;
+    private long boots;
     private double lastReport;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
@@ -421,6 +423,9 @@ public final class Simulator {
             case LOST -> rec.lost++;
             default -> rec.rejected++;
         }
+        if (outcome != ResultRecorder.Outcome.OK) {
+            dropsSinceReport++;
+        }
         Client cl = r.client;
         if (!cl.retired) {
             double next = now + exp(scenario.thinkSeconds());
@@ -454,8 +459,10 @@ public final class Simulator {
         Fleet fleet = grm ? step.fleet(Instant.EPOCH) : null;
         powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
-                fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate()));
+                fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
+                dropsSinceReport, boots));
         arrivalsSinceReport = 0;
+        dropsSinceReport = 0;
         lastReport = t;
     }
 
@@ -511,6 +518,7 @@ public final class Simulator {
         PowerModel.State state = m.advanceTo(t);
         if (wantOn[s] && state == PowerModel.State.OFF) {
             m.powerOn(t);
+            boots++;
             scheduleTransition(s);
         } else if (!wantOn[s] && state == PowerModel.State.ON) {
             List<PsServer.Done<Req>> done = servers.get(s).advance(t);

@@ -20,13 +20,14 @@ import picocli.CommandLine.Spec;
 /** {@code arbiter experiment NAME}: 003 §V's experiments, in the simulator. */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = {"Runs one of 003's reference experiments in the simulator (virtual time) and writes",
-                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15)."})
+                "DIR/result.json and PNG charts. NAME: concurrency (Fig. 7), phases (Fig. 8-12), regions (Fig. 13-15),",
+                "energy (000 §7.5: a compressed diurnal day; --seconds does not apply)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases or regions")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions or energy")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -76,10 +77,11 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "concurrency" -> Experiments.concurrency(seed, seconds, err::println);
             case "phases" -> live ? livePhases(err) : Experiments.phases(seed, seconds, err::println);
             case "regions" -> Experiments.regions(seed, seconds, err::println);
+            case "energy" -> org.arbiter.sim.experiment.EnergyExperiment.run(seed, err::println);
             default -> null;
         };
         if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions)");
+            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, energy)");
             return 2;
         }
         Files.createDirectories(out);
