@@ -165,8 +165,12 @@ final class GatewayCoreTest {
         assertThat(p.weight()).isEqualTo(8.0);
         GatewayStats.ClassStats b = s.classes().get("basic");
         assertThat(b.period().arrivals()).isEqualTo(15);
-        assertThat(b.period().accepted()).isEqualTo(3);
+        assertThat(b.period().accepted()).isZero(); // queued, none taken into service yet
         assertThat(b.period().dropped()).isEqualTo(12);
+        // 000 §5: Δℓ = n_arr − (n_acc + n_d)
+        assertThat(b.period().arrivals() - b.period().accepted() - b.period().dropped()).isEqualTo(b.queueLength());
+        GatewayStats.ClassStats pr = s.classes().get("premium");
+        assertThat(pr.period().accepted()).isEqualTo(pr.period().arrivals() - pr.queueLength());
         assertThat(b.drops()).containsEntry("queueFull", 12L);
         assertThat(b.period().queueLimit()).isEqualTo(3);
         assertThat(b.period().peakArrivalRate()).isCloseTo(150, within(1.0));

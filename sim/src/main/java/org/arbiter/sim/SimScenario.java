@@ -4,10 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import org.arbiter.loadgen.client.Scenario;
 
 /**
- * The load a simulation applies: closed-loop clients (think time Exp(think)) and open-loop
- * Poisson rates, per class, phase by phase.
+ * The load a simulation applies, phase by phase and per class: closed-loop clients (think time
+ * Exp(think)) and open-loop sources — Poisson rates, 001's Pareto on/off sources and compressed
+ * diurnal days, in the load generator's scenario format ({@link Scenario.Pareto},
+ * {@link Scenario.Diurnal}) and drawn by the same pure {@code ArrivalProcess}es.
  *
  * @param thinkSeconds mean think time of closed-loop clients
  * @param phases       in order
@@ -18,8 +21,11 @@ public record SimScenario(double thinkSeconds, List<Phase> phases, long seed) {
     /**
      * @param clients closed-loop clients per class
      * @param rates   open-loop Poisson arrivals per class, req/s
+     * @param pareto  001's on/off sources per class (ON from the phase's start)
+     * @param diurnal compressed days per class: trough at the phase's start and end, peak half-way
      */
-    public record Phase(String name, double durationSeconds, Map<String, Integer> clients, Map<String, Double> rates) {
+    public record Phase(String name, double durationSeconds, Map<String, Integer> clients, Map<String, Double> rates,
+                        Map<String, Scenario.Pareto> pareto, Map<String, Scenario.Diurnal> diurnal) {
         public Phase {
             requireNonNull(name, "name");
             if (!(durationSeconds > 0)) {
@@ -27,6 +33,13 @@ public record SimScenario(double thinkSeconds, List<Phase> phases, long seed) {
             }
             clients = Map.copyOf(clients == null ? Map.of() : clients);
             rates = Map.copyOf(rates == null ? Map.of() : rates);
+            pareto = Map.copyOf(pareto == null ? Map.of() : pareto);
+            diurnal = Map.copyOf(diurnal == null ? Map.of() : diurnal);
+        }
+
+        /** Closed-loop clients and Poisson rates only. */
+        public Phase(String name, double durationSeconds, Map<String, Integer> clients, Map<String, Double> rates) {
+            this(name, durationSeconds, clients, rates, null, null);
         }
     }
 

@@ -15,15 +15,21 @@ import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
-import org.arbiter.loadgen.model.PsServer;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.loadgen.client.ResultRecorder;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.model.PowerModel;
+import org.arbiter.loadgen.model.PsServer;
+import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.Ticket;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.control.OverrideBook;
 import org.arbiter.grm.control.VersionClock;
+import org.arbiter.grm.sizing.Fleet;
 
 /*
  * Design note — the discrete-event simulator.
@@ -39,11 +45,23 @@ import org.arbiter.grm.control.VersionClock;
  * Clients: closed-loop clients think Exp(think), send one request through their gateway (clients
  * are spread over gateways round-robin, as an L4 switch would), wait for the answer (a response or
  * a 503), and think again; at a phase boundary the number of clients per class changes (extra
- * clients retire after their current request). Open-loop classes arrive as Poisson processes.
+ * clients retire after their current request). Open-loop sources are the load generator's pure
+ * ArrivalProcesses (Poisson, 001's Pareto on/off, a compressed diurnal day), one per class and
+ * phase, asked for their next arrival on virtual time; each arrival is a one-shot client.
  * Demands are Exp(mean) per class as the server's sim spec gives.
  *
  * Control: with `grm` the allocations come from GrmStep (configured allocation until the first
  * report); without, every gateway keeps the configured one (the FCFS / priority baselines).
+ *
+ * Power: each server is a physical machine with the load generator's PowerModel (OFF → BOOTING →
+ * ON → SHUTTING_DOWN → OFF, watts from servers[].power, exact energy: the busy fraction is
+ * reported at every PsServer event). The GRM's actuations drive it: ON boots it for
+ * sizing.startupDelay, OFF shuts it down for sizing.shutdownDelay (requests still in it are lost);
+ * when a transition completes the GRM hears it (Fleet.observed). Completions due at a control
+ * instant are applied before that control step. An actuation that does not apply yet (ON while
+ * shutting down) is remembered and carried out when the transition ends. A request dispatched to
+ * a server that is not ON is lost (the gateway marks the server down for its probe interval);
+ * with working drains this never happens.
  */
 
 /** Runs a cluster and a scenario in virtual time. See the design note. */
@@ -75,11 +93,18 @@ public final class Simulator {
     private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
     private long requests;
     private int nextGateway;
-    private final org.arbiter.loadgen.client.ResultRecorder recorder;
+    private final ResultRecorder recorder;
     private boolean logCaps = true;
     private java.util.function.Consumer<String> progress;
     private double progressEvery;
     private double controlWallSeconds;
+    private final PowerModel[] power;
+    private final boolean[] wantOn;
+    private final List<SimResult.PowerPoint> powerLog = new ArrayList<>();
+    private long arrivalsSinceReport;
+    private long dropsSinceReport;
+    private long boots;
+    private double lastReport;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -122,6 +147,7 @@ public final class Simulator {
         long sent;
         long ok;
         long rejected;
+        long lost;
         double sum;
         double sumSq;
 
@@ -157,6 +183,14 @@ public final class Simulator {
         }
         for (ServerConfig s : config.servers()) {
             servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));
+        }
+        power = new PowerModel[servers.size()];
+        wantOn = new boolean[servers.size()];
+        for (int i = 0; i < power.length; i++) {
+            ServerConfig.PowerModel w = config.servers().get(i).power();
+            power[i] = new PowerModel(new PowerModel.Watts(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
+                    config.sizing().startupDelaySeconds(), config.sizing().shutdownDelaySeconds(), PowerModel.State.ON, 0);
+            wantOn[i] = true;
         }
         serverWake = new double[servers.size()];
         java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
@@ -225,6 +259,11 @@ public final class Simulator {
             currentTime = e.time(); // the one place virtual time moves
             e.action().run();
         }
+        Map<String, Double> joules = new LinkedHashMap<>();
+        for (int s = 0; s < power.length; s++) {
+            power[s].advanceTo(end);
+            joules.put(config.servers().get(s).id(), power[s].joules());
+        }
         List<SimResult.PhaseResult> phases = new ArrayList<>();
         double start = 0;
         for (int i = 0; i < scenario.phases().size(); i++) {
@@ -234,13 +273,14 @@ public final class Simulator {
                 Recorder r = phaseRecorders.get(i).get(c.name());
                 double mean = r.ok == 0 ? 0 : r.sum / r.ok;
                 double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
-                cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var));
+                cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var,
+                        r.lost));
             }
             phases.add(new SimResult.PhaseResult(ph.name(), start, start + ph.durationSeconds(), cr,
                     average(phaseWeightSamples.get(i))));
             start += ph.durationSeconds();
         }
-        return new SimResult(phases, allocationLog, requests, (System.nanoTime() - wallStart) / 1e9);
+        return new SimResult(phases, allocationLog, requests, (System.nanoTime() - wallStart) / 1e9, joules, powerLog);
     }
 
     private void startPhase(int p) {
@@ -272,24 +312,45 @@ public final class Simulator {
             activeClients.put(c.name(), want);
             double rate = ph.rates().getOrDefault(c.name(), 0.0);
             if (rate > 0) {
-                scheduleOpen(c.name(), rate, p);
+                source(c.name(), p, ArrivalProcess.poisson(rate));
+            }
+            Scenario.Pareto par = ph.pareto().get(c.name());
+            if (par != null) {
+                source(c.name(), p, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
+                        par.intervalSeconds(), currentTime));
+            }
+            Scenario.Diurnal d = ph.diurnal().get(c.name());
+            if (d != null) {
+                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), currentTime, ph.durationSeconds()));
             }
         }
     }
 
     private double currentTime;
 
-    private void scheduleOpen(String cls, double rate, int p) {
-        double next = currentTime + exp(1 / rate);
-        at(next, () -> {
-            if (phase != p) {
+    /** An open-loop source of class {@code cls} in phase {@code p}: one-shot clients at the process's arrivals. */
+    private void source(String cls, int p, ArrivalProcess process) {
+        SplittableRandom own = random.split();
+        double end = phaseStart + scenario.phases().get(p).durationSeconds();
+        Runnable[] next = new Runnable[1];
+        double[] last = {currentTime};
+        next[0] = () -> {
+            double t = process.nextArrival(last[0], own);
+            if (t >= end) {
                 return;
             }
-            Client once = new Client(cls, nextGateway++ % gateways.size());
-            once.retired = true;
-            send(once);
-            scheduleOpen(cls, rate, p);
-        });
+            last[0] = t;
+            at(t, () -> {
+                if (phase != p) {
+                    return;
+                }
+                Client once = new Client(cls, nextGateway++ % gateways.size());
+                once.retired = true;
+                send(once);
+                next[0].run();
+            });
+        };
+        next[0].run();
     }
 
     private double exp(double mean) {
@@ -302,9 +363,10 @@ public final class Simulator {
         GatewayCore<Req> g = gateways.get(cl.gateway);
         phaseRecorders.get(phase).get(cl.cls).sent++;
         requests++;
+        arrivalsSinceReport++;
         r.ticket = g.offer(r, cl.cls, nanos(now));
         if (r.ticket.state() == Ticket.State.REJECTED) {
-            answered(r, now, false);
+            answered(r, now, ResultRecorder.Outcome.REJECTED);
             return;
         }
         pump(cl.gateway, now);
@@ -317,9 +379,17 @@ public final class Simulator {
         while ((t = g.next(nanos(now))) != null) {
             Req r = t.request();
             int s = t.server();
+            if (power[s].advanceTo(now) != PowerModel.State.ON) {
+                // the connection is refused: the request is lost, the gateway skips the server for a while
+                g.markDown(s, nanos(now));
+                g.complete(t, Outcome.BACKEND_ERROR, nanos(now));
+                answered(r, now, ResultRecorder.Outcome.LOST);
+                continue;
+            }
             ServerConfig sc = config.servers().get(s);
             double mean = sc.sim().demandSeconds().getOrDefault(r.cls, sc.sim().meanDemandSeconds());
             List<PsServer.Done<Req>> done = servers.get(s).admit(r, exp(mean), now);
+            power[s].busyFraction(servers.get(s).busyFraction(), now);
             finish(done);
             scheduleWake(s);
         }
@@ -337,7 +407,9 @@ public final class Simulator {
                 return; // superseded
             }
             serverWake[s] = Double.POSITIVE_INFINITY;
-            finish(servers.get(s).advance(next));
+            List<PsServer.Done<Req>> done = servers.get(s).advance(next);
+            power[s].busyFraction(servers.get(s).busyFraction(), next);
+            finish(done);
             scheduleWake(s);
         });
     }
@@ -347,7 +419,7 @@ public final class Simulator {
             Req r = d.request();
             GatewayCore<Req> g = gateways.get(r.gateway);
             g.complete(r.ticket, Outcome.OK, nanos(d.timeSeconds()));
-            answered(r, d.timeSeconds(), true);
+            answered(r, d.timeSeconds(), ResultRecorder.Outcome.OK);
             pump(r.gateway, d.timeSeconds());
         }
     }
@@ -365,22 +437,24 @@ public final class Simulator {
         at(t, () -> {
             gatewayExpiry[gi] = Double.POSITIVE_INFINITY;
             for (Ticket<Req> x : gateways.get(gi).expireQueued(nanos(t))) {
-                answered(x.request(), t, false);
+                answered(x.request(), t, ResultRecorder.Outcome.REJECTED);
             }
             scheduleExpiry(gi);
         });
     }
 
-    private void answered(Req r, double now, boolean ok) {
+    private void answered(Req r, double now, ResultRecorder.Outcome outcome) {
         if (recorder != null) {
-            recorder.record(r.cls, r.sent, now, ok ? org.arbiter.loadgen.client.ResultRecorder.Outcome.OK
-                    : org.arbiter.loadgen.client.ResultRecorder.Outcome.REJECTED);
+            recorder.record(r.cls, r.phase, r.sent, now, outcome);
         }
         Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
-        if (ok) {
-            rec.ok(now - r.sent);
-        } else {
-            rec.rejected++;
+        switch (outcome) {
+            case OK -> rec.ok(now - r.sent);
+            case LOST -> rec.lost++;
+            default -> rec.rejected++;
+        }
+        if (outcome != ResultRecorder.Outcome.OK) {
+            dropsSinceReport++;
         }
         Client cl = r.client;
         if (!cl.retired) {
@@ -398,6 +472,28 @@ public final class Simulator {
             latestStats.put(g.gatewayId(), g.snapshot(Instant.EPOCH.plusNanos(nanos(t)), nanos(t)));
         }
         sampleWeights(t);
+        settlePower(t);
+        int on = 0;
+        int booting = 0;
+        int shuttingDown = 0;
+        double watts = 0;
+        for (PowerModel m : power) {
+            switch (m.advanceTo(t)) {
+                case ON -> on++;
+                case BOOTING -> booting++;
+                case SHUTTING_DOWN -> shuttingDown++;
+                default -> { }
+            }
+            watts += m.watts();
+        }
+        Fleet fleet = grm ? step.fleet(Instant.EPOCH) : null;
+        powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
+                t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
+                fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
+                dropsSinceReport, boots));
+        arrivalsSinceReport = 0;
+        dropsSinceReport = 0;
+        lastReport = t;
     }
 
     private void sampleWeights(double t) {
@@ -419,10 +515,14 @@ public final class Simulator {
     }
 
     private void control(double t) {
+        settlePower(t);
         long started = System.nanoTime();
         var result = step.step(Instant.EPOCH.plusNanos(nanos(t)), Map.copyOf(latestStats), overrides,
                 Map.copyOf(lastAllocations), versions);
         controlWallSeconds += (System.nanoTime() - started) / 1e9;
+        for (Fleet.Actuation a : result.actuations()) {
+            actuate(config.servers().stream().map(ServerConfig::id).toList().indexOf(a.server()), a.action(), t);
+        }
         Map<String, Map<String, Double>> w = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
         for (Allocation a : result.allocations()) {
@@ -440,6 +540,58 @@ public final class Simulator {
         }
         if (!result.allocations().isEmpty()) {
             allocationLog.add(new SimResult.AllocationPoint(t, result.allocations().get(0).version(), w, caps));
+        }
+    }
+
+    // ---------------------------------------------------------------- power
+
+    /** The GRM's actuation: power server {@code s} on or off at {@code t}. */
+    private void actuate(int s, ServerState action, double t) {
+        wantOn[s] = action == ServerState.ON;
+        PowerModel m = power[s];
+        PowerModel.State state = m.advanceTo(t);
+        if (wantOn[s] && state == PowerModel.State.OFF) {
+            m.powerOn(t);
+            boots++;
+            scheduleTransition(s);
+        } else if (!wantOn[s] && state == PowerModel.State.ON) {
+            List<PsServer.Done<Req>> done = servers.get(s).advance(t);
+            finish(done);
+            for (Req r : servers.get(s).drain(t)) { // cut off in the middle: lost
+                GatewayCore<Req> g = gateways.get(r.gateway);
+                g.complete(r.ticket, Outcome.BACKEND_ERROR, nanos(t));
+                answered(r, t, ResultRecorder.Outcome.LOST);
+                pump(r.gateway, t);
+            }
+            m.busyFraction(0, t);
+            m.powerOff(t);
+            scheduleTransition(s);
+        }
+        // otherwise already there or on the way; a pending wish is carried out when the transition ends
+    }
+
+    private void scheduleTransition(int s) {
+        double due = power[s].nextTransitionTime();
+        if (due < Double.POSITIVE_INFINITY) {
+            at(due, () -> settlePower(due));
+        }
+    }
+
+    /** Completes every boot and shutdown due by {@code t}, tells the GRM, and carries out pending wishes. */
+    private void settlePower(double t) {
+        for (int s = 0; s < power.length; s++) {
+            double due = power[s].nextTransitionTime();
+            if (due > t) {
+                continue;
+            }
+            PowerModel.State state = power[s].advanceTo(due);
+            if (grm) {
+                step.fleet(Instant.EPOCH).observed(config.servers().get(s).id(), state == PowerModel.State.ON, due,
+                        Instant.EPOCH.plusNanos(nanos(due)));
+            }
+            if (state == PowerModel.State.ON && !wantOn[s] || state == PowerModel.State.OFF && wantOn[s]) {
+                actuate(s, wantOn[s] ? ServerState.ON : ServerState.OFF, due);
+            }
         }
     }
 

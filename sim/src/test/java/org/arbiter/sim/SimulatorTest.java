@@ -55,6 +55,48 @@ final class SimulatorTest {
     }
 
     @Test
+    void diurnalSource_arrivalCount_matchesTheIntegralOfItsRate() {
+        // trough 2/s, peak 10/s over 2 000 s: ∫ rate = 2 000 · (2 + 10) / 2 = 12 000 arrivals, sd ≈ 110
+        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("warm", 100, null, null),
+                new SimScenario.Phase("day", 2_000, null, null, null,
+                        Map.of("basic", new org.arbiter.loadgen.client.Scenario.Diurnal(10, 2)))), 11);
+        SimResult r = new Simulator(cluster(20, 20, "fcfs"), sc, false).run();
+        assertThat(r.phases().get(0).classes().get("basic").sent()).isZero();
+        assertThat(r.phases().get(1).classes().get("basic").sent()).isCloseTo(12_000L, within(450L));
+        // the day's first and last tenths carry little, its middle tenth most: trough at the ends, peak half-way
+        long early = r.power().stream().filter(p -> p.timeSeconds() > 100 && p.timeSeconds() <= 300)
+                .mapToLong(p -> Math.round(p.arrivalRatePerSecond() * 5)).sum();
+        long middle = r.power().stream().filter(p -> p.timeSeconds() > 1_000 && p.timeSeconds() <= 1_200)
+                .mapToLong(p -> Math.round(p.arrivalRatePerSecond() * 5)).sum();
+        assertThat(middle).isGreaterThan(3 * early);
+    }
+
+    @Test
+    void paretoAndDiurnalSources_areDeterministicUnderASeed() {
+        var pareto = Map.of("premium", new org.arbiter.loadgen.client.Scenario.Pareto(1.5, 1, 10, 0.1));
+        var diurnal = Map.of("basic", new org.arbiter.loadgen.client.Scenario.Diurnal(5, 1));
+        SimScenario a = new SimScenario(1, List.of(new SimScenario.Phase("x", 600, null, null, pareto, diurnal)), 3);
+        SimScenario b = new SimScenario(1, List.of(new SimScenario.Phase("x", 600, null, null, pareto, diurnal)), 4);
+        SimResult r1 = new Simulator(cluster(10, 10, "wrr"), a, true).run();
+        SimResult r2 = new Simulator(cluster(10, 10, "wrr"), a, true).run();
+        SimResult r3 = new Simulator(cluster(10, 10, "wrr"), b, true).run();
+        assertThat(r1.phases()).isEqualTo(r2.phases());
+        assertThat(r1.power()).isEqualTo(r2.power());
+        assertThat(r1.phases()).isNotEqualTo(r3.phases());
+        // 001's source: on/(on + off)/interval ≈ 0.9 req/s over the long run; heavy-tailed, so loosely
+        assertThat(r1.phases().get(0).classes().get("premium").sent()).isBetween(50L, 2_000L);
+    }
+
+    @Test
+    void alwaysOn_energyIsIdlePlusBusyShare_andNothingIsLost() {
+        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 1_000, null, Map.of("basic", 5.0))), 2);
+        SimResult r = new Simulator(cluster(10, 10, "fcfs"), sc, true).run();
+        // one server, 60 W idle, 65 W busy, busy fraction ≈ λ·D / cores = 0.5
+        assertThat(r.totalEnergyJoules()).isCloseTo(1_000 * 62.5, within(300.0));
+        assertThat(r.lost()).isZero();
+    }
+
+    @Test
     void sameSeed_sameRun_otherSeed_otherRun() {
         SimResult a = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();
         SimResult b = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();

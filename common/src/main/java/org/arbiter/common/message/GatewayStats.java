@@ -82,7 +82,8 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
      *
      * @param periodSeconds           length of the period
      * @param arrivals                n_arr
-     * @param accepted                n_acc
+     * @param accepted                n_acc, requests taken from the queue into service (000 §5: the queue
+     *                                grows by n_arr − n_acc − n_d over the period)
      * @param dropped                 n_d
      * @param meanQueueSeenByArrivals mean queue length an arrival found
      * @param peakArrivalRate         highest arrival rate over sub-intervals of the period, req/s

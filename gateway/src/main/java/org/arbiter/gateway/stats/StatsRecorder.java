@@ -22,7 +22,9 @@ import org.arbiter.gateway.DropReason;
  * arrivals' view of the queue), and the time integral of the queue length (for the time-averaged
  * queue length); per server, completions, summed service time, errors and the integral of the
  * in-flight count. A snapshot sums the buckets of the window; Tsai's per-period counters sum the
- * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it.
+ * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it;
+ * their n_acc is 000's "connections accepted by server processes": requests released from the
+ * queue to a server, so that the queue grows by n_arr − n_acc − n_d over a period.
  * Rates divide by the time actually covered (min(window, time since start)), so a young gateway
  * does not under-report.
  *
@@ -280,7 +282,7 @@ public final class StatsRecorder {
                 b.responses[c].addTo(hist);
                 if (k < pb) {
                     pArr += b.arrivals[c];
-                    pAcc += b.accepted[c];
+                    pAcc += b.dispatched[c]; // n_acc: taken from the queue into service (000 §5)
                     for (int r = 0; r < REASONS; r++) {
                         pDrop += b.drops[c][r];
                     }

@@ -30,15 +30,17 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
  *             static policy) gets one sample per
  *             period: the gateways' Tsai counters summed over every class queue of every gateway
- *             and divided by the number of ON servers — the servers are alike, so one per-server
- *             estimate serves them all;
+ *             and divided by the number of servers that had a cap through the period (ON at the
+ *             end of the previous step and still up; a server that finished booting meanwhile has
+ *             served nothing yet) — the servers are alike, so one per-server estimate serves them all;
  *   forecast  λ̂ = the total arrival rate extrapolated T_c = startupDelay ahead by a least-squares
  *             line over the last max(T_c, 3 periods); never below the current rate;
  *   N_s       each `concurrency: auto` server's controller (knee fit, AM-C or PM-C, bounded)
  *             gets (Σ_g mean in-flight, throughput-weighted mean service time, Σ_g throughput,
  *             drop share of all arrivals) while it is ON and served something;
  *   sizing    the policy says how many servers to keep on; SizingController turns that into at
- *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂).
+ *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂
+ *             and start-up + shutdown delay after the last power-on).
  *             utility: the smallest k whose optimal Ω with the first k servers (a callback into
  *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it.
  *
@@ -76,6 +78,7 @@ public final class Fleet {
     private final ConcurrencyController[] ns;
     private final long[] sequence;
     private final boolean[] shutdownSent;
+    private final boolean[] capped;
     private final CapacityEstimator capacity;
     private final SizingController controller;
     private final RateForecast forecast;
@@ -91,6 +94,8 @@ public final class Fleet {
         this.ns = new ConcurrencyController[servers.size()];
         this.sequence = new long[servers.size()];
         this.shutdownSent = new boolean[servers.size()];
+        this.capped = new boolean[servers.size()];
+        java.util.Arrays.fill(capped, true);
         for (int i = 0; i < servers.size(); i++) {
             ServerConfig s = servers.get(i);
             ServerConfig.PowerModel w = s.power();
@@ -115,7 +120,8 @@ public final class Fleet {
             default -> SizingPolicy.alwaysOn();
         };
         this.controller = "off".equals(sizing.policy()) ? null
-                : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds());
+                : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
+                        sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
         this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
                 sizing.startupDelaySeconds());
         this.utilityWanted = servers.size();
@@ -195,17 +201,22 @@ public final class Fleet {
         for (int i = 0; i < n; i++) {
             shutdownIfDrained(i, actuations);
         }
-        if (on > 0 && period > 0 && arrivals + accepted > 0) {
-            double busy = 0;
-            for (int i = 0; i < n; i++) {
-                if (power.get(i).state() == ServerState.ON) {
-                    busy += Math.min(1, meanInFlight[i] / Math.max(1, concurrency(i)));
-                }
+        // per server: the servers that had a cap through the period (ON at the end of the last step and
+        // not down since) — not one that finished booting during it and has had no cap yet
+        int served = 0;
+        double busy = 0;
+        for (int i = 0; i < n; i++) {
+            ServerState st = power.get(i).state();
+            if (capped[i] && (st == ServerState.ON || st == ServerState.DRAINING)) {
+                served++;
+                busy += Math.min(1, meanInFlight[i] / Math.max(1, concurrency(i)));
             }
-            capacity.update(new CapacityEstimator.Sample(period, Math.round((double) arrivals / on),
-                    Math.round((double) accepted / on), Math.round((double) dropped / on),
-                    arrivals == 0 ? 0 : queueSeen / arrivals / on, peak / on,
-                    (int) Math.max(1, queueLimit / on), busy / on));
+        }
+        if (served > 0 && period > 0 && arrivals + accepted > 0) {
+            capacity.update(new CapacityEstimator.Sample(period, Math.round((double) arrivals / served),
+                    Math.round((double) accepted / served), Math.round((double) dropped / served),
+                    arrivals == 0 ? 0 : queueSeen / arrivals / served, peak / served,
+                    (int) Math.max(1, queueLimit / served), busy / served));
         }
         lastRate = rate;
         lastForecast = forecast.update(nowSeconds, rate);
@@ -230,6 +241,9 @@ public final class Fleet {
                     shutdownIfDrained(o.server(), actuations);
                 }
             }
+        }
+        for (int i = 0; i < n; i++) {
+            capped[i] = power.get(i).state() == ServerState.ON; // these get caps until the next step
         }
         return new Step(ordersFor(before, at), actuations);
     }

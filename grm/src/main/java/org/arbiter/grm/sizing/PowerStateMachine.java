@@ -11,7 +11,8 @@ import org.arbiter.common.message.ServerState;
  * ON once the start-up delay has passed. An order to power off moves an ON server to DRAINING: the
  * gateways stop sending it new requests and let the ones in flight finish; once the last one has
  * finished it shuts down, and is OFF the shutdown delay later. Orders that do not apply to the current
- * state are ignored (powering on a BOOTING server, off a DRAINING one). The state follows what the
+ * state are ignored (powering on a BOOTING server, off a DRAINING one, on a drained server that is
+ * shutting down: it cannot be turned on until it is completely shut down, 000 §7.5.4). The state follows what the
  * server does: an actuator that reports the server actually up or down overrides the model.
  *
  * Energy: the power drawn is off/boot/idle watts by state, and idle + (busy − idle)·utilisation
@@ -95,12 +96,12 @@ public final class PowerStateMachine {
             since = nowSeconds;
             return true;
         }
-        if (state == ServerState.DRAINING) {
+        if (state == ServerState.DRAINING && Double.isNaN(drainedAt)) {
             state = ServerState.ON; // cancel the drain: it never went down
             since = nowSeconds;
             return true;
         }
-        return false;
+        return false; // includes a drained server that is shutting down: it must be OFF before it boots again (000 §7.5.4)
     }
 
     /** Orders OFF; returns true when it changed something. */

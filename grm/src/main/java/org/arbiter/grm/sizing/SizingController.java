@@ -9,9 +9,13 @@ import org.arbiter.common.message.ServerState;
 /**
  * Turns a {@link SizingPolicy}'s answer into power orders for a set of
  * {@link PowerStateMachine}s (000 §7.5): one change at a time; after a power-on, a warm-up before
- * the next change; a server is turned off only when the remaining ON servers carry the forecast;
- * never fewer than {@code minServers} nor more than {@code maxServers} on. Servers are powered on
- * in list order and off in reverse order. Core class; not thread-safe.
+ * the next change; a server is turned off only when the remaining ON servers carry the forecast,
+ * and not within {@code offHoldSeconds} of the last power-on (the break-even time: a server that
+ * is shut down and booted again inside start-up + shutdown delay draws as much as if it had stayed
+ * on, and the forecast that called for the power-on has not had time to be proven wrong — without
+ * the hold, a forecast hovering at a multiple of the capacity turns the same server on and off
+ * every minute); never fewer than {@code minServers} nor more than {@code maxServers} on. Servers
+ * are powered on in list order and off in reverse order. Core class; not thread-safe.
  */
 public final class SizingController {
 
@@ -23,13 +27,22 @@ public final class SizingController {
     private final int minServers;
     private final int maxServers;
     private final double warmUpSeconds;
+    private final double offHoldSeconds;
     private double quietUntil = Double.NEGATIVE_INFINITY;
+    private double offQuietUntil = Double.NEGATIVE_INFINITY;
 
+    /** Without an off-hold. */
     public SizingController(SizingPolicy policy, int minServers, int maxServers, double warmUpSeconds) {
+        this(policy, minServers, maxServers, warmUpSeconds, 0);
+    }
+
+    public SizingController(SizingPolicy policy, int minServers, int maxServers, double warmUpSeconds,
+                            double offHoldSeconds) {
         this.policy = requireNonNull(policy, "policy");
         this.minServers = minServers;
         this.maxServers = maxServers;
         this.warmUpSeconds = warmUpSeconds;
+        this.offHoldSeconds = offHoldSeconds;
     }
 
     /** One period: at most one order. */
@@ -52,17 +65,17 @@ public final class SizingController {
         if (wanted > up) {
             for (int i = 0; i < servers.size(); i++) {
                 ServerState st = servers.get(i).state();
-                if (st == ServerState.OFF || st == ServerState.DRAINING) {
-                    servers.get(i).powerOn(nowSeconds);
+                if ((st == ServerState.OFF || st == ServerState.DRAINING) && servers.get(i).powerOn(nowSeconds)) {
                     out.add(new Order(i, ServerState.ON));
                     quietUntil = nowSeconds + warmUpSeconds;
+                    offQuietUntil = nowSeconds + offHoldSeconds;
                     break;
                 }
             }
         } else if (wanted < up) {
             int on = (int) servers.stream().filter(s -> s.state() == ServerState.ON).count();
             boolean restCarry = capacityPerServer <= 0 ? false : (on - 1) * capacityPerServer >= forecastRate;
-            if (restCarry && on > minServers) {
+            if (restCarry && on > minServers && nowSeconds >= offQuietUntil) {
                 for (int i = servers.size() - 1; i >= 0; i--) {
                     if (servers.get(i).state() == ServerState.ON) {
                         servers.get(i).powerOff(nowSeconds);

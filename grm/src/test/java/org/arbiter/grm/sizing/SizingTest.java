@@ -54,6 +54,51 @@ final class SizingTest {
     }
 
     @Test
+    void drainedServerShuttingDown_isNotTurnedBackOn_anotherOneIs() {
+        PowerStateMachine m = new PowerStateMachine(ServerState.ON, W, 60, 60, 0);
+        m.powerOff(10);
+        m.load(0, 0, 15); // drained: shutting down until 75
+        assertThat(m.powerOn(20)).isFalse();
+        assertThat(m.state()).isEqualTo(ServerState.DRAINING);
+        m.advance(75);
+        assertThat(m.state()).isEqualTo(ServerState.OFF);
+        assertThat(m.powerOn(80)).isTrue();
+
+        PowerStateMachine undrained = new PowerStateMachine(ServerState.ON, W, 60, 60, 0);
+        undrained.load(2, 0.5, 0);
+        undrained.powerOff(10);
+        assertThat(undrained.powerOn(20)).isTrue(); // never went down: the drain is cancelled
+        assertThat(undrained.state()).isEqualTo(ServerState.ON);
+
+        List<PowerStateMachine> servers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            servers.add(new PowerStateMachine(ServerState.OFF, W, 60, 60, 0));
+        }
+        PowerStateMachine shuttingDown = new PowerStateMachine(ServerState.ON, W, 60, 60, 0);
+        shuttingDown.powerOff(0);
+        servers.set(0, shuttingDown);
+        SizingController c = new SizingController(SizingPolicy.byCapacity(1.0), 0, 0, 10);
+        assertThat(c.step(5, 50, 100, servers)).containsExactly(new SizingController.Order(1, ServerState.ON));
+        assertThat(servers.get(0).state()).isEqualTo(ServerState.DRAINING);
+        assertThat(servers.get(1).state()).isEqualTo(ServerState.BOOTING);
+    }
+
+    @Test
+    void afterAPowerOn_noPowerOffForTheBreakEvenHold() {
+        List<PowerStateMachine> servers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            servers.add(new PowerStateMachine(i < 2 ? ServerState.ON : ServerState.OFF, W, 60, 60, 0));
+        }
+        SizingController c = new SizingController(SizingPolicy.byCapacity(1.0), 1, 0, 10, 120);
+        assertThat(c.step(0, 250, 100, servers)).containsExactly(new SizingController.Order(2, ServerState.ON));
+        // the forecast falls back at once: one server could go, but not before 120 s after the power-on
+        for (int t = 5; t < 120; t += 5) {
+            assertThat(c.step(t, 150, 100, servers)).isEmpty();
+        }
+        assertThat(c.step(120, 150, 100, servers)).containsExactly(new SizingController.Order(2, ServerState.OFF));
+    }
+
+    @Test
     void schedule_isATimetable() {
         SizingPolicy p = SizingPolicy.schedule(1800, new int[] {1, 3});
         assertThat(p.wanted(0, 0, 0, 5)).isEqualTo(1);

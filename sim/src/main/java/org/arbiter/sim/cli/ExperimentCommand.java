@@ -25,13 +25,14 @@ import picocli.CommandLine.Spec;
         description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
                 "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
                 "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
-                "(004 §5: --seconds per phase), scale (100 gateways, 1 000 servers, 20 classes, one simulated hour)."})
+                "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds does not apply),",
+                "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission or scale")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy or scale")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -116,7 +117,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, capacity, admission, scale)");
+            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale)");
             return 2;
         }
         return write(result);
@@ -130,6 +131,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "scale" -> scale(err);
             case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
             case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
+            case "energy" -> org.arbiter.sim.experiment.EnergyExperiment.run(seed, err::println);
             default -> null;
         };
     }

@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = {"Runs cluster.yaml and a loadgen scenario in the discrete-event simulator (virtual time, the",
                 "product's own gateway and GRM code; servers from servers[].sim). Writes the load generator's",
-                "summary.json, timeseries.jsonl and charts, plus allocations.jsonl."})
+                "summary.json (with the servers' energy), timeseries.jsonl and charts, plus allocations.jsonl and",
+                "powers.jsonl (servers on, booting and shutting down, watts and load every report period)."})
 public final class SimCommand implements Callable<Integer> {
 
     @Spec
@@ -60,18 +61,18 @@ public final class SimCommand implements Callable<Integer> {
         }
         List<SimScenario.Phase> phases = new ArrayList<>();
         for (Scenario.Phase p : s.phases()) {
-            if (!p.pareto().isEmpty() || !p.diurnal().isEmpty()) {
-                err.println("sim: phases." + p.name() + ": pareto or diurnal sources (expected: clients or rate; "
-                        + "the simulator does not model them yet)");
-                return 2;
-            }
-            for (String c : p.clients().keySet()) {
-                if (cluster.classNamed(c).isEmpty()) {
-                    err.println("sim: phases." + p.name() + ".clients." + c + ": (expected: a class of " + config + ")");
-                    return 2;
+            for (var source : List.of(Map.entry("clients", p.clients().keySet()), Map.entry("rate", p.rates().keySet()),
+                    Map.entry("pareto", p.pareto().keySet()), Map.entry("diurnal", p.diurnal().keySet()))) {
+                for (String c : source.getValue()) {
+                    if (cluster.classNamed(c).isEmpty()) {
+                        err.println("sim: phases." + p.name() + "." + source.getKey() + "." + c + ": (expected: a class of "
+                                + config + ")");
+                        return 2;
+                    }
                 }
             }
-            phases.add(new SimScenario.Phase(p.name(), p.durationSeconds(), p.clients(), p.rates()));
+            phases.add(new SimScenario.Phase(p.name(), p.durationSeconds(), p.clients(), p.rates(), p.pareto(),
+                    p.diurnal()));
         }
         SimScenario sc = new SimScenario(s.thinkSeconds(), phases, s.seed());
         ResultRecorder recorder = new ResultRecorder(cluster.classes().stream().map(c -> c.name()).toList(),
@@ -86,11 +87,25 @@ public final class SimCommand implements Callable<Integer> {
         @SuppressWarnings("unchecked")
         Map<String, Object> summary = json.readValue(out.resolve("summary.json").toFile(), LinkedHashMap.class);
         summary.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
+        Map<String, Object> energy = new LinkedHashMap<>();
+        energy.put("totalJoules", Math.round(r.totalEnergyJoules()));
+        Map<String, Long> perServer = new LinkedHashMap<>();
+        r.energyJoules().forEach((id, j) -> perServer.put(id, Math.round(j)));
+        energy.put("serverJoules", perServer);
+        energy.put("meanWatts", Math.round(r.totalEnergyJoules() / sc.totalSeconds() * 10) / 10.0);
+        energy.put("lostRequests", r.lost());
+        summary.put("energy", energy);
         json.writeValue(out.resolve("summary.json").toFile(), summary);
         ObjectMapper line = new ObjectMapper();
         try (Writer w = Files.newBufferedWriter(out.resolve("allocations.jsonl"), StandardCharsets.UTF_8)) {
             for (SimResult.AllocationPoint a : r.allocations()) {
                 w.write(line.writeValueAsString(a));
+                w.write('\n');
+            }
+        }
+        try (Writer w = Files.newBufferedWriter(out.resolve("powers.jsonl"), StandardCharsets.UTF_8)) {
+            for (SimResult.PowerPoint p : r.power()) {
+                w.write(line.writeValueAsString(p));
                 w.write('\n');
             }
         }

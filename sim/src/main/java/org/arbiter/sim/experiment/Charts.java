@@ -139,7 +139,48 @@ public final class Charts {
                     out.add(p2);
                 }
             }
+            case "energy" -> out.addAll(energy(result, dir));
             default -> { }
+        }
+        return out;
+    }
+
+    /** 000 Fig. 11-12: servers up and load over the day per policy (one chart per demand); savings against start-up delay. */
+    @SuppressWarnings("unchecked")
+    private static List<Path> energy(Map<String, Object> result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Map<String, Map<String, Map<String, Object>>> series =
+                (Map<String, Map<String, Map<String, Object>>>) result.get("series");
+        for (var demand : series.entrySet()) {
+            XYChart c = new XYChartBuilder().width(1000).height(550)
+                    .title("Servers up (on or booting) over the compressed day, " + demand.getKey() + " requests (000 Fig. 11)")
+                    .xAxisTitle("time (s)").yAxisTitle("servers up; load in servers' worth at the benchmark capacity").build();
+            boolean first = true;
+            double capacity = ((Number) ((Map<String, Object>) result.get("setup")).get("benchmarkCapacityPerServer")).doubleValue();
+            for (var policy : demand.getValue().entrySet()) {
+                List<Double> t = doubles((List<Number>) policy.getValue().get("timeSeconds"));
+                if (first) {
+                    c.addSeries("load (req/s ÷ " + capacity + ")", t, doubles((List<Number>) policy.getValue().get("arrivalRate"))
+                            .stream().map(x -> x / capacity).toList());
+                    first = false;
+                }
+                c.addSeries(policy.getKey(), t, doubles((List<Number>) policy.getValue().get("serversUp")));
+            }
+            c.getStyler().setMarkerSize(0);
+            Path p = dir.resolve("energy-" + demand.getKey() + ".png");
+            BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
+            out.add(p);
+        }
+        List<Map<String, Object>> sweep = (List<Map<String, Object>>) result.get("startupSweep");
+        if (!sweep.isEmpty()) {
+            XYChart c = new XYChartBuilder().width(800).height(500)
+                    .title("Energy saved against start-up delay, queue policy, standard day (000 Fig. 12)")
+                    .xAxisTitle("start-up delay (s)").yAxisTitle("energy saved vs always-on (%)").build();
+            c.addSeries("simulated", sweep.stream().map(m -> ((Number) m.get("startupSeconds")).doubleValue()).toList(),
+                    sweep.stream().map(m -> ((Number) m.get("savingsPercent")).doubleValue()).toList());
+            Path p = dir.resolve("energy-startup.png");
+            BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
+            out.add(p);
         }
         return out;
     }

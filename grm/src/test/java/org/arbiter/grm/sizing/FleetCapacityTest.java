@@ -1,0 +1,48 @@
+package org.arbiter.grm.sizing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Instant;
+import java.util.Map;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.ServerState;
+import org.junit.jupiter.api.Test;
+
+final class FleetCapacityTest {
+
+    static final ClusterConfig CONFIG = ConfigLoader.parse("""
+            classes: [{name: web, target: 1s, default: true}]
+            servers:
+              - {id: s1, url: "http://127.0.0.1:9001", concurrency: 4}
+              - {id: s2, url: "http://127.0.0.1:9002", concurrency: 4}
+            gateways: [{id: g1, port: 8080}]
+            sizing: {policy: queue, minServers: 2, startupDelay: 60s}
+            """);
+
+    /** One 5 s period: {@code arrivals} arrived, {@code accepted} were taken into service, {@code dropped} refused. */
+    static Map<String, GatewayStats> period(long arrivals, long accepted, long dropped) {
+        GatewayStats.PeriodCounters p = new GatewayStats.PeriodCounters(5, arrivals, accepted, dropped, 0, arrivals / 5.0, 100);
+        GatewayStats.ClassStats c = new GatewayStats.ClassStats(arrivals / 5.0, accepted / 5.0, 0.2, 0, 0.2, 0.3, 0, 0, 0,
+                1, Map.of("queueFull", dropped), p);
+        return Map.of("g1", new GatewayStats(1, Instant.EPOCH, "g1", 30, 1, Map.of("web", c), Map.of()));
+    }
+
+    @Test
+    void capacitySample_isPerServerThatHadACapThroughThePeriod_notOneThatJustBooted() {
+        Fleet f = new Fleet(CONFIG, 0);
+        f.step(5, Instant.EPOCH, period(100, 100, 0), null);
+        f.observed("s2", false, 6, Instant.EPOCH); // s2 goes down
+        f.step(10, Instant.EPOCH, period(100, 100, 0), null);
+        f.observed("s2", true, 11, Instant.EPOCH); // back up, but it gets a cap only from the next step
+        assertThat(f.state("s2")).isEqualTo(ServerState.ON);
+        // s1 alone served this period and dropped 10 %: c = μ = 80 / 5 s on one server, not on two
+        f.step(15, Instant.EPOCH, period(100, 80, 10), null);
+        assertThat(f.capacityPerServer()).isCloseTo(16, within(1e-9));
+        // both had caps in the next period
+        f.step(20, Instant.EPOCH, period(200, 160, 20), null);
+        assertThat(f.capacityPerServer()).isCloseTo(16, within(1e-9));
+    }
+}

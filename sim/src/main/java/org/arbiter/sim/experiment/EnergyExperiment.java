@@ -1,0 +1,319 @@
+package org.arbiter.sim.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.workload.ArrivalProcess;
+import org.arbiter.sim.SimResult;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+
+/*
+ * Design note — the energy experiment (000 §7.5, Fig. 11-12), in the simulator.
+ *
+ * Cluster: 5 alike servers behind one gateway, each a PsServer with `cores` virtual CPUs and
+ * N_s = cores, power 0 W off, 60 W booting, 60 W idle, 65 W busy (000's measurements); start-up
+ * and shutdown delays 60 s; one class `web` whose gateway queue (limit K, timeout) is the accept
+ * queue of 000. The GRM runs every 5 s on 5 s reports; its Fleet sizes the cluster, and the
+ * simulator boots and shuts servers down as it is told (drains first: a server gets no new
+ * request once it is ordered off, and is powered down when its last request has finished).
+ *
+ * Load: one open-loop diurnal source (ArrivalProcess.diurnal) over a compressed day: trough at
+ * both ends, peak half-way. Demand per request Exp(D·factor): standard factor 1, lighter 0.5,
+ * heavier HEAVIER. The peak and the trough are fixed in req/s from the standard workload (peak
+ * PEAK_LOAD of the five servers' nominal capacity, trough TROUGH_RATIO of the peak) and stay
+ * the same for lighter and heavier requests: only the demand per request changes, as in 000.
+ *
+ * Policies (sizing.policy and sizing.estimator):
+ *   off           always on: the baseline every saving is measured against;
+ *   static        the queue policy with the static estimator: c = the benchmark's capacity of
+ *                 the standard workload (000's static controller);
+ *   queue         the queue policy with the queue-monitoring estimator (000 eq. 1-5, ε_th = 1 %,
+ *                 T_c = start-up delay): 000's dynamic controller;
+ *   utility       the smallest set of servers whose optimal Ω reaches sizing.utilityFloor;
+ *   schedule-30m, schedule-2h
+ *                 timetables from the known diurnal curve: per slot, enough servers for the
+ *                 slot's peak rate at the benchmark capacity; slots of 30 min and 2 h of the
+ *                 uncompressed day.
+ *
+ * Benchmark (000 §6's static estimation): one server of the standard workload under Poisson
+ * steps of BENCH_STEPS × nominal capacity; capacity = the highest throughput among the steps whose
+ * drop ratio stays within ε_th.
+ *
+ * Savings: 1 − E / E(off) with E the servers' metered energy over the day (the simulator's
+ * PowerModel, exact); dropped = rejected (queue full) + timed out in the queue + lost (sent to a
+ * server that was not on), over everything sent.
+ *
+ * Deterministic under the seed; not thread-safe (runs on the caller's thread).
+ */
+
+/** 000 §7.5: energy saved by cluster sizing over a compressed diurnal day. See the design note. */
+public final class EnergyExperiment {
+
+    /** The scale of a run; {@link #FULL} is the documented one, tests use a shorter day. */
+    record Setup(double daySeconds, int cores, double demandSeconds, int queueLimit, double queueTimeoutSeconds,
+                 double benchmarkStepSeconds, double periodSeconds) {
+
+        /** Requests per second one server completes at saturation (standard demand). */
+        double nominalCapacity() {
+            return cores / demandSeconds;
+        }
+
+        /** How much the day is compressed (a real day is 86 400 s). */
+        double compression() {
+            return 86_400 / daySeconds;
+        }
+    }
+
+    /** A 24 h day compressed 6× as in 000 (4 h), 20 req/s per server, GRM every 5 s. */
+    static final Setup FULL = new Setup(14_400, 4, 0.2, 400, 10, 600, 5);
+
+    static final int SERVERS = 5;
+    static final double PEAK_LOAD = 0.8;
+    static final double TROUGH_RATIO = 0.2;
+    static final double LIGHTER = 0.5;
+    static final double HEAVIER = 1.2;
+    static final double STARTUP_SECONDS = 60;
+    static final double SHUTDOWN_SECONDS = 60;
+    static final double DROP_RATIO = 0.01;
+    static final double UTILITY_FLOOR = 0.5;
+    static final double[] BENCH_STEPS = {0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1};
+    static final List<String> POLICIES = List.of("off", "static", "queue", "utility", "schedule-30m", "schedule-2h");
+    static final double[] STARTUP_SWEEP = {15, 30, 60, 90, 120, 180};
+
+    private EnergyExperiment() {
+    }
+
+    /** The full experiment: three demands × six policies, the start-up sweep, the benchmark. */
+    public static Map<String, Object> run(long seed, Consumer<String> progress) {
+        return run(FULL, seed, POLICIES, STARTUP_SWEEP, progress);
+    }
+
+    static Map<String, Object> run(Setup setup, long seed, List<String> policies, double[] sweep, Consumer<String> progress) {
+        long wallStart = System.nanoTime();
+        double capacity = benchmark(setup, seed, progress);
+        double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
+        double trough = TROUGH_RATIO * peak;
+        Map<String, Object> scenarios = new LinkedHashMap<>();
+        Map<String, Object> series = new LinkedHashMap<>();
+        for (Map.Entry<String, Double> demand : demands().entrySet()) {
+            Map<String, Object> byPolicy = new LinkedHashMap<>();
+            Map<String, Object> seriesByPolicy = new LinkedHashMap<>();
+            double offJoules = Double.NaN;
+            for (String policy : policies) {
+                SimResult r = day(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                double joules = r.totalEnergyJoules();
+                if ("off".equals(policy)) {
+                    offJoules = joules;
+                }
+                Map<String, Object> m = summary(r, offJoules);
+                byPolicy.put(policy, m);
+                seriesByPolicy.put(policy, series(r, setup));
+                progress.accept(String.format(Locale.ROOT, "energy %s %s: %.2f MJ, saved %s %%, dropped %s %% (%d lost), "
+                                + "mean servers on %.2f, %.1f s wall", demand.getKey(), policy, joules / 1e6,
+                        m.get("savingsPercent"), m.get("droppedPercent"), r.lost(), meanOn(r), r.wallSeconds()));
+            }
+            scenarios.put(demand.getKey(), byPolicy);
+            series.put(demand.getKey(), seriesByPolicy);
+        }
+        List<Map<String, Object>> sweepOut = new ArrayList<>();
+        if (sweep.length > 0) {
+            SimResult off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed);
+            for (double startup : sweep) {
+                SimResult r = day(setup, 1.0, "queue", startup, capacity, peak, trough, seed);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("startupSeconds", startup);
+                m.putAll(summary(r, off.totalEnergyJoules()));
+                sweepOut.add(m);
+                progress.accept(String.format(Locale.ROOT, "energy sweep start-up %.0f s: saved %s %%, dropped %s %%",
+                        startup, m.get("savingsPercent"), m.get("droppedPercent")));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("scenarios", scenarios);
+        out.put("startupSweep", sweepOut);
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("servers", SERVERS);
+        s.put("daySeconds", setup.daySeconds());
+        s.put("compression", setup.compression());
+        s.put("coresPerServer", setup.cores());
+        s.put("meanDemandSeconds", setup.demandSeconds());
+        s.put("demandFactors", demands());
+        s.put("nominalCapacityPerServer", setup.nominalCapacity());
+        s.put("benchmarkCapacityPerServer", Experiments.round(capacity));
+        s.put("peakRate", peak);
+        s.put("troughRate", trough);
+        s.put("queueLimit", setup.queueLimit());
+        s.put("queueTimeoutSeconds", setup.queueTimeoutSeconds());
+        s.put("startupSeconds", STARTUP_SECONDS);
+        s.put("shutdownSeconds", SHUTDOWN_SECONDS);
+        s.put("dropRatioBound", DROP_RATIO);
+        s.put("utilityFloor", UTILITY_FLOOR);
+        s.put("schedules", Map.of("schedule-30m", schedule(setup, 1800, capacity, peak, trough),
+                "schedule-2h", schedule(setup, 7200, capacity, peak, trough)));
+        s.put("wallSeconds", Experiments.round((System.nanoTime() - wallStart) / 1e9));
+        out.put("setup", s);
+        out.put("series", series);
+        return out;
+    }
+
+    static Map<String, Double> demands() {
+        Map<String, Double> d = new LinkedHashMap<>();
+        d.put("standard", 1.0);
+        d.put("lighter", LIGHTER);
+        d.put("heavier", HEAVIER);
+        return d;
+    }
+
+    private static Map<String, Object> summary(SimResult r, double offJoules) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        double joules = r.totalEnergyJoules();
+        m.put("energyJoules", Math.round(joules));
+        m.put("savingsPercent", Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
+        m.put("droppedPercent", r.sent() == 0 ? 0.0 : Math.round(100.0 * r.dropped() / r.sent() * 1e5) / 1e5);
+        m.put("dropped", r.dropped());
+        m.put("lost", r.lost());
+        m.put("sent", r.sent());
+        m.put("meanServersOn", Experiments.round(meanOn(r)));
+        var c = r.phases().get(0).classes().get("web");
+        m.put("meanResponseSeconds", Experiments.round(c.meanResponseSeconds()));
+        return m;
+    }
+
+    private static double meanOn(SimResult r) {
+        return r.power().stream().mapToInt(SimResult.PowerPoint::serversOn).average().orElse(0);
+    }
+
+    /** Servers on and load over the day, one point per minute of simulated time (for the charts). */
+    private static Map<String, Object> series(SimResult r, Setup setup) {
+        int every = (int) Math.max(1, Math.round(setup.daySeconds() / 240 / 5));
+        List<Double> t = new ArrayList<>();
+        List<Double> on = new ArrayList<>();
+        List<Double> rate = new ArrayList<>();
+        List<Double> capacity = new ArrayList<>();
+        List<SimResult.PowerPoint> pts = r.power();
+        for (int i = 0; i + every <= pts.size(); i += every) {
+            double sumOn = 0;
+            double sumRate = 0;
+            for (int k = i; k < i + every; k++) {
+                sumOn += pts.get(k).serversOn() + pts.get(k).serversBooting();
+                sumRate += pts.get(k).arrivalRatePerSecond();
+            }
+            t.add(pts.get(i + every - 1).timeSeconds());
+            on.add(Experiments.round(sumOn / every));
+            rate.add(Experiments.round(sumRate / every));
+            capacity.add(Experiments.round(pts.get(i + every - 1).capacityPerServer()));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("timeSeconds", t);
+        m.put("serversUp", on);
+        m.put("arrivalRate", rate);
+        m.put("capacityEstimate", capacity);
+        return m;
+    }
+
+    /** One compressed day of {@code policy} at demand factor {@code demand}. */
+    static SimResult day(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
+                         double peak, double trough, long seed) {
+        ClusterConfig c = cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough);
+        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("day", setup.daySeconds(), null, null, null,
+                Map.of("web", new Scenario.Diurnal(peak, trough)))), seed);
+        return new Simulator(c, sc, true).run();
+    }
+
+    /** The cluster for one run. */
+    static ClusterConfig cluster(Setup setup, double demand, String policy, double startupSeconds,
+                                 double benchmarkCapacity, double peak, double trough) {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 1; i <= SERVERS; i++) {
+            servers.append(String.format(Locale.ROOT, "  - {id: s%d, url: \"http://127.0.0.1:%d\", concurrency: %d, "
+                            + "power: {off: 0, boot: 60, idle: 60, busy: 65}, sim: {cores: %d, meanDemand: %sms}}%n",
+                    i, 9000 + i, setup.cores(), setup.cores(), fmt(setup.demandSeconds() * demand * 1000)));
+        }
+        String sizing = switch (policy) {
+            case "off" -> "policy: off";
+            case "static" -> "policy: queue, estimator: static, staticCapacity: " + fmt(benchmarkCapacity);
+            case "queue" -> "policy: queue, estimator: queue";
+            case "utility" -> "policy: utility, utilityFloor: " + fmt(UTILITY_FLOOR);
+            case "schedule-30m", "schedule-2h" -> {
+                double slotDay = "schedule-30m".equals(policy) ? 1800 : 7200;
+                List<Integer> counts = schedule(setup, slotDay, benchmarkCapacity, peak, trough);
+                yield "policy: schedule, estimator: static, staticCapacity: " + fmt(benchmarkCapacity)
+                        + ", schedule: {slot: " + fmt(slotDay / setup.compression()) + "s, servers: "
+                        + counts.stream().map(String::valueOf).collect(Collectors.joining(", ", "[", "]")) + "}";
+            }
+            default -> throw new IllegalArgumentException("policy: " + policy + " (expected: one of " + POLICIES + ")");
+        };
+        return ConfigLoader.parse(String.format(Locale.ROOT, """
+                classes:
+                  - {name: web, target: 1s, default: true, queue: {limit: %d, timeout: %ss}}
+                servers:
+                %sgateways:
+                  - {id: g1, port: 8080}
+                control: {period: %ss, reportPeriod: %ss, statsWindow: 30s}
+                sizing: {%s, minServers: 1, startupDelay: %ss, shutdownDelay: %ss, dropRatio: %s, warmUp: 10s}
+                """, setup.queueLimit(), fmt(setup.queueTimeoutSeconds()), servers, fmt(setup.periodSeconds()),
+                fmt(setup.periodSeconds()), sizing, fmt(startupSeconds),
+                fmt(SHUTDOWN_SECONDS), fmt(DROP_RATIO)));
+    }
+
+    /**
+     * A timetable from the known curve: per slot of {@code slotDaySeconds} of the uncompressed day,
+     * ⌈slot's peak rate / capacity⌉ servers (at least one).
+     */
+    static List<Integer> schedule(Setup setup, double slotDaySeconds, double capacity, double peak, double trough) {
+        double slot = slotDaySeconds / setup.compression();
+        int slots = (int) Math.ceil(setup.daySeconds() / slot - 1e-9);
+        List<Integer> counts = new ArrayList<>();
+        for (int i = 0; i < slots; i++) {
+            double max = 0;
+            for (int k = 0; k <= 100; k++) {
+                double t = Math.min(setup.daySeconds(), (i + k / 100.0) * slot);
+                max = Math.max(max, ArrivalProcess.diurnalRate(peak, trough, 0, setup.daySeconds(), t));
+            }
+            counts.add(Math.max(1, Math.min(SERVERS, (int) Math.ceil(max / capacity - 1e-9))));
+        }
+        return counts;
+    }
+
+    /**
+     * 000 §6's static estimation on one server of the standard workload: Poisson steps around the
+     * nominal capacity; the highest throughput of a step whose drop ratio stays within ε_th.
+     */
+    static double benchmark(Setup setup, long seed, Consumer<String> progress) {
+        double best = 0;
+        for (double step : BENCH_STEPS) {
+            double rate = step * setup.nominalCapacity();
+            ClusterConfig c = ConfigLoader.parse(String.format(Locale.ROOT, """
+                    classes:
+                      - {name: web, target: 1s, default: true, queue: {limit: %d, timeout: %ss}}
+                    servers:
+                      - {id: s1, url: "http://127.0.0.1:9001", concurrency: %d, sim: {cores: %d, meanDemand: %sms}}
+                    gateways:
+                      - {id: g1, port: 8080}
+                    """, setup.queueLimit() / SERVERS, fmt(setup.queueTimeoutSeconds()), setup.cores(), setup.cores(),
+                    fmt(setup.demandSeconds() * 1000)));
+            SimResult r = new Simulator(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
+                    setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed), false).run();
+            var w = r.phases().get(0).classes().get("web");
+            double dropRatio = w.sent() == 0 ? 0 : (double) w.dropped() / w.sent();
+            progress.accept(String.format(Locale.ROOT, "energy benchmark %.1f req/s: throughput %.2f req/s, drop ratio %.4f",
+                    rate, w.throughputPerSecond(), dropRatio));
+            if (dropRatio <= DROP_RATIO) {
+                best = Math.max(best, w.throughputPerSecond());
+            }
+        }
+        return best;
+    }
+
+    private static String fmt(double d) {
+        return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+    }
+}
