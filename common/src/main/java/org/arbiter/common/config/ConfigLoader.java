@@ -193,11 +193,23 @@ public final class ConfigLoader {
         Node p = root.object("power");
         String actuator = p.choice("actuator", "log", "log", "exec", "http");
         String command = p.string("command", null);
+        double powerTimeout = p.duration("timeout", 60, v -> v > 0, "> 0");
+        int attempts = p.integer("attempts", 3, v -> v >= 1, ">= 1");
+        double retryDelay = p.duration("retryDelay", 1, v -> v >= 0, ">= 0");
         p.finish();
         if ("exec".equals(actuator) && command == null) {
             p.error("command", "missing (expected: a command template with {server} and {action} when actuator is exec)");
         }
-        PowerConfig power = new PowerConfig(actuator, command);
+        if ("http".equals(actuator)) {
+            for (int i = 0; i < servers.size(); i++) {
+                if (servers.get(i) != null && servers.get(i).adminUrl() == null) {
+                    p.error("actuator", "http, but servers[" + i + "] (" + servers.get(i).id()
+                            + ") has no adminUrl (expected: every server's admin API when actuator is http)");
+                }
+            }
+        }
+        PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : 60,
+                Math.max(1, attempts), Math.max(0, retryDelay));
 
         Node f = root.object("kafka");
         KafkaConfig kafka = new KafkaConfig(

@@ -117,6 +117,9 @@ public final class ConfigWriter {
         root.put("sizing", sizing);
         Map<String, Object> power = map("actuator", c.power().actuator());
         putIf(power, "command", c.power().command());
+        power.put("timeout", Durations.format(c.power().timeoutSeconds()));
+        power.put("attempts", c.power().attempts());
+        power.put("retryDelay", Durations.format(c.power().retryDelaySeconds()));
         root.put("power", power);
         Map<String, Object> kafka = new LinkedHashMap<>();
         putIf(kafka, "bootstrap", c.kafka().bootstrap());

@@ -5,11 +5,30 @@ import static java.util.Objects.requireNonNull;
 /**
  * How power orders are carried out.
  *
- * @param actuator log, exec or http
- * @param command  for exec: a template with {@code {server}} and {@code {action}}, or null
+ * @param actuator          log, exec or http
+ * @param command           for exec: a template with {@code {server}} and {@code {action}}, or null
+ * @param timeoutSeconds    one attempt's limit: the exec command's run time; for http, how long to wait
+ *                          for the server to reach the state beyond the sizing start-up or shutdown delay
+ * @param attempts          attempts per actuation before it is reported failed (≥ 1)
+ * @param retryDelaySeconds back-off before the second attempt, doubling after each failure
  */
-public record PowerConfig(String actuator, String command) {
+public record PowerConfig(String actuator, String command, double timeoutSeconds, int attempts,
+                          double retryDelaySeconds) {
     public PowerConfig {
         requireNonNull(actuator, "actuator");
+        if (!(timeoutSeconds > 0)) {
+            throw new IllegalArgumentException("timeout: " + timeoutSeconds + " (expected: > 0)");
+        }
+        if (attempts < 1) {
+            throw new IllegalArgumentException("attempts: " + attempts + " (expected: >= 1)");
+        }
+        if (!(retryDelaySeconds >= 0)) {
+            throw new IllegalArgumentException("retryDelay: " + retryDelaySeconds + " (expected: >= 0)");
+        }
+    }
+
+    /** The defaults: 60 s per attempt, 3 attempts, 1 s first back-off. */
+    public PowerConfig(String actuator, String command) {
+        this(actuator, command, 60, 3, 1);
     }
 }

@@ -70,7 +70,7 @@ final class ConfigLoaderTest {
                 16L << 10, 60, true));
         assertThat(c.control()).isEqualTo(new ControlConfig(5, 5, 30, "min", 1, 1, 10, "mm1", 1));
         assertThat(c.sizing().policy()).isEqualTo("off");
-        assertThat(c.power().actuator()).isEqualTo("log");
+        assertThat(c.power()).isEqualTo(new PowerConfig("log", null, 60, 3, 1));
         assertThat(c.kafka().bootstrapServers()).isEmpty();
         assertThat(c.kafka().topicPrefix()).isEqualTo("arbiter.");
         assertThat(c.console().port()).isEqualTo(8090);
@@ -184,6 +184,9 @@ final class ConfigLoaderTest {
             N_s min over max       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrencyControl: {min: 20, max: 10}}]' | servers[0].concurrencyControl.min: 20 (expected: <= concurrencyControl.max, 10)
             min over max servers   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {minServers: 3, maxServers: 2}' | sizing.minServers: 3 (expected: <= sizing.maxServers, 2)
             exec without command   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {actuator: exec}' | power.command: missing (expected: a command template with {server} and {action} when actuator is exec)
+            http without adminUrl  | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {actuator: http}' | power.actuator: http, but servers[0] (s1) has no adminUrl (expected: every server's admin API when actuator is http)
+            power attempts         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {attempts: 0}' | power.attempts: 0 (expected: >= 1)
+            power timeout          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\npower: {timeout: 0s}' | power.timeout: 0s (expected: > 0)
             token digest           | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: abc}]}' | console.tokens[0].sha256: abc (expected: 64 hex digits, the SHA-256 of the token)
             role                   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: "0000000000000000000000000000000000000000000000000000000000000000", role: root}]}' | console.tokens[0].role: root (expected: one of admin, viewer)
             password hash          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {users: [{name: ann, passwordHash: secret}]}' | console.users[0].passwordHash: not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, as printed by 'arbiter console hash-password')

@@ -3,6 +3,7 @@ package org.arbiter.grm.control;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
@@ -28,6 +29,19 @@ public interface ControlStep {
      */
     Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
                 Map<String, Allocation> lastAllocations, VersionClock versions);
+
+    /**
+     * Actuator feedback: {@code server} was seen up (serving) or down (off). Returns the state
+     * changes to publish. The default models no fleet and ignores it.
+     */
+    default List<PowerOrder> observed(String server, boolean up, Instant now) {
+        return List.of();
+    }
+
+    /** The fleet this step models, once it exists (for metrics; read it on the calling thread only). */
+    default Optional<Fleet> fleet() {
+        return Optional.empty();
+    }
 
     /**
      * What a period decided. {@code decision} is null when nothing was solved; {@code powerOrders}

@@ -118,6 +118,16 @@ public final class GrmStep implements ControlStep {
                 fs.orders(), fs.actuations());
     }
 
+    @Override
+    public List<PowerOrder> observed(String server, boolean up, Instant now) {
+        return fleet(now).observed(server, up, seconds(now), now);
+    }
+
+    @Override
+    public java.util.Optional<Fleet> fleet() {
+        return java.util.Optional.ofNullable(fleet);
+    }
+
     /** The fleet (power states, N_s, capacity, energy), created at the first step. */
     public Fleet fleet(Instant now) {
         if (fleet == null) {

@@ -21,4 +21,34 @@ public interface GrmMBean {
     String getLiveGateways();
 
     long getIgnoredStats();
+
+    /** Servers ON (getting caps). */
+    int getServersOn();
+
+    /** {@code s1=ON,s2=DRAINING,…} as the model has them. */
+    String getPowerStates();
+
+    /** Energy the servers used since this GRM's model started, J (the model's estimate). */
+    double getEnergyJoules();
+
+    /** Power drawn now, W (the model's estimate). */
+    double getPowerWatts();
+
+    /** One server's estimated capacity, req/s (0 = unknown). */
+    double getCapacityEstimate();
+
+    /** λ̂, the arrival rate forecast one start-up delay ahead, req/s. */
+    double getForecastRate();
+
+    /** log, exec or http. */
+    String getPowerActuator();
+
+    /** Actuations that failed after every attempt. */
+    long getActuationFailures();
+
+    /** Attempts that failed and were retried. */
+    long getActuationRetries();
+
+    /** The last final failure: when, what, why ("" when none). */
+    String getLastActuationFailure();
 }

@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,22 +25,38 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.OverrideBook;
 import org.arbiter.grm.control.StatsBook;
 import org.arbiter.grm.control.VersionClock;
+import org.arbiter.grm.power.PowerActuator;
+import org.arbiter.grm.power.PowerDriver;
+import org.arbiter.grm.sizing.Fleet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The GRM process around the pure {@link ControlStep}: consumes statistics, overrides and the
- * compacted allocation topic; takes part in leader election; every control period, if it leads,
- * runs the step and publishes one {@link Allocation} per gateway and a {@link Decision}.
- * Followers keep consuming so they are warm when they take over.
+ * compacted allocation and power topics; takes part in leader election; every control period, if
+ * it leads, runs the step and publishes one {@link Allocation} per gateway, a {@link Decision} and
+ * a {@link PowerOrder} (key: server) for every server state change, and hands the step's
+ * actuations to the {@link PowerDriver} ({@code power.actuator}). Followers keep consuming so they
+ * are warm when they take over, and never actuate.
+ *
+ * <p>Power: the driver acts off the control thread; its reports come back to the control thread.
+ * A report of what the server was seen doing (up or down) moves the fleet's model, unless a newer
+ * actuation for that server has been submitted since, or this GRM no longer leads: the state
+ * follows what the server does. A failed attempt is logged and retried; a final failure is logged,
+ * counted ({@code arbiter.grm.power.actuations{result=failed}}) and shown in the MBean's
+ * {@code LastActuationFailure}. On becoming leader, a GRM takes the servers' last published states
+ * from the power topic (OFF or BOOTING: off; ON: on), so a takeover does not forget which are off.
  *
  * <p>Threading: every piece of state is touched only on the service's single control thread;
- * Kafka callbacks hand their records over to it. {@link #close()} is thread-safe.
+ * Kafka callbacks and power reports hand their records over to it; gauges and the MBean read
+ * volatile snapshots. {@link #close()} is thread-safe.
  */
 public final class GrmService implements AutoCloseable {
 
@@ -57,6 +75,15 @@ public final class GrmService implements AutoCloseable {
     private final Map<String, Allocation> lastAllocations = new TreeMap<>();
     private final Publisher allocationOut;
     private final Publisher decisionOut;
+    private final Publisher powerOut;
+    private final PowerDriver power;
+    private final Map<String, PowerOrder> lastPower = new LinkedHashMap<>();
+    private boolean wasLeader;
+    private final Counter actuationsOk;
+    private final Counter actuationsRetried;
+    private final Counter actuationsFailed;
+    private volatile String lastActuationFailure = "";
+    private volatile FleetView fleetView = FleetView.NONE;
     private final Counter ignoredStats;
     private final Counter periods;
     private final Counter leaderChanges;
@@ -70,8 +97,25 @@ public final class GrmService implements AutoCloseable {
     private LeaderElection election;
     private Subscriber<?>[] subscribers;
 
+    /** What the metrics show of the fleet, taken on the control thread after each period. */
+    private record FleetView(int on, double joules, double watts, double capacity, double forecast, String states) {
+        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "");
+
+        static FleetView of(Fleet f) {
+            int on = 0;
+            double watts = 0;
+            StringJoiner states = new StringJoiner(",");
+            for (Map.Entry<String, Decision.Server> e : f.servers().entrySet()) {
+                on += e.getValue().state() == ServerState.ON ? 1 : 0;
+                watts += e.getValue().watts();
+                states.add(e.getKey() + "=" + e.getValue().state());
+            }
+            return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString());
+        }
+    }
+
     private GrmService(String id, ClusterConfig config, KafkaBus bus, Clock clock, ControlStep step,
-                       ProcessMetrics metrics) {
+                       ProcessMetrics metrics, PowerActuator actuator) {
         this.id = requireNonNull(id, "id");
         this.config = requireNonNull(config, "config");
         this.bus = requireNonNull(bus, "bus");
@@ -87,6 +131,9 @@ public final class GrmService implements AutoCloseable {
         });
         this.allocationOut = bus.publisher(bus.topics().allocation());
         this.decisionOut = bus.publisher(bus.topics().decisions());
+        this.powerOut = bus.publisher(bus.topics().power());
+        this.power = new PowerDriver(requireNonNull(actuator, "actuator"), config.servers(), config.power().attempts(),
+                config.power().retryDelaySeconds(), r -> onControlThread(() -> onPowerReport(r)));
         var r = metrics.registry();
         this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
         this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
@@ -95,6 +142,21 @@ public final class GrmService implements AutoCloseable {
         Gauge.builder("arbiter.grm.leader", () -> isLeader() ? 1 : 0).description("1 while this GRM leads").register(r);
         Gauge.builder("arbiter.grm.objective", () -> lastObjective).description("Ω of the last decision").register(r);
         Gauge.builder("arbiter.grm.gateways.live", () -> lastLive.size()).description("live gateways").register(r);
+        Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
+        Gauge.builder("arbiter.grm.energy", () -> fleetView.joules()).baseUnit("joules")
+                .description("energy the servers used since this GRM's fleet model started (the model's estimate)").register(r);
+        Gauge.builder("arbiter.grm.power.watts", () -> fleetView.watts()).baseUnit("watts")
+                .description("power the servers draw now (the model's estimate)").register(r);
+        Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests/s")
+                .description("estimated capacity of one server (0 = unknown)").register(r);
+        Gauge.builder("arbiter.grm.forecast", () -> fleetView.forecast()).baseUnit("requests/s")
+                .description("forecast arrival rate one start-up delay ahead").register(r);
+        this.actuationsOk = Counter.builder("arbiter.grm.power.actuations").tag("result", "ok")
+                .description("power actuations carried out").register(r);
+        this.actuationsRetried = Counter.builder("arbiter.grm.power.actuations").tag("result", "retried")
+                .description("power actuation attempts that failed and will be retried").register(r);
+        this.actuationsFailed = Counter.builder("arbiter.grm.power.actuations").tag("result", "failed")
+                .description("power actuations that failed after every attempt").register(r);
     }
 
     /**
@@ -109,7 +171,13 @@ public final class GrmService implements AutoCloseable {
      */
     public static GrmService start(String id, ClusterConfig config, KafkaBus bus, Clock clock, ControlStep step,
                                    ProcessMetrics metrics) {
-        GrmService s = new GrmService(id, config, bus, clock, step, metrics);
+        return start(id, config, bus, clock, step, metrics, PowerActuator.of(config));
+    }
+
+    /** As above with the given power actuator instead of the configured one. */
+    public static GrmService start(String id, ClusterConfig config, KafkaBus bus, Clock clock, ControlStep step,
+                                   ProcessMetrics metrics, PowerActuator actuator) {
+        GrmService s = new GrmService(id, config, bus, clock, step, metrics, actuator);
         s.begin();
         return s;
     }
@@ -132,6 +200,12 @@ public final class GrmService implements AutoCloseable {
                             tick();
                         }
                     })),
+            bus.subscribe(bus.topics().power(), PowerOrder.class, Subscriber.Start.BEGINNING,
+                    (k, o) -> onControlThread(() -> {
+                        if (o != null) {
+                            lastPower.put(o.server(), o);
+                        }
+                    })),
             bus.subscribe(bus.topics().stats(), GatewayStats.class, Subscriber.Start.END,
                     (k, s) -> onControlThread(() -> {
                         if (s == null) {
@@ -152,8 +226,8 @@ public final class GrmService implements AutoCloseable {
         control.scheduleAtFixedRate(this::tick, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         // Overrides already on the topic at start are applied by the first period, not one by one.
         control.schedule(() -> started = true, periodMillis, TimeUnit.MILLISECONDS);
-        LOG.info("GRM {} started: period {} ms, {} gateways, {} servers", id, periodMillis,
-                config.gateways().size(), config.servers().size());
+        LOG.info("GRM {} started: period {} ms, {} gateways, {} servers, sizing {}, power actuator {}", id, periodMillis,
+                config.gateways().size(), config.servers().size(), config.sizing().policy(), power.actuatorName());
     }
 
     private void onControlThread(Runnable r) {
@@ -176,9 +250,14 @@ public final class GrmService implements AutoCloseable {
     private void tick() {
         try {
             if (!election.isLeader()) {
+                wasLeader = false;
                 return;
             }
             Instant now = clock.instant();
+            if (!wasLeader) {
+                wasLeader = true;
+                restorePower(now);
+            }
             Map<String, GatewayStats> live = stats.live(now);
             lastLive = List.copyOf(live.keySet());
             long started = System.nanoTime();
@@ -196,10 +275,62 @@ public final class GrmService implements AutoCloseable {
                 lastSolveMillis = result.decision().solveSeconds() * 1000;
                 decisionOut.publish(result.decision());
             }
+            publishPower(result.powerOrders(), "");
+            for (Fleet.Actuation a : result.actuations()) {
+                LOG.info("GRM {}: power {} {} ({})", id, a.action() == ServerState.ON ? "on" : "off", a.server(), a.reason());
+                power.submit(a);
+            }
+            step.fleet().ifPresent(f -> fleetView = FleetView.of(f));
         } catch (RuntimeException e) {
             // A failing period must never stop the loop: keep the last allocation in force.
             LOG.warn("GRM {} control period failed: {}", id, e.toString(), e);
         }
+    }
+
+    private void publishPower(List<PowerOrder> orders, String why) {
+        for (PowerOrder o : orders) {
+            PowerOrder out = why.isEmpty() ? o : new PowerOrder(o.v(), o.at(), o.server(), o.target(), o.state(),
+                    o.reason() + " (" + why + ")", o.sequence());
+            LOG.info("GRM {}: {} {} (ordered {}): {}", id, out.server(), out.state(), out.target(), out.reason());
+            lastPower.put(out.server(), out);
+            powerOut.publish(out);
+        }
+    }
+
+    /** On becoming leader: the servers' last published states, so a takeover does not forget which are off. */
+    private void restorePower(Instant now) {
+        for (PowerOrder o : List.copyOf(lastPower.values())) {
+            if (config.servers().stream().noneMatch(s -> s.id().equals(o.server())) || o.state() == ServerState.DRAINING) {
+                continue;
+            }
+            boolean up = o.state() == ServerState.ON;
+            publishPower(step.observed(o.server(), up, now), "taken over: last published " + o.state());
+        }
+    }
+
+    /** On the control thread: count and log the attempt; what the server was seen doing moves the model. */
+    private void onPowerReport(PowerDriver.Report r) {
+        Fleet.Actuation a = r.actuation();
+        String what = "power " + (a.action() == ServerState.ON ? "on " : "off ") + a.server();
+        if (r.ok()) {
+            actuationsOk.increment();
+            LOG.info("GRM {}: {}: {}", id, what, r.detail());
+        } else if (!r.last()) {
+            actuationsRetried.increment();
+            LOG.warn("GRM {}: {} failed (attempt {} of {}), retrying: {}", id, what, r.attempt(),
+                    config.power().attempts(), r.detail());
+        } else {
+            actuationsFailed.increment();
+            lastActuationFailure = clock.instant() + " " + what + " failed after " + r.attempt() + " attempts: " + r.detail();
+            LOG.error("GRM {}: {} failed after {} attempts, giving up: {}", id, what, r.attempt(), r.detail());
+        }
+        if (r.seen() == PowerActuator.Seen.UNKNOWN || !power.isLatest(r) || !isLeader()) {
+            return;
+        }
+        String why = power.actuatorName() + (r.ok() ? " saw it " : " failed, saw it ")
+                + (r.seen() == PowerActuator.Seen.UP ? "up" : "down") + (r.ok() ? "" : ": " + r.detail());
+        publishPower(step.observed(a.server(), r.seen() == PowerActuator.Seen.UP, clock.instant()), why);
+        step.fleet().ifPresent(f -> fleetView = FleetView.of(f));
     }
 
     public boolean isLeader() {
@@ -223,6 +354,7 @@ public final class GrmService implements AutoCloseable {
                 s.close();
             }
         }
+        power.close();
         control.shutdownNow();
         try {
             control.awaitTermination(5, TimeUnit.SECONDS);
@@ -276,6 +408,56 @@ public final class GrmService implements AutoCloseable {
         @Override
         public long getIgnoredStats() {
             return (long) ignoredStats.count();
+        }
+
+        @Override
+        public int getServersOn() {
+            return fleetView.on();
+        }
+
+        @Override
+        public String getPowerStates() {
+            return fleetView.states();
+        }
+
+        @Override
+        public double getEnergyJoules() {
+            return fleetView.joules();
+        }
+
+        @Override
+        public double getPowerWatts() {
+            return fleetView.watts();
+        }
+
+        @Override
+        public double getCapacityEstimate() {
+            return fleetView.capacity();
+        }
+
+        @Override
+        public double getForecastRate() {
+            return fleetView.forecast();
+        }
+
+        @Override
+        public String getPowerActuator() {
+            return power.actuatorName();
+        }
+
+        @Override
+        public long getActuationFailures() {
+            return (long) actuationsFailed.count();
+        }
+
+        @Override
+        public long getActuationRetries() {
+            return (long) actuationsRetried.count();
+        }
+
+        @Override
+        public String getLastActuationFailure() {
+            return lastActuationFailure;
         }
     }
 }

@@ -25,8 +25,10 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *
  * Every control period, from the live gateways' latest statistics:
  *
- *   drains    a DRAINING server whose in-flight count (summed over gateways) reached 0 is due to
- *             shut down: an OFF actuation goes out, and the model is OFF a shutdown delay later;
+ *   drains    a DRAINING server is drained once every live gateway reports cap 0 on it (the gateway
+ *             applied the drain's allocation, so it sends no more) and nothing in flight there; then
+ *             it is due to shut down: an OFF actuation goes out, and the model is OFF a shutdown
+ *             delay later (or when the actuator sees it off);
  *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
  *             static policy) gets one sample per
  *             period: the gateways' Tsai counters summed over every class queue of every gateway
@@ -107,7 +109,9 @@ public final class Fleet {
                         / config.control().periodSeconds()));
             }
         }
-        this.capacity = switch ("static".equals(sizing.policy()) ? "static" : sizing.estimator()) {
+        // policy static means the configured capacity (ConfigLoader requires staticCapacity for it)
+        String estimator = "static".equals(sizing.policy()) ? "static" : sizing.estimator();
+        this.capacity = switch (estimator) {
             case "static" -> CapacityEstimator.ofStatic(sizing.staticCapacity());
             case "utilization" -> CapacityEstimator.ofUtilization(0.5);
             default -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);
@@ -151,6 +155,7 @@ public final class Fleet {
         List<Actuation> actuations = new ArrayList<>();
         int n = servers.size();
         double[] inFlight = new double[n];
+        boolean[] sending = new boolean[n];
         double[] meanInFlight = new double[n];
         double[] throughput = new double[n];
         double[] serviceWeighted = new double[n];
@@ -169,6 +174,7 @@ public final class Fleet {
                 GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
                 if (s != null) {
                     inFlight[i] += s.inFlight();
+                    sending[i] |= s.cap() > 0;
                     meanInFlight[i] += s.meanInFlight();
                     throughput[i] += s.throughput();
                     serviceWeighted[i] += s.throughput() * s.meanServiceTime();
@@ -192,7 +198,13 @@ public final class Fleet {
         for (int i = 0; i < n; i++) {
             PowerStateMachine m = power.get(i);
             double cap = Math.max(1, concurrency(i));
-            m.load((int) Math.round(inFlight[i]), meanInFlight[i] / cap, nowSeconds);
+            // A gateway that still holds a cap on the server (it has not yet applied the cap-0
+            // allocation of a drain) may send it more: the drain is not complete, whatever is in flight.
+            int pending = (int) Math.round(inFlight[i]);
+            if (sending[i] && pending == 0) {
+                pending = 1;
+            }
+            m.load(pending, meanInFlight[i] / cap, nowSeconds);
             if (m.state() == ServerState.ON) {
                 on++;
             }
@@ -290,7 +302,12 @@ public final class Fleet {
         return out;
     }
 
-    /** Actuator or observation feedback: the server was seen up or down. Returns the order recording a change, if any. */
+    /**
+     * Actuator feedback: the server was seen up (serving) or down (off, not booting). The state
+     * follows it: seen up, an OFF or BOOTING server is ON; seen down, any server is OFF (a boot that
+     * failed, a drain that completed early, a crash). A server seen in transition (booting, shutting
+     * down) is not an observation. Returns the order recording a change, if any.
+     */
     public List<PowerOrder> observed(String server, boolean up, double nowSeconds, Instant at) {
         ServerState[] before = states();
         int i = index(server);

@@ -116,15 +116,20 @@ public final class PowerStateMachine {
         return false;
     }
 
-    /** The server was seen up or down (actuator feedback): the state follows reality. */
+    /**
+     * The server was seen up (serving) or down (off, not booting) — actuator feedback: the state
+     * follows reality. Seen down while BOOTING means the boot failed (a booting server is seen in
+     * transition, which is no observation), so the state is OFF.
+     */
     public void observed(boolean up, double nowSeconds) {
         advance(nowSeconds);
         if (up && (state == ServerState.OFF || state == ServerState.BOOTING)) {
             state = ServerState.ON;
             since = nowSeconds;
-        } else if (!up && state != ServerState.OFF && state != ServerState.BOOTING) {
+        } else if (!up && state != ServerState.OFF) {
             state = ServerState.OFF;
             since = nowSeconds;
+            drainedAt = Double.NaN;
         }
     }
 

@@ -380,31 +380,34 @@ public final class SimServer implements AutoCloseable {
     /** The {@code /status} document: state, inFlight, completed, cpuBusyFraction, watts, joules, fault. */
     public Map<String, Object> status() {
         try {
-            return clock.submit(() -> {
-                double t = now();
-                if (!options.real()) {
-                    model.advanceTo(t).forEach(d -> respond(d.request()));
-                    power.busyFraction(model.busyFraction(), t);
-                    rearm();
-                }
-                power.advanceTo(t);
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("state", state.name());
-                m.put("inFlight", open.size());
-                m.put("completed", completed);
-                double busy = options.real() ? Math.min(1.0, (double) spinning.get() / options.cores()) : model.busyFraction();
-                m.put("cpuBusyFraction", Math.round(busy * 1000) / 1000.0);
-                m.put("watts", Math.round(power.watts() * 1000) / 1000.0);
-                m.put("joules", Math.round(power.joules() * 1000) / 1000.0);
-                m.put("fault", fault);
-                return m;
-            }).get(5, TimeUnit.SECONDS);
+            return clock.submit(this::statusNow).get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("status: interrupted", e);
         } catch (Exception e) {
             throw new IllegalStateException("status: " + e, e);
         }
+    }
+
+    /** The status document; on the clock thread. */
+    private Map<String, Object> statusNow() {
+        double t = now();
+        if (!options.real()) {
+            model.advanceTo(t).forEach(d -> respond(d.request()));
+            power.busyFraction(model.busyFraction(), t);
+            rearm();
+        }
+        power.advanceTo(t);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("state", state.name());
+        m.put("inFlight", open.size());
+        m.put("completed", completed);
+        double busy = options.real() ? Math.min(1.0, (double) spinning.get() / options.cores()) : model.busyFraction();
+        m.put("cpuBusyFraction", Math.round(busy * 1000) / 1000.0);
+        m.put("watts", Math.round(power.watts() * 1000) / 1000.0);
+        m.put("joules", Math.round(power.joules() * 1000) / 1000.0);
+        m.put("fault", fault);
+        return m;
     }
 
     private final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -414,7 +417,21 @@ public final class SimServer implements AutoCloseable {
             HttpResponseStatus status = HttpResponseStatus.OK;
             Object body;
             if (req.method() == HttpMethod.GET && path.equals("/status")) {
-                body = status();
+                // Built on the clock thread and answered from there: an event loop must never wait
+                // for the clock, which may itself be waiting for this loop (closing the request
+                // port at power-off).
+                try {
+                    clock.execute(() -> {
+                        try {
+                            reply(ctx, HttpResponseStatus.OK, statusNow());
+                        } catch (Exception e) {
+                            ctx.close();
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    ctx.close(); // closing
+                }
+                return;
             } else if (req.method() == HttpMethod.POST && path.equals("/power/off")) {
                 powerOff();
                 body = Map.of("order", "off");
@@ -444,6 +461,10 @@ public final class SimServer implements AutoCloseable {
                 status = HttpResponseStatus.NOT_FOUND;
                 body = Map.of("error", req.method() + " " + path + " (expected: GET /status, POST /power/off, POST /power/on, POST /fault)");
             }
+            reply(ctx, status, body);
+        }
+
+        private void reply(ChannelHandlerContext ctx, HttpResponseStatus status, Object body) throws Exception {
             ByteBuf buf = Unpooled.wrappedBuffer(JSON.writeValueAsBytes(body));
             FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, buf);
             r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");

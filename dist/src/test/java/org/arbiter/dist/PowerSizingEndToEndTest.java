@@ -1,0 +1,194 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Cluster sizing closed end to end on a real broker, with real power actions: a GRM (policy static,
+ * 40 req/s per server, period 0.5 s), one gateway, three simservers (4 cores, 50 ms demands: 80
+ * req/s each; boot 0.5 s, shutdown 0.3 s) switched through their admin API by the http actuator,
+ * and closed-loop load that drops (2 clients) then rises (20 clients). Sampling the gateway's caps
+ * and the simservers' states every 10 ms shows, for s3 and s2: the cap goes to 0 at the gateway
+ * first, the server is powered off only after (and is really OFF), and it is powered on again
+ * when the load rises, with a cap again. Every request gets a 200: none is lost to a power-off.
+ */
+final class PowerSizingEndToEndTest {
+
+    @TempDir
+    Path dir;
+
+    /** What the sampler saw of one server, in seconds since the load started (NaN: never). */
+    static final class Seen {
+        double capZero = Double.NaN;
+        double stoppingWithCap = Double.NaN;
+        double shuttingDown = Double.NaN;
+        int inFlightAtShutdown = -1;
+        double off = Double.NaN;
+        double onAgain = Double.NaN;
+        double capAgain = Double.NaN;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest() throws Exception {
+        List<SimServer> sims = new ArrayList<>();
+        List<AutoCloseable> closing = new ArrayList<>();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+            for (int i = 0; i < 3; i++) {
+                SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.05, 0).withDelays(0.5, 0.3)
+                        .withSeed(i + 1));
+                sims.add(s);
+                closing.add(0, s);
+            }
+            List<String> servers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                servers.add("{id: s" + (i + 1) + ", url: \"http://127.0.0.1:" + sims.get(i).port()
+                        + "\", adminUrl: \"http://127.0.0.1:" + sims.get(i).adminPort() + "\", concurrency: 4}");
+            }
+            ClusterConfig cluster = ConfigLoader.parse("""
+                    classes:
+                      - {name: basic, target: 1s, default: true, queue: {limit: 1000, timeout: 20s}}
+                    servers: [%s]
+                    gateways:
+                      - {id: g1, port: 0, adminPort: 0}
+                    control: {period: 500ms, reportPeriod: 500ms, statsWindow: 1s}
+                    sizing: {policy: static, staticCapacity: 40, minServers: 1, startupDelay: 1s, shutdownDelay: 500ms, warmUp: 1s}
+                    power: {actuator: http, timeout: 5s, attempts: 3, retryDelay: 200ms}
+                    kafka: {bootstrap: "%s", topicPrefix: "power-e2e."}
+                    """.formatted(String.join(", ", servers), kafka.bootstrap()));
+            ProcessMetrics m = ProcessMetrics.create("grm", "power-e2e");
+            KafkaBus bus = KafkaBus.connect(cluster.kafka(), "power-e2e", m.registry());
+            closing.add(0, m);
+            closing.add(0, bus);
+            List<PowerOrder> orders = new CopyOnWriteArrayList<>();
+            Subscriber<?> sub = bus.subscribe(bus.topics().power(), PowerOrder.class, Subscriber.Start.BEGINNING,
+                    (k, o) -> orders.add(o));
+            closing.add(0, sub::close);
+            GrmService grm = GrmService.start("power-e2e", cluster, bus, Clock.systemUTC(),
+                    new GrmStep(cluster, "power-e2e", System::nanoTime), m);
+            closing.add(0, grm);
+            Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
+            closing.add(0, g1);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (g1.allocation().version() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(g1.allocation().version()).as("the GRM leads and hands out allocations").isPositive();
+
+            Map<String, Seen> seen = new ConcurrentHashMap<>();
+            long start = System.nanoTime();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleAtFixedRate(() -> {
+                double t = (System.nanoTime() - start) / 1e9;
+                for (int i = 0; i < 3; i++) {
+                    String id = "s" + (i + 1);
+                    Seen s = seen.computeIfAbsent(id, k -> new Seen());
+                    int cap = g1.allocation().serverCaps().getOrDefault(id, 0);
+                    SimServer.State st = sims.get(i).state();
+                    if (cap == 0 && Double.isNaN(s.capZero)) {
+                        s.capZero = t;
+                    }
+                    if (st == SimServer.State.SHUTTING_DOWN && Double.isNaN(s.shuttingDown)) {
+                        s.shuttingDown = t;
+                        s.inFlightAtShutdown = ((Number) sims.get(i).status().get("inFlight")).intValue();
+                        if (cap > 0) {
+                            s.stoppingWithCap = t;
+                        }
+                    }
+                    if (st == SimServer.State.OFF && Double.isNaN(s.off)) {
+                        s.off = t;
+                    }
+                    if (!Double.isNaN(s.off) && st == SimServer.State.ON && Double.isNaN(s.onAgain)) {
+                        s.onAgain = t;
+                    }
+                    if (!Double.isNaN(s.onAgain) && cap > 0 && Double.isNaN(s.capAgain)) {
+                        s.capAgain = t;
+                    }
+                }
+            }, 0, 10, TimeUnit.MILLISECONDS);
+            Scenario scenario = Scenario.parse("""
+                    classes:
+                      basic: {headers: {X-Class: basic}}
+                    think: 100ms
+                    timeout: 30s
+                    seed: 9
+                    phases:
+                      - {name: low, duration: 5s, clients: {basic: 2}}
+                      - {name: high, duration: 7s, clients: {basic: 20}}
+                    """);
+            Map<String, Object> summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
+                    .run(dir.resolve("load"));
+            sampler.shutdownNow();
+            sampler.awaitTermination(2, TimeUnit.SECONDS);
+
+            Map<String, Object> basic = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("basic");
+            long sent = ((Number) basic.get("sent")).longValue();
+            double okMetric = m.registry().get("arbiter.grm.power.actuations").tag("result", "ok").counter().count();
+            double failed = m.registry().get("arbiter.grm.power.actuations").tag("result", "failed").counter().count();
+            for (String id : List.of("s2", "s3")) {
+                Seen s = seen.get(id);
+                System.out.printf("%s: cap 0 at %.2f s, shutting down at %.2f s (%d in flight), OFF at %.2f s, ON again at %.2f s,"
+                        + " cap again at %.2f s%n", id, s.capZero, s.shuttingDown, s.inFlightAtShutdown, s.off, s.onAgain, s.capAgain);
+            }
+            System.out.printf("requests: %s; actuations ok %.0f, failed %.0f; power orders %s%n", basic, okMetric, failed,
+                    orders.stream().map(o -> o.server() + ":" + o.state()).toList());
+
+            for (String id : List.of("s2", "s3")) {
+                Seen s = seen.get(id);
+                assertThat(s.capZero).as(id + ": cap 0 at the gateway").isNotNaN();
+                assertThat(s.shuttingDown).as(id + ": powered off after its cap went to 0").isGreaterThanOrEqualTo(s.capZero);
+                assertThat(s.stoppingWithCap).as(id + ": never stopped while the gateway held a cap").isNaN();
+                assertThat(s.inFlightAtShutdown).as(id + ": nothing in flight when it was told to stop").isZero();
+                assertThat(s.off).as(id + ": really OFF (simserver status)").isGreaterThan(s.shuttingDown);
+                assertThat(s.onAgain).as(id + ": powered on again when the load rose").isGreaterThan(5.0);
+                assertThat(s.capAgain).as(id + ": gets a cap again").isGreaterThanOrEqualTo(s.onAgain);
+                List<ServerState> states = orders.stream().filter(o -> o.server().equals(id)).map(PowerOrder::state).toList();
+                assertThat(states).as(id + ": power orders on the topic").containsSubsequence(
+                        ServerState.DRAINING, ServerState.OFF, ServerState.BOOTING, ServerState.ON);
+            }
+            assertThat(seen.get("s1").off).as("s1 (minServers) stays on").isNaN();
+            assertThat(sent).isPositive();
+            assertThat(basic.get("ok")).as("every request answered 200: " + basic).isEqualTo(basic.get("sent"));
+            assertThat(((Number) basic.get("lost")).longValue()).isZero();
+            assertThat(okMetric).as("actuations carried out (2 off, 2 on)").isGreaterThanOrEqualTo(4);
+            assertThat(failed).isZero();
+        } finally {
+            for (AutoCloseable c : closing) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // keep closing the rest
+                }
+            }
+        }
+    }
+}

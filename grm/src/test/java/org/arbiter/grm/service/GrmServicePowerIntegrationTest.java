@@ -1,0 +1,185 @@
+package org.arbiter.grm.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.management.ObjectName;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.power.ActuationException;
+import org.arbiter.grm.power.ExecActuator;
+import org.arbiter.grm.power.PowerActuator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The GRM service's power side against a real broker: two GRMs, light load from a fake gateway
+ * that reports the caps it was given. The leader drains s2, actuates it once the gateway reports
+ * cap 0, retries a failed attempt, and publishes what the command saw; the follower never
+ * actuates. A command that always fails is counted and shown in the MBean.
+ */
+final class GrmServicePowerIntegrationTest {
+
+    @TempDir
+    Path dir;
+
+    EmbeddedKafka kafka;
+    final List<AutoCloseable> closing = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : closing) {
+            c.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    ClusterConfig config(String prefix, int attempts) {
+        return ConfigLoader.parse("""
+                classes:
+                  - {name: basic, target: 1s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 4}
+                  - {id: s2, url: "http://127.0.0.1:9002", concurrency: 4}
+                gateways:
+                  - {id: g1, port: 0}
+                control: {period: 300ms, reportPeriod: 300ms, statsWindow: 1s}
+                sizing: {policy: static, staticCapacity: 10, minServers: 1, startupDelay: 1s, shutdownDelay: 5s, warmUp: 0s}
+                power: {actuator: exec, command: "unused", attempts: %d, retryDelay: 50ms}
+                kafka: {bootstrap: "%s", topicPrefix: "%s"}
+                """.formatted(attempts, kafka.bootstrap(), prefix));
+    }
+
+    /** Records which GRM actuated what, then runs the real command. */
+    record Recording(String grm, PowerActuator inner, List<String> log) implements PowerActuator {
+        @Override
+        public Seen actuate(ServerConfig server, ServerState action) throws ActuationException, InterruptedException {
+            log.add(grm + " " + server.id() + " " + action);
+            return inner.actuate(server, action);
+        }
+
+        @Override
+        public String name() {
+            return inner.name();
+        }
+    }
+
+    GrmService grm(ClusterConfig config, String id, PowerActuator actuator) {
+        ProcessMetrics m = ProcessMetrics.create("grm", id);
+        KafkaBus bus = KafkaBus.connect(config.kafka(), id, m.registry());
+        GrmService s = GrmService.start(id, config, bus, Clock.systemUTC(), new GrmStep(config, id, System::nanoTime), m,
+                actuator);
+        closing.add(0, m);
+        closing.add(0, bus);
+        closing.add(0, s);
+        return s;
+    }
+
+    /** A gateway with 3 req/s arriving and nothing in flight, reporting the caps it was given. */
+    void gateway(KafkaBus bus, Map<String, Allocation> latest) {
+        ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor();
+        ex.scheduleAtFixedRate(() -> {
+            Allocation a = latest.get("g1");
+            Map<String, Integer> caps = a == null ? Map.of("s1", 4, "s2", 4) : a.serverCaps();
+            GatewayStats s = new GatewayStats(1, Instant.now(), "g1", 1, a == null ? 0 : a.version(),
+                    Map.of("basic", new GatewayStats.ClassStats(3, 3, 0.1, 0, 0.1, 0.1, 0, 0, 0, 4, Map.of(),
+                            GatewayStats.PeriodCounters.EMPTY)),
+                    Map.of("s1", new GatewayStats.ServerStats(0, caps.getOrDefault("s1", 0), 3, 0.1, 0.3, 0, true),
+                            "s2", new GatewayStats.ServerStats(0, caps.getOrDefault("s2", 0), 0, 0.1, 0, 0, true)));
+            bus.publisher(bus.topics().stats()).publish(s);
+        }, 0, 150, TimeUnit.MILLISECONDS);
+        closing.add(0, ex::shutdownNow);
+    }
+
+    KafkaBus client(ClusterConfig config, Map<String, Allocation> latest, List<PowerOrder> orders) {
+        KafkaBus client = KafkaBus.connect(config.kafka(), "client", null);
+        closing.add(0, client);
+        client.subscribe(client.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING, latest::put);
+        client.subscribe(client.topics().power(), PowerOrder.class, Subscriber.Start.BEGINNING, (k, o) -> orders.add(o));
+        return client;
+    }
+
+    @Test
+    void onlyTheLeaderActuates_aFailedAttemptIsRetried_andWhatTheCommandSawIsPublished() throws Exception {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        ClusterConfig config = config("pw1.", 3);
+        Path count = dir.resolve("count");
+        // fails once ("bmc busy"), then succeeds and says the server is off
+        ExecActuator command = new ExecActuator("n=$(cat '" + count + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '"
+                + count + "'; [ $n -ge 2 ] || { echo 'bmc busy' >&2; exit 1; }; echo off", Duration.ofSeconds(10));
+        List<String> actuated = new CopyOnWriteArrayList<>();
+        GrmService a = grm(config, "pa", new Recording("pa", command, actuated));
+        GrmService b = grm(config, "pb", new Recording("pb", command, actuated));
+        Map<String, Allocation> latest = new ConcurrentHashMap<>();
+        List<PowerOrder> orders = new CopyOnWriteArrayList<>();
+        gateway(client(config, latest, orders), latest);
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.isLeader() ^ b.isLeader());
+        String leader = a.isLeader() ? "pa" : "pb";
+
+        // s2 is drained (cap 0 at the gateway), then switched off; the command saw it off.
+        await().atMost(Duration.ofSeconds(30)).until(() -> orders.stream()
+                .anyMatch(o -> o.server().equals("s2") && o.state() == ServerState.OFF));
+        PowerOrder off = orders.stream().filter(o -> o.server().equals("s2") && o.state() == ServerState.OFF).findFirst().get();
+        assertThat(off.reason()).isEqualTo("DRAINING -> OFF (exec saw it down)"); // before the 5 s shutdown delay
+        assertThat(orders.stream().filter(o -> o.server().equals("s2")).map(PowerOrder::state).toList())
+                .containsSubsequence(ServerState.DRAINING, ServerState.OFF);
+        assertThat(latest.get("g1").serverCaps()).containsOnlyKeys("s1");
+        assertThat(actuated).as("the leader, twice (one retry); the follower never").containsExactly(
+                leader + " s2 OFF", leader + " s2 OFF");
+        ObjectName name = new ObjectName("arbiter:type=Grm,id=" + leader);
+        var jmx = ManagementFactory.getPlatformMBeanServer();
+        await().atMost(Duration.ofSeconds(5)).until(() -> "s1=ON,s2=OFF".equals(jmx.getAttribute(name, "PowerStates")));
+        assertThat(jmx.getAttribute(name, "ActuationRetries")).isEqualTo(1L);
+        assertThat(jmx.getAttribute(name, "ActuationFailures")).isEqualTo(0L);
+        assertThat(jmx.getAttribute(name, "ServersOn")).isEqualTo(1);
+        assertThat(jmx.getAttribute(name, "CapacityEstimate")).isEqualTo(10.0);
+        assertThat((Double) jmx.getAttribute(name, "ForecastRate")).isGreaterThanOrEqualTo(3.0);
+        assertThat((Double) jmx.getAttribute(name, "EnergyJoules")).isPositive();
+    }
+
+    @Test
+    void anActuationThatFailsEveryAttempt_isCountedAndShown() throws Exception {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        ClusterConfig config = config("pw2.", 2);
+        List<String> actuated = new CopyOnWriteArrayList<>();
+        GrmService a = grm(config, "pc", new Recording("pc",
+                new ExecActuator("echo 'ipmi: {server}: unreachable' >&2; exit 4", Duration.ofSeconds(10)), actuated));
+        Map<String, Allocation> latest = new ConcurrentHashMap<>();
+        List<PowerOrder> orders = new CopyOnWriteArrayList<>();
+        gateway(client(config, latest, orders), latest);
+        ObjectName name = new ObjectName("arbiter:type=Grm,id=pc");
+        var jmx = ManagementFactory.getPlatformMBeanServer();
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.isLeader() && (Long) jmx.getAttribute(name, "ActuationFailures") == 1L);
+        assertThat((String) jmx.getAttribute(name, "LastActuationFailure"))
+                .contains("power off s2 failed after 2 attempts: 'echo 'ipmi: s2: unreachable' >&2; exit 4' exited 4: ipmi: s2: unreachable");
+        assertThat(actuated).containsExactly("pc s2 OFF", "pc s2 OFF");
+        // The command saw nothing: the model's shutdown delay stands for the server.
+        await().atMost(Duration.ofSeconds(15)).until(() -> orders.stream()
+                .anyMatch(o -> o.server().equals("s2") && o.state() == ServerState.OFF));
+    }
+}
