@@ -22,13 +22,22 @@ package org.arbiter.grm.capacity;
  * Mode bit and fast start: until the first downward adaptation the mode bit is OFF and, when no
  * downward condition holds, c follows the peak arrival rate upward (c = max(c, λ_max)): the
  * estimate is then a lower bound. The first downward adaptation sets the bit ON for good.
- * α is not given in the paper; the default here is 0.9.
+ * α is not given in the paper; the default here is 0.9. One addition: the "too pessimistic" test
+ * c < μ asks for an excess of more than two standard deviations of counting noise (√(μT)
+ * completions), so the estimate does not ratchet upwards on lucky periods. And in the fast-start
+ * stage the overflow threshold ℓ_th is computed with min(c, μ), not the inflated lower bound c; the
+ * downward test there looks T_c ahead (ℓ̂ ≥ ℓ_th with a backlog of at least ℓ_th/4), so the
+ * warning comes while a server can still boot; and the first downward adaptation restarts the
+ * estimate from μ.
  *
  * Thread-safety: not thread-safe; one control thread (or the simulator) feeds it.
  */
 
 /** 000 eq. 1-5 with the mode bit and fast start. See the design note. */
 final class QueueMonitoringEstimator implements CapacityEstimator {
+
+    /** How many standard deviations of counting noise an upward correction needs. */
+    static final double NOISE_SIGMAS = 2;
 
     private final double dropRatioBound;
     private final double forecastSeconds;
@@ -72,14 +81,28 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
         double growth = Double.isNaN(previousMeanQueue) ? 0 : (meanQueue - previousMeanQueue) / t;
         previousMeanQueue = meanQueue;
         double forecast = Math.max(0, meanQueue + growth * forecastSeconds);
-        double threshold = threshold(s.queueLimit(), s.peakArrivalRate(), c, t);
-        boolean optimistic = Math.min(meanQueue, forecast) >= threshold && c > mu;
-        boolean pessimistic = Math.max(meanQueue, forecast) < threshold && c < mu;
+        // In the fast-start stage c is a lower bound raised by arrival peaks, often far above what
+        // the server can do; judged against it, the queue could never overflow (λ_max ≤ c gives
+        // ℓ_th = K) and the first warning would be the drops themselves. Until the first downward
+        // adaptation the threshold uses what the server demonstrably serves, min(c, μ).
+        double threshold = threshold(s.queueLimit(), s.peakArrivalRate(), adapted ? c : Math.min(c, mu), t);
+        boolean optimistic = adapted
+                ? Math.min(meanQueue, forecast) >= threshold && c > mu
+                // fast start: the queue forecast T_c ahead (the start-up delay) overflows, with a real
+                // backlog already — warn while a new server can still boot in time
+                : forecast >= threshold && meanQueue >= threshold / 4 && c > mu;
+        // "c < μ" only when the excess is more than counting noise: completions in a period are
+        // roughly Poisson, so μ·T carries ±√(μ·T); following single lucky periods upwards drifts
+        // the estimate above the truth (seen as drops after a power-off in the energy experiment).
+        boolean pessimistic = Math.max(meanQueue, forecast) < threshold
+                && (mu - c) * t > NOISE_SIGMAS * Math.sqrt(Math.max(1, mu * t));
         if (s.arrivals() > 0 && s.dropRatio() >= dropRatioBound) {
             c = mu;
             adapted = true;
         } else if (optimistic) {
-            c = alpha * c + (1 - alpha) * mu;
+            // the first downward adaptation ends the fast start: the lower bound was never a
+            // measurement, so the estimate restarts from what the server serves
+            c = adapted ? alpha * c + (1 - alpha) * mu : mu;
             adapted = true;
         } else if (!adapted) {
             c = Math.max(c, Math.max(s.peakArrivalRate(), mu)); // fast start: a lower bound

@@ -180,7 +180,8 @@ public final class Fleet {
                     serviceWeighted[i] += s.throughput() * s.meanServiceTime();
                 }
             }
-            for (GatewayStats.ClassStats c : g.classes().values()) {
+            for (Map.Entry<String, GatewayStats.ClassStats> e : g.classes().entrySet()) {
+                GatewayStats.ClassStats c = e.getValue();
                 rate += c.arrivalRate();
                 windowArrivals += c.arrivalRate() * g.windowSeconds();
                 windowDrops += c.dropped();
@@ -190,7 +191,14 @@ public final class Fleet {
                 dropped += p.dropped();
                 queueSeen += p.meanQueueSeenByArrivals() * p.arrivals();
                 peak += p.peakArrivalRate();
-                queueLimit += p.queueLimit();
+                // K as the estimator means it: the backlog that overflows. With a queue timeout a
+                // request also "overflows" once it would wait longer than the timeout, i.e. beyond
+                // timeout × service rate requests; the smaller bound is the effective K (000's accept
+                // queue had no timeout).
+                double timeout = config.classNamed(e.getKey()).map(k -> k.queue().timeoutSeconds())
+                        .orElse(Double.POSITIVE_INFINITY);
+                double served = p.periodSeconds() > 0 ? p.accepted() / p.periodSeconds() : 0;
+                queueLimit += served > 0 ? (long) Math.min(p.queueLimit(), Math.max(1, timeout * served)) : p.queueLimit();
                 period = Math.max(period, p.periodSeconds());
             }
         }
