@@ -82,7 +82,8 @@ public final class GrmStep implements ControlStep {
         sequence++;
         live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
         Map<String, GatewayStats> liveNow = live;
-        Fleet.Step fs = fl.step(t, now, live, k -> omegaWith(k, liveNow, overrides, lastAllocations));
+        Fleet.Step fs = fl.step(t, now, live, k -> omegaWith(k, liveNow, overrides, lastAllocations),
+                overrides.powerPins());
         Map<String, Integer> on = fl.onConcurrency();
         if (on.isEmpty()) {
             // nothing is ON (all booting): every gateway queues until a server comes up

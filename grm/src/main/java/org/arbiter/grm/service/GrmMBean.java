@@ -31,6 +31,9 @@ public interface GrmMBean {
     /** Energy the servers used since this GRM's model started, J (the model's estimate). */
     double getEnergyJoules();
 
+    /** Energy saved against every server always on doing the same work, percent (the model's estimate). */
+    double getEnergySavedPercent();
+
     /** Power drawn now, W (the model's estimate). */
     double getPowerWatts();
 

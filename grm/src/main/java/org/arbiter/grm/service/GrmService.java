@@ -98,8 +98,9 @@ public final class GrmService implements AutoCloseable {
     private Subscriber<?>[] subscribers;
 
     /** What the metrics show of the fleet, taken on the control thread after each period. */
-    private record FleetView(int on, double joules, double watts, double capacity, double forecast, String states) {
-        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "");
+    private record FleetView(int on, double joules, double watts, double capacity, double forecast, String states,
+                             double savedPercent) {
+        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "", 0);
 
         static FleetView of(Fleet f) {
             int on = 0;
@@ -110,7 +111,8 @@ public final class GrmService implements AutoCloseable {
                 watts += e.getValue().watts();
                 states.add(e.getKey() + "=" + e.getValue().state());
             }
-            return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString());
+            return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString(),
+                    f.savedPercent());
         }
     }
 
@@ -145,6 +147,9 @@ public final class GrmService implements AutoCloseable {
         Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
         Gauge.builder("arbiter.grm.energy", () -> fleetView.joules()).baseUnit("joules")
                 .description("energy the servers used since this GRM's fleet model started (the model's estimate)").register(r);
+        Gauge.builder("arbiter.grm.energy.saved", () -> fleetView.savedPercent()).baseUnit("percent")
+                .description("energy saved against every server always on doing the same work (the model's estimate)")
+                .register(r);
         Gauge.builder("arbiter.grm.power.watts", () -> fleetView.watts()).baseUnit("watts")
                 .description("power the servers draw now (the model's estimate)").register(r);
         Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests/s")
@@ -423,6 +428,11 @@ public final class GrmService implements AutoCloseable {
         @Override
         public double getEnergyJoules() {
             return fleetView.joules();
+        }
+
+        @Override
+        public double getEnergySavedPercent() {
+            return fleetView.savedPercent();
         }
 
         @Override

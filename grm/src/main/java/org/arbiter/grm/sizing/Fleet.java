@@ -151,6 +151,16 @@ public final class Fleet {
      * @param omega      the utility policy's Ω with the first k ON-able servers (null: not available)
      */
     public Step step(double nowSeconds, Instant at, Map<String, GatewayStats> live, IntToDoubleFunction omega) {
+        return step(nowSeconds, at, live, omega, Map.of());
+    }
+
+    /**
+     * As above, with the operator's power pins (console overrides: server → ON or OFF). A pinned
+     * server is ordered to its pinned state and left alone by the sizing policy, which sizes the
+     * rest for the load the pinned-on servers do not carry.
+     */
+    public Step step(double nowSeconds, Instant at, Map<String, GatewayStats> live, IntToDoubleFunction omega,
+                     Map<String, ServerState> pins) {
         ServerState[] before = states();
         List<Actuation> actuations = new ArrayList<>();
         int n = servers.size();
@@ -247,18 +257,48 @@ public final class Fleet {
                         throughput[i], abandon));
             }
         }
-        if (controller != null) {
-            double c = capacityPerServer();
-            if ("utility".equals(sizing.policy())) {
-                utilityWanted = utilityWanted(omega, on);
-                c = Double.POSITIVE_INFINITY; // Ω decides; the load check does not apply
+        List<Integer> free = new ArrayList<>();
+        int pinnedOn = 0;
+        for (int i = 0; i < n; i++) {
+            ServerState pin = pins.get(servers.get(i).id());
+            PowerStateMachine m = power.get(i);
+            if (pin == ServerState.ON) {
+                pinnedOn++;
+                if (m.powerOn(nowSeconds)) {
+                    actuations.add(new Actuation(servers.get(i).id(), ServerState.ON, "operator pinned it on"));
+                }
+            } else if (pin == ServerState.OFF) {
+                if (m.powerOff(nowSeconds)) {
+                    shutdownIfDrained(i, actuations);
+                }
+            } else {
+                free.add(i);
             }
-            for (SizingController.Order o : controller.step(nowSeconds, lastForecast, c, power)) {
+        }
+        if (controller == null) {
+            // sizing off: every server the operator does not hold off is on (a released pin comes back)
+            for (int i : free) {
+                ServerState st = power.get(i).state();
+                if ((st == ServerState.OFF || st == ServerState.DRAINING) && power.get(i).powerOn(nowSeconds)) {
+                    actuations.add(new Actuation(servers.get(i).id(), ServerState.ON, "sizing off: every server on"));
+                }
+            }
+        } else if (!free.isEmpty()) {
+            double c = capacityPerServer();
+            double load = Math.max(0, lastForecast - pinnedOn * c);
+            if ("utility".equals(sizing.policy())) {
+                utilityWanted = utilityWanted(omega, on) - pinnedOn;
+                c = Double.POSITIVE_INFINITY; // Ω decides; the load check does not apply
+                load = lastForecast;
+            }
+            List<PowerStateMachine> managed = free.stream().map(power::get).toList();
+            for (SizingController.Order o : controller.step(nowSeconds, load, c, managed)) {
+                int i = free.get(o.server());
                 if (o.target() == ServerState.ON) {
-                    actuations.add(new Actuation(servers.get(o.server()).id(), ServerState.ON,
+                    actuations.add(new Actuation(servers.get(i).id(), ServerState.ON,
                             "sizing " + sizing.policy() + ": forecast " + round(lastForecast) + " req/s"));
                 } else {
-                    shutdownIfDrained(o.server(), actuations);
+                    shutdownIfDrained(i, actuations);
                 }
             }
         }

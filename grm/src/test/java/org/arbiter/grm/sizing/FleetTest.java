@@ -103,6 +103,32 @@ final class FleetTest {
     }
 
     @Test
+    void operatorPins_winOverThePolicy_andReleaseHandsTheServerBack() {
+        Fleet f = new Fleet(cluster("{policy: off, shutdownDelay: 10s, startupDelay: 10s}", "10"), 0);
+        Map<String, ServerState> pins = Map.of("s2", ServerState.OFF);
+        Fleet.Step s = f.step(5, at(5), stats(5, Map.of("s2", new double[] {0, 0, 0, 0})), null, pins);
+        assertThat(f.state("s2")).isEqualTo(ServerState.DRAINING);
+        assertThat(s.actuations()).isEmpty(); // the gateway still reports a cap on s2: not drained yet
+        s = f.step(10, at(10), stats(5, Map.of()), null, pins); // no cap on s2 any more, nothing in flight
+        assertThat(s.actuations()).containsExactly(new Fleet.Actuation("s2", ServerState.OFF, "drained"));
+        for (int t = 15; t <= 40; t += 5) {
+            s = f.step(t, at(t), stats(5, Map.of()), null, pins);
+        }
+        assertThat(f.state("s2")).isEqualTo(ServerState.OFF);
+        // released: sizing is off, so it comes back on
+        s = f.step(45, at(45), stats(5, Map.of()), null, Map.of());
+        assertThat(s.actuations()).containsExactly(new Fleet.Actuation("s2", ServerState.ON, "sizing off: every server on"));
+        // pinned on under a policy that would turn it off: it stays on
+        Fleet g = new Fleet(cluster("{policy: static, staticCapacity: 10, minServers: 1}", "10"), 0);
+        for (int t = 5; t <= 100; t += 5) {
+            g.step(t, at(t), stats(1, Map.of()), null, Map.of("s3", ServerState.ON));
+        }
+        assertThat(g.state("s3")).isEqualTo(ServerState.ON);
+        assertThat(g.state("s1")).isEqualTo(ServerState.ON); // minServers among the managed ones
+        assertThat(g.state("s2")).isIn(ServerState.DRAINING, ServerState.OFF);
+    }
+
+    @Test
     void observation_overridesTheModel() {
         Fleet f = new Fleet(cluster("{policy: static, staticCapacity: 10}", "10"), 0);
         List<PowerOrder> o = f.observed("s2", false, 3, at(3));
