@@ -52,8 +52,13 @@ final class ClosedLoopEndToEndTest {
             int[] ports = {0, 0, 0, 0};
             String premiumTarget = "target: " + Math.round(2000 * SCALE) + "ms";
             ClusterConfig cluster = ConfigLoader.parse(plan.clusterYaml(kafka.bootstrap(), new int[] {server.port()}, ports, 0)
-                    .replaceFirst(premiumTarget, "target: " + Math.round(1000 * SCALE) + "ms"));
+                    .replaceFirst(premiumTarget, "target: " + Math.round(1000 * SCALE) + "ms")
+                    // a 60 paper-second statistics window (the demo's is 30): with two gateways each flow's
+                    // inputs then hold ~300 requests, so per-gateway noise does not split a class unevenly
+                    // (seen once in CI under load: (3, 2) and (2, 3), a total of 5)
+                    .replaceFirst("statsWindow: [0-9.]+ms", "statsWindow: " + Math.round(60_000 * SCALE) + "ms"));
             assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(SCALE);
+            assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * SCALE);
             Scenario scenario = Scenario.parse("""
                     classes:
                       premium: {headers: {X-Class: premium}}
