@@ -85,6 +85,7 @@ public final class Fleet {
     private final SizingController controller;
     private final RateForecast forecast;
     private int utilityWanted;
+    private double utilityHoldUntil = Double.NEGATIVE_INFINITY;
     private double lastForecast;
     private double lastRate;
 
@@ -287,12 +288,17 @@ public final class Fleet {
             double c = capacityPerServer();
             double load = Math.max(0, lastForecast - pinnedOn * c);
             if ("utility".equals(sizing.policy())) {
-                utilityWanted = utilityWanted(omega, on) - pinnedOn;
-                c = Double.POSITIVE_INFINITY; // Ω decides; the load check does not apply
-                load = lastForecast;
+                utilityWanted = utilityWanted(omega, on, nowSeconds) - pinnedOn;
+                // Ω decides how many; the capacity estimate, once known, still guards a power-off
+                // (the GRM's M/M/1 model is optimistic near saturation: it does not see queue timeouts)
+                c = c > 0 ? c : Double.POSITIVE_INFINITY;
             }
             List<PowerStateMachine> managed = free.stream().map(power::get).toList();
-            for (SizingController.Order o : controller.step(nowSeconds, load, c, managed)) {
+            List<SizingController.Order> decided = controller.step(nowSeconds, load, c, managed);
+            if (!decided.isEmpty() && "utility".equals(sizing.policy())) {
+                utilityHoldUntil = nowSeconds + config.control().statsWindowSeconds();
+            }
+            for (SizingController.Order o : decided) {
                 int i = free.get(o.server());
                 if (o.target() == ServerState.ON) {
                     actuations.add(new Actuation(servers.get(i).id(), ServerState.ON,
@@ -321,10 +327,19 @@ public final class Fleet {
         }
     }
 
-    private int utilityWanted(IntToDoubleFunction omega, int on) {
+    private int utilityWanted(IntToDoubleFunction omega, int on, double nowSeconds) {
         int n = servers.size();
         if (omega == null) {
             return n;
+        }
+        if (nowSeconds < utilityHoldUntil) {
+            // the statistics Ω is computed from still mix in the time before the last change:
+            // judging them again would remove a second server on the first one's evidence
+            int up = 0;
+            for (PowerStateMachine m : power) {
+                up += m.state() == ServerState.ON || m.state() == ServerState.BOOTING ? 1 : 0;
+            }
+            return up;
         }
         int min = Math.max(1, sizing.minServers());
         if (on > 0 && omega.applyAsDouble(on) < sizing.utilityFloor()) {

@@ -138,14 +138,30 @@ final class FleetTest {
     }
 
     @Test
-    void utility_keepsTheSmallestSetAboveTheFloor() {
-        Fleet f = new Fleet(cluster("{policy: utility, utilityFloor: 0.5, warmUp: 0s, shutdownDelay: 0s}", "10"), 0);
+    void utility_keepsTheSmallestSetAboveTheFloor_oneChangePerStatisticsWindow() {
+        Fleet f = new Fleet(cluster("{policy: utility, utilityFloor: 0.5, warmUp: 0s, shutdownDelay: 0s, "
+                + "estimator: static, staticCapacity: 10}", "10"), 0);
         // Ω(k) = 0.4 with one server, 0.6 with two, 0.7 with three: two should stay on.
         java.util.function.IntToDoubleFunction omega = k -> k == 1 ? 0.4 : k == 2 ? 0.6 : 0.7;
-        for (int t = 5; t <= 60; t += 5) {
+        f.step(5, at(5), stats(5, Map.of()), omega);
+        assertThat(f.onConcurrency()).containsOnlyKeys("s1", "s2");
+        // the statistics window is 30 s: Ω(1) is not even asked before it has passed
+        for (int t = 10; t <= 30; t += 5) {
+            f.step(t, at(t), stats(5, Map.of()), k -> {
+                throw new AssertionError("Ω judged on statistics from before the change");
+            });
+        }
+        for (int t = 35; t <= 200; t += 5) {
             f.step(t, at(t), stats(5, Map.of()), omega);
         }
         assertThat(f.onConcurrency()).containsOnlyKeys("s1", "s2");
+        // the load check still applies: at 15 req/s one server of 10 req/s cannot carry it, whatever Ω says
+        Fleet g = new Fleet(cluster("{policy: utility, utilityFloor: 0.5, warmUp: 0s, shutdownDelay: 0s, "
+                + "estimator: static, staticCapacity: 10}", "10"), 0);
+        for (int t = 5; t <= 200; t += 5) {
+            g.step(t, at(t), stats(15, Map.of()), k -> 1.0);
+        }
+        assertThat(g.onConcurrency()).containsOnlyKeys("s1", "s2");
     }
 
     @Test
