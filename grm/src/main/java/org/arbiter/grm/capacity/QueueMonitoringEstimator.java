@@ -28,7 +28,8 @@ package org.arbiter.grm.capacity;
  * stage the overflow threshold ℓ_th is computed with min(c, μ), not the inflated lower bound c; the
  * downward test there looks T_c ahead (ℓ̂ ≥ ℓ_th with a backlog of at least ℓ_th/4), so the
  * warning comes while a server can still boot; and the first downward adaptation restarts the
- * estimate from μ.
+ * estimate from the mean μ of the last (up to 6) periods in which arrivals found a queue — each
+ * one a sample of the service rate, one alone being ±1/√(μT) noisy.
  *
  * Thread-safety: not thread-safe; one control thread (or the simulator) feeds it.
  */
@@ -39,12 +40,17 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     /** How many standard deviations of counting noise an upward correction needs. */
     static final double NOISE_SIGMAS = 2;
 
+    /** Backlogged periods whose μ the fast start's exit averages. */
+    static final int BACKLOGGED_SAMPLES = 6;
+
     private final double dropRatioBound;
     private final double forecastSeconds;
     private final double alpha;
     private double c;
     private boolean adapted;
     private double previousMeanQueue = Double.NaN;
+    /** μ of the last periods in which arrivals found a queue (the server was busy throughout). */
+    private final java.util.ArrayDeque<Double> backloggedMu = new java.util.ArrayDeque<>();
 
     QueueMonitoringEstimator(double dropRatioBound, double forecastSeconds, double alpha) {
         if (!(dropRatioBound > 0 && dropRatioBound < 1)) {
@@ -81,6 +87,12 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
         double growth = Double.isNaN(previousMeanQueue) ? 0 : (meanQueue - previousMeanQueue) / t;
         previousMeanQueue = meanQueue;
         double forecast = Math.max(0, meanQueue + growth * forecastSeconds);
+        if (meanQueue >= 1 && s.accepted() > 0) {
+            backloggedMu.addLast(mu);
+            while (backloggedMu.size() > BACKLOGGED_SAMPLES) {
+                backloggedMu.removeFirst();
+            }
+        }
         // In the fast-start stage c is a lower bound raised by arrival peaks, often far above what
         // the server can do; judged against it, the queue could never overflow (λ_max ≤ c gives
         // ℓ_th = K) and the first warning would be the drops themselves. Until the first downward
@@ -102,7 +114,7 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
         } else if (optimistic) {
             // the first downward adaptation ends the fast start: the lower bound was never a
             // measurement, so the estimate restarts from what the server serves
-            c = adapted ? alpha * c + (1 - alpha) * mu : mu;
+            c = adapted ? alpha * c + (1 - alpha) * mu : backloggedServiceRate(mu);
             adapted = true;
         } else if (!adapted) {
             c = Math.max(c, Math.max(s.peakArrivalRate(), mu)); // fast start: a lower bound
@@ -110,6 +122,12 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
             c = alpha * c + (1 - alpha) * mu;
         }
         return c;
+    }
+
+    /** The mean μ of the recent backlogged periods (a service-rate sample each), or μ without any. */
+    private double backloggedServiceRate(double mu) {
+        return backloggedMu.isEmpty() ? mu
+                : backloggedMu.stream().mapToDouble(Double::doubleValue).average().orElse(mu);
     }
 
     @Override
