@@ -175,7 +175,8 @@ public final class ConfigLoader {
                 z.choice("estimator", "queue", "queue", "static", "utilization"),
                 z.duration("warmUp", 10, v -> v >= 0, ">= 0"),
                 zs.duration("slot", 1800, v -> v > 0, "> 0"),
-                scheduleServers(zs));
+                scheduleServers(zs),
+                z.choice("forecast", "trend", "trend", "current"));
         zs.finish();
         z.finish();
         if ("schedule".equals(sizing.policy()) && sizing.schedule().isEmpty()) {

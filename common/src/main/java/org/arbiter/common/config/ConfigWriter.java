@@ -110,7 +110,7 @@ public final class ConfigWriter {
                 "startupDelay", Durations.format(z.startupDelaySeconds()),
                 "shutdownDelay", Durations.format(z.shutdownDelaySeconds()), "dropRatio", z.dropRatio(),
                 "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity(), "estimator", z.estimator(),
-                "warmUp", Durations.format(z.warmUpSeconds()));
+                "warmUp", Durations.format(z.warmUpSeconds()), "forecast", z.forecast());
         if (!z.schedule().isEmpty()) {
             sizing.put("schedule", map("slot", Durations.format(z.scheduleSlotSeconds()), "servers", z.schedule()));
         }

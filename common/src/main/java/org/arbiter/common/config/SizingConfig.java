@@ -19,19 +19,23 @@ import static java.util.Objects.requireNonNull;
  * @param warmUpSeconds        after a power-on, no other change for this long
  * @param scheduleSlotSeconds  the schedule policy's slot length
  * @param schedule             the schedule policy's servers per slot, cycling (empty unless schedule)
+ * @param forecast             λ̂ for static/queue/utility: trend (extrapolated startupDelay ahead when the
+ *                             trend stands out of the noise) or current (the measured rate, as 000's
+ *                             controllers compare it)
  */
 public record SizingConfig(String policy, int minServers, int maxServers, double startupDelaySeconds,
                            double shutdownDelaySeconds, double dropRatio, double utilityFloor,
                            double staticCapacity, String estimator, double warmUpSeconds,
-                           double scheduleSlotSeconds, List<Integer> schedule) {
+                           double scheduleSlotSeconds, List<Integer> schedule, String forecast) {
     public SizingConfig {
         requireNonNull(policy, "policy");
         requireNonNull(estimator, "estimator");
         schedule = List.copyOf(requireNonNull(schedule, "schedule"));
+        requireNonNull(forecast, "forecast");
     }
 
     /** Sizing off: every server always on. */
     public static SizingConfig off() {
-        return new SizingConfig("off", 1, 0, 60, 60, 0.01, 0, 0, "queue", 10, 1800, List.of());
+        return new SizingConfig("off", 1, 0, 60, 60, 0.01, 0, 0, "queue", 10, 1800, List.of(), "trend");
     }
 }

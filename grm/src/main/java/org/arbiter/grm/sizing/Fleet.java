@@ -128,7 +128,7 @@ public final class Fleet {
                 : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
                         sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
         this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
-                sizing.startupDelaySeconds());
+                sizing.startupDelaySeconds(), config.control().statsWindowSeconds() / config.control().periodSeconds());
         this.utilityWanted = servers.size();
     }
 
@@ -250,7 +250,8 @@ public final class Fleet {
                     (int) Math.max(1, queueLimit / served), busy / served));
         }
         lastRate = rate;
-        lastForecast = forecast.update(nowSeconds, rate);
+        double trend = forecast.update(nowSeconds, rate);
+        lastForecast = "current".equals(sizing.forecast()) ? rate : trend;
         double abandon = windowArrivals <= 0 ? 0 : Math.min(1, windowDrops / windowArrivals);
         for (int i = 0; i < n; i++) {
             if (ns[i] != null && power.get(i).state() == ServerState.ON && throughput[i] > 0) {

@@ -4,7 +4,8 @@ import java.util.ArrayDeque;
 
 /**
  * λ̂: the arrival rate {@code aheadSeconds} ahead, by a least-squares line through the samples of
- * the last {@code windowSeconds}, never below the latest rate (a falling trend does not turn
+ * the last {@code windowSeconds} when its slope stands out of the noise (more than two standard
+ * errors from 0; otherwise the latest rate), never below the latest rate (a falling trend does not turn
  * servers off early: 000 §7.5 turns one off only when the rest carry the load). Core class; not
  * thread-safe.
  */
@@ -15,9 +16,20 @@ public final class RateForecast {
 
     private final double windowSeconds;
     private final double aheadSeconds;
+    private final double overlap;
     private final ArrayDeque<Point> points = new ArrayDeque<>();
 
     public RateForecast(double windowSeconds, double aheadSeconds) {
+        this(windowSeconds, aheadSeconds, 1);
+    }
+
+    /**
+     * @param overlap how many consecutive samples share their measurement (the statistics window over
+     *                the control period): their noise is correlated, so the slope's standard error
+     *                is widened by √overlap
+     */
+    public RateForecast(double windowSeconds, double aheadSeconds, double overlap) {
+        this.overlap = Math.max(1, overlap);
         if (!(windowSeconds > 0) || !(aheadSeconds >= 0)) {
             throw new IllegalArgumentException("window " + windowSeconds + " s, ahead " + aheadSeconds
                     + " s (expected: window > 0, ahead >= 0)");
@@ -49,6 +61,19 @@ public final class RateForecast {
             sxy += (p.t() - mt) * (p.rate() - mr);
         }
         double slope = sxx == 0 ? 0 : sxy / sxx;
+        if (n > 2 && sxx > 0) {
+            // extrapolate only a trend that stands out of the noise: a slope within two standard
+            // errors of 0 would add noise, and taking the max with the rate makes noise one-sided
+            double rss = 0;
+            for (Point p : points) {
+                double e = p.rate() - (mr + slope * (p.t() - mt));
+                rss += e * e;
+            }
+            double se = Math.sqrt(rss / (n - 2) / sxx * overlap);
+            if (Math.abs(slope) <= 2 * se) {
+                return rate;
+            }
+        }
         return Math.max(rate, mr + slope * (t + aheadSeconds - mt));
     }
 }

@@ -194,5 +194,12 @@ final class FleetTest {
             last = d.update(t, 100 - t);
         }
         assertThat(last).isEqualTo(40);
+        // flat but noisy: no trend stands out, λ̂ is the current rate (not the max of noise)
+        RateForecast f = new RateForecast(60, 60, 6);
+        double[] noisy = {50, 53, 48, 51, 47, 52, 49, 54, 50, 46, 51, 52, 49};
+        for (int i = 0; i < noisy.length; i++) {
+            last = f.update(5 * i, noisy[i]);
+        }
+        assertThat(last).isEqualTo(49);
     }
 }

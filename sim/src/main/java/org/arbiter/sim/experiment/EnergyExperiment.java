@@ -36,7 +36,9 @@ import org.arbiter.sim.Simulator;
  *   static        the queue policy with the static estimator: c = the benchmark's capacity of
  *                 the standard workload (000's static controller);
  *   queue         the queue policy with the queue-monitoring estimator (000 eq. 1-5, ε_th = 1 %,
- *                 T_c = start-up delay): 000's dynamic controller;
+ *                 T_c = start-up delay): 000's dynamic controller, λ̂ the trend T_c ahead;
+ *   queue-current the same with λ̂ = the current rate (sizing.forecast: current), as 000's
+ *                 controllers compare "the current aggregated arrival rate" with the capacity;
  *   utility       the smallest set of servers whose optimal Ω reaches sizing.utilityFloor;
  *   schedule-30m, schedule-2h
  *                 timetables from the known diurnal curve: per slot, enough servers for the
@@ -85,7 +87,8 @@ public final class EnergyExperiment {
     static final double DROP_RATIO = 0.01;
     static final double UTILITY_FLOOR = 0.5;
     static final double[] BENCH_STEPS = {0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1};
-    static final List<String> POLICIES = List.of("off", "static", "queue", "utility", "schedule-30m", "schedule-2h");
+    static final List<String> POLICIES = List.of("off", "static", "queue", "queue-current", "utility", "schedule-30m",
+            "schedule-2h");
     static final double[] STARTUP_SWEEP = {15, 30, 60, 90, 120, 180};
 
     private EnergyExperiment() {
@@ -241,6 +244,7 @@ public final class EnergyExperiment {
             case "off" -> "policy: off";
             case "static" -> "policy: queue, estimator: static, staticCapacity: " + fmt(benchmarkCapacity);
             case "queue" -> "policy: queue, estimator: queue";
+            case "queue-current" -> "policy: queue, estimator: queue, forecast: current";
             case "utility" -> "policy: utility, utilityFloor: " + fmt(UTILITY_FLOOR);
             case "schedule-30m", "schedule-2h" -> {
                 double slotDay = "schedule-30m".equals(policy) ? 1800 : 7200;
