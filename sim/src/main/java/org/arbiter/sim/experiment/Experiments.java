@@ -108,14 +108,16 @@ public final class Experiments {
         };
     }
 
+    /** The regions experiment's policies: name, scheduler, granularity q, GRM on. */
+    static final String[][] REGION_POLICIES = {{"fcfs", "fcfs", "1", "false"}, {"priority", "priority", "1", "false"},
+            {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
+
     /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
     public static Map<String, Object> regions(long seed, double secondsPerPoint, Consumer<String> progress) {
         UtilityFunction up = UtilityFunction.pacifici(2, 1, 1, 1);
         UtilityFunction ub = UtilityFunction.pacifici(3, 1, 1, 1);
         Map<String, Object> policies = new LinkedHashMap<>();
-        String[][] variants = {{"fcfs", "fcfs", "1", "false"}, {"priority", "priority", "1", "false"},
-                {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
-        for (String[] v : variants) {
+        for (String[] v : REGION_POLICIES) {
             List<Map<String, Object>> points = new ArrayList<>();
             int nonNegative = 0;
             double sum = 0;

@@ -108,11 +108,9 @@ public final class LiveExperiments {
         progress.accept(String.format(Locale.ROOT, "live regions: 4 policies × 16 points × %.1f s of wall time (scale %s)",
                 secondsPerPoint * scale, scale));
         Map<String, Object> policies = new LinkedHashMap<>();
-        String[][] variants = {{"fcfs", "fcfs", "1", "false"}, {"priority", "priority", "1", "false"},
-                {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
-            for (String[] v : variants) {
+            for (String[] v : Experiments.REGION_POLICIES) {
                 List<Map<String, Object>> points = new ArrayList<>();
                 int nonNegative = 0;
                 double sum = 0;
