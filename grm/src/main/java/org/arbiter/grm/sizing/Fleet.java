@@ -295,7 +295,11 @@ public final class Fleet {
                 c = c > 0 ? c : Double.POSITIVE_INFINITY;
             }
             List<PowerStateMachine> managed = free.stream().map(power::get).toList();
-            List<SizingController.Order> decided = controller.step(nowSeconds, load, c, managed);
+            // "turn one off only when the rest carry the load": the load seen over the last break-even
+            // time, not one window's dip (a server switched off at a dip is back within minutes, and
+            // a power cycle costs more than the idle time it saved)
+            double offLoad = Math.max(0, recentPeak(nowSeconds, rate) - pinnedOn * c);
+            List<SizingController.Order> decided = controller.step(nowSeconds, load, offLoad, c, managed);
             if (!decided.isEmpty() && "utility".equals(sizing.policy())) {
                 utilityHoldUntil = nowSeconds + config.control().statsWindowSeconds();
             }
@@ -313,6 +317,18 @@ public final class Fleet {
             capped[i] = power.get(i).state() == ServerState.ON; // these get caps until the next step
         }
         return new Step(ordersFor(before, at), actuations);
+    }
+
+    private final java.util.ArrayDeque<double[]> recentRates = new java.util.ArrayDeque<>();
+
+    /** The highest rate measured over the last break-even time (start-up + shutdown delay). */
+    private double recentPeak(double nowSeconds, double rate) {
+        recentRates.addLast(new double[] {nowSeconds, rate});
+        double horizon = sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds();
+        while (!recentRates.isEmpty() && recentRates.peekFirst()[0] < nowSeconds - horizon) {
+            recentRates.removeFirst();
+        }
+        return recentRates.stream().mapToDouble(x -> x[1]).max().orElse(rate);
     }
 
     /** A drained server shuts down: one OFF actuation per drain. */

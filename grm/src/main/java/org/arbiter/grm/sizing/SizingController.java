@@ -48,6 +48,15 @@ public final class SizingController {
     /** One period: at most one order. */
     public List<Order> step(double nowSeconds, double forecastRate, double capacityPerServer,
                             List<PowerStateMachine> servers) {
+        return step(nowSeconds, forecastRate, forecastRate, capacityPerServer, servers);
+    }
+
+    /**
+     * As above, with the load a power-off must leave carried ({@code offRate}, e.g. the highest
+     * rate of the recent past) apart from the load power-ons follow.
+     */
+    public List<Order> step(double nowSeconds, double forecastRate, double offRate, double capacityPerServer,
+                            List<PowerStateMachine> servers) {
         List<Order> out = new ArrayList<>();
         servers.forEach(s -> s.advance(nowSeconds));
         if (nowSeconds < quietUntil) {
@@ -74,7 +83,8 @@ public final class SizingController {
             }
         } else if (wanted < up) {
             int on = (int) servers.stream().filter(s -> s.state() == ServerState.ON).count();
-            boolean restCarry = capacityPerServer <= 0 ? false : (on - 1) * capacityPerServer >= forecastRate;
+            boolean restCarry = capacityPerServer <= 0 ? false
+                    : (on - 1) * capacityPerServer >= Math.max(forecastRate, offRate);
             if (restCarry && on > minServers && nowSeconds >= offQuietUntil) {
                 for (int i = servers.size() - 1; i >= 0; i--) {
                     if (servers.get(i).state() == ServerState.ON) {
