@@ -30,21 +30,28 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             it is due to shut down: an OFF actuation goes out, and the model is OFF a shutdown
  *             delay later (or when the actuator sees it off);
  *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
- *             static policy) gets one sample per
- *             period: the gateways' Tsai counters summed over every class queue of every gateway
- *             and divided by the number of servers that had a cap through the period (ON at the
- *             end of the previous step and still up; a server that finished booting meanwhile has
- *             served nothing yet) — the servers are alike, so one per-server estimate serves them all;
- *   forecast  λ̂ = the total arrival rate extrapolated T_c = startupDelay ahead by a least-squares
- *             line over the last max(T_c, 3 periods); never below the current rate;
+ *             static policy) gets one sample per period: the gateways' Tsai counters summed over
+ *             every class queue of every gateway and divided by the number of servers that had a
+ *             cap through the period (a server that finished booting meanwhile served nothing yet)
+ *             — the servers are alike, so one per-server estimate serves them all. K is the
+ *             effective bound min(queue limit, queue timeout × service rate);
+ *   forecast  λ̂ (sizing.forecast): trend = the total arrival rate extrapolated T_c = startupDelay
+ *             ahead by a least-squares line over the last max(T_c, 3 periods) when the slope stands
+ *             out of the noise, never below the current rate; current = the measured rate;
  *   N_s       each `concurrency: auto` server's controller (knee fit, AM-C or PM-C, bounded)
  *             gets (Σ_g mean in-flight, throughput-weighted mean service time, Σ_g throughput,
  *             drop share of all arrivals) while it is ON and served something;
+ *   pins      a server the operator pinned (console POWER override) goes to its pinned state and
+ *             is left out of the sizing below, which sizes the rest for the load the pinned-on
+ *             servers do not carry; under sizing off every unpinned server is on;
  *   sizing    the policy says how many servers to keep on; SizingController turns that into at
- *             most one order per period (warm-up after a power-on; off only when the rest carry λ̂
- *             and start-up + shutdown delay after the last power-on).
+ *             most one order per period: on after the warm-up of the last power-on; off only when
+ *             the rest carry λ̂ and the highest rate of the last start-up + shutdown delay, and
+ *             not within that break-even time of the last power-on.
  *             utility: the smallest k whose optimal Ω with the first k servers (a callback into
- *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it.
+ *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it;
+ *             no decision for a statistics window after a change; the capacity check still
+ *             guards a power-off once an estimate exists.
  *
  * Power states are the model's (PowerStateMachine): orders move them at once (ON → DRAINING,
  * OFF → BOOTING), time completes boots and shutdowns, and observations (actuator feedback) override
