@@ -486,7 +486,7 @@ public final class Simulator {
             }
             watts += m.watts();
         }
-        Fleet fleet = grm ? step.fleet(Instant.EPOCH) : null;
+        Fleet fleet = step.fleet().orElse(null);
         powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
                 fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
@@ -521,7 +521,7 @@ public final class Simulator {
                 Map.copyOf(lastAllocations), versions);
         controlWallSeconds += (System.nanoTime() - started) / 1e9;
         for (Fleet.Actuation a : result.actuations()) {
-            actuate(config.servers().stream().map(ServerConfig::id).toList().indexOf(a.server()), a.action(), t);
+            actuate(gateways.get(0).serverIndex(a.server()), a.action(), t); // every core lists the servers in config order
         }
         Map<String, Map<String, Double>> w = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
@@ -586,8 +586,7 @@ public final class Simulator {
             }
             PowerModel.State state = power[s].advanceTo(due);
             if (grm) {
-                step.fleet(Instant.EPOCH).observed(config.servers().get(s).id(), state == PowerModel.State.ON, due,
-                        Instant.EPOCH.plusNanos(nanos(due)));
+                step.observed(config.servers().get(s).id(), state == PowerModel.State.ON, Instant.EPOCH.plusNanos(nanos(due)));
             }
             if (state == PowerModel.State.ON && !wantOn[s] || state == PowerModel.State.OFF && wantOn[s]) {
                 actuate(s, wantOn[s] ? ServerState.ON : ServerState.OFF, due);

@@ -211,8 +211,11 @@ public final class GrmStep implements ControlStep {
         config.gateways().forEach(g -> equal.put(g.id(), 1.0));
         Map<String, Integer> ns = new LinkedHashMap<>();
         Map<String, Integer> nsPins = overrides.concurrencyPins();
-        Map<String, Integer> servers = fleet != null ? fleet.onConcurrency() : new LinkedHashMap<>();
-        if (fleet == null) {
+        // before the first step every server is ON at its configured N_s, as the fleet starts
+        Map<String, Integer> servers = new LinkedHashMap<>();
+        if (fleet != null) {
+            servers.putAll(fleet.onConcurrency());
+        } else {
             config.servers().forEach(s -> servers.put(s.id(), s.concurrency()));
         }
         servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));

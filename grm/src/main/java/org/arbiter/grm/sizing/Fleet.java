@@ -94,7 +94,10 @@ public final class Fleet {
     private int utilityWanted;
     private double utilityHoldUntil = Double.NEGATIVE_INFINITY;
     private double lastForecast;
-    private double lastRate;
+    /** (time, rate) over the last break-even time, for the power-off rule. */
+    private final java.util.ArrayDeque<double[]> recentRates = new java.util.ArrayDeque<>();
+    /** Queue timeout per class, for the effective queue bound. */
+    private final Map<String, Double> queueTimeouts = new LinkedHashMap<>();
 
     /** All servers start ON (the configuration is what runs until the GRM says otherwise). */
     public Fleet(ClusterConfig config, double nowSeconds) {
@@ -137,6 +140,7 @@ public final class Fleet {
         this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
                 sizing.startupDelaySeconds(), config.control().statsWindowSeconds() / config.control().periodSeconds());
         this.utilityWanted = servers.size();
+        config.classes().forEach(c -> queueTimeouts.put(c.name(), c.queue().timeoutSeconds()));
     }
 
     private static ConcurrencyController controllerFor(ServerConfig s, int hold) {
@@ -171,104 +175,138 @@ public final class Fleet {
                      Map<String, ServerState> pins) {
         ServerState[] before = states();
         List<Actuation> actuations = new ArrayList<>();
+        Measured m = measure(live);
+        int on = 0;
+        for (int i = 0; i < servers.size(); i++) {
+            PowerStateMachine p = power.get(i);
+            // A gateway that still holds a cap on the server (it has not yet applied the cap-0
+            // allocation of a drain) may send it more: the drain is not complete, whatever is in flight.
+            int pending = (int) Math.round(m.inFlight[i]);
+            if (m.sending[i] && pending == 0) {
+                pending = 1;
+            }
+            p.load(pending, m.meanInFlight[i] / Math.max(1, concurrency(i)), nowSeconds);
+            on += p.state() == ServerState.ON ? 1 : 0;
+        }
+        // shutdowns that became due: the drain completed, so the server may go down now
+        for (int i = 0; i < servers.size(); i++) {
+            shutdownIfDrained(i, actuations);
+        }
+        sampleCapacity(m);
+        double trend = forecast.update(nowSeconds, m.rate);
+        lastForecast = "current".equals(sizing.forecast()) ? m.rate : trend;
+        for (int i = 0; i < servers.size(); i++) {
+            if (ns[i] != null && power.get(i).state() == ServerState.ON && m.throughput[i] > 0) {
+                ns[i].update(new ConcurrencyController.Sample(m.meanInFlight[i], m.serviceWeighted[i] / m.throughput[i],
+                        m.throughput[i], m.abandon()));
+            }
+        }
+        size(nowSeconds, m.rate, on, omega, pins, actuations);
+        for (int i = 0; i < servers.size(); i++) {
+            capped[i] = power.get(i).state() == ServerState.ON; // these get caps until the next step
+        }
+        return new Step(ordersFor(before, at), actuations);
+    }
+
+    /** What the live gateways' latest statistics say, summed over gateways (per server) and over every class queue. */
+    private static final class Measured {
+        final double[] inFlight;
+        final boolean[] sending;
+        final double[] meanInFlight;
+        final double[] throughput;
+        final double[] serviceWeighted;
+        long arrivals;
+        long accepted;
+        long dropped;
+        double queueSeen;
+        double peak;
+        long queueLimit;
+        double period;
+        double rate;
+        double windowArrivals;
+        double windowDrops;
+
+        Measured(int n) {
+            inFlight = new double[n];
+            sending = new boolean[n];
+            meanInFlight = new double[n];
+            throughput = new double[n];
+            serviceWeighted = new double[n];
+        }
+
+        /** Share of the window's arrivals that were dropped. */
+        double abandon() {
+            return windowArrivals <= 0 ? 0 : Math.min(1, windowDrops / windowArrivals);
+        }
+    }
+
+    private Measured measure(Map<String, GatewayStats> live) {
         int n = servers.size();
-        double[] inFlight = new double[n];
-        boolean[] sending = new boolean[n];
-        double[] meanInFlight = new double[n];
-        double[] throughput = new double[n];
-        double[] serviceWeighted = new double[n];
-        long arrivals = 0;
-        long accepted = 0;
-        long dropped = 0;
-        double queueSeen = 0;
-        double peak = 0;
-        long queueLimit = 0;
-        double period = 0;
-        double rate = 0;
-        double windowArrivals = 0;
-        double windowDrops = 0;
+        Measured m = new Measured(n);
         for (GatewayStats g : live.values()) {
             for (int i = 0; i < n; i++) {
                 GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
                 if (s != null) {
-                    inFlight[i] += s.inFlight();
-                    sending[i] |= s.cap() > 0;
-                    meanInFlight[i] += s.meanInFlight();
-                    throughput[i] += s.throughput();
-                    serviceWeighted[i] += s.throughput() * s.meanServiceTime();
+                    m.inFlight[i] += s.inFlight();
+                    m.sending[i] |= s.cap() > 0;
+                    m.meanInFlight[i] += s.meanInFlight();
+                    m.throughput[i] += s.throughput();
+                    m.serviceWeighted[i] += s.throughput() * s.meanServiceTime();
                 }
             }
             for (Map.Entry<String, GatewayStats.ClassStats> e : g.classes().entrySet()) {
                 GatewayStats.ClassStats c = e.getValue();
-                rate += c.arrivalRate();
-                windowArrivals += c.arrivalRate() * g.windowSeconds();
-                windowDrops += c.dropped();
+                m.rate += c.arrivalRate();
+                m.windowArrivals += c.arrivalRate() * g.windowSeconds();
+                m.windowDrops += c.dropped();
                 GatewayStats.PeriodCounters p = c.period();
-                arrivals += p.arrivals();
-                accepted += p.accepted();
-                dropped += p.dropped();
-                queueSeen += p.meanQueueSeenByArrivals() * p.arrivals();
-                peak += p.peakArrivalRate();
+                m.arrivals += p.arrivals();
+                m.accepted += p.accepted();
+                m.dropped += p.dropped();
+                m.queueSeen += p.meanQueueSeenByArrivals() * p.arrivals();
+                m.peak += p.peakArrivalRate();
                 // K as the estimator means it: the backlog that overflows. With a queue timeout a
                 // request also "overflows" once it would wait longer than the timeout, i.e. beyond
                 // timeout × service rate requests; the smaller bound is the effective K (000's accept
                 // queue had no timeout).
-                double timeout = config.classNamed(e.getKey()).map(k -> k.queue().timeoutSeconds())
-                        .orElse(Double.POSITIVE_INFINITY);
+                double timeout = queueTimeouts.getOrDefault(e.getKey(), Double.POSITIVE_INFINITY);
                 double served = p.periodSeconds() > 0 ? p.accepted() / p.periodSeconds() : 0;
-                queueLimit += served > 0 ? (long) Math.min(p.queueLimit(), Math.max(1, timeout * served)) : p.queueLimit();
-                period = Math.max(period, p.periodSeconds());
+                m.queueLimit += served > 0 ? (long) Math.min(p.queueLimit(), Math.max(1, timeout * served)) : p.queueLimit();
+                m.period = Math.max(m.period, p.periodSeconds());
             }
         }
-        int on = 0;
-        for (int i = 0; i < n; i++) {
-            PowerStateMachine m = power.get(i);
-            double cap = Math.max(1, concurrency(i));
-            // A gateway that still holds a cap on the server (it has not yet applied the cap-0
-            // allocation of a drain) may send it more: the drain is not complete, whatever is in flight.
-            int pending = (int) Math.round(inFlight[i]);
-            if (sending[i] && pending == 0) {
-                pending = 1;
-            }
-            m.load(pending, meanInFlight[i] / cap, nowSeconds);
-            if (m.state() == ServerState.ON) {
-                on++;
-            }
-        }
-        // shutdowns that became due: the drain completed, so the server may go down now
-        for (int i = 0; i < n; i++) {
-            shutdownIfDrained(i, actuations);
-        }
-        // per server: the servers that had a cap through the period (ON at the end of the last step and
-        // not down since) — not one that finished booting during it and has had no cap yet
+        return m;
+    }
+
+    /**
+     * One capacity sample, per server: the servers that had a cap through the period (ON at the end
+     * of the last step and not down since) — not one that finished booting during it and has had no
+     * cap yet.
+     */
+    private void sampleCapacity(Measured m) {
         int served = 0;
         double busy = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < servers.size(); i++) {
             ServerState st = power.get(i).state();
             if (capped[i] && (st == ServerState.ON || st == ServerState.DRAINING)) {
                 served++;
-                busy += Math.min(1, meanInFlight[i] / Math.max(1, concurrency(i)));
+                busy += Math.min(1, m.meanInFlight[i] / Math.max(1, concurrency(i)));
             }
         }
-        if (served > 0 && period > 0 && arrivals + accepted > 0) {
-            capacity.update(new CapacityEstimator.Sample(period, Math.round((double) arrivals / served),
-                    Math.round((double) accepted / served), Math.round((double) dropped / served),
-                    arrivals == 0 ? 0 : queueSeen / arrivals / served, peak / served,
-                    (int) Math.max(1, queueLimit / served), busy / served));
+        if (served > 0 && m.period > 0 && m.arrivals + m.accepted > 0) {
+            capacity.update(new CapacityEstimator.Sample(m.period, Math.round((double) m.arrivals / served),
+                    Math.round((double) m.accepted / served), Math.round((double) m.dropped / served),
+                    m.arrivals == 0 ? 0 : m.queueSeen / m.arrivals / served, m.peak / served,
+                    (int) Math.max(1, m.queueLimit / served), busy / served));
         }
-        lastRate = rate;
-        double trend = forecast.update(nowSeconds, rate);
-        lastForecast = "current".equals(sizing.forecast()) ? rate : trend;
-        double abandon = windowArrivals <= 0 ? 0 : Math.min(1, windowDrops / windowArrivals);
-        for (int i = 0; i < n; i++) {
-            if (ns[i] != null && power.get(i).state() == ServerState.ON && throughput[i] > 0) {
-                ns[i].update(new ConcurrencyController.Sample(meanInFlight[i], serviceWeighted[i] / throughput[i],
-                        throughput[i], abandon));
-            }
-        }
+    }
+
+    /** Operator pins first, then the sizing policy over the servers nobody pinned. */
+    private void size(double nowSeconds, double rate, int on, IntToDoubleFunction omega, Map<String, ServerState> pins,
+                      List<Actuation> actuations) {
         List<Integer> free = new ArrayList<>();
         int pinnedOn = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < servers.size(); i++) {
             ServerState pin = pins.get(servers.get(i).id());
             PowerStateMachine m = power.get(i);
             if (pin == ServerState.ON) {
@@ -292,41 +330,39 @@ public final class Fleet {
                     actuations.add(new Actuation(servers.get(i).id(), ServerState.ON, "sizing off: every server on"));
                 }
             }
-        } else if (!free.isEmpty()) {
-            double c = capacityPerServer();
-            double load = Math.max(0, lastForecast - pinnedOn * c);
-            if ("utility".equals(sizing.policy())) {
-                utilityWanted = utilityWanted(omega, on, nowSeconds) - pinnedOn;
-                // Ω decides how many; the capacity estimate, once known, still guards a power-off
-                // (the GRM's M/M/1 model is optimistic near saturation: it does not see queue timeouts)
-                c = c > 0 ? c : Double.POSITIVE_INFINITY;
-            }
-            List<PowerStateMachine> managed = free.stream().map(power::get).toList();
-            // "turn one off only when the rest carry the load": the load seen over the last break-even
-            // time, not one window's dip (a server switched off at a dip is back within minutes, and
-            // a power cycle costs more than the idle time it saved)
-            double offLoad = Math.max(0, recentPeak(nowSeconds, rate) - pinnedOn * c);
-            List<SizingController.Order> decided = controller.step(nowSeconds, load, offLoad, c, managed);
-            if (!decided.isEmpty() && "utility".equals(sizing.policy())) {
-                utilityHoldUntil = nowSeconds + config.control().statsWindowSeconds();
-            }
-            for (SizingController.Order o : decided) {
-                int i = free.get(o.server());
-                if (o.target() == ServerState.ON) {
-                    actuations.add(new Actuation(servers.get(i).id(), ServerState.ON,
-                            "sizing " + sizing.policy() + ": forecast " + round(lastForecast) + " req/s"));
-                } else {
-                    shutdownIfDrained(i, actuations);
-                }
+            return;
+        }
+        if (free.isEmpty()) {
+            return;
+        }
+        boolean utility = "utility".equals(sizing.policy());
+        double c = capacityPerServer();
+        double load = Math.max(0, lastForecast - pinnedOn * c);
+        if (utility) {
+            utilityWanted = utilityWanted(omega, on, nowSeconds) - pinnedOn;
+            // Ω decides how many; the capacity estimate, once known, still guards a power-off
+            // (the GRM's M/M/1 model is optimistic near saturation: it does not see queue timeouts)
+            c = c > 0 ? c : Double.POSITIVE_INFINITY;
+        }
+        // "turn one off only when the rest carry the load": the load seen over the last break-even
+        // time, not one window's dip (a server switched off at a dip is back within minutes, and
+        // a power cycle costs more than the idle time it saved)
+        double offLoad = Math.max(0, recentPeak(nowSeconds, rate) - pinnedOn * c);
+        List<SizingController.Order> decided = controller.step(nowSeconds, load, offLoad, c,
+                free.stream().map(power::get).toList());
+        if (!decided.isEmpty() && utility) {
+            utilityHoldUntil = nowSeconds + config.control().statsWindowSeconds();
+        }
+        for (SizingController.Order o : decided) {
+            int i = free.get(o.server());
+            if (o.target() == ServerState.ON) {
+                actuations.add(new Actuation(servers.get(i).id(), ServerState.ON,
+                        "sizing " + sizing.policy() + ": forecast " + round(lastForecast) + " req/s"));
+            } else {
+                shutdownIfDrained(i, actuations);
             }
         }
-        for (int i = 0; i < n; i++) {
-            capped[i] = power.get(i).state() == ServerState.ON; // these get caps until the next step
-        }
-        return new Step(ordersFor(before, at), actuations);
     }
-
-    private final java.util.ArrayDeque<double[]> recentRates = new java.util.ArrayDeque<>();
 
     /** The highest rate measured over the last break-even time (start-up + shutdown delay). */
     private double recentPeak(double nowSeconds, double rate) {
@@ -476,11 +512,6 @@ public final class Fleet {
         return lastForecast;
     }
 
-    /** Total arrival rate at the last step, req/s. */
-    public double arrivalRate() {
-        return lastRate;
-    }
-
     /** Joules the servers used so far (the model's estimate). */
     public double energyJoules() {
         return power.stream().mapToDouble(PowerStateMachine::joules).sum();
@@ -495,11 +526,6 @@ public final class Fleet {
     public double savedPercent() {
         double base = alwaysOnJoules();
         return base <= 0 ? 0 : 100 * (1 - energyJoules() / base);
-    }
-
-    /** True when sizing is active (any policy but off). */
-    public boolean sizing() {
-        return controller != null;
     }
 
     private static double round(double d) {

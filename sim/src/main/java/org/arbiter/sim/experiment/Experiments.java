@@ -40,22 +40,31 @@ public final class Experiments {
 
     /** Fig. 7: throughput against N_s = 1..30 under heavy closed-loop load (60 clients, think 1 s). */
     public static Map<String, Object> concurrency(long seed, double secondsPerPoint, Consumer<String> progress) {
-        List<Map<String, Object>> points = new ArrayList<>();
-        double best = 0;
-        double[] x = new double[31];
+        int[] ns = new int[30];
+        double[] x = new double[30];
         for (int n = 1; n <= 30; n++) {
             SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("load", secondsPerPoint,
                     Map.of("basic", 60), null)), seed + n);
             SimResult r = new Simulator(paperCluster("fcfs", 1, n, 0.03), sc, false).run();
-            x[n] = r.phases().get(0).classes().get("basic").throughputPerSecond();
-            best = Math.max(best, x[n]);
-            points.add(Map.of("concurrency", n, "throughput", round(x[n])));
-            progress.accept(String.format(Locale.ROOT, "concurrency N_s=%d: %.2f req/s", n, x[n]));
+            ns[n - 1] = n;
+            x[n - 1] = r.phases().get(0).classes().get("basic").throughputPerSecond();
+            progress.accept(String.format(Locale.ROOT, "concurrency N_s=%d: %.2f req/s", n, x[n - 1]));
         }
-        int knee = 30;
-        for (int n = 1; n <= 30; n++) {
-            if (x[n] >= 0.95 * best) {
-                knee = n;
+        return concurrencyResult(ns, x);
+    }
+
+    /** Fig. 7's result: the points and the knee, the smallest N_s reaching 95 % of the peak throughput. */
+    static Map<String, Object> concurrencyResult(int[] ns, double[] throughput) {
+        List<Map<String, Object>> points = new ArrayList<>();
+        double best = 0;
+        for (int i = 0; i < ns.length; i++) {
+            points.add(Map.of("concurrency", ns[i], "throughput", round(throughput[i])));
+            best = Math.max(best, throughput[i]);
+        }
+        int knee = ns[ns.length - 1];
+        for (int i = 0; i < ns.length; i++) {
+            if (throughput[i] >= 0.95 * best) {
+                knee = ns[i];
                 break;
             }
         }
@@ -73,30 +82,39 @@ public final class Experiments {
                 new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
         SimResult r = new Simulator(paperCluster("wrr", 1, 10, 0), sc, true).run();
-        UtilityFunction up = UtilityFunction.pacifici(2, 1, 1, 1);
-        UtilityFunction ub = UtilityFunction.pacifici(3, 1, 1, 1);
         List<Map<String, Object>> phases = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", p.name());
-            m.put("clients", Map.of("premium", clients(p.name(), 0), "basic", clients(p.name(), 1)));
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
-            m.put("weights", Map.of("premium", round(w.get("premium")), "basic", round(w.get("basic"))));
-            m.put("meanResponseSeconds", Map.of("premium", round(pr.meanResponseSeconds()), "basic", round(br.meanResponseSeconds())));
-            m.put("throughputPerSecond", round(pr.throughputPerSecond() + br.throughputPerSecond()));
-            m.put("utility", Map.of("premium", round(up.utility(pr.meanResponseSeconds())),
-                    "basic", round(ub.utility(br.meanResponseSeconds()))));
-            phases.add(m);
-            progress.accept(String.format(Locale.ROOT, "phase %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
-                    p.name(), w.get("premium"), w.get("basic"), pr.meanResponseSeconds(), br.meanResponseSeconds(),
-                    pr.throughputPerSecond() + br.throughputPerSecond()));
+            phases.add(phaseRow(p.name(), clients(p.name(), 0), clients(p.name(), 1), w.get("premium"), w.get("basic"),
+                    pr.meanResponseSeconds(), br.meanResponseSeconds(),
+                    pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("phases", phases);
         out.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
         return out;
+    }
+
+    static final UtilityFunction PREMIUM = UtilityFunction.pacifici(2, 1, 1, 1);
+    static final UtilityFunction BASIC = UtilityFunction.pacifici(3, 1, 1, 1);
+
+    /** One row of the phases result (weights, mean responses in s, throughput in req/s), reported to {@code progress}. */
+    static Map<String, Object> phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
+                                        double basicWeight, double premiumResponse, double basicResponse,
+                                        double throughput, String label, Consumer<String> progress) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("clients", Map.of("premium", premiumClients, "basic", basicClients));
+        m.put("weights", Map.of("premium", round(premiumWeight), "basic", round(basicWeight)));
+        m.put("meanResponseSeconds", Map.of("premium", round(premiumResponse), "basic", round(basicResponse)));
+        m.put("throughputPerSecond", round(throughput));
+        m.put("utility", Map.of("premium", round(PREMIUM.utility(premiumResponse)),
+                "basic", round(BASIC.utility(basicResponse))));
+        progress.accept(String.format(Locale.ROOT, "%s %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
+                label, name, premiumWeight, basicWeight, premiumResponse, basicResponse, throughput));
+        return m;
     }
 
     private static int clients(String phase, int cls) {
@@ -114,8 +132,29 @@ public final class Experiments {
 
     /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
     public static Map<String, Object> regions(long seed, double secondsPerPoint, Consumer<String> progress) {
-        UtilityFunction up = UtilityFunction.pacifici(2, 1, 1, 1);
-        UtilityFunction ub = UtilityFunction.pacifici(3, 1, 1, 1);
+        try {
+            return regions(progress, "regions", (v, p, b) -> {
+                SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
+                        Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
+                SimResult r = new Simulator(paperCluster(v[1], Integer.parseInt(v[2]), 10, 0), sc,
+                        Boolean.parseBoolean(v[3])).run();
+                return new double[] {r.phases().get(0).classes().get("premium").meanResponseSeconds(),
+                        r.phases().get(0).classes().get("basic").meanResponseSeconds()};
+            });
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // the simulator throws nothing checked
+        }
+    }
+
+    /** One point of the regions experiment: the premium and basic mean response times, s. */
+    @FunctionalInterface
+    interface RegionPoint {
+        /** @param policy a row of {@link #REGION_POLICIES} */
+        double[] responses(String[] policy, int premiumClients, int basicClients) throws Exception;
+    }
+
+    /** The regions experiment over any way of running a point (simulated or live). */
+    static Map<String, Object> regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
         Map<String, Object> policies = new LinkedHashMap<>();
         for (String[] v : REGION_POLICIES) {
             List<Map<String, Object>> points = new ArrayList<>();
@@ -123,17 +162,10 @@ public final class Experiments {
             double sum = 0;
             for (int p = 5; p <= 20; p += 5) {
                 for (int b = 5; b <= 20; b += 5) {
-                    SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
-                            Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
-                    SimResult r = new Simulator(paperCluster(v[1], Integer.parseInt(v[2]), 10, 0), sc,
-                            Boolean.parseBoolean(v[3])).run();
-                    var pr = r.phases().get(0).classes().get("premium");
-                    var br = r.phases().get(0).classes().get("basic");
-                    double u = Math.min(up.utility(pr.meanResponseSeconds()), ub.utility(br.meanResponseSeconds()));
+                    double[] r = point.responses(v, p, b);
+                    double u = Math.min(PREMIUM.utility(r[0]), BASIC.utility(r[1]));
                     points.add(Map.of("premium", p, "basic", b, "clusterUtility", round(u)));
-                    if (u >= 0) {
-                        nonNegative++;
-                    }
+                    nonNegative += u >= 0 ? 1 : 0;
                     sum += u;
                 }
             }
@@ -142,10 +174,12 @@ public final class Experiments {
             m.put("nonNegative", nonNegative);
             m.put("meanUtility", round(sum / 16));
             policies.put(v[0], m);
-            progress.accept(String.format(Locale.ROOT, "regions %s: %d non-negative points, mean utility %.3f",
-                    v[0], nonNegative, sum / 16));
+            progress.accept(String.format(Locale.ROOT, "%s %s: %d non-negative points, mean utility %.3f",
+                    label, v[0], nonNegative, sum / 16));
         }
-        return Map.of("policies", policies);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("policies", policies);
+        return out;
     }
 
     static double round(double d) {
