@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The product closed end to end on a real broker: two gateways, a GRM, a simserver and live load.
  * Premium's load rises to 20 clients against 20 basic ones (003 §V-B's phase B, the server
- * overloaded), with premium's target at 1 s so that the classes must be told apart: with the GRM,
+ * overloaded), with premium's target at 1 s and its utility worth three times basic's (φ = 3) so that
+ * the classes must be told apart: with the GRM,
  * premium's weight rises above the configured equal share and its response time is lower than
  * under that equal allocation, held by standalone gateways on the same load. (From a lighter
  * load the `min` objective already hands premium the slack, so "rises" is measured against the
@@ -52,12 +53,15 @@ final class ClosedLoopEndToEndTest {
             int[] ports = {0, 0, 0, 0};
             String premiumTarget = "target: " + Math.round(2000 * SCALE) + "ms";
             ClusterConfig cluster = ConfigLoader.parse(plan.clusterYaml(kafka.bootstrap(), new int[] {server.port()}, ports, 0)
-                    .replaceFirst(premiumTarget, "target: " + Math.round(1000 * SCALE) + "ms")
-                    // a 60 paper-second statistics window (the demo's is 30): with two gateways each flow's
-                    // inputs then hold ~300 requests, so per-gateway noise does not split a class unevenly
-                    // (seen once in CI under load: (3, 2) and (2, 3), a total of 5)
+                    .replaceFirst(premiumTarget + "\n(\\s*)utility: \\{phi: 1,",
+                            "target: " + Math.round(1000 * SCALE) + "ms\n$1utility: {phi: 3,")
+                    // φ = 3: with φ = 1 the model's optimum at equal shares sits on the edge between 5 and 6
+                    // premium slots, and CI twice settled at 5 for the whole phase; at φ = 3 the step to 6
+                    // gains a third of the minimum. A 60 paper-second statistics window (the demo's is 30):
+                    // each flow's inputs then hold ~300 requests.
                     .replaceFirst("statsWindow: [0-9.]+ms", "statsWindow: " + Math.round(60_000 * SCALE) + "ms"));
             assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(SCALE);
+            assertThat(cluster.classes().get(0).utility().phi()).isEqualTo(3.0);
             assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * SCALE);
             Scenario scenario = Scenario.parse("""
                     classes:
