@@ -28,7 +28,7 @@ package org.arbiter.grm.capacity;
  * stage the overflow threshold ℓ_th is computed with min(c, μ), not the inflated lower bound c; the
  * downward test there looks T_c ahead (ℓ̂ ≥ ℓ_th with a backlog of at least ℓ_th/4), so the
  * warning comes while a server can still boot; and the first downward adaptation restarts the
- * estimate from the mean μ of the last (up to 6) periods in which arrivals found a queue — each
+ * estimate from the mean μ of the last (up to 24) periods in which arrivals found a queue — each
  * one a sample of the service rate, one alone being ±1/√(μT) noisy.
  *
  * Thread-safety: not thread-safe; one control thread (or the simulator) feeds it.
@@ -41,7 +41,7 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     static final double NOISE_SIGMAS = 2;
 
     /** Backlogged periods whose μ the fast start's exit averages. */
-    static final int BACKLOGGED_SAMPLES = 6;
+    static final int BACKLOGGED_SAMPLES = 24;
 
     private final double dropRatioBound;
     private final double forecastSeconds;

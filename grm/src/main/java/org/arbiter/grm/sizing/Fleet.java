@@ -36,8 +36,10 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             — the servers are alike, so one per-server estimate serves them all. K is the
  *             effective bound min(queue limit, queue timeout × service rate);
  *   forecast  λ̂ (sizing.forecast): trend = the total arrival rate extrapolated T_c = startupDelay
- *             ahead by a least-squares line over the last max(T_c, 3 periods) when the slope stands
- *             out of the noise, never below the current rate; current = the measured rate;
+ *             ahead by a least-squares line over the last max(T_c, 3 periods, 8 statistics windows)
+ *             when the slope stands out of the noise, else the window's mean level; never below
+ *             the current rate less two standard deviations of its counting noise; current = the
+ *             measured rate;
  *   N_s       each `concurrency: auto` server's controller (knee fit, AM-C or PM-C, bounded)
  *             gets (Σ_g mean in-flight, throughput-weighted mean service time, Σ_g throughput,
  *             drop share of all arrivals) while it is ON and served something;
@@ -46,7 +48,8 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             servers do not carry; under sizing off every unpinned server is on;
  *   sizing    the policy says how many servers to keep on; SizingController turns that into at
  *             most one order per period: on after the warm-up of the last power-on; off only when
- *             the rest carry λ̂ and the highest rate of the last start-up + shutdown delay, and
+ *             the rest carry λ̂ and the highest rate of the last start-up + shutdown delay (the
+ *             trend line's level instead while the load falls by more than its noise), and
  *             not within that break-even time of the last power-on.
  *             utility: the smallest k whose optimal Ω with the first k servers (a callback into
  *             the GRM's solver) reaches sizing.utilityFloor; one more while Ω(on) is below it;
@@ -79,6 +82,9 @@ public final class Fleet {
             actuations = List.copyOf(actuations);
         }
     }
+
+    /** Statistics windows the λ̂ trend line is fitted over. */
+    static final int FORECAST_WINDOWS = 8;
 
     private final ClusterConfig config;
     private final SizingConfig sizing;
@@ -137,8 +143,12 @@ public final class Fleet {
         this.controller = "off".equals(sizing.policy()) ? null
                 : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
                         sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
-        this.forecast = new RateForecast(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()),
-                sizing.startupDelaySeconds(), config.control().statsWindowSeconds() / config.control().periodSeconds());
+        // the line is fitted over FORECAST_WINDOWS statistics windows (each rate is counted over one:
+        // that many independent samples), at least T_c and three periods
+        double w = config.control().statsWindowSeconds();
+        this.forecast = new RateForecast(
+                Math.max(Math.max(sizing.startupDelaySeconds(), 3 * config.control().periodSeconds()), FORECAST_WINDOWS * w),
+                sizing.startupDelaySeconds(), w / config.control().periodSeconds(), w);
         this.utilityWanted = servers.size();
         config.classes().forEach(c -> queueTimeouts.put(c.name(), c.queue().timeoutSeconds()));
     }
@@ -345,9 +355,11 @@ public final class Fleet {
             c = c > 0 ? c : Double.POSITIVE_INFINITY;
         }
         // "turn one off only when the rest carry the load": the load seen over the last break-even
-        // time, not one window's dip (a server switched off at a dip is back within minutes, and
-        // a power cycle costs more than the idle time it saved)
-        double offLoad = Math.max(0, recentPeak(nowSeconds, rate) - pinnedOn * c);
+        // time, not one window's dip (a server switched off at a dip is back within minutes, and a
+        // power cycle costs more than the idle time it saved) — unless the load is falling by more
+        // than its noise: then the trend line's level now, since the recent peak is behind it
+        double peak = recentPeak(nowSeconds, rate);
+        double offLoad = Math.max(0, (forecast.falling() ? forecast.level() : peak) - pinnedOn * c);
         List<SizingController.Order> decided = controller.step(nowSeconds, load, offLoad, c,
                 free.stream().map(power::get).toList());
         if (!decided.isEmpty() && utility) {

@@ -5,9 +5,12 @@ import java.util.ArrayDeque;
 /**
  * λ̂: the arrival rate {@code aheadSeconds} ahead, by a least-squares line through the samples of
  * the last {@code windowSeconds} when its slope stands out of the noise (more than two standard
- * errors from 0; otherwise the latest rate), never below the latest rate (a falling trend does not turn
- * servers off early: 000 §7.5 turns one off only when the rest carry the load). Core class; not
- * thread-safe.
+ * errors from 0); otherwise the level of the window. It never falls below what the latest sample
+ * shows: the latest rate itself, or, when the measurement window is known, the latest rate less two
+ * standard deviations of its counting noise (√(λ/W) for a rate counted over W seconds) — a surge
+ * the window's line has not caught up with still counts, a lucky window does not. (A falling trend
+ * does not turn servers off early: 000 §7.5 turns one off only when the rest carry the load.)
+ * Core class; not thread-safe.
  */
 public final class RateForecast {
 
@@ -17,7 +20,10 @@ public final class RateForecast {
     private final double windowSeconds;
     private final double aheadSeconds;
     private final double overlap;
+    private final double measureSeconds;
     private final ArrayDeque<Point> points = new ArrayDeque<>();
+    private double level;
+    private boolean falling;
 
     public RateForecast(double windowSeconds, double aheadSeconds) {
         this(windowSeconds, aheadSeconds, 1);
@@ -29,13 +35,22 @@ public final class RateForecast {
      *                is widened by √overlap
      */
     public RateForecast(double windowSeconds, double aheadSeconds, double overlap) {
+        this(windowSeconds, aheadSeconds, overlap, 0);
+    }
+
+    /**
+     * @param measureSeconds W, the window each rate is counted over (0 = unknown: λ̂ is never below
+     *                       the latest rate, and without a trend it is the latest rate)
+     */
+    public RateForecast(double windowSeconds, double aheadSeconds, double overlap, double measureSeconds) {
         this.overlap = Math.max(1, overlap);
-        if (!(windowSeconds > 0) || !(aheadSeconds >= 0)) {
+        if (!(windowSeconds > 0) || !(aheadSeconds >= 0) || !(measureSeconds >= 0)) {
             throw new IllegalArgumentException("window " + windowSeconds + " s, ahead " + aheadSeconds
-                    + " s (expected: window > 0, ahead >= 0)");
+                    + " s, measured over " + measureSeconds + " s (expected: window > 0, ahead >= 0, measured >= 0)");
         }
         this.windowSeconds = windowSeconds;
         this.aheadSeconds = aheadSeconds;
+        this.measureSeconds = measureSeconds;
     }
 
     /** Adds the rate measured at {@code t}; returns the forecast. */
@@ -44,8 +59,11 @@ public final class RateForecast {
         while (points.size() > 2 && points.peekFirst().t() < t - windowSeconds) {
             points.removeFirst();
         }
+        double floor = measureSeconds > 0 ? Math.max(0, rate - 2 * Math.sqrt(Math.max(rate, 0) / measureSeconds)) : rate;
+        falling = false;
         int n = points.size();
         if (n < 2) {
+            level = rate;
             return rate;
         }
         double mt = 0;
@@ -71,9 +89,22 @@ public final class RateForecast {
             }
             double se = Math.sqrt(rss / (n - 2) / sxx * overlap);
             if (Math.abs(slope) <= 2 * se) {
-                return rate;
+                level = measureSeconds > 0 ? mr : rate;
+                return Math.max(floor, level);
             }
         }
-        return Math.max(rate, mr + slope * (t + aheadSeconds - mt));
+        level = mr + slope * (t - mt);
+        falling = slope < 0;
+        return Math.max(floor, mr + slope * (t + aheadSeconds - mt));
+    }
+
+    /** The rate now as the last update saw it: the trend line's value, the window's level, or the latest rate. */
+    public double level() {
+        return level;
+    }
+
+    /** True when the last update found a falling trend that stands out of the noise. */
+    public boolean falling() {
+        return falling;
     }
 }

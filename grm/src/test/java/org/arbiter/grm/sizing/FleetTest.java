@@ -202,4 +202,30 @@ final class FleetTest {
         }
         assertThat(last).isEqualTo(49);
     }
+
+    @Test
+    void forecast_withTheMeasurementWindow_smoothsNoise_catchesSurges_andSeesAFall() {
+        // flat at 50 req/s counted over 30 s windows (σ ≈ 1.3): λ̂ is the window's level, not the last sample
+        RateForecast f = new RateForecast(240, 60, 6, 30);
+        double[] noisy = {50, 53, 48, 51, 47, 52, 49, 54, 50, 46, 51, 52, 49, 50, 51, 48, 52, 50, 49, 51};
+        double last = 0;
+        for (int i = 0; i < noisy.length; i++) {
+            last = f.update(5 * i, noisy[i]);
+        }
+        double mean = java.util.Arrays.stream(noisy).average().orElseThrow();
+        assertThat(last).isCloseTo(mean, org.assertj.core.api.Assertions.within(0.6));
+        assertThat(f.falling()).isFalse();
+        // a lucky window (+2σ) does not raise λ̂ above the level...
+        assertThat(f.update(100, 52.5)).isLessThan(52.5);
+        // ...a surge the line has not caught up with does: the latest rate less 2σ of counting noise
+        double surge = f.update(105, 80);
+        assertThat(surge).isCloseTo(80 - 2 * Math.sqrt(80 / 30.0), org.assertj.core.api.Assertions.within(1e-9));
+        // a steady fall: falling() and a level on the line, below the recent peak
+        RateForecast d = new RateForecast(240, 60, 6, 30);
+        for (int t = 0; t <= 240; t += 5) {
+            d.update(t, 80 - 0.05 * t);
+        }
+        assertThat(d.falling()).isTrue();
+        assertThat(d.level()).isCloseTo(68, org.assertj.core.api.Assertions.within(1e-6));
+    }
 }
