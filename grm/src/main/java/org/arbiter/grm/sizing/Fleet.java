@@ -36,7 +36,7 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             — the servers are alike, so one per-server estimate serves them all. K is the
  *             effective bound min(queue limit, queue timeout × service rate);
  *   forecast  λ̂ (sizing.forecast): trend = the total arrival rate extrapolated T_c = startupDelay
- *             ahead by a least-squares line over the last max(T_c, 3 periods, 8 statistics windows)
+ *             ahead by a least-squares line over the last max(T_c, 3 periods, 16 statistics windows)
  *             when the slope stands out of the noise, else the window's mean level; never below
  *             the current rate less two standard deviations of its counting noise; current = the
  *             measured rate;
@@ -84,7 +84,7 @@ public final class Fleet {
     }
 
     /** Statistics windows the λ̂ trend line is fitted over. */
-    static final int FORECAST_WINDOWS = 8;
+    static final int FORECAST_WINDOWS = 16;
 
     private final ClusterConfig config;
     private final SizingConfig sizing;
