@@ -40,6 +40,9 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     /** How many standard deviations of counting noise an upward correction needs. */
     static final double NOISE_SIGMAS = 2;
 
+    /** A period is a service-rate sample when it began with this share of a period's service waiting. */
+    static final double BACKLOG_SHARE = 0.1;
+
     /** Backlogged periods whose μ the fast start's exit averages. */
     static final int BACKLOGGED_SAMPLES = 24;
 
@@ -49,6 +52,7 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     private double c;
     private boolean adapted;
     private double previousMeanQueue = Double.NaN;
+    private double previousMu;
     /** μ of the last periods in which arrivals found a queue (the server was busy throughout). */
     private final java.util.ArrayDeque<Double> backloggedMu = new java.util.ArrayDeque<>();
 
@@ -85,9 +89,16 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
         double mu = s.serviceRate();
         double meanQueue = s.meanQueueSeenByArrivals();
         double growth = Double.isNaN(previousMeanQueue) ? 0 : (meanQueue - previousMeanQueue) / t;
+        double queueBefore = Double.isNaN(previousMeanQueue) ? 0 : previousMeanQueue;
         previousMeanQueue = meanQueue;
+        double previousMuSeen = previousMu;
+        previousMu = mu;
         double forecast = Math.max(0, meanQueue + growth * forecastSeconds);
-        if (meanQueue >= 1 && s.accepted() > 0) {
+        // A service-rate sample is a period that began backlogged — at least a tenth of a period's
+        // service waiting — judged by the queue before it, not by its own: a period picked for its
+        // own queue is picked because its service was slow (a queue builds when completions lag),
+        // and those samples averaged 4-10 % below the server's rate.
+        if (queueBefore >= Math.max(1, BACKLOG_SHARE * previousMuSeen * t) && s.accepted() > 0) {
             backloggedMu.addLast(mu);
             while (backloggedMu.size() > BACKLOGGED_SAMPLES) {
                 backloggedMu.removeFirst();
