@@ -60,6 +60,9 @@ public final class Subscriber<T> implements AutoCloseable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
+    /** How long closing the consumer may wait for the group coordinator (commit, leave group). */
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
+
     Subscriber(String topic, Function<byte[], Decoded<T>> decoder, Start start, String groupId, Properties properties,
                MessageHandler<T> handler, Consumer<Set<Integer>> onAssignment,
                Counter received, Counter malformed, Counter handlerErrors) {
@@ -110,7 +113,8 @@ public final class Subscriber<T> implements AutoCloseable {
         long backoffMillis = 100;
         try {
             while (running) {
-                try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p)) {
+                KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p);
+                try {
                     consumer = c;
                     if (!running) {
                         break;
@@ -134,6 +138,10 @@ public final class Subscriber<T> implements AutoCloseable {
                         sleep(backoffMillis);
                         backoffMillis = Math.min(5000, backoffMillis * 2);
                     }
+                } finally {
+                    // bounded: a group member commits and leaves the group on close, which waits for
+                    // the group coordinator — 30 s by default when it is unreachable
+                    closeQuietly(c);
                 }
             }
         } finally {
@@ -176,6 +184,14 @@ public final class Subscriber<T> implements AutoCloseable {
             c.seekToEnd(parts);
         }
         return c.endOffsets(parts, Duration.ofSeconds(10));
+    }
+
+    private void closeQuietly(KafkaConsumer<String, byte[]> c) {
+        try {
+            c.close(CLOSE_TIMEOUT);
+        } catch (RuntimeException e) {
+            LOG.debug("closing the consumer on {}: {}", topic, e.toString());
+        }
     }
 
     private static boolean reached(KafkaConsumer<String, byte[]> c, java.util.Map<TopicPartition, Long> end) {
