@@ -29,14 +29,16 @@ import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Cluster sizing closed end to end on a real broker, with real power actions: a GRM (policy static,
- * 40 req/s per server, period 0.5 s), one gateway, three simservers (4 cores, 50 ms demands: 80
- * req/s each; boot 0.5 s, shutdown 0.3 s) switched through their admin API by the http actuator,
- * and closed-loop load that drops (2 clients) then rises (20 clients). Sampling the gateway's caps
+ * Cluster sizing closed end to end on a real broker, with real power actions: a GRM (period 0.5 s;
+ * policy static with 40 req/s per server, or queue, which learns the capacity from the gateway's
+ * queue), one gateway, three simservers (4 cores, 50 ms demands: 80 req/s each; boot 0.5 s,
+ * shutdown 0.3 s) switched through their admin API by the http actuator, and closed-loop load that
+ * drops (2 clients) then rises (40 clients, beyond one server). Sampling the gateway's caps
  * and the simservers' states every 10 ms shows, for s3 and s2: the cap goes to 0 at the gateway
  * first, the server is powered off only after (and is really OFF), and it is powered on again
  * when the load rises, with a cap again. Every request gets a 200: none is lost to a power-off.
@@ -57,9 +59,10 @@ final class PowerSizingEndToEndTest {
         double capAgain = Double.NaN;
     }
 
-    @Test
+    @ParameterizedTest(name = "sizing.policy: {0}")
+    @ValueSource(strings = {"static", "queue"})
     @SuppressWarnings("unchecked")
-    void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest() throws Exception {
+    void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest(String policy) throws Exception {
         List<SimServer> sims = new ArrayList<>();
         List<AutoCloseable> closing = new ArrayList<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
@@ -76,15 +79,16 @@ final class PowerSizingEndToEndTest {
             }
             ClusterConfig cluster = ConfigLoader.parse("""
                     classes:
-                      - {name: basic, target: 1s, default: true, queue: {limit: 1000, timeout: 20s}}
+                      - {name: basic, target: 1s, default: true, queue: {limit: 40, timeout: 20s}}
                     servers: [%s]
                     gateways:
                       - {id: g1, port: 0, adminPort: 0}
                     control: {period: 500ms, reportPeriod: 500ms, statsWindow: 1s}
-                    sizing: {policy: static, staticCapacity: 40, minServers: 1, startupDelay: 1s, shutdownDelay: 500ms, warmUp: 1s}
+                    sizing: {policy: %s, minServers: 1, startupDelay: 1s, shutdownDelay: 500ms, warmUp: 1s}
                     power: {actuator: http, timeout: 5s, attempts: 3, retryDelay: 200ms}
                     kafka: {bootstrap: "%s", topicPrefix: "power-e2e."}
-                    """.formatted(String.join(", ", servers), kafka.bootstrap()));
+                    """.formatted(String.join(", ", servers), "static".equals(policy) ? "static, staticCapacity: 40" : policy,
+                    kafka.bootstrap()));
             ProcessMetrics m = ProcessMetrics.create("grm", "power-e2e");
             KafkaBus bus = KafkaBus.connect(cluster.kafka(), "power-e2e", m.registry());
             closing.add(0, m);
@@ -143,7 +147,7 @@ final class PowerSizingEndToEndTest {
                     seed: 9
                     phases:
                       - {name: low, duration: 5s, clients: {basic: 2}}
-                      - {name: high, duration: 7s, clients: {basic: 20}}
+                      - {name: high, duration: 9s, clients: {basic: 40}}
                     """);
             Map<String, Object> summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
                     .run(dir.resolve("load"));
