@@ -28,8 +28,10 @@ package org.arbiter.grm.capacity;
  * stage the overflow threshold ℓ_th is computed with min(c, μ), not the inflated lower bound c; the
  * downward test there looks T_c ahead (ℓ̂ ≥ ℓ_th with a backlog of at least ℓ_th/4), so the
  * warning comes while a server can still boot; and the first downward adaptation restarts the
- * estimate from the mean μ of the last (up to 24) periods in which arrivals found a queue — each
- * one a sample of the service rate, one alone being ±1/√(μT) noisy.
+ * estimate from the mean μ of the last (up to 24) periods that began backlogged (the queue before
+ * them held at least a tenth of a period's service) — each one a sample of the service rate, one
+ * alone being ±1/√(μT) noisy. Judging a period by its own queue would pick the periods whose
+ * service was slow, since that is when a queue builds.
  *
  * Thread-safety: not thread-safe; one control thread (or the simulator) feeds it.
  */

@@ -5,9 +5,8 @@ import java.util.ArrayDeque;
 /**
  * λ̂: the arrival rate {@code aheadSeconds} ahead, by a least-squares line through the samples of
  * the last {@code windowSeconds} when its slope stands out of the noise (more than two standard
- * errors from 0); otherwise the level of the window. It never falls below what the latest sample
- * shows: the latest rate itself, or, when the measurement window is known, the latest rate less two
- * standard deviations of its counting noise (√(λ/W) for a rate counted over W seconds) — a surge
+ * errors from 0); otherwise the level of the window. It never falls below the latest rate less two
+ * standard deviations of its counting noise (√(λ/W) for a rate counted over W seconds): a surge
  * the window's line has not caught up with still counts, a lucky window does not. (A falling trend
  * does not turn servers off early: 000 §7.5 turns one off only when the rest carry the load.)
  * Core class; not thread-safe.
@@ -25,28 +24,19 @@ public final class RateForecast {
     private double level;
     private boolean falling;
 
-    public RateForecast(double windowSeconds, double aheadSeconds) {
-        this(windowSeconds, aheadSeconds, 1);
-    }
-
     /**
-     * @param overlap how many consecutive samples share their measurement (the statistics window over
-     *                the control period): their noise is correlated, so the slope's standard error
-     *                is widened by √overlap
-     */
-    public RateForecast(double windowSeconds, double aheadSeconds, double overlap) {
-        this(windowSeconds, aheadSeconds, overlap, 0);
-    }
-
-    /**
-     * @param measureSeconds W, the window each rate is counted over (0 = unknown: λ̂ is never below
-     *                       the latest rate, and without a trend it is the latest rate)
+     * @param windowSeconds  the line is fitted over the samples of this last stretch of time
+     * @param aheadSeconds   how far ahead λ̂ looks (T_c, the start-up delay)
+     * @param overlap        how many consecutive samples share their measurement (the statistics
+     *                       window over the control period): their noise is correlated, so the
+     *                       slope's standard error is widened by √overlap
+     * @param measureSeconds W, the window each rate is counted over
      */
     public RateForecast(double windowSeconds, double aheadSeconds, double overlap, double measureSeconds) {
         this.overlap = Math.max(1, overlap);
-        if (!(windowSeconds > 0) || !(aheadSeconds >= 0) || !(measureSeconds >= 0)) {
+        if (!(windowSeconds > 0) || !(aheadSeconds >= 0) || !(measureSeconds > 0)) {
             throw new IllegalArgumentException("window " + windowSeconds + " s, ahead " + aheadSeconds
-                    + " s, measured over " + measureSeconds + " s (expected: window > 0, ahead >= 0, measured >= 0)");
+                    + " s, measured over " + measureSeconds + " s (expected: window > 0, ahead >= 0, measured > 0)");
         }
         this.windowSeconds = windowSeconds;
         this.aheadSeconds = aheadSeconds;
@@ -59,7 +49,7 @@ public final class RateForecast {
         while (points.size() > 2 && points.peekFirst().t() < t - windowSeconds) {
             points.removeFirst();
         }
-        double floor = measureSeconds > 0 ? Math.max(0, rate - 2 * Math.sqrt(Math.max(rate, 0) / measureSeconds)) : rate;
+        double floor = Math.max(0, rate - 2 * Math.sqrt(Math.max(rate, 0) / measureSeconds));
         falling = false;
         int n = points.size();
         if (n < 2) {
@@ -89,7 +79,7 @@ public final class RateForecast {
             }
             double se = Math.sqrt(rss / (n - 2) / sxx * overlap);
             if (Math.abs(slope) <= 2 * se) {
-                level = measureSeconds > 0 ? mr : rate;
+                level = mr;
                 return Math.max(floor, level);
             }
         }
@@ -98,7 +88,7 @@ public final class RateForecast {
         return Math.max(floor, mr + slope * (t + aheadSeconds - mt));
     }
 
-    /** The rate now as the last update saw it: the trend line's value, the window's level, or the latest rate. */
+    /** The rate now as the last update saw it: the trend line's value, or the window's level without a trend. */
     public double level() {
         return level;
     }

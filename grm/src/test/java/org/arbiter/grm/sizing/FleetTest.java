@@ -182,25 +182,20 @@ final class FleetTest {
     }
 
     @Test
-    void forecast_extrapolatesRisingLoad_andNeverUndercutsTheRate() {
-        RateForecast r = new RateForecast(60, 30);
+    void forecast_extrapolatesARisingTrend_andDoesNotExtrapolateAFallingOne() {
+        RateForecast r = new RateForecast(60, 30, 1, 30);
         double last = 0;
         for (int t = 0; t <= 60; t += 5) {
             last = r.update(t, 10 + t);
         }
         assertThat(last).isCloseTo(100, org.assertj.core.api.Assertions.within(1e-6)); // 70 + 30 s of 1 req/s²
-        RateForecast d = new RateForecast(60, 30);
+        RateForecast d = new RateForecast(60, 30, 1, 30);
         for (int t = 0; t <= 60; t += 5) {
             last = d.update(t, 100 - t);
         }
-        assertThat(last).isEqualTo(40);
-        // flat but noisy: no trend stands out, λ̂ is the current rate (not the max of noise)
-        RateForecast f = new RateForecast(60, 60, 6);
-        double[] noisy = {50, 53, 48, 51, 47, 52, 49, 54, 50, 46, 51, 52, 49};
-        for (int i = 0; i < noisy.length; i++) {
-            last = f.update(5 * i, noisy[i]);
-        }
-        assertThat(last).isEqualTo(49);
+        // the line 30 s ahead says 10: λ̂ stays at the latest rate (40) less 2σ of its counting noise
+        assertThat(last).isCloseTo(40 - 2 * Math.sqrt(40 / 30.0), org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(d.falling()).isTrue();
     }
 
     @Test
