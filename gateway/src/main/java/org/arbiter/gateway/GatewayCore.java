@@ -72,6 +72,8 @@ public final class GatewayCore<R> {
     private final Scheduler scheduler;
     private final Balancer balancer;
     private final StatsRecorder stats;
+    /** Queued tickets that found every slot busy (see {@link Ticket#waitsForSlot}). */
+    private int waitingForSlot;
     private final long probeNanos;
     private Allocation allocation;
     private long sequence;
@@ -225,6 +227,12 @@ public final class GatewayCore<R> {
         queued++;
         stats.accepted(c, nowNanos);
         stats.queueLength(c, queues[c].size(), nowNanos);
+        if (!anyServerAvailable()) {
+            t.waitsForSlot = true;
+            if (waitingForSlot++ == 0) {
+                stats.backlogged(true, nowNanos);
+            }
+        }
         return t;
     }
 
@@ -252,7 +260,8 @@ public final class GatewayCore<R> {
         classInFlight[c]++;
         t.state = Ticket.State.DISPATCHED;
         t.dispatchNanos = nowNanos;
-        stats.dispatched(c, nowNanos - t.arrivalNanos(), nowNanos);
+        stats.dispatched(c, nowNanos - t.arrivalNanos(), waitingForSlot > 0, nowNanos);
+        leftQueue(t, nowNanos);
         assign(t, s, nowNanos);
         return t;
     }
@@ -346,6 +355,7 @@ public final class GatewayCore<R> {
             queues[t.classIndex()].remove(t);
             queued--;
             t.state = Ticket.State.DONE;
+            leftQueue(t, nowNanos);
             stats.queueLength(t.classIndex(), queues[t.classIndex()].size(), nowNanos);
         } else if (t.state == Ticket.State.DISPATCHED) {
             complete(t, Outcome.CANCELLED, nowNanos);
@@ -363,6 +373,7 @@ public final class GatewayCore<R> {
                 Ticket<R> t = q.pollFirst();
                 queued--;
                 t.state = Ticket.State.EXPIRED;
+                leftQueue(t, nowNanos);
                 t.dropReason = DropReason.QUEUE_TIMEOUT;
                 stats.dropped(c, DropReason.QUEUE_TIMEOUT, nowNanos);
                 if (expired.isEmpty()) {
@@ -409,6 +420,16 @@ public final class GatewayCore<R> {
             up[s] = true;
         }
         return up[s];
+    }
+
+    /** A ticket left its queue: the backlog ends with the last one that waited for a slot. */
+    private void leftQueue(Ticket<R> t, long nowNanos) {
+        if (t.waitsForSlot) {
+            t.waitsForSlot = false;
+            if (--waitingForSlot == 0) {
+                stats.backlogged(false, nowNanos);
+            }
+        }
     }
 
     private boolean anyServerAvailable() {

@@ -177,4 +177,34 @@ final class GatewayCoreTest {
         assertThat(s.servers().get("s1").cap()).isEqualTo(10);
         assertThat(s.servers().get("s1").meanInFlight()).isCloseTo(2, within(0.2));
     }
+
+    @Test
+    void backlog_isTheTimeARequestWaitedForABusySlot_andTheDispatchesMeanwhile() {
+        GatewayCore<String> c = Fixtures.core(Fixtures.twoClasses(100, "10s"), Scheduler.ofWeightedRoundRobin());
+        List<Ticket<String>> running = new ArrayList<>();
+        // ten slots filled; the first taken a little after its arrival (an adapter's pump): not a backlog
+        c.offer("p0", "premium", 0);
+        running.add(c.next(MS / 100));
+        for (int i = 1; i < 10; i++) {
+            c.offer("p" + i, "premium", MS);
+            running.add(c.next(MS));
+        }
+        c.offer("w1", "premium", 100 * MS); // no free slot: the backlog starts
+        c.offer("w2", "basic", 100 * MS);
+        assertThat(c.next(100 * MS)).isNull();
+        c.complete(running.remove(0), Outcome.OK, 300 * MS);
+        assertThat(c.next(300 * MS)).isNotNull();
+        c.complete(running.remove(0), Outcome.OK, 500 * MS);
+        assertThat(c.next(500 * MS)).isNotNull(); // the last waiting one: the backlog ends
+        Ticket<String> w3 = c.offer("w3", "premium", 600 * MS);
+        c.cancel(w3, 700 * MS); // a waiting request that leaves ends it too, with nothing dispatched
+        c.complete(running.remove(0), Outcome.OK, 800 * MS);
+        c.offer("p", "premium", 900 * MS);
+        assertThat(c.next(900 * MS)).isNotNull(); // a free slot: no backlog
+        GatewayStats s = c.snapshot(Instant.parse("2026-01-01T00:00:00Z"), 1000 * MS);
+        GatewayStats.Backlog b = s.backlog();
+        assertThat(b.periodSeconds()).isEqualTo(s.classes().get("premium").period().periodSeconds()); // Tsai's period
+        assertThat(b.seconds()).isCloseTo(0.5, within(1e-9));
+        assertThat(b.dispatched()).isEqualTo(2);
+    }
 }

@@ -15,11 +15,21 @@ import java.util.Map;
  * @param allocationVersion the version of the allocation in force when the snapshot was taken
  * @param classes           per class measurements
  * @param servers           per server measurements
+ * @param backlog           over the last report period, how long requests waited for a slot and how
+ *                          many the slots took in meanwhile (absent in older messages: empty)
  */
 public record GatewayStats(int v, Instant at, String gateway, double windowSeconds, long allocationVersion,
-                           Map<String, ClassStats> classes, Map<String, ServerStats> servers) implements Message {
+                           Map<String, ClassStats> classes, Map<String, ServerStats> servers, Backlog backlog)
+        implements Message {
+
+    /** Without backlog counters (a gateway that does not measure them). */
+    public GatewayStats(int v, Instant at, String gateway, double windowSeconds, long allocationVersion,
+                        Map<String, ClassStats> classes, Map<String, ServerStats> servers) {
+        this(v, at, gateway, windowSeconds, allocationVersion, classes, servers, Backlog.EMPTY);
+    }
 
     public GatewayStats {
+        backlog = backlog == null ? Backlog.EMPTY : backlog;
         checkVersion(v);
         checkAt(at);
         checkId("gateway", gateway);
@@ -92,6 +102,28 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
     public record PeriodCounters(double periodSeconds, long arrivals, long accepted, long dropped,
                                  double meanQueueSeenByArrivals, double peakArrivalRate, int queueLimit) {
         public static final PeriodCounters EMPTY = new PeriodCounters(0, 0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * The gateway's backlog over the last report period: while any request waits in one of its
+     * queues, every slot it may use is busy, so the requests taken from a queue in that time are
+     * taken at the rate its slots complete work — the servers' service rate, measured whatever the
+     * load, where the period's accepted count is that rate only when the queue never empties.
+     *
+     * @param periodSeconds length of the period
+     * @param seconds       time during which at least one request waited in a queue
+     * @param dispatched    requests taken from a queue into service after waiting, in that time
+     */
+    public record Backlog(double periodSeconds, double seconds, long dispatched) {
+        public static final Backlog EMPTY = new Backlog(0, 0, 0);
+
+        public Backlog {
+            checkNonNegative("backlog.periodSeconds", periodSeconds);
+            checkNonNegative("backlog.seconds", seconds);
+            if (dispatched < 0) {
+                throw new IllegalArgumentException("backlog.dispatched: " + dispatched + " (expected: >= 0)");
+            }
+        }
     }
 
     /**

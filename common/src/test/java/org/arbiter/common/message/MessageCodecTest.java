@@ -25,7 +25,8 @@ final class MessageCodecTest {
         GatewayStats.ClassStats premium = new GatewayStats.ClassStats(9.5, 9.4, 2.4, 0.9, 1.5, 4.1, 3.2, 3, 6, 5.0,
                 Map.of("queueFull", 2L), new GatewayStats.PeriodCounters(5, 48, 46, 2, 3.1, 12.0, 1000));
         GatewayStats stats = new GatewayStats(1, AT, "g1", 30, 7, Map.of("premium", premium),
-                Map.of("s1", new GatewayStats.ServerStats(10, 10, 9.4, 1.06, 9.8, 0, true)));
+                Map.of("s1", new GatewayStats.ServerStats(10, 10, 9.4, 1.06, 9.8, 0, true)),
+                new GatewayStats.Backlog(5, 3.5, 33));
         Allocation allocation = new Allocation(1, AT, "g1", 8, Map.of("premium", 6.0, "basic", 4.0),
                 Map.of("s1", 10), "grm");
         PowerOrder power = new PowerOrder(1, AT, "s2", ServerState.OFF, ServerState.DRAINING, "load fits on 1 server", 3);
@@ -96,5 +97,16 @@ final class MessageCodecTest {
             assertThat(in).as("golden file " + file).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    @Test
+    void gatewayStats_withoutBacklog_decodesWithAnEmptyOne_andABadBacklogIsNamed() throws IOException {
+        String old = read("gateway-stats.json").replaceAll(",\\s*\"backlog\": \\{[^}]*\\}", "");
+        assertThat(old).doesNotContain("backlog");
+        assertThat(MessageCodec.decode(old, GatewayStats.class)).isInstanceOfSatisfying(Decoded.Ok.class,
+                ok -> assertThat(((GatewayStats) ok.value()).backlog()).isEqualTo(GatewayStats.Backlog.EMPTY));
+        String bad = read("gateway-stats.json").replace("\"seconds\": 3.5", "\"seconds\": -1");
+        assertThat(MessageCodec.decode(bad, GatewayStats.class)).isInstanceOfSatisfying(Decoded.Failure.class,
+                f -> assertThat(f.reason()).contains("backlog.seconds: -1.0"));
     }
 }

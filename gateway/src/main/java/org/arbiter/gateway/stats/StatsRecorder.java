@@ -21,7 +21,9 @@ import org.arbiter.gateway.DropReason;
  * time, a log histogram of response times (p95), the queue-length seen by arrivals (000: the
  * arrivals' view of the queue), and the time integral of the queue length (for the time-averaged
  * queue length); per server, completions, summed service time, errors and the integral of the
- * in-flight count. A snapshot sums the buckets of the window; Tsai's per-period counters sum the
+ * in-flight count; and the gateway's backlog: the time some request that found every slot busy
+ * was waiting, and the dispatches in that time (each into a slot a completion freed, so their
+ * rate is the servers' service rate at any load). A snapshot sums the buckets of the window; Tsai's per-period counters sum the
  * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it;
  * their n_acc is 000's "connections accepted by server processes": requests released from the
  * queue to a server, so that the queue grows by n_arr − n_acc − n_d over a period.
@@ -50,6 +52,7 @@ public final class StatsRecorder {
 
     // integrals
     private final int[] queueLen;
+    private boolean backlogged;
     private final int[] serverInFlight;
     private long lastIntegrated;
 
@@ -69,6 +72,9 @@ public final class StatsRecorder {
         final double[] serverServiceSum;
         final long[] serverErrors;
         final double[] serverArea;
+        /** Time with some request waiting, ns; requests dispatched after waiting. */
+        double backlogNanos;
+        long backlogDispatched;
 
         Bucket(int c, int s) {
             arrivals = new long[c];
@@ -111,6 +117,8 @@ public final class StatsRecorder {
             java.util.Arrays.fill(serverServiceSum, 0);
             java.util.Arrays.fill(serverErrors, 0);
             java.util.Arrays.fill(serverArea, 0);
+            backlogNanos = 0;
+            backlogDispatched = 0;
         }
     }
 
@@ -177,6 +185,9 @@ public final class StatsRecorder {
             return;
         }
         Bucket b = ring[current];
+        if (backlogged) {
+            b.backlogNanos += dt;
+        }
         for (int c = 0; c < queueLen.length; c++) {
             if (queueLen[c] != 0) {
                 b.queueArea[c] += (double) queueLen[c] * dt;
@@ -214,17 +225,30 @@ public final class StatsRecorder {
         queueLen[c] = length;
     }
 
+    /** Whether some queued request found every slot busy and still waits (the gateway's backlog). */
+    public void backlogged(boolean on, long nowNanos) {
+        advance(nowNanos);
+        backlogged = on;
+    }
+
     /** Server s now runs {@code inFlight} requests of this gateway. */
     public void serverInFlight(int s, int inFlight, long nowNanos) {
         advance(nowNanos);
         serverInFlight[s] = inFlight;
     }
 
-    public void dispatched(int c, long queueNanos, long nowNanos) {
+    /**
+     * A queued request went to a server after {@code queueNanos}; {@code inBacklog}: a request that
+     * found every slot busy was still waiting (so the slot was freed by a completion).
+     */
+    public void dispatched(int c, long queueNanos, boolean inBacklog, long nowNanos) {
         advance(nowNanos);
         Bucket b = ring[current];
         b.dispatched[c]++;
         b.queueTimeSum[c] += queueNanos;
+        if (inBacklog) {
+            b.backlogDispatched++;
+        }
     }
 
     /** A response was delivered: response time from arrival, service time at server s. */
@@ -310,6 +334,13 @@ public final class StatsRecorder {
                     dropMap,
                     period));
         }
+        double backlogNanos = 0;
+        long backlogDispatched = 0;
+        for (int k = 0; k < pb; k++) {
+            Bucket b = ring[Math.floorMod(current - k, ring.length)];
+            backlogNanos += b.backlogNanos;
+            backlogDispatched += b.backlogDispatched;
+        }
         Map<String, ServerStats> ss = new LinkedHashMap<>();
         for (int s = 0; s < servers.length; s++) {
             long completed = 0, errors = 0;
@@ -324,6 +355,8 @@ public final class StatsRecorder {
             ss.put(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], completed / covered,
                     completed == 0 ? 0 : service / completed / 1e9, area / coveredNanos, errors, live.up()[s]));
         }
-        return new GatewayStats(1, at, gateway, covered, allocationVersion, cs, ss);
+        return new GatewayStats(1, at, gateway, covered, allocationVersion, cs, ss,
+                new GatewayStats.Backlog(periodNanosCovered / 1e9, Math.min(backlogNanos, periodNanosCovered) / 1e9,
+                        backlogDispatched));
     }
 }

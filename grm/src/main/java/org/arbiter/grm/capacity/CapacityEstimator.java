@@ -17,15 +17,31 @@ public interface CapacityEstimator {
      * @param peakArrivalRate         λ_max over sub-intervals of the period, req/s
      * @param queueLimit              K
      * @param busyFraction            the server's utilisation in [0, 1] (for utilisation-based estimators)
+     * @param backlogSeconds          time in the period during which requests waited for a busy server
+     * @param backlogAccepted         requests the server took into service in that time (each when it
+     *                                finished one): divided by backlogSeconds, its service rate
      */
     record Sample(double periodSeconds, long arrivals, long accepted, long dropped, double meanQueueSeenByArrivals,
-                  double peakArrivalRate, int queueLimit, double busyFraction) {
+                  double peakArrivalRate, int queueLimit, double busyFraction, double backlogSeconds,
+                  double backlogAccepted) {
+
+        /** Without backlog counters. */
+        public Sample(double periodSeconds, long arrivals, long accepted, long dropped, double meanQueueSeenByArrivals,
+                      double peakArrivalRate, int queueLimit, double busyFraction) {
+            this(periodSeconds, arrivals, accepted, dropped, meanQueueSeenByArrivals, peakArrivalRate, queueLimit,
+                    busyFraction, 0, 0);
+        }
+
         public Sample {
             if (!(periodSeconds > 0)) {
                 throw new IllegalArgumentException("periodSeconds: " + periodSeconds + " (expected: > 0)");
             }
             if (arrivals < 0 || accepted < 0 || dropped < 0) {
                 throw new IllegalArgumentException("counts: " + arrivals + "/" + accepted + "/" + dropped + " (expected: >= 0)");
+            }
+            if (!(backlogSeconds >= 0 && backlogSeconds <= periodSeconds * (1 + 1e-9)) || !(backlogAccepted >= 0)) {
+                throw new IllegalArgumentException("backlog: " + backlogAccepted + " in " + backlogSeconds
+                        + " s (expected: >= 0, at most the period)");
             }
         }
 

@@ -55,6 +55,19 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     private boolean adapted;
     private double previousMeanQueue = Double.NaN;
     private double previousMu;
+    /** Backlog seconds the service rate μ is measured over (the latest). */
+    static final double BACKLOG_WINDOW_SECONDS = 1200;
+
+    /** Backlog seconds before μ counts as measured. */
+    static final double MIN_BACKLOG_SECONDS = 10;
+
+    /** Backlog seconds after which the fast start ends even without a warning from the queue. */
+    static final double FAST_START_BACKLOG_SECONDS = 30;
+
+    /** (backlog seconds, requests taken into service in them) of recent periods, newest last. */
+    private final java.util.ArrayDeque<double[]> backlog = new java.util.ArrayDeque<>();
+    private double backlogSeconds;
+    private double backlogAccepted;
     /** μ of the last periods in which arrivals found a queue (the server was busy throughout). */
     private final java.util.ArrayDeque<Double> backloggedMu = new java.util.ArrayDeque<>();
 
@@ -88,20 +101,24 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     @Override
     public double update(Sample s) {
         double t = s.periodSeconds();
-        double mu = s.serviceRate();
+        double accepted = s.serviceRate();
         double meanQueue = s.meanQueueSeenByArrivals();
         double growth = Double.isNaN(previousMeanQueue) ? 0 : (meanQueue - previousMeanQueue) / t;
         double queueBefore = Double.isNaN(previousMeanQueue) ? 0 : previousMeanQueue;
         previousMeanQueue = meanQueue;
         double previousMuSeen = previousMu;
-        previousMu = mu;
+        previousMu = accepted;
         double forecast = Math.max(0, meanQueue + growth * forecastSeconds);
-        // A service-rate sample is a period that began backlogged — at least a tenth of a period's
-        // service waiting — judged by the queue before it, not by its own: a period picked for its
-        // own queue is picked because its service was slow (a queue builds when completions lag),
-        // and those samples averaged 4-10 % below the server's rate.
+        addBacklog(s.backlogSeconds(), s.backlogAccepted());
+        // μ: the service rate measured over the backlog window when there is one; else 000's n_acc/T
+        boolean measured = backlogSeconds >= MIN_BACKLOG_SECONDS;
+        double mu = measured ? backlogAccepted / backlogSeconds : accepted;
+        double muError = measured ? Math.sqrt(Math.max(mu, 1e-9) / backlogSeconds) : Double.NaN;
+        // Without backlog counters, a service-rate sample is a period that began backlogged — at
+        // least a tenth of a period's service waiting — judged by the queue before it, not by its
+        // own: a period picked for its own queue is picked because its service was slow.
         if (queueBefore >= Math.max(1, BACKLOG_SHARE * previousMuSeen * t) && s.accepted() > 0) {
-            backloggedMu.addLast(mu);
+            backloggedMu.addLast(accepted);
             while (backloggedMu.size() > BACKLOGGED_SAMPLES) {
                 backloggedMu.removeFirst();
             }
@@ -116,25 +133,42 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
                 // fast start: the queue forecast T_c ahead (the start-up delay) overflows, with a real
                 // backlog already — warn while a new server can still boot in time
                 : forecast >= threshold && meanQueue >= threshold / 4 && c > mu;
-        // "c < μ" only when the excess is more than counting noise: completions in a period are
-        // roughly Poisson, so μ·T carries ±√(μ·T); following single lucky periods upwards drifts
-        // the estimate above the truth (seen as drops after a power-off in the energy experiment).
-        boolean pessimistic = Math.max(meanQueue, forecast) < threshold
-                && (mu - c) * t > NOISE_SIGMAS * Math.sqrt(Math.max(1, mu * t));
+        // "c < μ" and, measured, "c > μ" without a queue only beyond the noise: completions are
+        // roughly Poisson, so a rate counted over T seconds carries ±√(μ/T); following lucky periods
+        // upwards drifts the estimate above the truth (drops after a power-off).
+        double noise = measured ? muError : Math.sqrt(Math.max(1, mu * t)) / t;
+        boolean pessimistic = Math.max(meanQueue, forecast) < threshold && mu - c > NOISE_SIGMAS * noise;
         if (s.arrivals() > 0 && s.dropRatio() >= dropRatioBound) {
             c = mu;
             adapted = true;
-        } else if (optimistic) {
-            // the first downward adaptation ends the fast start: the lower bound was never a
-            // measurement, so the estimate restarts from what the server serves
-            c = adapted ? alpha * c + (1 - alpha) * mu : backloggedServiceRate(mu);
+        } else if (!adapted && (optimistic || backlogSeconds >= FAST_START_BACKLOG_SECONDS)) {
+            // the fast start ends at its first downward adaptation, or once the backlog has measured
+            // the service rate: the lower bound was never a measurement, so the estimate restarts
+            // from the lower confidence bound of the measured rate (or, without backlog counters,
+            // from the mean of the recent backlogged periods)
+            c = measured ? mu - NOISE_SIGMAS * muError : backloggedServiceRate(accepted);
             adapted = true;
         } else if (!adapted) {
-            c = Math.max(c, Math.max(s.peakArrivalRate(), mu)); // fast start: a lower bound
-        } else if (pessimistic) {
+            c = Math.max(c, Math.max(s.peakArrivalRate(), accepted)); // fast start: a lower bound
+        } else if (optimistic || pessimistic || measured && c - mu > NOISE_SIGMAS * muError) {
             c = alpha * c + (1 - alpha) * mu;
         }
         return c;
+    }
+
+    /** Adds a period's backlog; keeps the last BACKLOG_WINDOW_SECONDS of it. */
+    private void addBacklog(double seconds, double servedInBacklog) {
+        if (!(seconds > 0)) {
+            return;
+        }
+        backlog.addLast(new double[] {seconds, servedInBacklog});
+        backlogSeconds += seconds;
+        backlogAccepted += servedInBacklog;
+        while (backlogSeconds - backlog.peekFirst()[0] >= BACKLOG_WINDOW_SECONDS) {
+            double[] old = backlog.removeFirst();
+            backlogSeconds -= old[0];
+            backlogAccepted -= old[1];
+        }
     }
 
     /** The mean μ of the recent backlogged periods (a service-rate sample each), or μ without any. */

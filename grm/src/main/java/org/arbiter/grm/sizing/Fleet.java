@@ -235,6 +235,8 @@ public final class Fleet {
         double rate;
         double windowArrivals;
         double windowDrops;
+        /** Per gateway with a backlog: (seconds, dispatched, Σ_s N(g,s)). */
+        final List<double[]> backlogs = new ArrayList<>();
 
         Measured(int n) {
             inFlight = new double[n];
@@ -254,6 +256,14 @@ public final class Fleet {
         int n = servers.size();
         Measured m = new Measured(n);
         for (GatewayStats g : live.values()) {
+            if (g.backlog().seconds() > 0) {
+                double caps = 0;
+                for (int i = 0; i < n; i++) {
+                    GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
+                    caps += s != null && capped[i] ? s.cap() : 0;
+                }
+                m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), caps});
+            }
             for (int i = 0; i < n; i++) {
                 GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
                 if (s != null) {
@@ -296,18 +306,39 @@ public final class Fleet {
     private void sampleCapacity(Measured m) {
         int served = 0;
         double busy = 0;
+        double slots = 0;
         for (int i = 0; i < servers.size(); i++) {
             ServerState st = power.get(i).state();
             if (capped[i] && (st == ServerState.ON || st == ServerState.DRAINING)) {
                 served++;
                 busy += Math.min(1, m.meanInFlight[i] / Math.max(1, concurrency(i)));
+                slots += concurrency(i);
             }
+        }
+        // the backlog's service rate: a gateway holding a share f of the servers' slots takes requests
+        // in at f times their rate while it has a backlog; per server, Σ_g (d_g / f_g) / served over
+        // Σ_g t_g (both divided by the number of such gateways: the mean gateway's backlog)
+        double backlogSeconds = 0;
+        double backlogAccepted = 0;
+        int gateways = 0;
+        for (double[] b : m.backlogs) {
+            double share = slots > 0 ? Math.min(1, b[2] / slots) : 0;
+            if (share > 0 && served > 0) {
+                backlogSeconds += b[0];
+                backlogAccepted += b[1] / share / served;
+                gateways++;
+            }
+        }
+        if (gateways > 1) {
+            backlogSeconds /= gateways;
+            backlogAccepted /= gateways;
         }
         if (served > 0 && m.period > 0 && m.arrivals + m.accepted > 0) {
             capacity.update(new CapacityEstimator.Sample(m.period, Math.round((double) m.arrivals / served),
                     Math.round((double) m.accepted / served), Math.round((double) m.dropped / served),
                     m.arrivals == 0 ? 0 : m.queueSeen / m.arrivals / served, m.peak / served,
-                    (int) Math.max(1, m.queueLimit / served), busy / served));
+                    (int) Math.max(1, m.queueLimit / served), busy / served,
+                    Math.min(m.period, backlogSeconds), backlogAccepted));
         }
     }
 

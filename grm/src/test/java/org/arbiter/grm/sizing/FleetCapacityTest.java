@@ -45,4 +45,33 @@ final class FleetCapacityTest {
         f.step(20, Instant.EPOCH, period(200, 160, 20), null);
         assertThat(f.capacityPerServer()).isCloseTo(16, within(1e-9));
     }
+
+    @Test
+    void backlogRate_isScaledByTheGatewaysShareOfTheSlots() {
+        ClusterConfig two = ConfigLoader.parse("""
+                classes: [{name: web, target: 1s, default: true}]
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 4}
+                  - {id: s2, url: "http://127.0.0.1:9002", concurrency: 4}
+                gateways: [{id: g1, port: 8080}, {id: g2, port: 8081}]
+                sizing: {policy: queue, minServers: 2, startupDelay: 60s}
+                """);
+        Fleet f = new Fleet(two, 0);
+        // each gateway holds 2 of each server's 4 slots; g1 had a backlog all period and took in 100
+        // requests (its half of two servers at 20/s each); g2 had none
+        GatewayStats.PeriodCounters p = new GatewayStats.PeriodCounters(5, 100, 100, 0, 0, 20, 100);
+        GatewayStats.ClassStats c = new GatewayStats.ClassStats(20, 20, 0.2, 0, 0.2, 0.3, 0, 0, 0, 1, Map.of(), p);
+        Map<String, GatewayStats.ServerStats> half = Map.of(
+                "s1", new GatewayStats.ServerStats(2, 2, 10, 0.2, 2, 0, true),
+                "s2", new GatewayStats.ServerStats(2, 2, 10, 0.2, 2, 0, true));
+        Map<String, GatewayStats> live = Map.of(
+                "g1", new GatewayStats(1, Instant.EPOCH, "g1", 30, 1, Map.of("web", c), half,
+                        new GatewayStats.Backlog(5, 5, 100)),
+                "g2", new GatewayStats(1, Instant.EPOCH, "g2", 30, 1, Map.of("web", c), half));
+        for (int i = 1; i <= 6; i++) {
+            f.step(5 * i, Instant.EPOCH, live, null);
+        }
+        // 30 s of backlog measured 20 req/s per server: the fast start ends at its lower bound
+        assertThat(f.capacityPerServer()).isCloseTo(20 - 2 * Math.sqrt(20 / 30.0), within(1e-9));
+    }
 }

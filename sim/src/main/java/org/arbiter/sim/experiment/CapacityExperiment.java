@@ -40,8 +40,9 @@ import org.arbiter.loadgen.workload.Distributions;
  * ramps (seeds seed+1…seed+5), averaged — the paper repeated its ramp 10 times.
  *
  * Estimators, fed once per sampling period T with the queue's counters (arrivals, accepted,
- * dropped, mean queue seen by arrivals, peak arrival rate over T/10 sub-intervals, K, and the
- * PsServer's busy fraction over the period): queue monitoring (000 eq. 1-5, ε_th = 1 %,
+ * dropped, mean queue seen by arrivals, peak arrival rate over T/10 sub-intervals, K, the
+ * PsServer's busy fraction over the period, and the backlog: the time a request waited with every
+ * process busy and the requests taken from the queue meanwhile, as the gateway reports them): queue monitoring (000 eq. 1-5, ε_th = 1 %,
  * T_c = 10 s, α = 0.9), CPU utilisation (throughput / busy fraction, smoothing 0.9) and static
  * (the configured benchmark figure: here the reference itself, measured offline by the ramp, so
  * its error is zero by construction on this workload). The result is each estimate at the end
@@ -252,6 +253,9 @@ public final class CapacityExperiment {
         long nAccepted = 0;
         long nDropped = 0;
         double queueSeen = 0;
+        double backlogSeconds = 0; // time with a request waiting (every process busy)
+        long backlogAccepted = 0;  // requests taken from the queue in that time
+        double lastEvent = 0;
         double periodStart = 0;
         double busyAtStart = 0;
         double nextArrival = arrivals.nextArrival(0, random);
@@ -259,6 +263,10 @@ public final class CapacityExperiment {
         while (nextSample <= end + 1e-9) {
             double expiry = queue.isEmpty() ? Double.POSITIVE_INFINITY : queue.peekFirst()[0] + w.queueTimeoutSeconds();
             double t = Math.min(Math.min(nextArrival, server.nextEventTime()), Math.min(expiry, nextSample));
+            if (!queue.isEmpty()) {
+                backlogSeconds += t - lastEvent;
+            }
+            lastEvent = t;
             // completions free processes; the head of the queue takes them
             server.advance(t);
             while (!queue.isEmpty() && queue.peekFirst()[0] + w.queueTimeoutSeconds() <= t) {
@@ -268,6 +276,7 @@ public final class CapacityExperiment {
             while (!queue.isEmpty() && server.inFlight() < w.processes()) {
                 server.admit(Boolean.TRUE, queue.pollFirst()[1], t);
                 nAccepted++;
+                backlogAccepted++;
             }
             if (t == nextArrival) {
                 nArrivals++;
@@ -291,7 +300,8 @@ public final class CapacityExperiment {
                 }
                 double busy = (server.busyArea() - busyAtStart) / period;
                 CapacityEstimator.Sample s = new CapacityEstimator.Sample(period, nArrivals, nAccepted, nDropped,
-                        nArrivals == 0 ? 0 : queueSeen / nArrivals, peak / subLength, w.queueLimit(), busy);
+                        nArrivals == 0 ? 0 : queueSeen / nArrivals, peak / subLength, w.queueLimit(), busy,
+                        Math.min(period, backlogSeconds), backlogAccepted);
                 if (!sink.accept(t, s)) {
                     return;
                 }
@@ -299,6 +309,8 @@ public final class CapacityExperiment {
                 nAccepted = 0;
                 nDropped = 0;
                 queueSeen = 0;
+                backlogSeconds = 0;
+                backlogAccepted = 0;
                 Arrays.fill(sub, 0);
                 periodStart = t;
                 busyAtStart = server.busyArea();
