@@ -74,6 +74,14 @@ final class ConfigCommandTest {
         assertThat(run("experiment", "scale", "--out", "target/x", "--size", "10,x,2")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
                 .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "phases", "--out", "target/x", "--seeds", "3")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --seeds: phases (expected: --seeds with energy)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "energy", "--out", "target/x", "--seeds", "-1")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --seeds: -1 (expected: 0 to 1000)");
     }
 
     @Test

@@ -167,6 +167,80 @@ public final class EnergyExperiment {
         return out;
     }
 
+    /** The done-when's bar: saved at least this much... */
+    static final double TARGET_SAVINGS_PERCENT = 38;
+    /** ...with at most this share of requests dropped. */
+    static final double TARGET_DROPPED_PERCENT = 0.002;
+    /** The policies the seed sweep compares. */
+    static final List<String> SEED_POLICIES = List.of("queue", "static");
+
+    /**
+     * The standard day over {@code count} seeds from {@code first}: per policy, the savings and drops
+     * of every seed and how many reach the target (≥ 38 % saved, ≤ 0.002 % dropped). Static uses
+     * each seed's own benchmark, as the main run does.
+     */
+    public static Map<String, Object> seeds(long first, int count, Consumer<String> progress) {
+        return seeds(FULL, first, count, progress);
+    }
+
+    static Map<String, Object> seeds(Setup setup, long first, int count, Consumer<String> progress) {
+        if (count < 1) {
+            throw new IllegalArgumentException("seeds: " + count + " (expected: >= 1)");
+        }
+        double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
+        double trough = TROUGH_RATIO * peak;
+        Map<String, List<Map<String, Object>>> perSeed = new LinkedHashMap<>();
+        SEED_POLICIES.forEach(p -> perSeed.put(p, new ArrayList<>()));
+        for (long seed = first; seed < first + count; seed++) {
+            double capacity = benchmark(setup, seed, x -> { });
+            double off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed).totalEnergyJoules();
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "energy seeds: seed %d (%d of %d)",
+                    seed, seed - first + 1, count));
+            for (String policy : SEED_POLICIES) {
+                SimResult r = day(setup, 1.0, policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("seed", seed);
+                m.putAll(summary(r, off));
+                List<SimResult.PowerPoint> pts = r.power();
+                m.put("capacityEstimate", pts.isEmpty() ? 0.0 : Experiments.round(pts.get(pts.size() - 1).capacityPerServer()));
+                perSeed.get(policy).add(m);
+                line.append(String.format(Locale.ROOT, ", %s saved %s %% dropped %s %%", policy, m.get("savingsPercent"),
+                        m.get("droppedPercent")));
+            }
+            progress.accept(line.toString());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("first", first);
+        out.put("count", count);
+        out.put("targetSavingsPercent", TARGET_SAVINGS_PERCENT);
+        out.put("targetDroppedPercent", TARGET_DROPPED_PERCENT);
+        for (String policy : SEED_POLICIES) {
+            List<Map<String, Object>> rows = perSeed.get(policy);
+            double[] saved = rows.stream().mapToDouble(m -> ((Number) m.get("savingsPercent")).doubleValue()).toArray();
+            double[] dropped = rows.stream().mapToDouble(m -> ((Number) m.get("droppedPercent")).doubleValue()).toArray();
+            int atTarget = 0;
+            int withinDrops = 0;
+            for (int i = 0; i < saved.length; i++) {
+                withinDrops += dropped[i] <= TARGET_DROPPED_PERCENT ? 1 : 0;
+                atTarget += saved[i] >= TARGET_SAVINGS_PERCENT && dropped[i] <= TARGET_DROPPED_PERCENT ? 1 : 0;
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("meanSavingsPercent", Experiments.round(java.util.Arrays.stream(saved).average().orElse(0)));
+            m.put("minSavingsPercent", java.util.Arrays.stream(saved).min().orElse(0));
+            m.put("maxSavingsPercent", java.util.Arrays.stream(saved).max().orElse(0));
+            m.put("maxDroppedPercent", java.util.Arrays.stream(dropped).max().orElse(0));
+            m.put("seedsWithinDropBound", withinDrops);
+            m.put("seedsAtTarget", atTarget);
+            m.put("perSeed", rows);
+            out.put(policy, m);
+            progress.accept(String.format(Locale.ROOT, "energy seeds: %s mean %s %% saved (%s-%s), %d of %d seeds within "
+                            + "%s %% dropped, %d of %d at the target", policy, m.get("meanSavingsPercent"),
+                    m.get("minSavingsPercent"), m.get("maxSavingsPercent"), withinDrops, count, fmt(TARGET_DROPPED_PERCENT),
+                    atTarget, count));
+        }
+        return out;
+    }
+
     static Map<String, Double> demands() {
         Map<String, Double> d = new LinkedHashMap<>();
         d.put("standard", 1.0);

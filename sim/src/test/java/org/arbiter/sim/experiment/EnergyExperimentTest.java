@@ -39,4 +39,22 @@ final class EnergyExperimentTest {
         assertThat(s.get(5)).isEqualTo(4); // the slot that holds the peak: ⌈80 / 20⌉
         assertThat(s.get(0)).isEqualTo(2); // ends at 20.3 req/s, just above one server
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void seeds_reportEverySeed_andCountThoseAtTheTarget() {
+        Map<String, Object> r = EnergyExperiment.seeds(SHORT, 3, 2, s -> { });
+        assertThat(r).containsEntry("first", 3L).containsEntry("count", 2);
+        for (String policy : EnergyExperiment.SEED_POLICIES) {
+            Map<String, Object> p = (Map<String, Object>) r.get(policy);
+            List<Map<String, Object>> rows = (List<Map<String, Object>>) p.get("perSeed");
+            assertThat(rows).extracting(m -> m.get("seed")).containsExactly(3L, 4L);
+            long at = rows.stream().filter(m -> ((Number) m.get("savingsPercent")).doubleValue() >= 38
+                    && ((Number) m.get("droppedPercent")).doubleValue() <= 0.002).count();
+            assertThat(p.get("seedsAtTarget")).isEqualTo((int) at);
+            double mean = rows.stream().mapToDouble(m -> ((Number) m.get("savingsPercent")).doubleValue()).average().orElseThrow();
+            assertThat(((Number) p.get("meanSavingsPercent")).doubleValue()).isCloseTo(mean, org.assertj.core.api.Assertions.within(0.01));
+            assertThat(((Number) p.get("minSavingsPercent")).doubleValue()).isGreaterThan(10);
+        }
+    }
 }
