@@ -60,6 +60,14 @@ public final class Subscriber<T> implements AutoCloseable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
 
+    /** A group member that owns partitions but has not heard from its coordinator for this long lets them go. */
+    private final long leaseMillis;
+    /** True while the member holds its partitions without a live session (see {@link #lease}). */
+    private volatile boolean fenced;
+    private long lastProbe;
+    private long lastAnswer = System.nanoTime();
+    private long answeringSince;
+
     /** How long closing the consumer may wait for the group coordinator (commit, leave group). */
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
@@ -76,6 +84,7 @@ public final class Subscriber<T> implements AutoCloseable {
         this.received = received;
         this.malformed = malformed;
         this.handlerErrors = handlerErrors;
+        this.leaseMillis = Long.parseLong(properties.getProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "45000"));
     }
 
     void start() {
@@ -126,6 +135,9 @@ public final class Subscriber<T> implements AutoCloseable {
                         for (ConsumerRecord<String, byte[]> r : records) {
                             deliver(r);
                         }
+                        if (groupId != null) {
+                            lease(c);
+                        }
                         if (caughtUp.getCount() > 0 && endAtStart != null && reached(c, endAtStart)) {
                             caughtUp.countDown();
                         }
@@ -155,17 +167,17 @@ public final class Subscriber<T> implements AutoCloseable {
             c.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-                    notifyAssignment(c);
+                    rebalanced(c, List.of(), partitions);
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    notifyAssignment(c);
+                    rebalanced(c, partitions, List.of());
                 }
 
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> partitions) {
-                    notifyAssignment(c);
+                    rebalanced(c, List.of(), partitions);
                 }
             });
             caughtUp.countDown();
@@ -203,11 +215,79 @@ public final class Subscriber<T> implements AutoCloseable {
         return true;
     }
 
+    /**
+     * A member cut off from its group coordinator keeps its assignment in the client until it rejoins,
+     * but the coordinator hands the partitions to another member once the session times out: two
+     * would then own partition 0 (two GRM leaders). So a member that owns partitions asks the
+     * coordinator once a second (the committed offsets of what it owns); once a session timeout has
+     * passed without an answer it reports owning nothing. When the coordinator answers again, a member
+     * the group expelled meanwhile learns it at its next heartbeat and the rebalance reports the
+     * partitions lost (a coordinator that restarted may also expel it a session timeout after it is
+     * back); so the assignment is reported again only after the coordinator has answered for a session
+     * timeout and a second with no rebalance, or by the rebalance itself.
+     */
+    private void lease(KafkaConsumer<String, byte[]> c) {
+        Set<TopicPartition> owned = c.assignment();
+        long now = System.nanoTime();
+        if (owned.isEmpty()) {
+            lastAnswer = now;
+            return;
+        }
+        if (now - lastProbe >= 1_000_000_000L) {
+            lastProbe = now;
+            try {
+                c.committed(owned, Duration.ofMillis(500));
+                lastAnswer = System.nanoTime();
+                if (answeringSince == 0) {
+                    answeringSince = lastAnswer;
+                }
+            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                answeringSince = 0; // no answer: the lease runs on
+            }
+        }
+        long silent = (System.nanoTime() - lastAnswer) / 1_000_000;
+        if (!fenced && silent >= leaseMillis) {
+            fenced = true;
+            answeringSince = 0;
+            LOG.warn("no answer from the group coordinator of {} for {} s (session timeout {} s): giving up {} until "
+                    + "it answers", topic, silent / 1000, leaseMillis / 1000.0, owned);
+            notifyAssignment(c);
+        } else if (fenced && answeringSince != 0 && (System.nanoTime() - answeringSince) / 1_000_000 >= leaseMillis + 1000) {
+            fenced = false;
+            LOG.info("the group coordinator of {} has answered for {} s without a rebalance; owning {} again", topic,
+                    (leaseMillis + 1000) / 1000.0, owned);
+            notifyAssignment(c);
+        }
+    }
+
+    /**
+     * A rebalance callback. Partitions revoked or lost are gone whatever the client's assignment
+     * still says during the callback; partitions assigned are the coordinator's own word on what this
+     * member owns, and end a lapse (the client also calls it with none while cut off: that does not).
+     */
+    private void rebalanced(KafkaConsumer<String, byte[]> c, Collection<TopicPartition> assigned,
+                            Collection<TopicPartition> leaving) {
+        if (!assigned.isEmpty()) {
+            if (fenced) {
+                LOG.info("rebalance on {}: owning {}", topic, c.assignment());
+            }
+            fenced = false;
+            lastAnswer = System.nanoTime();
+        }
+        notifyAssignment(c, leaving);
+    }
+
     private void notifyAssignment(KafkaConsumer<String, byte[]> c) {
+        notifyAssignment(c, List.of());
+    }
+
+    private void notifyAssignment(KafkaConsumer<String, byte[]> c, Collection<TopicPartition> leaving) {
         if (onAssignment == null) {
             return;
         }
-        Set<Integer> owned = c.assignment().stream().map(TopicPartition::partition).collect(Collectors.toSet());
+        Set<Integer> owned = fenced ? Set.of()
+                : c.assignment().stream().filter(tp -> !leaving.contains(tp)).map(TopicPartition::partition)
+                        .collect(Collectors.toSet());
         try {
             onAssignment.accept(owned);
         } catch (RuntimeException e) {

@@ -35,4 +35,27 @@ final class LeaderElectionIntegrationTest {
             follower.close();
         }
     }
+
+    @Test
+    void aLeaderCutOffFromTheBroker_stepsDownAfterTheSessionTimeout_andLeadsAgainWhenItReturns() throws Exception {
+        Path data = dir.resolve("broker");
+        EmbeddedKafka kafka = EmbeddedKafka.start(data);
+        int port = kafka.port();
+        int controller = kafka.controllerPort();
+        try (KafkaBus bus = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "cut.", Map.of()), "a", new SimpleMeterRegistry())) {
+            LeaderElection a = LeaderElection.join(bus, "cut.grm", "a", null);
+            await().atMost(Duration.ofSeconds(30)).until(a::isLeader);
+            long t0 = System.nanoTime();
+            kafka.close();
+            // the coordinator would give partition 0 away after the 6 s session timeout: so must we
+            await().atMost(Duration.ofSeconds(20)).until(() -> !a.isLeader());
+            System.out.printf("leader stepped down %.1f s after the broker went away%n", (System.nanoTime() - t0) / 1e9);
+            assertThat((System.nanoTime() - t0) / 1e9).isGreaterThan(5);
+            kafka = EmbeddedKafka.start(data, port, controller);
+            await().atMost(Duration.ofSeconds(60)).until(a::isLeader);
+            a.close();
+        } finally {
+            kafka.close();
+        }
+    }
 }
