@@ -135,7 +135,7 @@ public final class Subscriber<T> implements AutoCloseable {
                         for (ConsumerRecord<String, byte[]> r : records) {
                             deliver(r);
                         }
-                        if (groupId != null) {
+                        if (groupId != null && onAssignment != null) {
                             lease(c);
                         }
                         if (caughtUp.getCount() > 0 && endAtStart != null && reached(c, endAtStart)) {
