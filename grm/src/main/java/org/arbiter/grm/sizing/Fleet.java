@@ -83,6 +83,9 @@ public final class Fleet {
         }
     }
 
+    /** With several gateways, a backlog counts when each had one for at least this share of the period. */
+    static final double SATURATED_SHARE = 0.9;
+
     /** Statistics windows the λ̂ trend line is fitted over. */
     static final int FORECAST_WINDOWS = 16;
 
@@ -235,7 +238,7 @@ public final class Fleet {
         double rate;
         double windowArrivals;
         double windowDrops;
-        /** Per gateway with a backlog: (seconds, dispatched, Σ_s N(g,s)). */
+        /** Per gateway holding caps on a server that served the period: (backlog seconds, dispatched, period). */
         final List<double[]> backlogs = new ArrayList<>();
 
         Measured(int n) {
@@ -256,13 +259,13 @@ public final class Fleet {
         int n = servers.size();
         Measured m = new Measured(n);
         for (GatewayStats g : live.values()) {
-            if (g.backlog().seconds() > 0) {
-                double caps = 0;
-                for (int i = 0; i < n; i++) {
-                    GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
-                    caps += s != null && capped[i] ? s.cap() : 0;
-                }
-                m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), caps});
+            double caps = 0;
+            for (int i = 0; i < n; i++) {
+                GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
+                caps += s != null && capped[i] ? s.cap() : 0;
+            }
+            if (caps > 0) {
+                m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), g.backlog().periodSeconds()});
             }
             for (int i = 0; i < n; i++) {
                 GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
@@ -306,32 +309,27 @@ public final class Fleet {
     private void sampleCapacity(Measured m) {
         int served = 0;
         double busy = 0;
-        double slots = 0;
         for (int i = 0; i < servers.size(); i++) {
             ServerState st = power.get(i).state();
             if (capped[i] && (st == ServerState.ON || st == ServerState.DRAINING)) {
                 served++;
                 busy += Math.min(1, m.meanInFlight[i] / Math.max(1, concurrency(i)));
-                slots += concurrency(i);
             }
         }
-        // the backlog's service rate: a gateway holding a share f of the servers' slots takes requests
-        // in at f times their rate while it has a backlog; per server, Σ_g (d_g / f_g) / served over
-        // Σ_g t_g (both divided by the number of such gateways: the mean gateway's backlog)
+        // the backlog's service rate: while a gateway has a backlog, its slots are all busy — but the
+        // servers are saturated only if every gateway's are (a processor-sharing server with idle
+        // slots elsewhere serves the busy ones faster). One gateway: its backlog; several: only a
+        // period in which each was backlogged nearly throughout, as the sum of their rates.
         double backlogSeconds = 0;
         double backlogAccepted = 0;
-        int gateways = 0;
-        for (double[] b : m.backlogs) {
-            double share = slots > 0 ? Math.min(1, b[2] / slots) : 0;
-            if (share > 0 && served > 0) {
-                backlogSeconds += b[0];
-                backlogAccepted += b[1] / share / served;
-                gateways++;
-            }
-        }
-        if (gateways > 1) {
-            backlogSeconds /= gateways;
-            backlogAccepted /= gateways;
+        if (served > 0 && m.backlogs.size() == 1) {
+            backlogSeconds = m.backlogs.get(0)[0];
+            backlogAccepted = m.backlogs.get(0)[1] / served;
+        } else if (served > 0 && m.backlogs.size() > 1
+                && m.backlogs.stream().allMatch(b -> b[2] > 0 && b[0] >= SATURATED_SHARE * b[2])) {
+            backlogSeconds = m.backlogs.stream().mapToDouble(b -> b[0]).min().orElse(0);
+            double rate = m.backlogs.stream().mapToDouble(b -> b[1] / b[0]).sum();
+            backlogAccepted = rate * backlogSeconds / served;
         }
         if (served > 0 && m.period > 0 && m.arrivals + m.accepted > 0) {
             capacity.update(new CapacityEstimator.Sample(m.period, Math.round((double) m.arrivals / served),
