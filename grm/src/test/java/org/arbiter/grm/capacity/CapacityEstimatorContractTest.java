@@ -24,8 +24,16 @@ final class CapacityEstimatorContractTest {
                 () -> CapacityEstimator.ofStatic(TRUE_CAPACITY));
     }
 
-    /** Runs the fluid model for {@code periods} periods of 1 s; returns the final estimate. */
+    /** Runs the fluid model for {@code periods} periods of 1 s, with backlog counters; returns the final estimate. */
     static double drive(CapacityEstimator e, int periods, double ioFraction, long seed) {
+        return drive(e, periods, ioFraction, seed, true);
+    }
+
+    /**
+     * As above; {@code backlog}: the samples carry the backlog a gateway reports (the time the
+     * fluid queue was non-empty, at full service meanwhile), else none (an older gateway).
+     */
+    static double drive(CapacityEstimator e, int periods, double ioFraction, long seed, boolean backlog) {
         Random rnd = new Random(seed);
         double queue = 0;
         int k = 128;
@@ -38,8 +46,11 @@ final class CapacityEstimatorContractTest {
             double dropped = Math.max(0, queue - k);
             queue = Math.min(queue, k);
             double busy = served / TRUE_CAPACITY * (1 - ioFraction);
+            // the queue is non-empty all period when load exceeds capacity, else until the start's backlog drains
+            double backlogSeconds = load >= TRUE_CAPACITY ? 1 : Math.min(1, seen / (TRUE_CAPACITY - load));
             e.update(new CapacityEstimator.Sample(1, Math.round(load), Math.round(served), Math.round(dropped),
-                    (seen + queue) / 2, peak, k, busy));
+                    (seen + queue) / 2, peak, k, busy, backlog ? backlogSeconds : 0,
+                    backlog ? TRUE_CAPACITY * backlogSeconds : 0));
         }
         return e.estimate();
     }
@@ -49,6 +60,12 @@ final class CapacityEstimatorContractTest {
     void everyEstimator_isNonNegative_andNearCapacity_forCpuBoundWork(Supplier<CapacityEstimator> make) {
         double c = drive(make.get(), 600, 0, 1);
         assertThat(c).isGreaterThanOrEqualTo(0);
+        assertThat(c).isCloseTo(TRUE_CAPACITY, within(TRUE_CAPACITY * 0.1));
+    }
+
+    @Test
+    void queueMonitoring_withoutBacklogCounters_stillNearCapacity() {
+        double c = drive(CapacityEstimator.ofQueueMonitoring(0.01, 10, 0.9), 600, 0, 1, false);
         assertThat(c).isCloseTo(TRUE_CAPACITY, within(TRUE_CAPACITY * 0.1));
     }
 
