@@ -185,6 +185,19 @@ final class PowerSizingEndToEndTest {
             assertThat(((Number) basic.get("lost")).longValue()).isZero();
             assertThat(okMetric).as("actuations carried out (2 off, 2 on)").isGreaterThanOrEqualTo(4);
             assertThat(failed).isZero();
+            if ("queue".equals(policy)) {
+                // the gateway's backlog reached the GRM over Kafka: the service rate it measured (80 req/s per server)
+                var jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+                var name = new javax.management.ObjectName("arbiter:type=Grm,id=power-e2e");
+                double rate = (Double) jmx.getAttribute(name, "CapacityServiceRate");
+                double backlog = (Double) jmx.getAttribute(name, "CapacityBacklogSeconds");
+                System.out.printf("queue: %.1f req/s per server measured over %.1f s of backlog; capacity estimate %s req/s%n",
+                        rate, backlog, jmx.getAttribute(name, "CapacityEstimate"));
+                assertThat(backlog).as("backlog seconds reported").isPositive();
+                if (backlog >= 5) {
+                    assertThat(rate).isBetween(60.0, 100.0);
+                }
+            }
         } finally {
             for (AutoCloseable c : closing) {
                 try {

@@ -64,6 +64,16 @@ public interface CapacityEstimator {
     /** Takes one period's sample and returns the estimate after it (req/s; 0 = no estimate yet). */
     double update(Sample sample);
 
+    /** The service rate measured in the gateways' backlog, req/s per server (0 = not measured). */
+    default double serviceRate() {
+        return 0;
+    }
+
+    /** Seconds of backlog the service rate is measured over. */
+    default double backlogSeconds() {
+        return 0;
+    }
+
     /** The current estimate (req/s; 0 = no estimate yet). */
     double estimate();
 

@@ -182,6 +182,16 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
         return c;
     }
 
+    @Override
+    public double serviceRate() {
+        return backlogSeconds > 0 ? backlogAccepted / backlogSeconds : 0; // used once MIN_BACKLOG_SECONDS are in
+    }
+
+    @Override
+    public double backlogSeconds() {
+        return backlogSeconds;
+    }
+
     /** False while the estimate is still a lower bound (fast-start stage). */
     boolean adapting() {
         return adapted;

@@ -40,6 +40,12 @@ public interface GrmMBean {
     /** One server's estimated capacity, req/s (0 = unknown). */
     double getCapacityEstimate();
 
+    /** Service rate of one server measured in the gateways' backlog, req/s (0 = no backlog yet; the estimate uses it from 10 s on). */
+    double getCapacityServiceRate();
+
+    /** Seconds of gateway backlog that measurement covers (the last 1 200 s at most). */
+    double getCapacityBacklogSeconds();
+
     /** λ̂, the arrival rate forecast one start-up delay ahead, req/s. */
     double getForecastRate();
 

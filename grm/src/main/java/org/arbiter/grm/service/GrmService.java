@@ -99,8 +99,8 @@ public final class GrmService implements AutoCloseable {
 
     /** What the metrics show of the fleet, taken on the control thread after each period. */
     private record FleetView(int on, double joules, double watts, double capacity, double forecast, String states,
-                             double savedPercent) {
-        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "", 0);
+                             double savedPercent, double serviceRate, double backlogSeconds) {
+        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "", 0, 0, 0);
 
         static FleetView of(Fleet f) {
             int on = 0;
@@ -112,7 +112,7 @@ public final class GrmService implements AutoCloseable {
                 states.add(e.getKey() + "=" + e.getValue().state());
             }
             return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString(),
-                    f.savedPercent());
+                    f.savedPercent(), f.measuredServiceRate(), f.measuredBacklogSeconds());
         }
     }
 
@@ -154,6 +154,10 @@ public final class GrmService implements AutoCloseable {
                 .description("power the servers draw now (the model's estimate)").register(r);
         Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests/s")
                 .description("estimated capacity of one server (0 = unknown)").register(r);
+        Gauge.builder("arbiter.grm.capacity.service.rate", () -> fleetView.serviceRate()).baseUnit("requests/s")
+                .description("service rate of one server measured in the gateways' backlog (0 = not measured)").register(r);
+        Gauge.builder("arbiter.grm.capacity.backlog", () -> fleetView.backlogSeconds()).baseUnit("seconds")
+                .description("seconds of gateway backlog the service rate is measured over").register(r);
         Gauge.builder("arbiter.grm.forecast", () -> fleetView.forecast()).baseUnit("requests/s")
                 .description("forecast arrival rate one start-up delay ahead").register(r);
         this.actuationsOk = Counter.builder("arbiter.grm.power.actuations").tag("result", "ok")
@@ -443,6 +447,16 @@ public final class GrmService implements AutoCloseable {
         @Override
         public double getCapacityEstimate() {
             return fleetView.capacity();
+        }
+
+        @Override
+        public double getCapacityServiceRate() {
+            return fleetView.serviceRate();
+        }
+
+        @Override
+        public double getCapacityBacklogSeconds() {
+            return fleetView.backlogSeconds();
         }
 
         @Override

@@ -548,6 +548,16 @@ public final class Fleet {
         return capacity.estimate();
     }
 
+    /** The service rate the capacity estimator measured in the gateways' backlog, req/s per server (0 = none). */
+    public double measuredServiceRate() {
+        return capacity.serviceRate();
+    }
+
+    /** Seconds of backlog that measurement covers. */
+    public double measuredBacklogSeconds() {
+        return capacity.backlogSeconds();
+    }
+
     /** λ̂ at the last step, req/s. */
     public double forecastRate() {
         return lastForecast;
