@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
                 "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
                 "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
-                "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds does not apply),",
+                "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
@@ -41,8 +41,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--live", description = {"concurrency, phases, regions: run over a real Kafka broker, GRM, gateway and",
-            "simserver on loopback, durations multiplied by --time-scale; the simulated run is reported beside it."})
+    @Option(names = "--live", description = {"concurrency, phases, regions, energy: run over a real Kafka broker, GRM, gateway and",
+            "simservers on loopback, durations multiplied by --time-scale; the simulated run is reported beside it.",
+            "energy: policies off, static and queue over a day of --seconds (default 3600)."})
     boolean live;
 
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
@@ -55,6 +56,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     private Map<String, Object> live(java.io.PrintWriter err) {
         try {
             Files.createDirectories(out);
+            if ("energy".equals(name)) {
+                boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                return org.arbiter.sim.experiment.LiveEnergy.run(seed, given ? seconds : 3600, timeScale, out, err::println);
+            }
             Map<String, Object> live = switch (name) {
                 case "phases" -> LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
                 case "concurrency" -> LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
@@ -101,9 +106,9 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (live && !List.of("concurrency", "phases", "regions").contains(name)) {
+        if (live && !List.of("concurrency", "phases", "regions", "energy").contains(name)) {
             spec.commandLine().getErr().println("experiment: --live: " + name
-                    + " (expected: --live with concurrency, phases or regions)");
+                    + " (expected: --live with concurrency, phases, regions or energy)");
             return 2;
         }
         if (live && !(timeScale > 0 && timeScale <= 1)) {
@@ -145,7 +150,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "scale" -> scale(err);
             case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
             case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
-            case "energy" -> energy(err);
+            case "energy" -> live ? live(err) : energy(err);
             default -> null;
         };
     }

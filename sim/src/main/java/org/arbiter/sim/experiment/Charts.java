@@ -139,7 +139,11 @@ public final class Charts {
                     out.add(p2);
                 }
             }
-            case "energy" -> out.addAll(energy(result, dir));
+            case "energy" -> {
+                if (result.containsKey("series")) { // the live run has no per-minute series
+                    out.addAll(energy(result, dir));
+                }
+            }
             default -> { }
         }
         return out;
