@@ -72,8 +72,11 @@ public final class GatewayCore<R> {
     private final Scheduler scheduler;
     private final Balancer balancer;
     private final StatsRecorder stats;
-    /** Queued tickets that found every slot busy (see {@link Ticket#waitsForSlot}). */
-    private int waitingForSlot;
+    /**
+     * The backlog: from a dispatch attempt that found no free slot with requests queued, until the
+     * queues are empty. Meanwhile every slot is busy and each dispatch fills one a completion freed.
+     */
+    private boolean backlogged;
     private final long probeNanos;
     private Allocation allocation;
     private long sequence;
@@ -227,12 +230,6 @@ public final class GatewayCore<R> {
         queued++;
         stats.accepted(c, nowNanos);
         stats.queueLength(c, queues[c].size(), nowNanos);
-        if (!anyServerAvailable()) {
-            t.waitsForSlot = true;
-            if (waitingForSlot++ == 0) {
-                stats.backlogged(true, nowNanos);
-            }
-        }
         return t;
     }
 
@@ -248,6 +245,10 @@ public final class GatewayCore<R> {
         }
         int s = balancer.pick(serverView, -1);
         if (s < 0) {
+            if (!backlogged) {
+                backlogged = true;
+                stats.backlogged(true, nowNanos);
+            }
             return null;
         }
         int c = scheduler.next(classView);
@@ -260,8 +261,8 @@ public final class GatewayCore<R> {
         classInFlight[c]++;
         t.state = Ticket.State.DISPATCHED;
         t.dispatchNanos = nowNanos;
-        stats.dispatched(c, nowNanos - t.arrivalNanos(), waitingForSlot > 0, nowNanos);
-        leftQueue(t, nowNanos);
+        stats.dispatched(c, nowNanos - t.arrivalNanos(), backlogged, nowNanos);
+        endBacklogIfEmpty(nowNanos);
         assign(t, s, nowNanos);
         return t;
     }
@@ -355,7 +356,7 @@ public final class GatewayCore<R> {
             queues[t.classIndex()].remove(t);
             queued--;
             t.state = Ticket.State.DONE;
-            leftQueue(t, nowNanos);
+            endBacklogIfEmpty(nowNanos);
             stats.queueLength(t.classIndex(), queues[t.classIndex()].size(), nowNanos);
         } else if (t.state == Ticket.State.DISPATCHED) {
             complete(t, Outcome.CANCELLED, nowNanos);
@@ -373,7 +374,7 @@ public final class GatewayCore<R> {
                 Ticket<R> t = q.pollFirst();
                 queued--;
                 t.state = Ticket.State.EXPIRED;
-                leftQueue(t, nowNanos);
+                endBacklogIfEmpty(nowNanos);
                 t.dropReason = DropReason.QUEUE_TIMEOUT;
                 stats.dropped(c, DropReason.QUEUE_TIMEOUT, nowNanos);
                 if (expired.isEmpty()) {
@@ -422,13 +423,11 @@ public final class GatewayCore<R> {
         return up[s];
     }
 
-    /** A ticket left its queue: the backlog ends with the last one that waited for a slot. */
-    private void leftQueue(Ticket<R> t, long nowNanos) {
-        if (t.waitsForSlot) {
-            t.waitsForSlot = false;
-            if (--waitingForSlot == 0) {
-                stats.backlogged(false, nowNanos);
-            }
+    /** A ticket left its queue: the backlog ends when the queues are empty. */
+    private void endBacklogIfEmpty(long nowNanos) {
+        if (backlogged && queued == 0) {
+            backlogged = false;
+            stats.backlogged(false, nowNanos);
         }
     }
 

@@ -26,8 +26,6 @@ public final class Ticket<R> {
     String serverId;
     long dispatchNanos;
     int attempts;
-    /** Queued when no server had a free slot: it waits for a completion (the gateway's backlog). */
-    boolean waitsForSlot;
 
     Ticket(R request, int classIndex, String className, long arrivalNanos, long sequence) {
         this.request = request;

@@ -197,6 +197,7 @@ final class GatewayCoreTest {
         c.complete(running.remove(0), Outcome.OK, 500 * MS);
         assertThat(c.next(500 * MS)).isNotNull(); // the last waiting one: the backlog ends
         Ticket<String> w3 = c.offer("w3", "premium", 600 * MS);
+        assertThat(c.next(600 * MS)).isNull(); // the adapter's pump after an offer: no slot, a backlog
         c.cancel(w3, 700 * MS); // a waiting request that leaves ends it too, with nothing dispatched
         c.complete(running.remove(0), Outcome.OK, 800 * MS);
         c.offer("p", "premium", 900 * MS);

@@ -21,9 +21,10 @@ import org.arbiter.gateway.DropReason;
  * time, a log histogram of response times (p95), the queue-length seen by arrivals (000: the
  * arrivals' view of the queue), and the time integral of the queue length (for the time-averaged
  * queue length); per server, completions, summed service time, errors and the integral of the
- * in-flight count; and the gateway's backlog: the time some request that found every slot busy
- * was waiting, and the dispatches in that time (each into a slot a completion freed, so their
- * rate is the servers' service rate at any load). A snapshot sums the buckets of the window; Tsai's per-period counters sum the
+ * in-flight count; and the gateway's backlog: the time requests waited with every slot busy (as
+ * GatewayCore reports it), and the dispatches in that time (each into a slot a completion freed,
+ * so their rate is the servers' service rate at any load). A snapshot sums the buckets of the
+ * window; Tsai's per-period counters sum the
  * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it;
  * their n_acc is 000's "connections accepted by server processes": requests released from the
  * queue to a server, so that the queue grows by n_arr − n_acc − n_d over a period.
@@ -225,7 +226,7 @@ public final class StatsRecorder {
         queueLen[c] = length;
     }
 
-    /** Whether some queued request found every slot busy and still waits (the gateway's backlog). */
+    /** Whether requests wait with every slot busy (the gateway's backlog, see GatewayCore). */
     public void backlogged(boolean on, long nowNanos) {
         advance(nowNanos);
         backlogged = on;
@@ -238,8 +239,8 @@ public final class StatsRecorder {
     }
 
     /**
-     * A queued request went to a server after {@code queueNanos}; {@code inBacklog}: a request that
-     * found every slot busy was still waiting (so the slot was freed by a completion).
+     * A queued request went to a server after {@code queueNanos}; {@code inBacklog}: during the
+     * backlog (so into a slot a completion freed).
      */
     public void dispatched(int c, long queueNanos, boolean inBacklog, long nowNanos) {
         advance(nowNanos);

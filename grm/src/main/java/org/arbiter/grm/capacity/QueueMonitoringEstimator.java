@@ -48,13 +48,6 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     /** Backlogged periods whose μ the fast start's exit averages. */
     static final int BACKLOGGED_SAMPLES = 24;
 
-    private final double dropRatioBound;
-    private final double forecastSeconds;
-    private final double alpha;
-    private double c;
-    private boolean adapted;
-    private double previousMeanQueue = Double.NaN;
-    private double previousMu;
     /** Backlog seconds the service rate μ is measured over (the latest). */
     static final double BACKLOG_WINDOW_SECONDS = 1200;
 
@@ -64,6 +57,13 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     /** Backlog seconds after which the fast start ends even without a warning from the queue. */
     static final double FAST_START_BACKLOG_SECONDS = 30;
 
+    private final double dropRatioBound;
+    private final double forecastSeconds;
+    private final double alpha;
+    private double c;
+    private boolean adapted;
+    private double previousMeanQueue = Double.NaN;
+    private double previousMu;
     /** (backlog seconds, requests taken into service in them) of recent periods, newest last. */
     private final java.util.ArrayDeque<double[]> backlog = new java.util.ArrayDeque<>();
     private double backlogSeconds;

@@ -259,14 +259,7 @@ public final class Fleet {
         int n = servers.size();
         Measured m = new Measured(n);
         for (GatewayStats g : live.values()) {
-            double caps = 0;
-            for (int i = 0; i < n; i++) {
-                GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
-                caps += s != null && capped[i] ? s.cap() : 0;
-            }
-            if (caps > 0) {
-                m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), g.backlog().periodSeconds()});
-            }
+            boolean holdsCaps = false; // on a server that served the period
             for (int i = 0; i < n; i++) {
                 GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
                 if (s != null) {
@@ -275,7 +268,11 @@ public final class Fleet {
                     m.meanInFlight[i] += s.meanInFlight();
                     m.throughput[i] += s.throughput();
                     m.serviceWeighted[i] += s.throughput() * s.meanServiceTime();
+                    holdsCaps |= capped[i] && s.cap() > 0;
                 }
+            }
+            if (holdsCaps) {
+                m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), g.backlog().periodSeconds()});
             }
             for (Map.Entry<String, GatewayStats.ClassStats> e : g.classes().entrySet()) {
                 GatewayStats.ClassStats c = e.getValue();

@@ -56,34 +56,30 @@ final class FleetCapacityTest {
                 gateways: [{id: g1, port: 8080}, {id: g2, port: 8081}]
                 sizing: {policy: queue, minServers: 2, startupDelay: 60s}
                 """);
-        // each gateway holds 2 of each server's 4 slots
+        // g1 alone backlogged: its slots were busy, but g2's may have been idle — not a measurement
+        Fleet f = new Fleet(two, 0);
+        for (int i = 1; i <= 6; i++) {
+            f.step(5 * i, Instant.EPOCH, halves(new GatewayStats.Backlog(5, 5, 120), new GatewayStats.Backlog(5, 0, 0)), null);
+        }
+        assertThat(f.capacityPerServer()).as("still the fast start's lower bound").isCloseTo(20, within(1e-9));
+        // both backlogged throughout, each taking in 100 requests per period: 2 × 100 / 5 s / 2 servers
+        Fleet both = new Fleet(two, 0);
+        for (int i = 1; i <= 7; i++) {
+            both.step(5 * i, Instant.EPOCH, halves(new GatewayStats.Backlog(5, 5, 100), new GatewayStats.Backlog(5, 4.8, 96)),
+                    null);
+        }
+        // 30 s of backlog measured 20 req/s per server: the fast start ends at its lower bound
+        assertThat(both.capacityPerServer()).isCloseTo(20 - 2 * Math.sqrt(20 / 33.6), within(1e-6)); // 7 × 4.8 s
+    }
+
+    /** Gateways g1 and g2, each holding 2 of each server's 4 slots and 20 req/s, with these backlogs. */
+    static Map<String, GatewayStats> halves(GatewayStats.Backlog g1, GatewayStats.Backlog g2) {
         GatewayStats.PeriodCounters p = new GatewayStats.PeriodCounters(5, 100, 100, 0, 0, 20, 100);
         GatewayStats.ClassStats c = new GatewayStats.ClassStats(20, 20, 0.2, 0, 0.2, 0.3, 0, 0, 0, 1, Map.of(), p);
         Map<String, GatewayStats.ServerStats> half = Map.of(
                 "s1", new GatewayStats.ServerStats(2, 2, 10, 0.2, 2, 0, true),
                 "s2", new GatewayStats.ServerStats(2, 2, 10, 0.2, 2, 0, true));
-        // g1 alone backlogged: its slots were busy, but g2's may have been idle — not a measurement
-        Fleet f = new Fleet(two, 0);
-        Map<String, GatewayStats> oneBacklogged = Map.of(
-                "g1", new GatewayStats(1, Instant.EPOCH, "g1", 30, 1, Map.of("web", c), half,
-                        new GatewayStats.Backlog(5, 5, 120)),
-                "g2", new GatewayStats(1, Instant.EPOCH, "g2", 30, 1, Map.of("web", c), half,
-                        new GatewayStats.Backlog(5, 0, 0)));
-        for (int i = 1; i <= 6; i++) {
-            f.step(5 * i, Instant.EPOCH, oneBacklogged, null);
-        }
-        assertThat(f.capacityPerServer()).as("still the fast start's lower bound").isCloseTo(20, within(1e-9));
-        // both backlogged throughout, each taking in 100 requests per period: 2 × 100 / 5 s / 2 servers
-        Fleet both = new Fleet(two, 0);
-        Map<String, GatewayStats> saturated = Map.of(
-                "g1", new GatewayStats(1, Instant.EPOCH, "g1", 30, 1, Map.of("web", c), half,
-                        new GatewayStats.Backlog(5, 5, 100)),
-                "g2", new GatewayStats(1, Instant.EPOCH, "g2", 30, 1, Map.of("web", c), half,
-                        new GatewayStats.Backlog(5, 4.8, 96)));
-        for (int i = 1; i <= 7; i++) {
-            both.step(5 * i, Instant.EPOCH, saturated, null);
-        }
-        // 30 s of backlog measured 20 req/s per server: the fast start ends at its lower bound
-        assertThat(both.capacityPerServer()).isCloseTo(20 - 2 * Math.sqrt(20 / 33.6), within(1e-6)); // 7 × 4.8 s
+        return Map.of("g1", new GatewayStats(1, Instant.EPOCH, "g1", 30, 1, Map.of("web", c), half, g1),
+                "g2", new GatewayStats(1, Instant.EPOCH, "g2", 30, 1, Map.of("web", c), half, g2));
     }
 }

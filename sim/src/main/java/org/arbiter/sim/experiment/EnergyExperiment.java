@@ -391,7 +391,7 @@ public final class EnergyExperiment {
         return best;
     }
 
-    private static String fmt(double d) {
+    static String fmt(double d) {
         return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.sim.experiment;
 
+import static org.arbiter.sim.experiment.EnergyExperiment.fmt;
+
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -169,10 +171,7 @@ public final class LiveEnergy {
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
                  GrmService grm = GrmService.start(id, cluster, bus, Clock.systemUTC(), new GrmStep(cluster, id, System::nanoTime), m);
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while (g1.allocation().version() == 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
+                LiveRig.awaitAllocation(g1);
                 double[] startJoules = new double[n];
                 for (int i = 0; i < n; i++) {
                     startJoules[i] = joules(sims.get(i));
@@ -228,11 +227,6 @@ public final class LiveEnergy {
     }
 
     private static long number(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        return v instanceof Number x ? x.longValue() : 0;
-    }
-
-    private static String fmt(double d) {
-        return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        return (long) LiveRig.number(m, key);
     }
 }

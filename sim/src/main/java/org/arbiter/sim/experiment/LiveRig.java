@@ -118,10 +118,7 @@ final class LiveRig {
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 if (spec.grm()) {
-                    long deadline = System.nanoTime() + 30_000_000_000L;
-                    while (g1.allocation().version() == 0 && System.nanoTime() < deadline) {
-                        Thread.sleep(20);
-                    }
+                    awaitAllocation(g1);
                 }
                 double phaseWall = secondsPerPhase * scale;
                 List<double[]> samples = new ArrayList<>();
@@ -173,7 +170,15 @@ final class LiveRig {
         }
     }
 
-    private static double number(Map<String, Object> m, String key) {
+    /** Waits (up to 30 s) until the GRM's first allocation reached the gateway. */
+    static void awaitAllocation(Gateway g) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (g.allocation().version() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    static double number(Map<String, Object> m, String key) {
         Object v = m.get(key);
         return v instanceof Number n ? n.doubleValue() : 0;
     }
