@@ -28,8 +28,6 @@ public final class HttpActuator implements PowerActuator {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
-    /** One status poll; a poll that misses is retried until the wait ends. */
-    private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
 
     private final Duration onWait;
     private final Duration offWait;
@@ -66,16 +64,7 @@ public final class HttpActuator implements PowerActuator {
         long lastPost = started;
         String last = "unknown";
         while (true) {
-            try {
-                last = state(status);
-            } catch (ActuationException e) {
-                // the admin API missed one poll (a server in transition may be slow to answer):
-                // poll on until the deadline rather than fail the attempt
-                last = "unanswered (" + e.getMessage() + ")";
-                if (System.nanoTime() >= deadline) {
-                    throw e;
-                }
-            }
+            last = state(status);
             if (last.equals(action.name())) {
                 return action == ServerState.ON ? Seen.UP : Seen.DOWN;
             }
@@ -104,7 +93,7 @@ public final class HttpActuator implements PowerActuator {
 
     /** The {@code state} of the status document: ON, OFF, BOOTING or SHUTTING_DOWN. */
     private String state(URI uri) throws ActuationException, InterruptedException {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(uri).timeout(POLL_TIMEOUT).GET().build(), "GET");
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri).timeout(REQUEST_TIMEOUT).GET().build(), "GET");
         if (r.statusCode() / 100 != 2) {
             throw new ActuationException("GET " + uri + ": HTTP " + r.statusCode() + " " + shorten(r.body())
                     + " (expected: 2xx)", Seen.UNKNOWN);

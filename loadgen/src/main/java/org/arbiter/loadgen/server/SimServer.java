@@ -289,17 +289,20 @@ public final class SimServer implements AutoCloseable {
         connections.close().awaitUninterruptibly();
     }
 
+    /**
+     * Applies the power model's transition to the machine (port closed or opened). Compared with
+     * what the machine shows, not with the model's state before this call: a status read or a busy
+     * change on the clock thread may already have advanced the model past its transition time, and
+     * that transition must still be applied (it used to be lost, leaving the server SHUTTING_DOWN or
+     * BOOTING for good).
+     */
     private void syncPower() {
-        double t = Math.max(now(), power.nextTransitionTime());
-        PowerModel.State before = power.state();
-        PowerModel.State after = power.advanceTo(t);
-        if (before == after) {
-            return;
-        }
-        if (after == PowerModel.State.OFF) {
+        double due = power.nextTransitionTime();
+        PowerModel.State after = power.advanceTo(Double.isFinite(due) ? Math.max(now(), due) : now());
+        if (after == PowerModel.State.OFF && state != State.OFF) {
             state = State.OFF;
             down();
-        } else if (after == PowerModel.State.ON) {
+        } else if (after == PowerModel.State.ON && state != State.ON) {
             try {
                 listener = bind(port, true);
                 state = State.ON;

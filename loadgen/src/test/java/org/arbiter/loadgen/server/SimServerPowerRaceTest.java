@@ -1,0 +1,49 @@
+package org.arbiter.loadgen.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A status read on the clock thread advances the power model; one that lands between a
+ * transition's time and the scheduled sync used to swallow the transition (the server stayed
+ * SHUTTING_DOWN or BOOTING for good, and the meter's energy became NaN). Twenty off/on cycles with
+ * short delays while another thread reads the status as fast as it can.
+ */
+final class SimServerPowerRaceTest {
+
+    @Test
+    void everyPowerTransitionCompletes_whileTheStatusIsReadContinuously() throws Exception {
+        try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.01, 0).withDelays(0.02, 0.02))) {
+            AtomicBoolean reading = new AtomicBoolean(true);
+            Thread reader = new Thread(() -> {
+                while (reading.get()) {
+                    s.status();
+                }
+            });
+            reader.start();
+            try {
+                for (int i = 0; i < 20; i++) {
+                    s.powerOff();
+                    awaitState(s, SimServer.State.OFF, i);
+                    s.powerOn();
+                    awaitState(s, SimServer.State.ON, i);
+                }
+            } finally {
+                reading.set(false);
+                reader.join();
+            }
+            double joules = ((Number) s.status().get("joules")).doubleValue();
+            assertThat(joules).as("metered energy").isFinite().isPositive();
+        }
+    }
+
+    private static void awaitState(SimServer s, SimServer.State want, int cycle) throws InterruptedException {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (s.state() != want && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        assertThat(s.state()).as("cycle " + cycle + ": state 2 s after the order (delays 0.02 s)").isEqualTo(want);
+    }
+}
