@@ -361,8 +361,8 @@ public final class PinSelection {
         }
         Sums others = s.sums(s.ns, trial, f);
         long room = others.lower >= others.m ? 0 : others.m - others.lower;
-        String why = "N = " + others.n + " slots, of which the other " + others.flows + " flows need "
-                + fmt(others.lower, q) + " (minWeight " + fmt(c.minWeight()) + ", minShare and the pins set before this one)";
+        String why = "N = " + others.n + " slots, of which the other " + others.flows
+                + (others.flows == 1 ? " flow needs " : " flows need ") + fmt(others.lower, q) + " (minWeight " + fmt(c.minWeight()) + ", minShare and the pins set before this one)";
         String rule = others.free > 0 ? "between 0 and " + fmt(room, q) + ": " + why
                 : fmt(room, q) + " exactly: every flow would be pinned, so the pins must add up to N; " + why;
         return new Refusal("value", rule, "value: " + fmt(o.value()) + " (expected: " + rule + ")");

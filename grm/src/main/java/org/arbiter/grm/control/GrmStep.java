@@ -56,6 +56,7 @@ public final class GrmStep implements ControlStep {
     private final LongSupplier nanoTicker;
     private long sequence;
     private Fleet fleet;
+    private List<Decision.PinStatus> leftOut = List.of();
 
     /**
      * @param config     the cluster
@@ -129,11 +130,23 @@ public final class GrmStep implements ControlStep {
             out.add(new Allocation(Message.VERSION, now, g, version, solution.weights().get(g),
                     solution.serverCaps().get(g), "grm"));
         }
-        if (!built.pins().leftOut().isEmpty()) {
-            LOG.debug("pins left out: {}", built.pins().leftOut());
-        }
+        logLeftOut(built.pins());
         return new Result(out, decision(now, built, solution, solveSeconds, version, live, overrides),
                 fs.orders(), fs.actuations());
+    }
+
+    /** Logs the pins left out when that set changes (not every period: the decisions carry it). */
+    private void logLeftOut(PinSelection.Outcome pins) {
+        List<Decision.PinStatus> now = pins.statuses().stream().filter(p -> !p.applied()).toList();
+        if (!now.equals(leftOut)) {
+            leftOut = now;
+            if (now.isEmpty()) {
+                LOG.info("every operator pin is applied");
+            } else {
+                LOG.warn("operator pins not applied (the rest of the cluster is optimised as usual): {}",
+                        String.join("; ", now.stream().map(p -> p.id() + ": " + p.reason()).toList()));
+            }
+        }
     }
 
     @Override

@@ -104,7 +104,7 @@ final class GrmStepTest {
         assertThat(r.allocations()).hasSize(1);
         assertThat(r.allocations().get(0).weights().values().stream().mapToDouble(d -> d).sum()).isEqualTo(15.0);
         assertThat(r.decision().pins()).containsExactly(new Decision.PinStatus("p", false, "value: 40 (expected: between 0 "
-                + "and 14: N = 15 slots, of which the other 1 flows need 1 (minWeight 1, minShare and the pins set before this one))"));
+                + "and 14: N = 15 slots, of which the other 1 flow needs 1 (minWeight 1, minShare and the pins set before this one))"));
         assertThat(r.decision().flows()).noneSatisfy(f -> assertThat(f.pinned()).isTrue());
         assertThat(Double.isNaN(r.decision().objective())).isFalse();
         assertThat(MessageCodec.decode(MessageCodec.encode(r.decision()), Decision.class)).isEqualTo(new Decoded.Ok<>(r.decision()));
