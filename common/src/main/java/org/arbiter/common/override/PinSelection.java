@@ -53,6 +53,8 @@ import org.arbiter.common.message.ServerState;
  * gateways, ON servers); the console applies it to the cluster as configured before it publishes a
  * pin, and refuses a pin that would be left out. One definition for both, so what the console
  * accepts is what the GRM applies on the configured cluster.
+ *
+ * <p>Stateless and thread-safe; the records it returns are immutable.
  */
 public final class PinSelection {
 

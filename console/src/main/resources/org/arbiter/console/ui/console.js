@@ -350,8 +350,8 @@ function renderPins() {
     const st = pinStatus(o.id);
     const out = st && !st.applied;
     return el('tr', { 'data-id': o.id, class: out ? 'left-out' : '' }, el('td', {}, what), el('td', { class: 'num' }, value),
-      el('td', { class: 'pin-status', title: out ? st.reason : '' },
-        !st ? 'waiting for the GRM' : st.applied ? 'applied' : 'not applied: ' + st.reason),
+      el('td', { class: 'pin-status', title: out ? st.reason : st ? '' : 'no GRM decision has reported on this pin yet' },
+        !st ? '—' : st.applied ? 'applied' : 'not applied: ' + st.reason),
       el('td', {}, o.author), el('td', {}, time(o.at)),
       el('td', {}, admin ? el('button', { class: 'link', type: 'button', title: 'unpin', 'data-unpin': o.id,
         onclick: () => unpin(o.id) }, 'unpin') : ''));
