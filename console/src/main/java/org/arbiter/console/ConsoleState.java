@@ -246,6 +246,23 @@ public final class ConsoleState {
         return Map.copyOf(overrides);
     }
 
+    /**
+     * What the GRM made of each override in force, by id, from the newest decision that says
+     * (an override the GRM left out has {@code applied: false} and the reason).
+     */
+    public synchronized Map<String, Decision.PinStatus> pinStatuses() {
+        Map<String, Decision.PinStatus> out = new TreeMap<>();
+        Decision last = decisions.peekLast();
+        if (last != null) {
+            last.pins().forEach(p -> {
+                if (overrides.containsKey(p.id())) {
+                    out.put(p.id(), p);
+                }
+            });
+        }
+        return out;
+    }
+
     /** The override in force under {@code id}, or null. */
     public synchronized OperatorOverride override(String id) {
         return overrides.get(id);

@@ -4,36 +4,46 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.OperatorOverride.Kind;
+import org.arbiter.common.message.OverrideRange;
+import org.arbiter.common.override.PinSelection;
 import org.arbiter.common.message.ServerState;
 
 /**
  * Reads the body of {@code POST /api/overrides} into an {@link OperatorOverride}, or says which
  * field breaks which rule. The accepted forms:
  * <pre>
- * {"kind": "weight",      "gateway": "g1", "class": "premium", "value": 7}     pin w(g,c) (>= 0)
- * {"kind": "concurrency", "server": "s1", "value": 8}                          pin N_s (whole, >= 1)
- * {"kind": "target",      "class": "premium", "value": 1.5}                    set τ_c in seconds (> 0)
- * {"kind": "utility",     "class": "premium", "phi": 1, "alpha": 2, "beta": 1} set any of φ, α, β
+ * {"kind": "weight",      "gateway": "g1", "class": "premium", "value": 7}     pin w(g,c) (0 to 1 000 000)
+ * {"kind": "concurrency", "server": "s1", "value": 8}                          pin N_s (whole, 1 to 100 000)
+ * {"kind": "target",      "class": "premium", "value": 1.5}                    set τ_c in seconds (0 to 86 400, not 0)
+ * {"kind": "utility",     "class": "premium", "phi": 1, "alpha": 2, "beta": 1} set any of φ (0 to 10^6), α, β (0 to 10, not 0)
  * {"kind": "power",       "server": "s2", "state": "OFF"}                      hold a server ON or OFF
  * </pre>
  * Gateways, classes and servers must be ones the configuration names; unknown fields are refused
  * (a typo never pins something else). The id says what is pinned ({@code weight:g1:premium}), so
  * pinning the same thing again replaces the pin, as the compacted topic keeps one record per id.
+ * The ranges are {@link OverrideRange}'s, the same the message codec and the GRM hold overrides
+ * to.
+ *
+ * <p>With the overrides in force given, a weight, N_s or power pin is also checked against the
+ * cluster as configured (every gateway live, every server ON at its configured N_s unless held
+ * OFF) and the pins in force, by the rule the GRM applies every period
+ * ({@link PinSelection#admit}): a pin the GRM would have to leave out, or one that would make it
+ * leave out a pin in force, is refused with the range that would fit
+ * ({@code value: 18 (expected: between 0 and 17: N = 20 slots, ...)}).
  *
  * <p>Stateless and thread-safe.
  */
 public final class OverrideRequest {
-
-    /** Largest N_s an operator may pin. */
-    static final int MAX_CONCURRENCY = 100_000;
 
     private static final Map<Kind, Set<String>> FIELDS = Map.of(
             Kind.WEIGHT, Set.of("kind", "gateway", "class", "value"),
@@ -63,6 +73,31 @@ public final class OverrideRequest {
      * @param author who asks, recorded in the override
      */
     public static Result read(JsonNode body, ClusterConfig config, String author, Instant now) {
+        return read(body, config, List.of(), author, now);
+    }
+
+    /**
+     * Reads one request and checks it against the configuration and the overrides in force.
+     *
+     * @param body    the parsed JSON body (null when it was not JSON)
+     * @param inForce the overrides in force (the console's view of the overrides topic)
+     * @param author  who asks, recorded in the override
+     */
+    public static Result read(JsonNode body, ClusterConfig config, Collection<OperatorOverride> inForce, String author,
+                              Instant now) {
+        requireNonNull(inForce, "inForce");
+        Result r = readAlone(body, config, author, now);
+        if (r instanceof Result.Valid v) {
+            Optional<PinSelection.Refusal> refusal = PinSelection.admit(config, inForce, v.override());
+            if (refusal.isPresent()) {
+                PinSelection.Refusal x = refusal.get();
+                return new Result.Invalid(x.field(), x.rule(), x.message());
+            }
+        }
+        return r;
+    }
+
+    private static Result readAlone(JsonNode body, ClusterConfig config, String author, Instant now) {
         requireNonNull(config, "config");
         requireNonNull(now, "now");
         if (body == null || !body.isObject()) {
@@ -89,30 +124,27 @@ public final class OverrideRequest {
                 case WEIGHT -> {
                     String g = known(body, "gateway", config.gateways().stream().map(x -> x.id()).toList());
                     String c = known(body, "class", config.classes().stream().map(x -> x.name()).toList());
-                    double v = number(body, "value", 0, false, ">= 0");
+                    double v = number(body, OverrideRange.WEIGHT);
                     yield valid(new OperatorOverride(Message.VERSION, now, "weight:" + g + ":" + c, kind, g, c, null, v,
                             null, null, null, null, true, author));
                 }
                 case CONCURRENCY -> {
                     String s = known(body, "server", config.servers().stream().map(x -> x.id()).toList());
-                    double v = number(body, "value", 1, false, "a whole number from 1 to " + MAX_CONCURRENCY);
-                    if (v != Math.rint(v) || v > MAX_CONCURRENCY) {
-                        throw new Refusal("value", "a whole number from 1 to " + MAX_CONCURRENCY, body.get("value").toString());
-                    }
+                    double v = number(body, OverrideRange.CONCURRENCY);
                     yield valid(new OperatorOverride(Message.VERSION, now, "concurrency:" + s, kind, null, null, s, v,
                             null, null, null, null, true, author));
                 }
                 case TARGET -> {
                     String c = known(body, "class", config.classes().stream().map(x -> x.name()).toList());
-                    double v = number(body, "value", 0, true, "> 0 seconds");
+                    double v = number(body, OverrideRange.TARGET);
                     yield valid(new OperatorOverride(Message.VERSION, now, "target:" + c, kind, null, c, null, v,
                             null, null, null, null, true, author));
                 }
                 case UTILITY -> {
                     String c = known(body, "class", config.classes().stream().map(x -> x.name()).toList());
-                    Double phi = body.has("phi") ? number(body, "phi", 0, false, ">= 0") : null;
-                    Double alpha = body.has("alpha") ? number(body, "alpha", 0, true, "> 0") : null;
-                    Double beta = body.has("beta") ? number(body, "beta", 0, true, "> 0") : null;
+                    Double phi = body.has("phi") ? number(body, OverrideRange.PHI) : null;
+                    Double alpha = body.has("alpha") ? number(body, OverrideRange.ALPHA) : null;
+                    Double beta = body.has("beta") ? number(body, OverrideRange.BETA) : null;
                     if (phi == null && alpha == null && beta == null) {
                         throw new Refusal("phi", "at least one of phi, alpha, beta", "missing");
                     }
@@ -169,17 +201,18 @@ public final class OverrideRequest {
         return n.asText();
     }
 
-    private static double number(JsonNode body, String field, double min, boolean exclusive, String rule) {
+    private static double number(JsonNode body, OverrideRange range) {
+        String field = range.field();
         JsonNode n = body.get(field);
         if (n == null || n.isNull()) {
-            throw new Refusal(field, rule, "missing");
+            throw new Refusal(field, range.rule(), "missing");
         }
         if (!n.isNumber()) {
-            throw new Refusal(field, rule, n.toString());
+            throw new Refusal(field, range.rule(), n.toString());
         }
-        double v = n.asDouble();
-        if (!Double.isFinite(v) || v < min || exclusive && v == min) {
-            throw new Refusal(field, rule, n.toString());
+        double v = n.asDouble();   // a number beyond double's range is ±Infinity here, and refused
+        if (!range.contains(v)) {
+            throw new Refusal(field, range.rule(), Double.isFinite(v) ? n.toString() : String.valueOf(v));
         }
         return v;
     }

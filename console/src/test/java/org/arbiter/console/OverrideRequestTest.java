@@ -69,6 +69,49 @@ final class OverrideRequestTest {
         assertThat(i.message()).startsWith(field + ": ").contains("(expected: ");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 1e10}    | value: 1.0E10 (expected: between 0 and 1000000)",
+            "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 1e400}   | value: Infinity (expected: between 0 and 1000000)",
+            "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 100000000000000000000000} | value: 100000000000000000000000 (expected: between 0 and 1000000)",
+            "{\"kind\": \"concurrency\", \"server\": \"s1\", \"value\": 1e12}                      | value: 1.0E12 (expected: a whole number from 1 to 100000)",
+            "{\"kind\": \"target\", \"class\": \"premium\", \"value\": 1e308}                      | value: 1.0E308 (expected: > 0 and <= 86400)",
+            "{\"kind\": \"utility\", \"class\": \"premium\", \"alpha\": 1000}                      | alpha: 1000 (expected: > 0 and <= 10)",
+            "{\"kind\": \"utility\", \"class\": \"premium\", \"phi\": -0.5}                        | phi: -0.5 (expected: between 0 and 1000000)",
+    })
+    void numbersOutOfRange_areRefusedWithTheSharedRange(String json, String message) {
+        OverrideRequest.Result r = OverrideRequest.read(parse(json.strip()), CONFIG, "alice", T0);
+        assertThat(r).isInstanceOfSatisfying(OverrideRequest.Result.Invalid.class,
+                i -> assertThat(i.message()).isEqualTo(message));
+    }
+
+    @Test
+    void aWeightPinThatCannotBeMet_isRefused_withTheFeasibleRange() {
+        // N = 20 (s1, s2 at 10), four flows, minWeight 1: one flow may hold at most 17
+        OverrideRequest.Result r = OverrideRequest.read(parse(
+                "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 18}"), CONFIG, "alice", T0);
+        assertThat(r).isInstanceOfSatisfying(OverrideRequest.Result.Invalid.class, i -> {
+            assertThat(i.field()).isEqualTo("value");
+            assertThat(i.message()).isEqualTo("value: 18 (expected: between 0 and 17: N = 20 slots, of which the other 3 "
+                    + "flows need 3 (minWeight 1, minShare and the pins set before this one))");
+        });
+        valid("{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 17}");
+    }
+
+    @Test
+    void aPinThatDoesNotFitWithThePinsInForce_isRefused() {
+        OperatorOverride inForce = valid("{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 10}");
+        OverrideRequest.Result r = OverrideRequest.read(parse(
+                "{\"kind\": \"weight\", \"gateway\": \"g2\", \"class\": \"premium\", \"value\": 9}"),
+                CONFIG, java.util.List.of(inForce), "alice", T0.plusSeconds(1));
+        assertThat(r).isInstanceOfSatisfying(OverrideRequest.Result.Invalid.class,
+                i -> assertThat(i.rule()).startsWith("between 0 and 8: N = 20 slots, of which the other 3 flows need 12"));
+        OverrideRequest.Result off = OverrideRequest.read(parse("{\"kind\": \"power\", \"server\": \"s2\", \"state\": \"OFF\"}"),
+                CONFIG, java.util.List.of(inForce), "alice", T0.plusSeconds(1));
+        assertThat(off).isInstanceOfSatisfying(OverrideRequest.Result.Invalid.class,
+                i -> assertThat(i.message()).startsWith("state: OFF (expected: a value that keeps the pin weight:g1:premium"));
+    }
+
     private static OperatorOverride valid(String json) {
         OverrideRequest.Result r = OverrideRequest.read(parse(json), CONFIG, "alice", T0);
         assertThat(r).isInstanceOf(OverrideRequest.Result.Valid.class);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.common.override.PinSelection;
 import org.arbiter.grm.model.FlowModel;
 import org.arbiter.grm.optimize.CapPartition;
 import org.arbiter.grm.optimize.Optimizer;
@@ -31,31 +32,35 @@ public final class GrmSolver {
         Problem.Parameters p = problem.parameters();
         int q = p.granularity();
         int n = problem.totalConcurrency();
-        int totalUnits = Math.multiplyExact(n, q);
+        int totalUnits = problem.totalUnits();
         List<String> gateways = problem.gateways();
         Map<String, Integer> classIndex = new LinkedHashMap<>();
         for (Problem.Flow f : problem.flows()) {
             classIndex.putIfAbsent(f.cls(), classIndex.size());
         }
 
+        // bounds in long, saturating (PinSelection's arithmetic): a huge pin or minWeight cannot wrap
         long lowerSum = 0;
-        int[] lowers = new int[problem.flows().size()];
-        for (int i = 0; i < lowers.length; i++) {
+        long[] lowerUnits = new long[problem.flows().size()];
+        for (int i = 0; i < lowerUnits.length; i++) {
             Problem.Flow f = problem.flows().get(i);
             Double pin = problem.pins().get(f.id());
             if (pin != null) {
-                lowers[i] = (int) Math.round(pin * q);
+                lowerUnits[i] = PinSelection.pinUnits(pin, q);
             } else {
                 Problem.ClassSpec c = problem.classNamed(f.cls());
-                double byShare = c.minShare() * n / gateways.size();
-                lowers[i] = (int) Math.ceil(Math.max(p.minWeight(), byShare) * q - 1e-9);
+                lowerUnits[i] = PinSelection.lowerUnits(p.minWeight(), c.minShare(), n, gateways.size(), q);
             }
-            lowerSum += lowers[i];
+            lowerSum = PinSelection.add(lowerSum, lowerUnits[i]);
         }
         if (lowerSum > totalUnits) {
             throw new ProblemException(List.of("flows: the lower bounds (minWeight " + p.minWeight()
                     + ", minShare, pins) need " + format(lowerSum / (double) q) + " of N = " + n
                     + " (expected: N >= the sum of lower bounds)"));
+        }
+        int[] lowers = new int[lowerUnits.length];   // each ≤ lowerSum ≤ totalUnits, an int
+        for (int i = 0; i < lowers.length; i++) {
+            lowers[i] = (int) lowerUnits[i];
         }
 
         List<Item> items = new ArrayList<>();

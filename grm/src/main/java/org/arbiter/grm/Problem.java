@@ -98,9 +98,14 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
         }
     }
 
-    /** N = Σ_s N_s. */
+    /** N = Σ_s N_s (validated to fit, with N·q, in an int). */
     public int totalConcurrency() {
-        return servers.stream().mapToInt(Server::concurrency).sum();
+        return (int) servers.stream().mapToLong(Server::concurrency).sum();
+    }
+
+    /** M = N·q, the units the optimiser places (validated to fit in an int). */
+    public int totalUnits() {
+        return totalConcurrency() * parameters.granularity();
     }
 
     /** The gateways taking part, in the order their flows first appear. */
@@ -191,6 +196,12 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
         }
         if (p.granularity() < 1) {
             e.add("granularity: " + p.granularity() + " (expected: >= 1)");
+        } else {
+            long n = servers.stream().mapToLong(s -> Math.max(0, s.concurrency())).sum();
+            if (n > Integer.MAX_VALUE / p.granularity()) {
+                e.add("servers: N = " + n + " slots at granularity " + p.granularity()
+                        + " (expected: N · granularity <= " + Integer.MAX_VALUE + ")");
+            }
         }
         if (!(p.minWeight() >= 0)) {
             e.add("minWeight: " + p.minWeight() + " (expected: >= 0)");

@@ -23,10 +23,13 @@ import java.util.Map;
  * @param servers           per server: state, N_s, power
  * @param energyJoules      energy used by the cluster so far (0 when not modelled)
  * @param overrides         ids of the overrides in force
+ * @param pins              what became of each override in force this period, in the order the GRM
+ *                          considered them (the order they were set): applied, or left out and why
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
-                       Map<String, Server> servers, double energyJoules, List<String> overrides) implements Message {
+                       Map<String, Server> servers, double energyJoules, List<String> overrides,
+                       List<PinStatus> pins) implements Message {
 
     public Decision {
         checkVersion(v);
@@ -37,6 +40,20 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
         flows = flows == null ? List.of() : List.copyOf(flows);
         servers = servers == null ? Map.of() : Map.copyOf(servers);
         overrides = overrides == null ? List.of() : List.copyOf(overrides);
+        pins = pins == null ? List.of() : List.copyOf(pins);
+    }
+
+    /** A decision without pin statuses (the form before they were added; {@code pins} is empty). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, List.of());
+    }
+
+    /** The status of the override {@code id}, if this decision has one. */
+    public java.util.Optional<PinStatus> pin(String id) {
+        return pins.stream().filter(p -> p.id().equals(id)).findFirst();
     }
 
     @Override
@@ -59,6 +76,21 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
     public record Flow(String gateway, @JsonProperty("class") String cls, double arrivalRate, double responseTime, double queueLength,
                        double previousWeight, double weight, double predictedResponseTime, double predictedUtility,
                        boolean pinned) {
+    }
+
+    /**
+     * What the GRM made of one override in force.
+     *
+     * @param id      the override's id
+     * @param applied true when the override shaped this period's allocation
+     * @param reason  why it was not applied ({@code value: 9 (expected: <= 7: ...)}, a gateway not
+     *                live, ...), empty when applied
+     */
+    public record PinStatus(String id, boolean applied, String reason) {
+        public PinStatus {
+            Message.checkId("pins[].id", id);
+            reason = reason == null ? "" : reason;
+        }
     }
 
     /**

@@ -19,6 +19,9 @@ import java.time.Instant;
  *   <li>{@code utility}: set φ, α, β of {@code class};</li>
  *   <li>{@code power}: hold {@code server} in {@code state} (ON or OFF).</li>
  * </ul>
+ * An active override's numbers are checked against {@link OverrideRange} here, so a record
+ * out of range can neither be built nor decoded ({@code value: 1.0E10 (expected: between 0 and
+ * 1000000)}). An inactive one (an unpin) carries whatever the pin carried and is not checked.
  */
 public record OperatorOverride(int v, Instant at, String id, Kind kind, String gateway, @JsonProperty("class") String cls, String server,
                        Double value, Double phi, Double alpha, Double beta, ServerState state, boolean active,
@@ -45,18 +48,15 @@ public record OperatorOverride(int v, Instant at, String id, Kind kind, String g
                 case WEIGHT -> {
                     checkId("gateway", gateway);
                     checkId("class", cls);
-                    positive("value", value, true);
+                    OverrideRange.WEIGHT.check(value);
                 }
                 case CONCURRENCY -> {
                     checkId("server", server);
-                    positive("value", value, false);
-                    if (value != Math.rint(value)) {
-                        throw new IllegalArgumentException("value: " + value + " (expected: a whole number)");
-                    }
+                    OverrideRange.CONCURRENCY.check(value);
                 }
                 case TARGET -> {
                     checkId("class", cls);
-                    positive("value", value, false);
+                    OverrideRange.TARGET.check(value);
                 }
                 case UTILITY -> {
                     checkId("class", cls);
@@ -64,13 +64,13 @@ public record OperatorOverride(int v, Instant at, String id, Kind kind, String g
                         throw new IllegalArgumentException("phi: missing (expected: at least one of phi, alpha, beta)");
                     }
                     if (phi != null) {
-                        positive("phi", phi, true);
+                        OverrideRange.PHI.check(phi);
                     }
                     if (alpha != null) {
-                        positive("alpha", alpha, false);
+                        OverrideRange.ALPHA.check(alpha);
                     }
                     if (beta != null) {
-                        positive("beta", beta, false);
+                        OverrideRange.BETA.check(beta);
                     }
                 }
                 case POWER -> {
@@ -83,15 +83,6 @@ public record OperatorOverride(int v, Instant at, String id, Kind kind, String g
             }
         }
         author = author == null ? "" : author;
-    }
-
-    private static void positive(String field, Double value, boolean zeroAllowed) {
-        if (value == null) {
-            throw new IllegalArgumentException(field + ": missing (expected: a number)");
-        }
-        if (!Double.isFinite(value) || value < 0 || (!zeroAllowed && value == 0)) {
-            throw new IllegalArgumentException(field + ": " + value + (zeroAllowed ? " (expected: >= 0)" : " (expected: > 0)"));
-        }
     }
 
     @Override

@@ -34,7 +34,9 @@ final class MessageCodecTest {
                 "premium", null, 7.0, null, null, null, null, true, "admin");
         Decision decision = new Decision(1, AT, "grm-a", 12, 8, "min", -0.35, 0.0004, List.of("g1"),
                 List.of(new Decision.Flow("g1", "premium", 9.5, 2.4, 3, 5, 6, 1.93, 0.07, false)),
-                Map.of("s1", new Decision.Server(ServerState.ON, 10, 11.2, 64.1)), 1234.5, List.of("pin-g1-premium"));
+                Map.of("s1", new Decision.Server(ServerState.ON, 10, 11.2, 64.1)), 1234.5, List.of("pin-g1-premium", "pin-g1-basic"),
+                List.of(new Decision.PinStatus("pin-g1-premium", true, ""), new Decision.PinStatus("pin-g1-basic", false,
+                        "value: 9 (expected: between 0 and 7: N = 10 slots, of which the other 3 flows need 3 (minWeight 1, minShare and the pins set before this one))")));
         return Stream.of(
                 Arguments.of("gateway-stats.json", stats),
                 Arguments.of("allocation.json", allocation),
@@ -82,9 +84,73 @@ final class MessageCodecTest {
     void overrideValidation_namesTheField() {
         String json = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"id\":\"o\",\"kind\":\"concurrency\",\"server\":\"s1\",\"value\":2.5,\"active\":true}";
         assertThat(MessageCodec.decode(json, OperatorOverride.class)).isEqualTo(
-                new Decoded.Failure<>("OperatorOverride value: 2.5 (expected: a whole number)"));
+                new Decoded.Failure<>("OperatorOverride value: 2.5 (expected: a whole number from 1 to 100000)"));
         String unknownKind = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"id\":\"o\",\"kind\":\"colour\",\"active\":true}";
         assertThat(MessageCodec.decode(unknownKind, OperatorOverride.class)).isInstanceOf(Decoded.Failure.class);
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            weight      | value | 1e10      | value: 1.0E10 (expected: between 0 and 1000000)
+            weight      | value | 1e308     | value: 1.0E308 (expected: between 0 and 1000000)
+            weight      | value | -1        | value: -1.0 (expected: between 0 and 1000000)
+            weight      | value | "NaN"     | value: NaN (expected: between 0 and 1000000)
+            weight      | value | "Infinity" | value: Infinity (expected: between 0 and 1000000)
+            weight      | value | 1e400     | value: Infinity (expected: between 0 and 1000000)
+            concurrency | value | 1e12      | value: 1.0E12 (expected: a whole number from 1 to 100000)
+            concurrency | value | 0         | value: 0.0 (expected: a whole number from 1 to 100000)
+            concurrency | value | -5        | value: -5.0 (expected: a whole number from 1 to 100000)
+            concurrency | value | "-Infinity" | value: -Infinity (expected: a whole number from 1 to 100000)
+            concurrency | value | "NaN"     | value: NaN (expected: a whole number from 1 to 100000)
+            target      | value | 0         | value: 0.0 (expected: > 0 and <= 86400)
+            target      | value | 1e9       | value: 1.0E9 (expected: > 0 and <= 86400)
+            target      | value | "NaN"     | value: NaN (expected: > 0 and <= 86400)
+            utility     | phi   | -1        | phi: -1.0 (expected: between 0 and 1000000)
+            utility     | phi   | 1e300     | phi: 1.0E300 (expected: between 0 and 1000000)
+            utility     | alpha | 0         | alpha: 0.0 (expected: > 0 and <= 10)
+            utility     | alpha | 1000      | alpha: 1000.0 (expected: > 0 and <= 10)
+            utility     | beta  | "Infinity" | beta: Infinity (expected: > 0 and <= 10)
+            """)
+    void overrideNumbers_outOfRange_areRefusedWithTheRange(String kind, String field, String value, String reason) {
+        String json = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"id\":\"o\",\"kind\":\"" + kind + "\","
+                + "\"gateway\":\"g1\",\"class\":\"premium\",\"server\":\"s1\",\"" + field + "\":" + value
+                + ",\"active\":true}";
+        assertThat(MessageCodec.decode(json, OperatorOverride.class)).isEqualTo(
+                new Decoded.Failure<>("OperatorOverride " + reason));
+    }
+
+    @ParameterizedTest(name = "{0} {1}: {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            weight      | value | 0
+            weight      | value | 1000000
+            concurrency | value | 1
+            concurrency | value | 100000
+            target      | value | 86400
+            utility     | phi   | 0
+            utility     | alpha | 10
+            utility     | beta  | 0.01
+            """)
+    void overrideNumbers_atTheEdgesOfTheirRange_areAccepted(String kind, String field, String value) {
+        String json = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"id\":\"o\",\"kind\":\"" + kind + "\","
+                + "\"gateway\":\"g1\",\"class\":\"premium\",\"server\":\"s1\",\"" + field + "\":" + value
+                + ",\"active\":true}";
+        assertThat(MessageCodec.decode(json, OperatorOverride.class)).isInstanceOf(Decoded.Ok.class);
+    }
+
+    @Test
+    void overrideRanges_convertWithoutOverflow() {
+        assertThat(OverrideRange.CONCURRENCY.toInt(100_000)).isEqualTo(100_000);
+        assertThat(OverrideRange.WEIGHT.max() * 1000).isLessThan(Integer.MAX_VALUE);   // w · q, q <= 1000
+        assertThat(OverrideRange.WEIGHT.contains(Double.NaN)).isFalse();
+        assertThat(OverrideRange.TARGET.contains(Double.POSITIVE_INFINITY)).isFalse();
+    }
+
+    @Test
+    void aDecisionWithoutPins_decodes_withNoPinStatus() throws IOException {
+        String old = read("decision.json").replaceAll("(?s),\\s*\"pins\":\\s*\\[.*?\\]\\s*}\\s*$", "}");
+        assertThat(old).doesNotContain("\"pins\"");
+        Decoded<Decision> d = MessageCodec.decode(old, Decision.class);
+        assertThat(d).isInstanceOfSatisfying(Decoded.Ok.class, ok -> assertThat(((Decision) ok.value()).pins()).isEmpty());
     }
 
     @Test

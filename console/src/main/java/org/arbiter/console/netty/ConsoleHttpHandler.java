@@ -171,7 +171,8 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             case "/api/events" -> read(ctx, req, p -> events(ctx, req));
             case "/api/overrides" -> {
                 if (req.method().equals(HttpMethod.GET)) {
-                    read(ctx, req, p -> json(ctx, req, OK, Map.of("overrides", new TreeMap<>(s.state().overrides()).values())));
+                    read(ctx, req, p -> json(ctx, req, OK, Map.of("overrides", new TreeMap<>(s.state().overrides()).values(),
+                            "status", s.state().pinStatuses())));
                 } else if (req.method().equals(HttpMethod.POST)) {
                     write(ctx, req, p -> pin(ctx, req, p));
                 } else {
@@ -373,7 +374,8 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         if (body == null) {
             return;
         }
-        OverrideRequest.Result r = OverrideRequest.read(body, s.state().config(), p.name(), s.clock().instant());
+        OverrideRequest.Result r = OverrideRequest.read(body, s.state().config(), s.state().overrides().values(), p.name(),
+                s.clock().instant());
         if (r instanceof OverrideRequest.Result.Invalid i) {
             sendError(ctx, req, BAD_REQUEST, i.message(), i.field(), i.rule());
             return;

@@ -105,6 +105,7 @@ async function loadAll() {
   S.cluster = cluster.data;
   S.allocation = allocation.data || {};
   S.overrides = (overrides.data && overrides.data.overrides) || [];
+  S.pinStatus = (overrides.data && overrides.data.status) || {};
   S.decisions = (decisions.data && decisions.data.decisions) || [];
   for (const c of Object.values(S.charts)) c.data.datasets.forEach(d => { d.data = []; });
   S.latest = {};
@@ -117,7 +118,7 @@ async function loadAll() {
 async function refreshCluster() {
   const [cluster, overrides] = await Promise.all([api('GET', '/api/cluster'), api('GET', '/api/overrides')]);
   if (cluster.status === 200) S.cluster = cluster.data;
-  if (overrides.status === 200) S.overrides = overrides.data.overrides;
+  if (overrides.status === 200) { S.overrides = overrides.data.overrides; S.pinStatus = overrides.data.status || {}; }
   renderAll();
 }
 function refreshSoon() {
@@ -270,6 +271,23 @@ function pinned(kind, a, b) {
   return S.overrides.some(o => o.kind === kind && (kind === 'weight' ? o.gateway === a && o['class'] === b : o.server === a));
 }
 
+// What the GRM made of a pin: the newest decision's status, else the one GET /api/overrides gave.
+function pinStatus(id) {
+  const d = S.decisions[0];
+  const p = d && d.pins ? d.pins.find(x => x.id === id) : null;
+  return p || (S.pinStatus || {})[id] || null;
+}
+
+// The weight pin on (g, c) that the GRM left out, or null.
+function leftOutWeight(g, c) {
+  for (const o of S.overrides) {
+    if (o.kind !== 'weight' || o.gateway !== g || o['class'] !== c) continue;
+    const st = pinStatus(o.id);
+    if (st && !st.applied) return st;
+  }
+  return null;
+}
+
 function renderMatrices() {
   if (!S.cluster) return;
   const classes = classNames();
@@ -282,8 +300,12 @@ function renderMatrices() {
     const w = a ? a.weights : {};
     const sum = classes.reduce((t, c) => t + (w[c] || 0), 0);
     return el('tr', { 'data-gateway': g }, el('td', {}, g),
-      ...classes.map(c => el('td', { class: pinned('weight', g, c) ? 'pinned' : '', 'data-class': c,
-        title: pinned('weight', g, c) ? 'pinned by an operator' : '' }, a && c in w ? fmt(w[c]) : '—')),
+      ...classes.map(c => {
+        const out = leftOutWeight(g, c);
+        return el('td', { class: out ? 'left-out' : pinned('weight', g, c) ? 'pinned' : '', 'data-class': c,
+          title: out ? 'pin not applied: ' + out.reason : pinned('weight', g, c) ? 'pinned by an operator' : '' },
+          a && c in w ? fmt(w[c]) : '—');
+      }),
       el('td', { class: 'num' }, a ? fmt(sum) : '—'));
   }));
   $('caps').tHead.replaceChildren(head(servers));
@@ -303,7 +325,11 @@ function renderDecisions() {
   fill($('decisions').tBodies[0], S.decisions.map(d => el('tr', {},
     el('td', {}, time(d.at)), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
     el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
-    el('td', {}, d.liveGateways.join(' ')), el('td', {}, d.overrides.length ? d.overrides.join(' ') : '—'))));
+    el('td', {}, d.liveGateways.join(' ')),
+    el('td', {}, ...(d.overrides.length ? d.overrides.map(id => {
+      const p = (d.pins || []).find(x => x.id === id);
+      return el('span', p && !p.applied ? { class: 'left-out', title: 'not applied: ' + p.reason } : {}, id + ' ');
+    }) : ['—'])))));
 }
 
 function describe(o) {
@@ -321,12 +347,16 @@ function renderPins() {
   const admin = S.session && S.session.role === 'admin';
   const rows = S.overrides.map(o => {
     const [what, value] = describe(o);
-    return el('tr', { 'data-id': o.id }, el('td', {}, what), el('td', { class: 'num' }, value), el('td', {}, o.author),
-      el('td', {}, time(o.at)),
+    const st = pinStatus(o.id);
+    const out = st && !st.applied;
+    return el('tr', { 'data-id': o.id, class: out ? 'left-out' : '' }, el('td', {}, what), el('td', { class: 'num' }, value),
+      el('td', { class: 'pin-status', title: out ? st.reason : st ? '' : 'no GRM decision has reported on this pin yet' },
+        !st ? '—' : st.applied ? 'applied' : 'not applied: ' + st.reason),
+      el('td', {}, o.author), el('td', {}, time(o.at)),
       el('td', {}, admin ? el('button', { class: 'link', type: 'button', title: 'unpin', 'data-unpin': o.id,
         onclick: () => unpin(o.id) }, 'unpin') : ''));
   });
-  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: 5, class: 'unit' }, 'no pins: the GRM decides everything')));
+  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: 6, class: 'unit' }, 'no pins: the GRM decides everything')));
   fill($('pins').tBodies[0], rows);
 }
 

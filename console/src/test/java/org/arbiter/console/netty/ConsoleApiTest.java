@@ -305,8 +305,8 @@ final class ConsoleApiTest {
         assertThat(r.statusCode()).isEqualTo(400);
         JsonNode n = json(r);
         assertThat(n.get("field").asText()).isEqualTo("value");
-        assertThat(n.get("rule").asText()).isEqualTo(">= 0");
-        assertThat(n.get("error").asText()).isEqualTo("value: -3 (expected: >= 0)");
+        assertThat(n.get("rule").asText()).isEqualTo("between 0 and 1000000");
+        assertThat(n.get("error").asText()).isEqualTo("value: -3 (expected: between 0 and 1000000)");
 
         HttpResponse<String> notJson = http.post("/api/overrides", "{kind: weight", admin);
         assertThat(notJson.statusCode()).isEqualTo(400);
@@ -315,6 +315,79 @@ final class ConsoleApiTest {
         HttpResponse<String> unknown = http.post("/api/overrides", "{\"kind\": \"weight\", \"gateway\": \"g9\", \"class\": \"premium\", \"value\": 1}", admin);
         assertThat(json(unknown).get("field").asText()).isEqualTo("gateway");
         assertThat(json(unknown).get("rule").asText()).isEqualTo("one of g1, g2");
+    }
+
+    @Test
+    void numbersOutOfTheirRange_get400WithTheRange() {
+        String[] admin = Http.bearer(Fixtures.ADMIN_TOKEN);
+        for (String[] c : new String[][] {
+                {"{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 1e10}",
+                        "value: 1.0E10 (expected: between 0 and 1000000)"},
+                {"{\"kind\": \"concurrency\", \"server\": \"s1\", \"value\": 1e12}",
+                        "value: 1.0E12 (expected: a whole number from 1 to 100000)"},
+                {"{\"kind\": \"target\", \"class\": \"premium\", \"value\": 1e999}",
+                        "value: Infinity (expected: > 0 and <= 86400)"},
+                {"{\"kind\": \"utility\", \"class\": \"premium\", \"beta\": 1e308}",
+                        "beta: 1.0E308 (expected: > 0 and <= 10)"}}) {
+            HttpResponse<String> r = http.post("/api/overrides", c[0], admin);
+            assertThat(r.statusCode()).as(c[0]).isEqualTo(400);
+            assertThat(json(r).get("error").asText()).as(c[0]).isEqualTo(c[1]);
+        }
+    }
+
+    @Test
+    void aWeightPinThatCannotBeMet_gets400WithTheFeasibleRange() {
+        String[] admin = Http.bearer(Fixtures.ADMIN_TOKEN);
+        awaitNoOverrides(admin);
+        // N = 20 (s1, s2 at 10), two gateways × two classes, minWeight 1: one flow may hold 17 at most
+        HttpResponse<String> r = http.post("/api/overrides",
+                "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"premium\", \"value\": 18}", admin);
+        assertThat(r.statusCode()).isEqualTo(400);
+        JsonNode n = json(r);
+        assertThat(n.get("field").asText()).isEqualTo("value");
+        assertThat(n.get("rule").asText()).startsWith("between 0 and 17: N = 20 slots");
+        assertThat(n.get("error").asText()).isEqualTo("value: 18 (expected: between 0 and 17: N = 20 slots, of which the "
+                + "other 3 flows need 3 (minWeight 1, minShare and the pins set before this one))");
+        assertThat(published).noneMatch(e -> e.getKey().equals("weight:g1:premium") && e.getValue() != null
+                && e.getValue().value() == 18.0);
+    }
+
+    @Test
+    void aPinThatDoesNotFitWithThePinsInForce_gets400_andTheGrmsVerdictIsShown() {
+        String[] admin = Http.bearer(Fixtures.ADMIN_TOKEN);
+        awaitNoOverrides(admin);
+        String first = "{\"kind\": \"weight\", \"gateway\": \"g1\", \"class\": \"basic\", \"value\": 10}";
+        assertThat(http.post("/api/overrides", first, admin).statusCode()).isEqualTo(201);
+        try {
+            // alone 9 would fit (9 + 3 <= 20); with 10 in force the other flows need 12, so at most 8
+            HttpResponse<String> r = http.post("/api/overrides",
+                    "{\"kind\": \"weight\", \"gateway\": \"g2\", \"class\": \"basic\", \"value\": 9}", admin);
+            assertThat(r.statusCode()).isEqualTo(400);
+            assertThat(json(r).get("rule").asText()).startsWith("between 0 and 8: N = 20 slots, of which the other 3 flows need 12");
+            // a power pin that would take s2's 10 slots away from the pin in force is refused too
+            HttpResponse<String> off = http.post("/api/overrides", "{\"kind\": \"power\", \"server\": \"s2\", \"state\": \"OFF\"}", admin);
+            assertThat(off.statusCode()).isEqualTo(400);
+            assertThat(json(off).get("field").asText()).isEqualTo("state");
+            assertThat(json(off).get("error").asText()).contains("weight:g1:basic");
+
+            // the GRM's decision says which pin it left out (here: as if the cluster were smaller than configured)
+            bus.publisher(bus.topics().decisions()).publish(new Decision(Message.VERSION, Instant.now(), "grm-p", 1, 1, "min",
+                    0.5, 0.001, List.of("g1"), List.of(), Map.of(), 0, List.of("weight:g1:basic"),
+                    List.of(new Decision.PinStatus("weight:g1:basic", false, "value: 10 (expected: between 0 and 8: ...)"))));
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                JsonNode st = json(http.get("/api/overrides", admin)).at("/status/weight:g1:basic");
+                assertThat(st.path("applied").isBoolean()).as("a status for weight:g1:basic").isTrue();
+                assertThat(st.path("applied").asBoolean()).isFalse();
+                assertThat(st.path("reason").asText()).startsWith("value: 10 (expected: between 0 and 8");
+            });
+        } finally {
+            assertThat(http.delete("/api/overrides/weight:g1:basic", admin).statusCode()).isEqualTo(200);
+        }
+    }
+
+    /** Waits until no override of another test is in force (the tests share one console and topic). */
+    private static void awaitNoOverrides(String[] auth) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> json(http.get("/api/overrides", auth)).at("/overrides").isEmpty());
     }
 
     // ---- protocol errors ---------------------------------------------------------------------

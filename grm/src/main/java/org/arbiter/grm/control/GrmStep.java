@@ -17,6 +17,7 @@ import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.override.PinSelection;
 import org.arbiter.common.utility.UtilityFunction;
 import org.arbiter.grm.GrmSolver;
 import org.arbiter.grm.Problem;
@@ -33,9 +34,15 @@ import org.slf4j.LoggerFactory;
  * the overrides in force (pinned weights, pinned N_s, changed targets and utilities), solves it,
  * and turns the solution into one {@link Allocation} per live gateway, all with one new version,
  * and a {@link Decision}. Until any gateway is live it hands out the configured allocation
- * (the classes' configured weights, N_s split evenly) to every gateway that has none yet. An
- * infeasible problem (pins or minimum shares that do not fit) publishes nothing: the last
- * allocation stays in force, and the decision says why.
+ * (the classes' configured weights, N_s split evenly) to every gateway that has none yet.
+ *
+ * <p>Operator pins never stop the loop: weight and N_s pins go through {@link PinSelection}
+ * every period, against the live gateways and the ON servers. Pins are taken in the order they
+ * were set and one that would make the set infeasible is left out; the rest of the cluster is
+ * optimised as usual and the decision's {@code pins} names each pin left out and why. Only a
+ * problem infeasible without any operator pin (minimum weights and shares above N, a
+ * configuration matter) publishes nothing: the last allocation stays in force, and the decision
+ * says why.
  *
  * <p>Core class: time comes in as an argument and solve time from an injected ticker. Not
  * thread-safe; one control thread (or the simulator) calls it.
@@ -49,6 +56,7 @@ public final class GrmStep implements ControlStep {
     private final LongSupplier nanoTicker;
     private long sequence;
     private Fleet fleet;
+    private List<Decision.PinStatus> leftOut = List.of();
 
     /**
      * @param config     the cluster
@@ -98,14 +106,21 @@ public final class GrmStep implements ControlStep {
             }
             return new Result(out, null, fs.orders(), fs.actuations());
         }
-        Problem problem = problem(live, overrides, lastAllocations, on);
+        Built built;
+        try {
+            built = build(live, overrides, lastAllocations, on);
+        } catch (ProblemException e) {
+            LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
+            return new Result(List.of(), null, fs.orders(), fs.actuations());
+        }
+        Problem problem = built.problem();
         long started = nanoTicker.getAsLong();
         Solution solution;
         try {
             solution = GrmSolver.solve(problem);
         } catch (ProblemException e) {
             LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), decision(now, problem, null, 0, versions.highest(), live, overrides),
+            return new Result(List.of(), decision(now, built, null, 0, versions.highest(), live, overrides),
                     fs.orders(), fs.actuations());
         }
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
@@ -115,8 +130,23 @@ public final class GrmStep implements ControlStep {
             out.add(new Allocation(Message.VERSION, now, g, version, solution.weights().get(g),
                     solution.serverCaps().get(g), "grm"));
         }
-        return new Result(out, decision(now, problem, solution, solveSeconds, version, live, overrides),
+        logLeftOut(built.pins());
+        return new Result(out, decision(now, built, solution, solveSeconds, version, live, overrides),
                 fs.orders(), fs.actuations());
+    }
+
+    /** Logs the pins left out when that set changes (not every period: the decisions carry it). */
+    private void logLeftOut(PinSelection.Outcome pins) {
+        List<Decision.PinStatus> now = pins.statuses().stream().filter(p -> !p.applied()).toList();
+        if (!now.equals(leftOut)) {
+            leftOut = now;
+            if (now.isEmpty()) {
+                LOG.info("every operator pin is applied");
+            } else {
+                LOG.warn("operator pins not applied (the rest of the cluster is optimised as usual): {}",
+                        String.join("; ", now.stream().map(p -> p.id() + ": " + p.reason()).toList()));
+            }
+        }
     }
 
     @Override
@@ -156,12 +186,29 @@ public final class GrmStep implements ControlStep {
         }
     }
 
+    /** A period's problem and what became of the operator's pins in it. */
+    record Built(Problem problem, PinSelection.Outcome pins) {
+    }
+
     /** The problem for this period, over the servers given (id → N_s before pins). */
     Problem problem(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations,
                     Map<String, Integer> serverConcurrency) {
-        Map<String, Integer> nsPins = overrides.concurrencyPins();
+        return build(live, overrides, lastAllocations, serverConcurrency).problem();
+    }
+
+    /**
+     * The problem for this period, over the servers given (id → N_s before pins), with the pins
+     * that can be met together (see {@link PinSelection}).
+     */
+    Built build(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations,
+                Map<String, Integer> serverConcurrency) {
+        Map<String, Double> minShares = new LinkedHashMap<>();
+        config.classes().forEach(c -> minShares.put(c.name(), c.minShare()));
+        PinSelection.Outcome pins = PinSelection.select(new PinSelection.Cluster(serverConcurrency,
+                List.copyOf(live.keySet()), minShares, config.control().minWeight(), config.control().granularity()),
+                overrides.all());
         List<Problem.Server> servers = new ArrayList<>();
-        serverConcurrency.forEach((id, n) -> servers.add(new Problem.Server(id, nsPins.getOrDefault(id, n))));
+        pins.concurrency().forEach((id, n) -> servers.add(new Problem.Server(id, n)));
         List<Problem.ClassSpec> classes = new ArrayList<>();
         for (ClassConfig c : config.classes()) {
             ClassConfig e = overrides.effective(c);
@@ -184,18 +231,14 @@ public final class GrmStep implements ControlStep {
                                 cs.queueLength()));
             }
         }
-        Map<Problem.FlowId, Double> pins = new LinkedHashMap<>();
-        overrides.weightPins().forEach((f, w) -> {
-            if (live.containsKey(f.gateway())) {
-                pins.put(new Problem.FlowId(f.gateway(), f.cls()), w);
-            }
-        });
+        Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
+        pins.weightPins().forEach((f, w) -> weightPins.put(new Problem.FlowId(f.gateway(), f.cls()), w));
         Problem.Parameters p = new Problem.Parameters(
                 "sum".equals(config.control().combine()) ? Problem.Combine.SUM : Problem.Combine.MIN,
                 q, config.control().minWeight(),
                 "queue-length".equals(config.control().prediction()) ? Problem.Prediction.QUEUE_LENGTH : Problem.Prediction.MM1,
                 config.control().periodSeconds(), config.control().gain());
-        return new Problem(servers, classes, flows, p, pins);
+        return new Built(new Problem(servers, classes, flows, p, weightPins), pins);
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
@@ -223,8 +266,9 @@ public final class GrmStep implements ControlStep {
         return new Allocation(Message.VERSION, now, gateway, version, weights, caps, "configured");
     }
 
-    private Decision decision(Instant now, Problem problem, Solution solution, double solveSeconds, long version,
+    private Decision decision(Instant now, Built built, Solution solution, double solveSeconds, long version,
                               Map<String, GatewayStats> live, OverrideBook overrides) {
+        Problem problem = built.problem();
         List<Decision.Flow> flows = new ArrayList<>();
         for (Problem.Flow f : problem.flows()) {
             double w = solution == null ? f.weight() : solution.weights().get(f.gateway()).get(f.cls());
@@ -238,6 +282,6 @@ public final class GrmStep implements ControlStep {
                 (id, d) -> new Decision.Server(d.state(), s.concurrency(), d.capacity(), d.watts())));
         return new Decision(Message.VERSION, now, grmId, sequence, version, config.control().combine(),
                 solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
-                servers, fleet.energyJoules(), overrides.ids());
+                servers, fleet.energyJoules(), overrides.ids(), built.pins().statuses());
     }
 }

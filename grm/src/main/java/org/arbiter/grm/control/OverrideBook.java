@@ -9,13 +9,18 @@ import java.util.TreeMap;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.OperatorOverride;
+import org.arbiter.common.message.OverrideRange;
 import org.arbiter.common.message.ServerState;
 
 /**
  * The operator's overrides in force, as read from the compacted overrides topic: the latest
  * record of each id wins; {@code active: false} or a tombstone removes it. An override that names
  * a gateway, class or server the configuration does not know is refused (and counted), so a typo
- * in the console cannot pin something that does not exist.
+ * in the console cannot pin something that does not exist. Numbers need no check here: an
+ * {@link OperatorOverride} out of {@link OverrideRange} cannot be built or decoded. Whether the
+ * weight and N_s pins can be met together is decided each period by
+ * {@link org.arbiter.common.override.PinSelection} (in {@link GrmStep}), not here, as it depends
+ * on the live gateways and the ON servers.
  *
  * <p>Core class. Not thread-safe; the GRM service calls it from one thread.
  */
@@ -103,7 +108,7 @@ public final class OverrideBook {
             }
         }
         Map<String, Integer> out = new TreeMap<>();
-        newest.forEach((s, o) -> out.put(s, (int) Math.round(o.value())));
+        newest.forEach((s, o) -> out.put(s, OverrideRange.CONCURRENCY.toInt(o.value())));
         return out;
     }
 

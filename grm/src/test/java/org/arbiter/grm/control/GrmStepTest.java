@@ -3,6 +3,8 @@ package org.arbiter.grm.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.arbiter.common.config.ClusterConfig;
@@ -90,11 +92,101 @@ final class GrmStepTest {
         assertThat(MessageCodec.decode(MessageCodec.encode(r.decision()), Decision.class)).isInstanceOf(Decoded.Ok.class);
     }
 
+    static OperatorOverride weightPin(String id, Instant at, String g, String c, double w) {
+        return new OperatorOverride(1, at, id, OperatorOverride.Kind.WEIGHT, g, c, null, w, null, null, null, null, true, "t");
+    }
+
     @Test
-    void infeasiblePins_keepTheLastAllocation_andSayWhy() {
-        overrides.apply("p", new OperatorOverride(1, T, "p", OperatorOverride.Kind.WEIGHT, "g1", "premium", null, 40.0,
-                null, null, null, null, true, "t"));
+    void aPinThatCannotBeMet_isLeftOut_andTheRestIsStillAllocated() {
+        // N = 15 and basic needs 1: a pin of 40 can never be met; before #14 this kept the last allocation forever
+        overrides.apply("p", weightPin("p", T, "g1", "premium", 40.0));
         var r = step.step(T, Map.of("g1", stats("g1", 6, 2.3, 5, 2, 1.5, 5)), overrides, Map.of(), versions);
+        assertThat(r.allocations()).hasSize(1);
+        assertThat(r.allocations().get(0).weights().values().stream().mapToDouble(d -> d).sum()).isEqualTo(15.0);
+        assertThat(r.decision().pins()).containsExactly(new Decision.PinStatus("p", false, "value: 40 (expected: between 0 "
+                + "and 14: N = 15 slots, of which the other 1 flow needs 1 (minWeight 1, minShare and the pins set before this one))"));
+        assertThat(r.decision().flows()).noneSatisfy(f -> assertThat(f.pinned()).isTrue());
+        assertThat(Double.isNaN(r.decision().objective())).isFalse();
+        assertThat(MessageCodec.decode(MessageCodec.encode(r.decision()), Decision.class)).isEqualTo(new Decoded.Ok<>(r.decision()));
+    }
+
+    @Test
+    void twoPins_feasibleAloneButNotTogether_theLaterIsLeftOut_andEveryoneElseAdaptsEveryPeriod() {
+        // N = 15 over g1, g2 × premium, basic. 10 at g1/premium leaves 5; 4 at g2/premium leaves 1 for two flows.
+        OverrideBook alone1 = new OverrideBook(CONFIG);
+        OverrideBook alone2 = new OverrideBook(CONFIG);
+        alone1.apply("first", weightPin("first", T, "g1", "premium", 10));
+        alone2.apply("second", weightPin("second", T.plusSeconds(1), "g2", "premium", 4));
+        overrides.apply("second", weightPin("second", T.plusSeconds(1), "g2", "premium", 4));   // arrival order does not matter
+        overrides.apply("first", weightPin("first", T, "g1", "premium", 10));
+
+        Map<String, GatewayStats> g2PremiumBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1),
+                "g2", stats("g2", 3, 4.0, 1, 0.2, 0.4, 2));
+        Map<String, GatewayStats> g2BasicBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1),
+                "g2", stats("g2", 0.2, 0.4, 2, 3, 4.0, 1));
+        for (OverrideBook book : List.of(alone1, alone2)) {
+            var r = new GrmStep(CONFIG, "grm-alone", () -> 0).step(T, g2PremiumBusy, book, Map.of(), new VersionClock());
+            assertThat(r.decision().pins()).allSatisfy(p -> assertThat(p.applied()).isTrue());
+            assertThat(r.decision().flows()).filteredOn(Decision.Flow::pinned).hasSize(1);
+        }
+
+        List<Double> g2Premium = new ArrayList<>();
+        List<Double> g2Basic = new ArrayList<>();
+        long lastVersion = 0;
+        for (int period = 0; period < 6; period++) {
+            Map<String, GatewayStats> live = period % 2 == 0 ? g2PremiumBusy : g2BasicBusy;
+            var r = step.step(T.plusSeconds(5L * period), live, overrides, Map.of(), versions);
+            assertThat(r.allocations()).as("period " + period).hasSize(2);
+            long version = r.allocations().get(0).version();
+            assertThat(version).isGreaterThan(lastVersion);
+            lastVersion = version;
+            Map<String, Allocation> byGateway = new java.util.TreeMap<>();
+            r.allocations().forEach(a -> byGateway.put(a.gateway(), a));
+            assertThat(byGateway.get("g1").weights()).containsEntry("premium", 10.0);
+            g2Premium.add(byGateway.get("g2").weights().get("premium"));
+            g2Basic.add(byGateway.get("g2").weights().get("basic"));
+            assertThat(r.decision().allocationVersion()).isEqualTo(version);
+            assertThat(r.decision().pins()).extracting(Decision.PinStatus::id).containsExactly("first", "second");
+            assertThat(r.decision().pin("first").orElseThrow().applied()).isTrue();
+            Decision.PinStatus left = r.decision().pin("second").orElseThrow();
+            assertThat(left.applied()).isFalse();
+            assertThat(left.reason()).startsWith("value: 4 (expected: between 0 and 3: N = 15 slots");
+        }
+        // the flows nobody pinned follow their load: each of g2's classes gets more while it is the busy one
+        for (int period = 0; period < 6; period += 2) {
+            assertThat(g2Premium.get(period)).as("g2/premium, period " + period).isGreaterThan(g2Premium.get(period + 1));
+            assertThat(g2Basic.get(period + 1)).as("g2/basic, period " + (period + 1)).isGreaterThan(g2Basic.get(period));
+        }
+    }
+
+    @Test
+    void aConcurrencyPinThatShrinksNBelowTheWeightPins_isLeftOut() {
+        overrides.apply("w", weightPin("w", T, "g1", "premium", 12));
+        overrides.apply("n", new OperatorOverride(1, T.plusSeconds(1), "n", OperatorOverride.Kind.CONCURRENCY, null, null,
+                "s1", 1.0, null, null, null, null, true, "t"));
+        var r = step.step(T, Map.of("g1", stats("g1", 6, 2.3, 5, 2, 1.5, 5)), overrides, Map.of(), versions);
+        assertThat(r.allocations()).hasSize(1);
+        assertThat(r.allocations().get(0).weights()).containsEntry("premium", 12.0).containsEntry("basic", 3.0);
+        assertThat(r.allocations().get(0).serverCaps()).containsEntry("s1", 10);
+        assertThat(r.decision().pin("n").orElseThrow().reason()).startsWith("value: 1 (expected: a whole number from 8 to 100000");
+    }
+
+    @Test
+    void aProblemInfeasibleWithoutAnyPin_keepsTheLastAllocation_andSaysWhy() {
+        // minWeight 4 on four flows needs 16 of N = 15: a configuration matter, no pin to leave out
+        ClusterConfig tight = ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}}
+                  - {name: basic, target: 3s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 15}
+                gateways:
+                  - {id: g1, port: 8080}
+                  - {id: g2, port: 8081}
+                control: {minWeight: 4}
+                """);
+        var r = new GrmStep(tight, "grm-t", () -> 0).step(T, Map.of("g1", stats("g1", 6, 2.3, 5, 2, 1.5, 5),
+                "g2", stats("g2", 6, 2.3, 5, 2, 1.5, 5)), new OverrideBook(tight), Map.of(), versions);
         assertThat(r.allocations()).isEmpty();
         assertThat(r.decision()).isNotNull();
         assertThat(Double.isNaN(r.decision().objective())).isTrue();
