@@ -115,7 +115,11 @@ public final class OverrideRequest {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String f = it.next();
             if (!allowed.contains(f)) {
-                return invalid(f, "one of " + String.join(", ", allowed.stream().sorted().toList()) + " for kind "
+                // A field name that is empty or not a plain word is shown JSON-quoted, so the
+                // refusal still names it ("": ... rather than a blank; found by fuzzing).
+                String named = f.matches("[A-Za-z0-9_.-]{1,64}") ? f
+                        : com.fasterxml.jackson.databind.node.TextNode.valueOf(f.length() > 64 ? f.substring(0, 64) : f).toString();
+                return invalid(named, "one of " + String.join(", ", allowed.stream().sorted().toList()) + " for kind "
                         + kind.name().toLowerCase(), "unknown field");
             }
         }
