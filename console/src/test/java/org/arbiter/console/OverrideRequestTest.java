@@ -60,6 +60,8 @@ final class OverrideRequestTest {
             "{\"kind\": \"utility\", \"class\": \"premium\", \"beta\": 0}             | beta",
             "{\"kind\": \"power\", \"server\": \"s2\", \"state\": \"BOOTING\"}        | state",
             "{\"kind\": \"power\", \"server\": \"s2\"}                                | state",
+            "{\"kind\": \"target\", \"class\": \"premium\", \"value\": 1, \"\": 2} | '\"\"'",
+            "{\"kind\": \"target\", \"class\": \"premium\", \"value\": 1, \"a b\": 2} | '\"a b\"'",
     })
     void malformed_namesTheField(String json, String field) {
         OverrideRequest.Result r = OverrideRequest.read(parse(json.strip()), CONFIG, "alice", T0);
