@@ -58,7 +58,7 @@ public final class AdminInitializer extends ChannelInitializer<SocketChannel> {
         this.requestTimeoutNanos = requestTimeoutNanos;
     }
 
-    /** Admin connections open now. */
+    /** Admin connections open and served now (at most the cap; refused ones are not counted). */
     public int openConnections() {
         return open.get();
     }
@@ -73,23 +73,19 @@ public final class AdminInitializer extends ChannelInitializer<SocketChannel> {
                 new AdminHandler(api, requestTimeoutNanos));
     }
 
-    /** Counts connections; one over the cap is answered 503 and closed at once. */
+    /** Counts connections; one over the cap is answered 503 and closed at once (and not counted). */
     @ChannelHandler.Sharable
     private final class Limiter extends ChannelInboundHandlerAdapter {
         @Override
         public void channelActive(ChannelHandlerContext ctx) {
             if (open.incrementAndGet() > maxConnections) {
+                open.decrementAndGet();
                 ctx.channel().config().setAutoRead(false);
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(BUSY)).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
+            ctx.channel().closeFuture().addListener(f -> open.decrementAndGet());
             ctx.fireChannelActive();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            open.decrementAndGet();
-            ctx.fireChannelInactive();
         }
     }
 }

@@ -67,6 +67,7 @@ public final class Gateway implements AutoCloseable {
     private final ScheduledExecutorService busExecutor;
     private final String host;
     private final Lifecycle lifecycle;
+    private final AdminInitializer admin;
     private final double drainTimeoutSeconds;
     private final CompletableFuture<DataPlane.DrainReport> drained = new CompletableFuture<>();
     private volatile KafkaBus bus;
@@ -131,10 +132,11 @@ public final class Gateway implements AutoCloseable {
                     return metrics.scrape();
                 }
             };
+            this.admin = new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
+                    (long) (cluster.dispatch().idleTimeoutSeconds() * 1e9));
             this.adminChannel = new ServerBootstrap().group(adminGroup).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
-                            (long) (cluster.dispatch().idleTimeoutSeconds() * 1e9)))
+                    .childHandler(admin)
                     .bind(gc.host(), adminPort).sync().channel();
         } catch (Throwable e) {
             plane.close();
@@ -283,6 +285,11 @@ public final class Gateway implements AutoCloseable {
      */
     public CompletableFuture<DataPlane.DrainReport> drained() {
         return drained;
+    }
+
+    /** Admin connections open now (at most {@code gateways[].adminMaxConnections} are served). */
+    public int adminConnections() {
+        return admin.openConnections();
     }
 
     /** Whether a drain has begun. */
