@@ -1,6 +1,8 @@
 package org.arbiter.gateway.cli;
 
 import java.io.PrintWriter;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -104,14 +106,32 @@ public final class GatewayCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Installs {@code action} for the named signals; false where the JVM offers no signal API. */
+    /**
+     * Installs {@code action} for the named signals; false where the JVM offers no signal API.
+     * {@code sun.misc.Signal} (module jdk.unsupported) is reached by reflection: it is the only way
+     * to replace the JVM's SIGTERM behaviour (run the shutdown hooks, exit 143) with a drain that
+     * ends in exit 0, and a direct reference draws an unsuppressible compiler warning.
+     */
     private static boolean onSignals(Runnable action, String... names) {
         try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+            Object handler = Proxy.newProxyInstance(handlerType.getClassLoader(), new Class<?>[] {handlerType},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "handle" -> {
+                            action.run();
+                            yield null;
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> "gateway drain on signal";
+                    });
+            Method handle = signal.getMethod("handle", signal, handlerType);
             for (String name : names) {
-                sun.misc.Signal.handle(new sun.misc.Signal(name), sig -> action.run());
+                handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
             }
             return true;
-        } catch (RuntimeException | LinkageError e) {
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return false;
         }
     }

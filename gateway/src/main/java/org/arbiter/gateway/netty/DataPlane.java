@@ -415,6 +415,7 @@ public final class DataPlane {
             forceDrain();
         }
         if (core.queued() == 0 && core.inFlightTotal() == 0) {
+            drainForced = true; // done: a request arriving before the connections close gets 503, not a reset
             drainDone.complete(new DrainReport(drainHeld, drainArrived, drainServed, drainRefused, drainCut,
                     now - drainStartNanos));
         }

@@ -92,6 +92,38 @@ final class DrainSocketTest {
     }
 
     @Test
+    void aRequestOnAnOpenKeepAliveConnection_duringTheDrain_isServed_andClosesIt() throws Exception {
+        try (var backend = GatewayTestSupport.backend(1000);
+             Gateway g = Gateway.start(cluster(backend.url(), ""), "g1", GatewayOptions.defaults().withPorts(0, 0));
+             Http idle = GatewayTestSupport.http(g.port());
+             Http busy = GatewayTestSupport.http(g.port())) {
+            Http.Response before = idle.get("/");
+            assertThat(before.status()).isEqualTo(200);
+            assertThat(before.header("Connection")).isNull(); // keep-alive before the drain
+            busy.send("GET /held HTTP/1.1\r\nHost: test\r\n\r\n");
+            while (backend.inFlight("none") < 1) {
+                Thread.sleep(5);
+            }
+            assertThat(g.drain()).isTrue();
+            assertThat(g.drain()).isFalse();
+            Http.Response during = idle.get("/late");
+            assertThat(during.status()).isEqualTo(200);
+            assertThat(during.header("Connection")).isEqualToIgnoringCase("close");
+            assertThat(idle.closedByPeer()).isTrue();
+            Http.Response held = busy.read();
+            assertThat(held.status()).isEqualTo(200);
+            assertThat(held.header("Connection")).isEqualToIgnoringCase("close");
+            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            // The late request counts as held or as arrived, depending on whether the loop read it
+            // before or after it ran the drain's start; either way both were served.
+            assertThat(r.held() + r.arrived()).isEqualTo(2);
+            assertThat(r.served()).isEqualTo(2);
+            assertThat(r.clean()).isTrue();
+            assertThat(g.readiness().reason()).contains(org.arbiter.gateway.Lifecycle.Reason.DRAINING);
+        }
+    }
+
+    @Test
     void drainWithNothingHeld_finishesAtOnce() throws Exception {
         try (var backend = GatewayTestSupport.backend(0);
              Gateway g = Gateway.start(cluster(backend.url(), ""), "g1", GatewayOptions.defaults().withPorts(0, 0))) {
@@ -111,10 +143,10 @@ final class DrainSocketTest {
     @Test
     void ready_saysWhyNot_awaitingAllocation_thenNoCapacity_thenReady() throws Exception {
         // A bootstrap nobody listens on: Kafka mode, the broker away from the start.
+        long t0 = System.nanoTime(); // before the start: the grace runs from inside it
         try (var backend = GatewayTestSupport.backend(0);
-             Gateway g = Gateway.start(cluster(backend.url(), ", startupGrace: 1500ms"), "g1",
+             Gateway g = Gateway.start(cluster(backend.url(), ", startupGrace: 4s"), "g1",
                      GatewayOptions.defaults().withPorts(0, 0).withBootstrap("127.0.0.1:1"))) {
-            long t0 = System.nanoTime();
             Http.Response first = adminGet(g.adminPort(), "/ready");
             assertThat(first.status()).isEqualTo(503);
             assertThat(first.body()).contains("\"reason\":\"awaitingAllocation\"");
@@ -124,13 +156,15 @@ final class DrainSocketTest {
                 assertThat(h.get("/").status()).isEqualTo(200);
             }
             Http.Response r;
-            while ((r = adminGet(g.adminPort(), "/ready")).status() == 503 && System.nanoTime() - t0 < 5_000_000_000L) {
+            while ((r = adminGet(g.adminPort(), "/ready")).status() == 503 && System.nanoTime() - t0 < 10_000_000_000L) {
                 Thread.sleep(20);
             }
             double readySeconds = (System.nanoTime() - t0) / 1e9;
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.body()).contains("configured allocation");
-            assertThat(readySeconds).isBetween(1.3, 3.0);
+            System.out.printf("readiness: awaitingAllocation until %.2f s after the start began (startupGrace 4s)%n",
+                    readySeconds);
+            assertThat(readySeconds).isBetween(4.0, 7.0);
 
             // The GRM gives this gateway no capacity at all: not ready, with its reason.
             g.accept(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 1.0), Map.of("s1", 0), "grm"));
