@@ -10,8 +10,9 @@ import java.util.Optional;
  * <ol>
  *   <li>{@link Reason#DRAINING draining}: from SIGTERM or {@code POST /drain} on, for good;</li>
  *   <li>{@link Reason#AWAITING_ALLOCATION awaiting its allocation}: with a Kafka bootstrap, until the
- *       first allocation from the GRM is applied, but at most {@code startupGraceNanos} after start;
- *       past the grace it serves on the configured allocation and says so;</li>
+ *       first allocation from the GRM is applied, but at most {@code startupGraceNanos} after
+ *       {@link #started} (the gateway listening); past the grace it serves on the configured
+ *       allocation and says so;</li>
  *   <li>{@link Reason#NO_CAPACITY without capacity}: no server can take a request (no servers, every
  *       cap 0, or every server down) — the caller passes that in, read from the allocation in force.</li>
  * </ol>
@@ -55,7 +56,8 @@ public final class Lifecycle {
         }
     }
 
-    private final long startNanos;
+    private boolean started;
+    private long startNanos;
     private final long startupGraceNanos;
     private final long drainTimeoutNanos;
     private boolean awaitingAllocation;
@@ -64,11 +66,10 @@ public final class Lifecycle {
 
     /**
      * @param awaitAllocation   true with a Kafka bootstrap: not ready until the first GRM allocation (or the grace)
-     * @param startNanos        when the gateway started
-     * @param startupGraceNanos the longest wait for the first allocation, ≥ 0
+     * @param startupGraceNanos the longest wait for the first allocation after {@link #started}, ≥ 0
      * @param drainTimeoutNanos how long a drain may answer requests normally, ≥ 0
      */
-    public Lifecycle(boolean awaitAllocation, long startNanos, long startupGraceNanos, long drainTimeoutNanos) {
+    public Lifecycle(boolean awaitAllocation, long startupGraceNanos, long drainTimeoutNanos) {
         if (startupGraceNanos < 0) {
             throw new IllegalArgumentException("startupGraceNanos: " + startupGraceNanos + " (expected: >= 0)");
         }
@@ -76,9 +77,16 @@ public final class Lifecycle {
             throw new IllegalArgumentException("drainTimeoutNanos: " + drainTimeoutNanos + " (expected: >= 0)");
         }
         this.awaitingAllocation = awaitAllocation;
-        this.startNanos = startNanos;
         this.startupGraceNanos = startupGraceNanos;
         this.drainTimeoutNanos = drainTimeoutNanos;
+    }
+
+    /** The gateway listens from {@code nowNanos} on: the start-up grace runs from here (first call only). */
+    public synchronized void started(long nowNanos) {
+        if (!started) {
+            started = true;
+            startNanos = nowNanos;
+        }
     }
 
     /** The first allocation from the GRM was applied: the start-up wait is over. */
@@ -123,8 +131,8 @@ public final class Lifecycle {
             return new Readiness(Optional.of(Reason.DRAINING), "the gateway is draining: it answers what it holds and exits");
         }
         if (awaitingAllocation) {
-            long waited = nowNanos - startNanos;
-            if (waited < startupGraceNanos) {
+            long waited = started ? nowNanos - startNanos : 0;
+            if (!started || waited < startupGraceNanos) {
                 return new Readiness(Optional.of(Reason.AWAITING_ALLOCATION),
                         "no allocation from the GRM yet (start-up grace ends in "
                                 + Math.max(1, (startupGraceNanos - waited) / 1_000_000) + " ms)");

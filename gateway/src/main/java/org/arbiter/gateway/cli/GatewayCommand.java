@@ -76,7 +76,7 @@ public final class GatewayCommand implements Callable<Integer> {
         // the signal API, a shutdown hook drains instead (the exit status is then the signal's).
         boolean handled = onSignals(() -> {
             if (!gateway.drain()) {
-                err.println("gateway: already draining; " + "a second signal is ignored (SIGKILL stops at once)");
+                err.println("gateway: already draining; a second signal is ignored (SIGKILL stops at once)");
                 err.flush();
             }
         }, "TERM", "INT");

@@ -41,8 +41,13 @@ import org.slf4j.LoggerFactory;
  * timers. Every client channel and every backend channel of the gateway is registered on that
  * loop, so the core and all handler state are confined to it without locks.
  *
- * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot} and {@link #close} may be called
- * from any thread (they hand over to the loop); everything else runs on the loop.
+ * <p>Drain: {@link #drain} marks every further response {@code Connection: close}, lets what is
+ * queued or at a server finish until the deadline, then answers what is left 503 {@code draining};
+ * the 10 ms tick checks for the end. Readiness reads {@link #canServe}, refreshed on the loop.
+ *
+ * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot}, {@link #drain} and {@link #close}
+ * may be called from any thread (they hand over to the loop), {@link #canServe}, {@link #draining}
+ * and {@link #allocation} read volatile fields; everything else runs on the loop.
  */
 public final class DataPlane {
 

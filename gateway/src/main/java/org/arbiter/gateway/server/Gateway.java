@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running gateway: the proxy port, the admin port, meters and MBean, and (with a Kafka
  * bootstrap) the stats publisher and the allocation follower. Several may run in one JVM (the
- * demo). Start with {@link #start}; {@link #close()} stops everything it started.
+ * demo). Start with {@link #start}; {@link #drain()} stops it gracefully (what it holds is
+ * answered, then {@link #drained()} completes); {@link #close()} stops everything it started at once.
+ * Readiness ({@code /ready}) comes from a {@link Lifecycle}.
  *
  * <p>Thread-safe.
  */
@@ -86,7 +88,7 @@ public final class Gateway implements AutoCloseable {
                 NioIoHandler.newFactory());
         long startNanos = System.nanoTime();
         this.drainTimeoutSeconds = gc.drainTimeoutSeconds();
-        this.lifecycle = new Lifecycle(!standalone, startNanos, (long) (gc.startupGraceSeconds() * 1e9),
+        this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
         GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
@@ -146,6 +148,7 @@ public final class Gateway implements AutoCloseable {
             }
             throw e;
         }
+        lifecycle.started(System.nanoTime()); // both ports listen: the start-up grace runs from here
         metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new MBean());
         this.busExecutor = standalone ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gateway-" + id + "-bus");
