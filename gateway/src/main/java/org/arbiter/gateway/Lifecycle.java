@@ -1,5 +1,7 @@
 package org.arbiter.gateway;
 
+import static java.util.Objects.requireNonNull;
+
 import java.util.Optional;
 
 /**
@@ -47,8 +49,8 @@ public final class Lifecycle {
     /** The answer to {@code /ready}: ready, or not with a reason and a sentence for humans. */
     public record Readiness(Optional<Reason> reason, String detail) {
         public Readiness {
-            java.util.Objects.requireNonNull(reason, "reason");
-            java.util.Objects.requireNonNull(detail, "detail");
+            requireNonNull(reason, "reason");
+            requireNonNull(detail, "detail");
         }
 
         public boolean ready() {
