@@ -113,6 +113,12 @@ public final class ConfigLoader {
             String host = g.string("host", "127.0.0.1");
             int port = g.integer("port", 8080, v -> v >= 0 && v <= 65535, "0..65535");
             int adminPort = g.integer("adminPort", port == 0 ? 0 : port + 100, v -> v >= 0 && v <= 65535, "0..65535");
+            double drainTimeout = g.duration("drainTimeout", GatewayConfig.DEFAULT_DRAIN_TIMEOUT_SECONDS,
+                    v -> v >= 0 && v <= 3600, "0..1h");
+            double startupGrace = g.duration("startupGrace", GatewayConfig.DEFAULT_STARTUP_GRACE_SECONDS,
+                    v -> v >= 0 && v <= 3600, "0..1h");
+            int adminMaxConnections = g.integer("adminMaxConnections", GatewayConfig.DEFAULT_ADMIN_MAX_CONNECTIONS,
+                    v -> v >= 1 && v <= 65536, "1..65536");
             g.finish();
             if (id != null) {
                 if (!gatewayIds.add(id)) {
@@ -124,7 +130,8 @@ public final class ConfigLoader {
                 if (adminPort != 0 && !ports.add(adminPort)) {
                     g.error("adminPort", adminPort + " (expected: a port no other gateway uses)");
                 }
-                gateways.add(new GatewayConfig(id, host, port, adminPort));
+                gateways.add(new GatewayConfig(id, host, port, adminPort, Math.max(0, drainTimeout),
+                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections)));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {

@@ -89,7 +89,10 @@ public final class ConfigWriter {
         root.put("servers", servers);
         List<Object> gateways = new ArrayList<>();
         for (GatewayConfig g : c.gateways()) {
-            gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort()));
+            gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort(),
+                    "drainTimeout", Durations.format(g.drainTimeoutSeconds()),
+                    "startupGrace", Durations.format(g.startupGraceSeconds()),
+                    "adminMaxConnections", g.adminMaxConnections()));
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();

@@ -119,6 +119,17 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void gatewayLifecycleKeys_loadAndRoundTrip() {
+        ClusterConfig c = ConfigLoader.parse(MINIMAL + "gateways: [{id: g1, drainTimeout: 5s, startupGrace: 250ms, adminMaxConnections: 8}]\n");
+        assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180, 5, 0.25, 8));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+        GatewayConfig d = ConfigLoader.parse(MINIMAL).gateways().get(0);
+        assertThat(d.drainTimeoutSeconds()).isEqualTo(30);
+        assertThat(d.startupGraceSeconds()).isEqualTo(10);
+        assertThat(d.adminMaxConnections()).isEqualTo(256);
+    }
+
+    @Test
     void threeMistakes_giveThreeErrors_eachWithItsPath() {
         String bad = """
                 classes:
@@ -165,6 +176,9 @@ final class ConfigLoaderTest {
             io fraction            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", sim: {ioFraction: 1}}]' | servers[0].sim.ioFraction: 1 (expected: 0 <= x < 1)
             duplicate gateway port | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, port: 8080}, {id: g2, port: 8080}]' | gateways[1].port: 8080 (expected: a port no other gateway uses)
             port range             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, port: 70000}]' | gateways[0].port: 70000 (expected: 0..65535)
+            drain timeout          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, drainTimeout: -1s}]' | gateways[0].drainTimeout: -1s (expected: 0..1h)
+            startup grace          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, startupGrace: 2h}]' | gateways[0].startupGrace: 2h (expected: 0..1h)
+            admin connections      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, adminMaxConnections: 0}]' | gateways[0].adminMaxConnections: 0 (expected: 1..65536)
             scheduler              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {scheduler: wfq}' | dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)
             balancer typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {balancer: random-pol}' | dispatch.balancer: random-pol (expected: one of least-outstanding, random-poll; did you mean 'random-poll'?)
             body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)

@@ -1,12 +1,15 @@
 package org.arbiter.gateway.cli;
 
 import java.io.PrintWriter;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.netty.DataPlane;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import picocli.CommandLine;
@@ -69,17 +72,68 @@ public final class GatewayCommand implements Callable<Integer> {
             err.println("gateway: cannot start: " + e);
             return 1;
         }
-        CountDownLatch stopped = new CountDownLatch(1);
+        // SIGTERM (and SIGINT) start a graceful drain; the process exits 0 once it is done. Without
+        // the signal API, a shutdown hook drains instead (the exit status is then the signal's).
+        boolean handled = onSignals(() -> {
+            if (!gateway.drain()) {
+                err.println("gateway: already draining; a second signal is ignored (SIGKILL stops at once)");
+                err.flush();
+            }
+        }, "TERM", "INT");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!handled && gateway.drain()) {
+                try {
+                    gateway.drained().get();
+                } catch (Exception e) {
+                    // closing anyway
+                }
+            }
             gateway.close();
-            stopped.countDown();
         }, "gateway-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
         out.println("gateway " + id + " ready on " + gateway.host() + ":" + gateway.port() + " (admin " + gateway.host()
                 + ":" + gateway.adminPort() + ")");
         out.flush();
-        stopped.await();
+        DataPlane.DrainReport report;
+        try {
+            report = gateway.drained().get();
+        } catch (ExecutionException e) {
+            report = null;
+        }
+        gateway.close();
+        out.println("gateway " + id + " " + (report == null ? "drain overran drainTimeout; closed" : Gateway.describe(report)));
+        out.flush();
         return 0;
+    }
+
+    /**
+     * Installs {@code action} for the named signals; false where the JVM offers no signal API.
+     * {@code sun.misc.Signal} (module jdk.unsupported) is reached by reflection: it is the only way
+     * to replace the JVM's SIGTERM behaviour (run the shutdown hooks, exit 143) with a drain that
+     * ends in exit 0, and a direct reference draws an unsuppressible compiler warning.
+     */
+    private static boolean onSignals(Runnable action, String... names) {
+        try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+            Object handler = Proxy.newProxyInstance(handlerType.getClassLoader(), new Class<?>[] {handlerType},
+                    (proxy, method, args) -> switch (method.getName()) {
+                        case "handle" -> {
+                            action.run();
+                            yield null;
+                        }
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default -> "gateway drain on signal";
+                    });
+            Method handle = signal.getMethod("handle", signal, handlerType);
+            for (String name : names) {
+                handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+            }
+            return true;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return false;
+        }
     }
 
     /** Runs the command on its own (the dist jar registers it as a subcommand instead). */

@@ -21,6 +21,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
@@ -40,8 +41,13 @@ import org.slf4j.LoggerFactory;
  * timers. Every client channel and every backend channel of the gateway is registered on that
  * loop, so the core and all handler state are confined to it without locks.
  *
- * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot} and {@link #close} may be called
- * from any thread (they hand over to the loop); everything else runs on the loop.
+ * <p>Drain: {@link #drain} marks every further response {@code Connection: close}, lets what is
+ * queued or at a server finish until the deadline, then answers what is left 503 {@code draining};
+ * the 10 ms tick checks for the end. Readiness reads {@link #canServe}, refreshed on the loop.
+ *
+ * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot}, {@link #drain} and {@link #close}
+ * may be called from any thread (they hand over to the loop), {@link #canServe}, {@link #draining}
+ * and {@link #allocation} read volatile fields; everything else runs on the loop.
  */
 public final class DataPlane {
 
@@ -58,6 +64,19 @@ public final class DataPlane {
     private final long backendTimeoutNanos;
     private final ScheduledFuture<?> ticker;
     private volatile Allocation allocation;
+    private volatile boolean servable;
+    // Drain state, on the loop (draining is volatile only for the admin thread's reads).
+    private volatile boolean draining;
+    private boolean drainForced;
+    private long drainStartNanos;
+    private long drainDeadlineNanos;
+    private int drainHeld;
+    private long drainArrived;
+    private long drainServed;
+    private int drainRefused;
+    private int drainCut;
+    private Iterable<Channel> drainClients;
+    private CompletableFuture<DrainReport> drainDone;
 
     /**
      * @param onApplied told (on the loop) of every allocation the core accepted
@@ -88,6 +107,7 @@ public final class DataPlane {
             final int server = s;
             pools[s] = new BackendPool(b, new InetSocketAddress(url.getHost(), port), () -> core.cap(server));
         }
+        this.servable = anyServerCanTake();
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
@@ -112,6 +132,14 @@ public final class DataPlane {
     /** A complete request arrived on a client connection (on the loop). */
     void submit(Exchange ex) {
         listener.arrival(ex.className);
+        if (draining) {
+            drainArrived++;
+            if (drainForced) {
+                drainRefused++;
+                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1), false);
+                return;
+            }
+        }
         Ticket<Exchange> t = core.offer(ex, ex.className, ex.arrivalNanos);
         ex.ticket = t;
         if (!t.accepted()) {
@@ -209,6 +237,9 @@ public final class DataPlane {
         pools[s].release(ch, reusable);
         long now = now();
         core.complete(ex.ticket, Outcome.OK, now);
+        if (draining) {
+            drainServed++;
+        }
         safely(() -> listener.responded(ex.className, now - ex.arrivalNanos));
         ex.front.responseFinished(ex);
         pump();
@@ -278,6 +309,10 @@ public final class DataPlane {
     // ------------------------------------------------------------ timers, allocation, stats
 
     private void tick() {
+        servable = anyServerCanTake();
+        if (draining && drainDone != null && !drainDone.isDone()) {
+            checkDrain();
+        }
         List<Ticket<Exchange>> expired = core.expireQueued(now());
         for (Ticket<Exchange> t : expired) {
             Exchange ex = t.request();
@@ -301,12 +336,129 @@ public final class DataPlane {
         }
     }
 
+    // ------------------------------------------------------------ readiness and drain
+
+    /**
+     * Whether at least one server can take a request under the allocation in force: some server
+     * has a cap above 0. This is the readiness hook for backend health: when the core can tell
+     * that no server can take a request (every server down or ejected), AND that in here.
+     */
+    private boolean anyServerCanTake() {
+        for (int s = 0; s < core.serverCount(); s++) {
+            if (core.cap(s) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether some server can take a request (thread-safe; refreshed every 10 ms tick and on each allocation). */
+    public boolean canServe() {
+        return servable;
+    }
+
+    /** Whether a drain has begun (thread-safe). */
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Past the drain deadline: every response closes its connection, new requests get 503 (on the loop). */
+    boolean drainForced() {
+        return drainForced;
+    }
+
+    /** The reason in the 503 body of a request still held at the drain deadline. */
+    static final String DRAINING = "draining";
+
+    /**
+     * What a drain did.
+     *
+     * @param held     requests queued or at a server when the drain began
+     * @param arrived  requests that arrived on open connections during the drain
+     * @param served   responses from servers completed during the drain
+     * @param refused  requests answered 503 at or after the deadline before reaching a server
+     * @param cut      responses being streamed at the deadline (their connection was cut)
+     * @param nanos    from the start of the drain to the last request answered
+     */
+    public record DrainReport(int held, long arrived, long served, int refused, int cut, long nanos) {
+        public boolean clean() {
+            return refused == 0 && cut == 0;
+        }
+    }
+
+    /**
+     * Starts draining (thread-safe; once): every response from now on closes its connection;
+     * requests queued or in flight are answered normally until {@code deadlineNanos}; what is
+     * left then is answered 503 {@code draining} with Retry-After (or cut, if its response is
+     * being streamed). The future completes, on the loop, once nothing is queued or in flight.
+     *
+     * @param clients the client connections (to find what is left at the deadline)
+     */
+    public CompletableFuture<DrainReport> drain(long deadlineNanos, Iterable<Channel> clients) {
+        requireNonNull(clients, "clients");
+        CompletableFuture<DrainReport> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            if (drainDone != null) {
+                drainDone.whenComplete((r, e) -> done.complete(r));
+                return;
+            }
+            drainDone = done;
+            drainClients = clients;
+            draining = true;
+            drainStartNanos = now();
+            drainDeadlineNanos = deadlineNanos;
+            drainHeld = core.queued() + core.inFlightTotal();
+            checkDrain();
+        });
+        return done;
+    }
+
+    private void checkDrain() {
+        long now = now();
+        if (!drainForced && now - drainDeadlineNanos >= 0) {
+            drainForced = true;
+            forceDrain();
+        }
+        if (core.queued() == 0 && core.inFlightTotal() == 0) {
+            drainForced = true; // done: a request arriving before the connections close gets 503, not a reset
+            drainDone.complete(new DrainReport(drainHeld, drainArrived, drainServed, drainRefused, drainCut,
+                    now - drainStartNanos));
+        }
+    }
+
+    /** The deadline passed: answer 503 to every request still held, cut responses being streamed. */
+    private void forceDrain() {
+        long now = now();
+        for (Channel ch : drainClients) {
+            FrontendHandler h = ch.pipeline().get(FrontendHandler.class);
+            Exchange ex = h == null ? null : h.current();
+            if (ex == null || ex.finished || ex.ticket == null) {
+                continue;
+            }
+            ex.cancelTimeout();
+            Channel backend = ex.backend;
+            ex.backend = null;
+            core.cancel(ex.ticket, now);
+            if (ex.responseStarted) {
+                drainCut++;
+                ex.front.abort(ex);
+            } else {
+                drainRefused++;
+                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1), false);
+            }
+            if (backend != null) {
+                backend.close();
+            }
+        }
+    }
+
     /** Hands {@code a} to the loop; the core applies it if it is newer (thread-safe). */
     public void applyAllocation(Allocation a) {
         requireNonNull(a, "a");
         loop.execute(() -> {
             if (core.applyAllocation(a)) {
                 allocation = a;
+                servable = anyServerCanTake();
                 for (BackendPool p : pools) {
                     p.trim();
                 }

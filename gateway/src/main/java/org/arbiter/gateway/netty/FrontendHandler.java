@@ -47,6 +47,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private ScheduledFuture<?> deadline;
     private boolean closing;
+    private boolean closeAfterResponse;
     private String clientIp;
 
     FrontendHandler(DataPlane plane) {
@@ -123,6 +124,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /** The request being answered, if any (the drain deadline answers it). */
+    Exchange current() {
+        return current;
+    }
+
     void addForwardedHeaders(HttpHeaders h) {
         if (clientIp != null) {
             String prior = h.get("X-Forwarded-For");
@@ -171,7 +177,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (classHeader) {
             head.headers().set(Answers.CLASS_HEADER, ex.className);
         }
-        if (!ex.keepAlive) {
+        if (plane.draining() && (pending.isEmpty() || plane.drainForced())) {
+            closeAfterResponse = true; // draining: this connection carries no further request
+        }
+        if (!ex.keepAlive || closeAfterResponse) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (ex.request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -186,7 +195,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ex.finished = true;
         ex.request.release();
         current = null;
-        if (!ex.keepAlive) {
+        if (!ex.keepAlive || closeAfterResponse) {
             closing = true;
             releasePending();
             ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);

@@ -3,22 +3,20 @@ package org.arbiter.gateway.server;
 import static java.util.Objects.requireNonNull;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -33,9 +31,11 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.gateway.GatewayCore;
+import org.arbiter.gateway.Lifecycle;
 import org.arbiter.gateway.allocation.AllocationFollower;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.netty.AdminHandler;
+import org.arbiter.gateway.netty.AdminInitializer;
 import org.arbiter.gateway.netty.DataPlane;
 import org.arbiter.gateway.netty.Exchange;
 import org.arbiter.gateway.netty.ProxyInitializer;
@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A running gateway: the proxy port, the admin port, meters and MBean, and (with a Kafka
  * bootstrap) the stats publisher and the allocation follower. Several may run in one JVM (the
- * demo). Start with {@link #start}; {@link #close()} stops everything it started.
+ * demo). Start with {@link #start}; {@link #drain()} stops it gracefully (what it holds is
+ * answered, then {@link #drained()} completes); {@link #close()} stops everything it started at once.
+ * Readiness ({@code /ready}) comes from a {@link Lifecycle}.
  *
  * <p>Thread-safe.
  */
@@ -66,6 +68,10 @@ public final class Gateway implements AutoCloseable {
     private final Channel adminChannel;
     private final ScheduledExecutorService busExecutor;
     private final String host;
+    private final Lifecycle lifecycle;
+    private final AdminInitializer admin;
+    private final double drainTimeoutSeconds;
+    private final CompletableFuture<DataPlane.DrainReport> drained = new CompletableFuture<>();
     private volatile KafkaBus bus;
     private volatile boolean closed;
 
@@ -80,9 +86,18 @@ public final class Gateway implements AutoCloseable {
                 NioIoHandler.newFactory());
         this.adminGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id + "-admin"),
                 NioIoHandler.newFactory());
-        GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), System.nanoTime());
+        long startNanos = System.nanoTime();
+        this.drainTimeoutSeconds = gc.drainTimeoutSeconds();
+        this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
+                (long) (gc.drainTimeoutSeconds() * 1e9));
+        GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
-        this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, null);
+        // The first allocation with a version (the GRM's; the configured one is version 0) ends the start-up wait.
+        this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, a -> {
+            if (a.version() > 0) {
+                lifecycle.allocationKnown();
+            }
+        });
         this.follower = new AllocationFollower(id, initial, plane::applyAllocation);
         this.host = gc.host();
         int port = options.port() != null ? options.port() : gc.port();
@@ -95,8 +110,13 @@ public final class Gateway implements AutoCloseable {
                     .bind(gc.host(), port).sync().channel();
             AdminHandler.Api api = new AdminHandler.Api() {
                 @Override
-                public boolean ready() {
-                    return !closed && plane.allocation().totalCap() > 0;
+                public Lifecycle.Readiness readiness() {
+                    return lifecycle.readiness(System.nanoTime(), plane.canServe());
+                }
+
+                @Override
+                public boolean drain() {
+                    return Gateway.this.drain();
                 }
 
                 @Override
@@ -114,14 +134,11 @@ public final class Gateway implements AutoCloseable {
                     return metrics.scrape();
                 }
             };
+            this.admin = new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
+                    (long) (cluster.dispatch().idleTimeoutSeconds() * 1e9));
             this.adminChannel = new ServerBootstrap().group(adminGroup).channel(NioServerSocketChannel.class)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(65536),
-                                    new AdminHandler(api));
-                        }
-                    })
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childHandler(admin)
                     .bind(gc.host(), adminPort).sync().channel();
         } catch (Throwable e) {
             plane.close();
@@ -131,6 +148,7 @@ public final class Gateway implements AutoCloseable {
             }
             throw e;
         }
+        lifecycle.started(System.nanoTime()); // both ports listen: the start-up grace runs from here
         metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new MBean());
         this.busExecutor = standalone ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gateway-" + id + "-bus");
@@ -202,6 +220,91 @@ public final class Gateway implements AutoCloseable {
         return id;
     }
 
+    /**
+     * Starts a graceful drain (SIGTERM, {@code POST /drain}); returns at once, true if this call
+     * started it. From now on {@code /ready} is 503 {@code draining}, the proxy port accepts no new
+     * connection, and every response closes its connection. Queued and in-flight requests are
+     * answered normally until {@code gateways[].drainTimeout}; what is left then gets 503
+     * {@code draining} with Retry-After. Then the client connections are closed, a last
+     * statistics report is published (with Kafka), and {@link #drained()} completes. Thread-safe.
+     */
+    public boolean drain() {
+        if (closed || !lifecycle.beginDrain(System.nanoTime())) {
+            return false;
+        }
+        LOG.info("gateway {}: draining: not ready, no new connections, answering what is held for up to {} s", id,
+                drainTimeoutSeconds);
+        proxyChannel.close();
+        plane.drain(lifecycle.drainDeadlineNanos(), clients)
+                .orTimeout((long) (drainTimeoutSeconds * 1000) + 5000, TimeUnit.MILLISECONDS)
+                .whenComplete((report, e) -> {
+                    Thread t = new Thread(() -> finishDrain(report), "gateway-" + id + "-drain");
+                    t.setDaemon(true);
+                    t.start();
+                });
+        return true;
+    }
+
+    private void finishDrain(DataPlane.DrainReport report) {
+        try {
+            // Flush what is written (the last responses), then close every client connection.
+            clients.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            if (busExecutor != null && bus != null) {
+                try {
+                    busExecutor.submit(() -> {
+                        publishStats();
+                        KafkaBus b = bus;
+                        if (b != null) {
+                            b.flush();
+                        }
+                    }).get(10, TimeUnit.SECONDS);
+                    LOG.info("gateway {}: published a last statistics report", id);
+                } catch (Exception e) {
+                    LOG.warn("gateway {}: last statistics report failed: {}", id, e.toString());
+                }
+            }
+            if (report == null) {
+                LOG.warn("gateway {}: drain did not finish within drainTimeout + 5 s; closing", id);
+            } else {
+                LOG.info("gateway {}: {}", id, describe(report));
+            }
+        } finally {
+            drained.complete(report);
+        }
+    }
+
+    /** One line for the log: what the drain did. */
+    public static String describe(DataPlane.DrainReport r) {
+        return String.format(java.util.Locale.ROOT,
+                "drained %d requests in %.2f s: %d held at the start, %d arrived on open connections, %d answered by"
+                        + " servers, %d answered 503 at the deadline, %d cut mid-response",
+                r.held() + r.arrived(), r.nanos() / 1e9, r.held(), r.arrived(), r.served(), r.refused(), r.cut());
+    }
+
+    /**
+     * Completes once a drain has finished (its report; null if it overran drainTimeout + 5 s). Never
+     * completes without a drain.
+     */
+    public CompletableFuture<DataPlane.DrainReport> drained() {
+        return drained;
+    }
+
+    /** Admin connections open now (at most {@code gateways[].adminMaxConnections} are served). */
+    public int adminConnections() {
+        return admin.openConnections();
+    }
+
+    /** Whether a drain has begun. */
+    public boolean draining() {
+        return lifecycle.draining();
+    }
+
+    /** {@code /ready}'s answer now. */
+    public Lifecycle.Readiness readiness() {
+        return lifecycle.readiness(System.nanoTime(), plane.canServe());
+    }
+
     public String host() {
         return host;
     }
@@ -249,6 +352,7 @@ public final class Gateway implements AutoCloseable {
         if (closed) {
             return;
         }
+        lifecycle.beginDrain(System.nanoTime()); // not ready from here on
         closed = true;
         if (busExecutor != null) {
             busExecutor.shutdownNow();

@@ -1,0 +1,176 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.arbiter.gateway.GatewayTestSupport.Http;
+import org.arbiter.gateway.cli.GatewayCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The issue's acceptance test on a real gateway process: a backend taking 2 s, 20 requests in
+ * flight or queued, SIGTERM 0.5 s later. Every request gets 200, {@code /ready} is 503 from the
+ * signal on, a new connection is refused, and the process exits 0 saying what it drained.
+ */
+final class DrainProcessTest {
+
+    private static final Pattern READY = Pattern.compile("gateway g1 ready on 127\\.0\\.0\\.1:(\\d+) \\(admin 127\\.0\\.0\\.1:(\\d+)\\)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void sigterm_answersEveryHeldRequest_refusesNewConnections_andExitsZero() throws Exception {
+        try (var backend = GatewayTestSupport.backend(2000)) {
+            Path config = dir.resolve("cluster.yaml");
+            Files.writeString(config, """
+                    classes:
+                      - {name: basic, target: 2s, default: true, queue: {limit: 100, timeout: 30s}}
+                    servers:
+                      - {id: s1, url: "%s", concurrency: 10}
+                    gateways:
+                      - {id: g1, port: 0, adminPort: 0, drainTimeout: 10s}
+                    dispatch: {backendTimeout: 10s, idleTimeout: 30s}
+                    """.formatted(backend.url()));
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx128m", "-cp", System.getProperty("java.class.path"), GatewayCommand.class.getName(),
+                    "--config", config.toString(), "--id", "g1").redirectErrorStream(true).start();
+            List<String> output = new CopyOnWriteArrayList<>();
+            ExecutorService pool = Executors.newFixedThreadPool(24);
+            try {
+                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                Matcher ready = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        for (String line; (line = out.readLine()) != null; ) {
+                            output.add(line);
+                            Matcher m = READY.matcher(line);
+                            if (m.find()) {
+                                return m;
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // ended
+                    }
+                    return null;
+                }, pool).get(60, TimeUnit.SECONDS);
+                assertThat(ready).as("ready line in %s", output).isNotNull();
+                int port = Integer.parseInt(ready.group(1));
+                int adminPort = Integer.parseInt(ready.group(2));
+                CompletableFuture<Void> rest = CompletableFuture.runAsync(() -> {
+                    try {
+                        for (String line; (line = out.readLine()) != null; ) {
+                            output.add(line);
+                        }
+                    } catch (IOException ignored) {
+                        // ended
+                    }
+                }, pool);
+                assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(200);
+
+                // 20 keep-alive requests: 10 at the server (N = 10), 10 queued.
+                List<CompletableFuture<Http.Response>> replies = new ArrayList<>();
+                List<Http> clients = new ArrayList<>();
+                for (int i = 0; i < 20; i++) {
+                    Http h = GatewayTestSupport.http(port);
+                    clients.add(h);
+                    replies.add(CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return h.get("/work");
+                        } catch (IOException e) {
+                            return new Http.Response(-1, java.util.Map.of(), e.toString());
+                        }
+                    }, pool));
+                }
+                long sent = System.nanoTime();
+                while (backend.inFlight("none") < 10 && System.nanoTime() - sent < 5_000_000_000L) {
+                    Thread.sleep(5);
+                }
+                assertThat(backend.inFlight("none")).isEqualTo(10);
+                Thread.sleep(Math.max(0, 500 - (System.nanoTime() - sent) / 1_000_000));
+
+                long signal = System.nanoTime();
+                // SIGTERM. Process.destroy() would also close our end of the child's output.
+                assertThat(p.toHandle().destroy()).isTrue();
+                long notReadyNanos = -1;
+                Http.Response notReady = null;
+                while (System.nanoTime() - signal < 2_000_000_000L) {
+                    Http.Response r = adminGet(adminPort, "/ready");
+                    if (r.status() == 503) {
+                        notReadyNanos = System.nanoTime() - signal;
+                        notReady = r;
+                        break;
+                    }
+                    Thread.sleep(2);
+                }
+                assertThat(notReady).as("/ready turned 503").isNotNull();
+                assertThat(notReady.body()).contains("\"ready\":false").contains("\"reason\":\"draining\"");
+                long refusedNanos = -1;
+                while (System.nanoTime() - signal < 2_000_000_000L) {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                    } catch (ConnectException e) {
+                        refusedNanos = System.nanoTime() - signal;
+                        break;
+                    }
+                    Thread.sleep(2);
+                }
+                assertThat(refusedNanos).as("a new connection is refused").isPositive();
+                assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(503);
+
+                int ok = 0;
+                for (int i = 0; i < 20; i++) {
+                    Http.Response r = replies.get(i).get(30, TimeUnit.SECONDS);
+                    assertThat(r.status()).as("request %d: %s", i, r.body()).isEqualTo(200);
+                    assertThat(r.header("Connection")).isEqualToIgnoringCase("close");
+                    assertThat(clients.get(i).closedByPeer()).isTrue();
+                    ok++;
+                }
+                long answeredNanos = System.nanoTime() - signal;
+                assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                long exitNanos = System.nanoTime() - signal;
+                rest.get(5, TimeUnit.SECONDS);
+                assertThat(p.exitValue()).as("exit status; output %s", output).isZero();
+                assertThat(output).anyMatch(l -> l.startsWith("gateway g1 drained 20 requests")
+                        && l.contains("20 held at the start") && l.contains("20 answered by servers")
+                        && l.contains("0 answered 503") && l.contains("0 cut"));
+                System.out.printf("drain: %d/20 got 200; /ready 503 after %.1f ms, new connection refused after %.1f ms,"
+                                + " last answer %.2f s, exit 0 after %.2f s (from the signal)%n", ok, notReadyNanos / 1e6,
+                        refusedNanos / 1e6, answeredNanos / 1e9, exitNanos / 1e9);
+                for (Http h : clients) {
+                    h.close();
+                }
+            } finally {
+                pool.shutdownNow();
+                if (p.isAlive()) {
+                    p.destroyForcibly();
+                }
+                output.forEach(l -> System.out.println("  gateway> " + l));
+            }
+        }
+    }
+
+    private static Http.Response adminGet(int adminPort, String path) throws IOException {
+        try (Http h = GatewayTestSupport.http(adminPort)) {
+            return h.get(path, "Connection: close");
+        }
+    }
+}
