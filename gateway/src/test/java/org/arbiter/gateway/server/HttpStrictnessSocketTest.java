@@ -276,6 +276,20 @@ final class HttpStrictnessSocketTest {
     }
 
     @Test
+    void halfCloseWithNothingSent_closesAtOnce_notAfterTheIdleTimeout() throws Exception {
+        RecordingBackend backend = keep(new RecordingBackend());
+        Gateway g = gateway(config(backend.url(), 4, "")); // idleTimeout 5s
+        try (Socket s = new Socket("127.0.0.1", g.port())) {
+            s.setSoTimeout(10_000);
+            long start = System.nanoTime();
+            s.shutdownOutput();
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+            assertThat((System.nanoTime() - start) / 1e9).isLessThan(2.0);
+        }
+        assertThat(backend.seen).isEmpty();
+    }
+
+    @Test
     void clientGoneWhileQueued_isNeverSentToAServer_andIsCounted() throws Exception {
         RecordingBackend backend = keep(new RecordingBackend());
         Gateway g = gateway(config(backend.url(), 1, ""));
