@@ -126,7 +126,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 status = HttpResponseStatus.BAD_REQUEST;
                 reason = "malformedRequest";
             }
-            logRefusal(req, req.uri(), status.code(), reason);
+            logRefusal(null, null, status.code(), reason); // the decoder's placeholder request says nothing
             req.release();
             refuse(status, reason);
             return;
@@ -381,14 +381,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 dispatched ? t.serverId() : null, queueMs, backendMs, (now - ex.arrivalNanos) / 1e6, reason));
     }
 
-    /** A request answered before classification (strictness, or a body over maxBodyBytes). */
+    /**
+     * A request answered before classification (strictness, or a body over maxBodyBytes);
+     * {@code req} null when it could not be decoded.
+     */
     void logRefusal(io.netty.handler.codec.http.HttpRequest req, String target, int status, String reason) {
         if (!accessLog.enabled()) {
             return;
         }
-        HttpHeaders h = req.headers();
-        accessLog.record(new AccessLog.Entry(System.currentTimeMillis(), clientIp, req.method().name(), target, null,
-                req.protocolVersion().text(), status, 0, h.get(HttpHeaderNames.REFERER), h.get(HttpHeaderNames.USER_AGENT),
+        HttpHeaders h = req == null ? null : req.headers();
+        accessLog.record(new AccessLog.Entry(System.currentTimeMillis(), clientIp, req == null ? null : req.method().name(),
+                target, null, req == null ? null : req.protocolVersion().text(), status, 0,
+                h == null ? null : h.get(HttpHeaderNames.REFERER), h == null ? null : h.get(HttpHeaderNames.USER_AGENT),
                 null, null, -1, -1, -1, reason));
     }
 
