@@ -12,6 +12,7 @@ import java.util.Optional;
  * @param classes  traffic classes in file order (file order is also the static priority order)
  * @param servers  the back-end servers
  * @param gateways the gateways
+ * @param gatewayHttp what every gateway's HTTP front end shares ({@code gateway:}: trusted proxies, access log)
  */
 public record ClusterConfig(
         List<ClassConfig> classes,
@@ -22,7 +23,8 @@ public record ClusterConfig(
         SizingConfig sizing,
         PowerConfig power,
         KafkaConfig kafka,
-        ConsoleConfig console) {
+        ConsoleConfig console,
+        GatewayHttpConfig gatewayHttp) {
 
     public ClusterConfig {
         classes = List.copyOf(requireNonNull(classes, "classes"));
@@ -34,6 +36,7 @@ public record ClusterConfig(
         requireNonNull(power, "power");
         requireNonNull(kafka, "kafka");
         requireNonNull(console, "console");
+        requireNonNull(gatewayHttp, "gatewayHttp");
     }
 
     /** The class named {@code name}, if any. */

@@ -255,8 +255,11 @@ public final class ConfigLoader {
         o.finish();
         ConsoleConfig console = new ConsoleConfig(consolePort, publicRead, users, tokens);
 
+        GatewayHttpConfig gatewayHttp = readGatewayHttp(root.object("gateway"));
+
         root.finish();
-        return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console);
+        return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
+                gatewayHttp);
     }
 
     private static ClassConfig readClass(Node c) {
@@ -327,6 +330,47 @@ public final class ConfigLoader {
         String host = m.string("host", null);
         m.finish();
         return new MatchRule(headers, path, method, host);
+    }
+
+    private static GatewayHttpConfig readGatewayHttp(Node g) {
+        List<Cidr> trusted = new ArrayList<>();
+        JsonNode raw = g.rawValue("trustedProxies");
+        if (raw != null && !raw.isNull()) {
+            if (!raw.isArray()) {
+                g.error("trustedProxies", raw + " (expected: a list of IPv4 or IPv6 CIDR blocks, e.g. [10.0.0.0/8, fd00::/8])");
+            } else {
+                for (int i = 0; i < raw.size(); i++) {
+                    JsonNode n = raw.get(i);
+                    try {
+                        if (!n.isTextual()) {
+                            throw new IllegalArgumentException(n + " (expected: an IPv4 or IPv6 CIDR block as a string)");
+                        }
+                        trusted.add(Cidr.parse(n.asText()));
+                    } catch (IllegalArgumentException e) {
+                        g.error("trustedProxies[" + i + "]", e.getMessage());
+                    }
+                }
+            }
+        }
+        Node a = g.object("accessLog");
+        GatewayHttpConfig.AccessLog accessLog = GatewayHttpConfig.AccessLog.OFF;
+        if (g.has("accessLog")) {
+            String path = a.require("path") ? a.string("path", null) : null;
+            if (path != null && path.isBlank()) {
+                a.error("path", "an empty string (expected: a file path)");
+                path = null;
+            }
+            String format = a.choice("format", "combined", "combined", "json");
+            long maxFileBytes = a.bytes("maxFileSize", 100L << 20, 1024);
+            int maxFiles = a.integer("maxFiles", 10, v -> v >= 1 && v <= 1000, "1..1000");
+            if (path != null && format != null) {
+                accessLog = new GatewayHttpConfig.AccessLog(path, format, Math.max(1024, maxFileBytes),
+                        Math.max(1, Math.min(1000, maxFiles)));
+            }
+        }
+        a.finish();
+        g.finish();
+        return new GatewayHttpConfig(trusted, accessLog);
     }
 
     private static List<Integer> scheduleServers(Node schedule) {

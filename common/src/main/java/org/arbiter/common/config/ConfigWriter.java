@@ -137,6 +137,14 @@ public final class ConfigWriter {
         console.put("users", users);
         console.put("tokens", tokens);
         root.put("console", console);
+        GatewayHttpConfig h = c.gatewayHttp();
+        Map<String, Object> gateway = new LinkedHashMap<>();
+        gateway.put("trustedProxies", h.trustedProxies().stream().map(Cidr::toString).toList());
+        if (h.accessLog().enabled()) {
+            gateway.put("accessLog", map("path", h.accessLog().path(), "format", h.accessLog().format(),
+                    "maxFileSize", Durations.formatBytes(h.accessLog().maxFileBytes()), "maxFiles", h.accessLog().maxFiles()));
+        }
+        root.put("gateway", gateway);
         return root;
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.Classifier;
@@ -63,6 +64,8 @@ public final class DataPlane {
     private final Consumer<Allocation> onApplied;
     private final long backendTimeoutNanos;
     private final ScheduledFuture<?> ticker;
+    private final GatewayHttpConfig http;
+    private final AccessLog accessLog;
     private volatile Allocation allocation;
     private volatile boolean servable;
     // Drain state, on the loop (draining is volatile only for the admin thread's reads).
@@ -91,6 +94,8 @@ public final class DataPlane {
         this.onApplied = onApplied == null ? a -> { } : onApplied;
         this.backendTimeoutNanos = (long) (dispatch.backendTimeoutSeconds() * 1e9);
         this.allocation = core.allocation();
+        this.http = cluster.gatewayHttp();
+        this.accessLog = AccessLog.open(http.accessLog(), core.gatewayId());
         Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000))
@@ -121,6 +126,14 @@ public final class DataPlane {
 
     Classifier classifier() {
         return classifier;
+    }
+
+    GatewayHttpConfig http() {
+        return http;
+    }
+
+    AccessLog accessLog() {
+        return accessLog;
     }
 
     static long now() {
@@ -155,6 +168,9 @@ public final class DataPlane {
         ex.cancelTimeout();
         if (ex.ticket != null) {
             boolean dispatched = ex.ticket.state() == Ticket.State.DISPATCHED;
+            if (dispatched || ex.ticket.state() == Ticket.State.QUEUED) {
+                safely(() -> listener.cancelled(ex.className, dispatched));
+            }
             core.cancel(ex.ticket, now());
             if (dispatched && ex.backend != null) {
                 ex.backend.close();
@@ -499,6 +515,7 @@ public final class DataPlane {
             for (BackendPool p : pools) {
                 p.closeAll();
             }
+            accessLog.close();
         });
     }
 

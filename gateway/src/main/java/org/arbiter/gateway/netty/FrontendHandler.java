@@ -3,6 +3,7 @@ package org.arbiter.gateway.netty;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -23,6 +24,9 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.arbiter.common.config.GatewayHttpConfig;
+import org.arbiter.gateway.DropReason;
+import org.arbiter.gateway.Ticket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +34,11 @@ import org.slf4j.LoggerFactory;
  * One client connection. Requests are answered one at a time in order (pipelined requests wait in
  * a short per-connection line); each gets exactly one response: the server's, streamed, or one of
  * the gateway's own ({@link Answers}). A connection that does not deliver a complete request within
- * the idle timeout (idle or trickling) is closed. State lives on the data-plane event loop.
+ * the idle timeout (idle or trickling) is closed. A request that fails {@link RequestChecks} (Host,
+ * version, method, target) is answered by the gateway and never forwarded; one that passes is
+ * classified and forwarded with its normalised path. A client that half-closes (shuts down its
+ * write side) still gets the answers to what it sent, then the connection is closed. Every
+ * finished request is written to the {@link AccessLog}. State lives on the data-plane event loop.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
@@ -49,11 +57,24 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean closing;
     private boolean closeAfterResponse;
     private String clientIp;
+    private final GatewayHttpConfig http;
+    private final AccessLog accessLog;
+    /** The peer is in gateway.trustedProxies: its X-Forwarded-* headers are kept and appended to. */
+    private boolean trustedPeer;
+    /** The client shut down its write side: answer what it sent, then close. */
+    private boolean inputShutdown;
+    // the access-log fields of the current exchange
+    private String rawTarget;
+    private int responseStatus;
+    private long responseBytes;
+    private String answerReason;
 
     FrontendHandler(DataPlane plane) {
         this.plane = plane;
         this.idleTimeoutNanos = (long) (plane.dispatch().idleTimeoutSeconds() * 1e9);
         this.classHeader = plane.dispatch().classHeader();
+        this.http = plane.http();
+        this.accessLog = plane.accessLog();
     }
 
     @Override
@@ -65,6 +86,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         if (ctx.channel().remoteAddress() instanceof InetSocketAddress a) {
             clientIp = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
+            trustedPeer = http.trusted(a.getAddress());
         }
         armDeadline();
         ctx.fireChannelActive();
@@ -90,18 +112,38 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         cancelDeadline();
         if (req.decoderResult().isFailure()) {
             Throwable cause = req.decoderResult().cause();
-            req.release();
+            HttpResponseStatus status;
+            String reason;
             if (cause instanceof TooLongHttpHeaderException) {
-                refuse(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headerTooLarge");
+                status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+                reason = "headerTooLarge";
             } else if (cause instanceof TooLongHttpLineException) {
-                refuse(HttpResponseStatus.REQUEST_URI_TOO_LONG, "requestLineTooLong");
+                status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
+                reason = "requestLineTooLong";
             } else if (cause instanceof TooLongFrameException) {
-                refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "bodyTooLarge");
+                status = HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
+                reason = "bodyTooLarge";
             } else {
-                refuse(HttpResponseStatus.BAD_REQUEST, "malformedRequest");
+                status = HttpResponseStatus.BAD_REQUEST;
+                reason = "malformedRequest";
             }
+            logRefusal(null, null, status.code(), reason); // the decoder's placeholder request says nothing
+            req.release();
+            refuse(status, reason);
             return;
         }
+        String target = req.uri();
+        RequestChecks.Refusal no = RequestChecks.admit(req);
+        if (no != null) {
+            logRefusal(req, target, no.status().code(), no.reason());
+            req.release();
+            refuse(no.status(), no.reason());
+            return;
+        }
+        rawTarget = target;
+        responseStatus = 0;
+        responseBytes = 0;
+        answerReason = null;
         String className = plane.classifier().classify(new NettyRequestAttributes(req));
         boolean keepAlive = DataPlane.keepAliveOf(req);
         current = new Exchange(this, req, className, keepAlive, IDEMPOTENT.contains(req.method()),
@@ -109,12 +151,19 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         plane.submit(current);
     }
 
-    /** A request the gateway cannot read: answer, stop writing, and drain what the client still sends. */
+    /**
+     * A request the gateway cannot read or will not forward: answer, stop writing, and drain what
+     * the client still sends.
+     */
     private void refuse(HttpResponseStatus status, String reason) {
         closing = true;
         releasePending();
         ctx.channel().config().setAutoRead(true);
-        ctx.writeAndFlush(Answers.badRequest(status, reason)).addListener((ChannelFutureListener) f -> {
+        FullHttpResponse answer = Answers.badRequest(status, reason);
+        if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
+            answer.headers().set(HttpHeaderNames.ALLOW, RequestChecks.ALLOW);
+        }
+        ctx.writeAndFlush(answer).addListener((ChannelFutureListener) f -> {
             if (f.channel() instanceof DuplexChannel d && f.isSuccess()) {
                 d.shutdownOutput();
                 f.channel().eventLoop().schedule(() -> f.channel().close(), 2, TimeUnit.SECONDS);
@@ -129,13 +178,37 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         return current;
     }
 
+    /**
+     * X-Forwarded-For / -Proto / -Host of a forwarded request. From a peer in
+     * gateway.trustedProxies, the client's address is appended to X-Forwarded-For and -Proto /
+     * -Host are kept when present; from any other peer all three (and RFC 7239 Forwarded) are
+     * replaced, so a client cannot claim https or another address.
+     */
     void addForwardedHeaders(HttpHeaders h) {
-        if (clientIp != null) {
-            String prior = h.get("X-Forwarded-For");
-            h.set("X-Forwarded-For", prior == null ? clientIp : prior + ", " + clientIp);
+        String host = h.get(HttpHeaderNames.HOST);
+        if (trustedPeer) {
+            java.util.List<String> prior = h.getAll("X-Forwarded-For");
+            String chain = prior.isEmpty() ? null : String.join(", ", prior);
+            if (clientIp != null) {
+                h.set("X-Forwarded-For", chain == null ? clientIp : chain + ", " + clientIp);
+            }
+            if (!h.contains("X-Forwarded-Proto")) {
+                h.set("X-Forwarded-Proto", "http");
+            }
+            if (!h.contains("X-Forwarded-Host") && host != null) {
+                h.set("X-Forwarded-Host", host);
+            }
+            return;
         }
-        if (!h.contains("X-Forwarded-Proto")) {
-            h.set("X-Forwarded-Proto", "http");
+        h.remove("Forwarded");
+        h.remove("X-Forwarded-For");
+        h.remove("X-Forwarded-Host");
+        if (clientIp != null) {
+            h.set("X-Forwarded-For", clientIp);
+        }
+        h.set("X-Forwarded-Proto", "http");
+        if (host != null) {
+            h.set("X-Forwarded-Host", host);
         }
     }
 
@@ -143,6 +216,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     void forwardHead(Exchange ex, HttpResponse head) {
         decorate(ex, head);
+        responseStatus = head.status().code();
         ctx.write(head, ctx.voidPromise());
     }
 
@@ -151,6 +225,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             content.release();
             return;
         }
+        responseBytes += content.content().readableBytes();
         ctx.write(content, ctx.voidPromise());
     }
 
@@ -169,6 +244,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         decorate(ex, response);
+        responseStatus = response.status().code();
+        responseBytes = response.content().readableBytes();
+        DropReason why = ex.ticket == null ? null : ex.ticket.dropReason();
+        answerReason = why != null ? why.wireName() : "gateway";
         ctx.write(response, ctx.voidPromise());
         responseFinished(ex);
     }
@@ -180,7 +259,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (plane.draining() && (pending.isEmpty() || plane.drainForced())) {
             closeAfterResponse = true; // draining: this connection carries no further request
         }
-        if (!ex.keepAlive || closeAfterResponse) {
+        if (!ex.keepAlive || closeAfterResponse || inputShutdown && pending.isEmpty()) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (ex.request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
@@ -193,9 +272,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ex.finished = true;
+        logExchange(ex, answerReason);
         ex.request.release();
         current = null;
-        if (!ex.keepAlive || closeAfterResponse) {
+        if (!ex.keepAlive || closeAfterResponse || inputShutdown && pending.isEmpty()) {
             closing = true;
             releasePending();
             ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
@@ -217,6 +297,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ex.finished = true;
+        DropReason why = ex.ticket == null ? null : ex.ticket.dropReason();
+        logExchange(ex, why != null ? why.wireName() : "aborted");
         ex.request.release();
         current = null;
         closing = true;
@@ -268,10 +350,59 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         current = null;
         if (ex != null && !ex.finished) {
             ex.finished = true;
+            responseStatus = 499;
+            logExchange(ex, "clientClosed");
             plane.abandon(ex);
             ex.request.release();
         }
         ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client will send nothing more (a half-close, or a close we cannot tell apart
+            // from one): answer what it sent, then close; with nothing outstanding, close now.
+            inputShutdown = true;
+            if (current == null && pending.isEmpty() && !closing) {
+                closing = true;
+                ctx.close();
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    // ------------------------------------------------------------ access log
+
+    private void logExchange(Exchange ex, String reason) {
+        if (!accessLog.enabled()) {
+            return;
+        }
+        long now = DataPlane.now();
+        Ticket<Exchange> t = ex.ticket;
+        boolean dispatched = t != null && t.server() >= 0;
+        double queueMs = dispatched ? (t.dispatchNanos() - ex.arrivalNanos) / 1e6 : -1;
+        double backendMs = dispatched ? (now - t.dispatchNanos()) / 1e6 : -1;
+        HttpHeaders h = ex.request.headers();
+        accessLog.record(new AccessLog.Entry(System.currentTimeMillis(), clientIp, ex.request.method().name(),
+                rawTarget, ex.request.uri(), ex.request.protocolVersion().text(), responseStatus, responseBytes,
+                h.get(HttpHeaderNames.REFERER), h.get(HttpHeaderNames.USER_AGENT), ex.className,
+                dispatched ? t.serverId() : null, queueMs, backendMs, (now - ex.arrivalNanos) / 1e6, reason));
+    }
+
+    /**
+     * A request answered before classification (strictness, or a body over maxBodyBytes);
+     * {@code req} null when it could not be decoded.
+     */
+    void logRefusal(io.netty.handler.codec.http.HttpRequest req, String target, int status, String reason) {
+        if (!accessLog.enabled()) {
+            return;
+        }
+        HttpHeaders h = req == null ? null : req.headers();
+        accessLog.record(new AccessLog.Entry(System.currentTimeMillis(), clientIp, req == null ? null : req.method().name(),
+                target, null, req == null ? null : req.protocolVersion().text(), status, 0,
+                h == null ? null : h.get(HttpHeaderNames.REFERER), h == null ? null : h.get(HttpHeaderNames.USER_AGENT),
+                null, null, -1, -1, -1, reason));
     }
 
     @Override

@@ -15,6 +15,13 @@ public interface PlaneListener {
     /** A response went to the client; {@code nanos} from arrival to last byte written. */
     void responded(String className, long nanos);
 
+    /**
+     * The client went away before its response: {@code dispatched} false when the request was
+     * still queued (it left the queue and no server saw it), true when a server had it.
+     */
+    default void cancelled(String className, boolean dispatched) {
+    }
+
     PlaneListener NOOP = new PlaneListener() {
         @Override
         public void arrival(String className) {

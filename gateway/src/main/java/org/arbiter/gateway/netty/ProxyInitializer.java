@@ -5,7 +5,10 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 
-/** The client-side pipeline: HTTP/1.1 codec (head limits), body aggregation (413), the frontend handler. */
+/**
+ * The client-side pipeline: HTTP/1.1 codec (head limits), body aggregation (413), the frontend
+ * handler. Half-closure is allowed, so a client's FIN after its request does not close the channel.
+ */
 public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
 
     private final DataPlane plane;
@@ -20,6 +23,8 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     @Override
     protected void initChannel(SocketChannel ch) {
         clients.add(ch);
+        // a client that shuts down its write side after its request still gets the response
+        ch.config().setOption(io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE, true);
         var d = plane.dispatch();
         HttpDecoderConfig decoder = new HttpDecoderConfig()
                 .setMaxInitialLineLength(8192)

@@ -24,6 +24,10 @@ final class RequestAggregator extends HttpObjectAggregator {
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
         var answer = Answers.json(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                 "{\"status\":413,\"reason\":\"bodyTooLarge\"}");
+        FrontendHandler front = ctx.pipeline().get(FrontendHandler.class);
+        if (front != null && oversized instanceof io.netty.handler.codec.http.HttpRequest req) {
+            front.logRefusal(req, req.uri(), 413, "bodyTooLarge");
+        }
         if (oversized instanceof FullHttpMessage
                 || !HttpUtil.is100ContinueExpected(oversized) && !HttpUtil.isKeepAlive(oversized)) {
             answer.headers().set("connection", "close");

@@ -15,7 +15,8 @@ import org.arbiter.gateway.netty.PlaneListener;
 /**
  * The gateway's Micrometer meters (JMX domain {@code arbiter} and Prometheus through
  * {@code ProcessMetrics}): per class arrivals, rejections by reason, response-time histogram,
- * queue length, in-flight and weight; per server in-flight and cap. Counters are updated on the
+ * queue length, in-flight and weight, clients gone before their response (queued or dispatched);
+ * per server in-flight and cap. Counters are updated on the
  * data-plane loop; gauges read the core's counters from the scraping thread (int reads, possibly a
  * moment stale). Thread-safe.
  */
@@ -24,6 +25,7 @@ final class GatewayMeters implements PlaneListener {
     private final Map<String, Counter> arrivals = new HashMap<>();
     private final Map<String, Counter[]> drops = new HashMap<>();
     private final Map<String, Timer> responses = new HashMap<>();
+    private final Map<String, Counter[]> cancelled = new HashMap<>();
 
     GatewayMeters(MeterRegistry registry, GatewayCore<?> core) {
         for (int c = 0; c < core.classCount(); c++) {
@@ -37,6 +39,13 @@ final class GatewayMeters implements PlaneListener {
                         .tag("reason", r.wireName()).description("requests the gateway answered itself").register(registry);
             }
             drops.put(name, byReason);
+            cancelled.put(name, new Counter[] {
+                Counter.builder("arbiter.gateway.cancelled").tag("class", name).tag("stage", "queued")
+                        .description("clients gone before their response; queued: no server saw the request")
+                        .register(registry),
+                Counter.builder("arbiter.gateway.cancelled").tag("class", name).tag("stage", "dispatched")
+                        .description("clients gone before their response; queued: no server saw the request")
+                        .register(registry)});
             responses.put(name, Timer.builder("arbiter.gateway.response.time").tag("class", name)
                     .description("arrival at the gateway to last byte sent")
                     .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
@@ -70,6 +79,14 @@ final class GatewayMeters implements PlaneListener {
         Counter[] c = drops.get(className);
         if (c != null) {
             c[reason.ordinal()].increment();
+        }
+    }
+
+    @Override
+    public void cancelled(String className, boolean dispatched) {
+        Counter[] c = cancelled.get(className);
+        if (c != null) {
+            c[dispatched ? 1 : 0].increment();
         }
     }
 

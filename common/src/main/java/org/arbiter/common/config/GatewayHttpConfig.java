@@ -1,0 +1,72 @@
+package org.arbiter.common.config;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.InetAddress;
+import java.util.List;
+
+/**
+ * Settings shared by every gateway's HTTP front end ({@code gateway:} in cluster.yaml).
+ * Immutable and thread-safe.
+ *
+ * @param trustedProxies peers whose {@code X-Forwarded-*} headers are kept and appended to; from
+ *                       any other peer they are overwritten
+ * @param accessLog      the access log, or {@link AccessLog#OFF}
+ */
+public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) {
+
+    public static final GatewayHttpConfig DEFAULT = new GatewayHttpConfig(List.of(), AccessLog.OFF);
+
+    public GatewayHttpConfig {
+        trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies"));
+        requireNonNull(accessLog, "accessLog");
+    }
+
+    /** True when {@code peer} lies in one of {@link #trustedProxies}. */
+    public boolean trusted(InetAddress peer) {
+        if (peer == null) {
+            return false;
+        }
+        for (Cidr c : trustedProxies) {
+            if (c.contains(peer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One line per request, written through Log4j 2 with size-based rotation.
+     *
+     * @param path         the file ({@code {gateway}} is replaced by the gateway id); null: no log
+     * @param format       {@code combined} or {@code json}
+     * @param maxFileBytes the file is rolled over when it reaches this size
+     * @param maxFiles     rolled files kept ({@code path.1} … {@code path.N})
+     */
+    public record AccessLog(String path, String format, long maxFileBytes, int maxFiles) {
+
+        public static final AccessLog OFF = new AccessLog(null, "combined", 100L << 20, 10);
+
+        public AccessLog {
+            requireNonNull(format, "format");
+            if (!format.equals("combined") && !format.equals("json")) {
+                throw new IllegalArgumentException("format: " + format + " (expected: combined or json)");
+            }
+            if (maxFileBytes < 1024) {
+                throw new IllegalArgumentException("maxFileBytes: " + maxFileBytes + " (expected: >= 1024)");
+            }
+            if (maxFiles < 1) {
+                throw new IllegalArgumentException("maxFiles: " + maxFiles + " (expected: >= 1)");
+            }
+        }
+
+        public boolean enabled() {
+            return path != null;
+        }
+
+        /** The file for gateway {@code gatewayId}. */
+        public String pathFor(String gatewayId) {
+            return path.replace("{gateway}", gatewayId);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package org.arbiter.gateway.netty;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.arbiter.gateway.classify.PathNormalizer;
+
+/*
+ * RFC 9112 / RFC 9110 checks a request passes before it is classified, and the rewriting of its
+ * target into the form that is classified and forwarded. In order:
+ *
+ *   version   HTTP/1.0 and HTTP/1.1 only; anything else (HTTP/2.0 - which is how the h2 preface
+ *             "PRI * HTTP/2.0" decodes -, HTTP/0.9, HTTP/9.9) gets 505 (RFC 9110 §15.6.6).
+ *   method    CONNECT (a tunnel) and TRACE (reflects headers) get 405 with Allow.
+ *   Host      HTTP/1.1 without Host, any request with two Host lines, or a Host that is not
+ *             host[:port], gets 400 (RFC 9112 §3.2).
+ *   target    origin-form "/path?query"; absolute-form "http(s)://authority/path?query" whose
+ *             authority must equal Host (scheme default ports applied), without userinfo, else
+ *             400; asterisk-form "*" for OPTIONS only. The path is normalised (PathNormalizer);
+ *             the request is rewritten to origin-form with the normalised path, so the backend
+ *             sees what was classified. The query is forwarded unchanged.
+ *
+ * Stateless and thread-safe.
+ */
+
+/** The strictness checks of the gateway's front end. Stateless and thread-safe. */
+final class RequestChecks {
+
+    /** Why a request is answered by the gateway itself. */
+    record Refusal(HttpResponseStatus status, String reason) {
+    }
+
+    static final String ALLOW = "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH";
+    private static final Pattern REG_NAME = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=%-]*");
+    private static final Pattern IPV6_LITERAL = Pattern.compile("\\[[0-9A-Fa-f:.]+\\]");
+    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
+
+    private RequestChecks() {
+    }
+
+    /**
+     * Checks {@code req}; when it passes, rewrites its URI to origin-form with the normalised path
+     * (and, for an HTTP/1.0 absolute-form request without Host, sets Host from the target).
+     *
+     * @return null when the request may go on, else what to answer
+     */
+    static Refusal admit(HttpRequest req) {
+        HttpVersion v = req.protocolVersion();
+        if (!v.equals(HttpVersion.HTTP_1_1) && !v.equals(HttpVersion.HTTP_1_0)) {
+            return new Refusal(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
+                    "PRI".equals(req.method().name()) ? "http2Preface" : "unsupportedVersion");
+        }
+        if (req.method().equals(HttpMethod.CONNECT) || req.method().equals(HttpMethod.TRACE)) {
+            return new Refusal(HttpResponseStatus.METHOD_NOT_ALLOWED, "methodNotAllowed");
+        }
+        List<String> hosts = req.headers().getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, "duplicateHost");
+        }
+        String host = hosts.isEmpty() ? null : hosts.get(0).trim();
+        if (host == null && v.equals(HttpVersion.HTTP_1_1)) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, "missingHost");
+        }
+        if (host != null && !(host.isEmpty() || validAuthority(host))) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, "badHost");
+        }
+        String uri = req.uri();
+        if (uri.equals("*")) {
+            return req.method().equals(HttpMethod.OPTIONS) ? null : new Refusal(HttpResponseStatus.BAD_REQUEST, "badTarget");
+        }
+        String rest = uri;
+        if (!uri.startsWith("/")) {
+            int sep = uri.indexOf("://");
+            String scheme = sep < 0 ? "" : uri.substring(0, sep).toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https")) {
+                return new Refusal(HttpResponseStatus.BAD_REQUEST, "badTarget");
+            }
+            int end = sep + 3;
+            while (end < uri.length() && "/?#".indexOf(uri.charAt(end)) < 0) {
+                end++;
+            }
+            String authority = uri.substring(sep + 3, end);
+            if (authority.isEmpty() || authority.indexOf('@') >= 0 || !validAuthority(authority)) {
+                return new Refusal(HttpResponseStatus.BAD_REQUEST, "badTarget");
+            }
+            int defaultPort = scheme.equals("https") ? 443 : 80;
+            if (host == null) {
+                req.headers().set(HttpHeaderNames.HOST, authority);
+            } else if (!canonical(authority, defaultPort).equals(canonical(host, defaultPort))) {
+                return new Refusal(HttpResponseStatus.BAD_REQUEST, "hostMismatch");
+            }
+            rest = uri.substring(end);
+            if (rest.isEmpty() || rest.charAt(0) == '?') {
+                rest = "/" + rest;
+            }
+        }
+        int q = rest.indexOf('?');
+        String path = q < 0 ? rest : rest.substring(0, q);
+        String query = q < 0 ? "" : rest.substring(q);
+        if (query.indexOf('#') >= 0 || hasControl(query)) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, "badTarget");
+        }
+        String normal;
+        try {
+            normal = PathNormalizer.normalize(path);
+        } catch (IllegalArgumentException e) {
+            return new Refusal(HttpResponseStatus.BAD_REQUEST, "badPath");
+        }
+        String target = normal + query;
+        if (!target.equals(uri)) {
+            req.setUri(target);
+        }
+        return null;
+    }
+
+    /** host[:port] where host is a reg-name, an IPv4 address or a bracketed IPv6 literal. */
+    static boolean validAuthority(String a) {
+        String h = a;
+        String port = null;
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            if (close < 0) {
+                return false;
+            }
+            h = a.substring(0, close + 1);
+            if (close + 1 < a.length()) {
+                if (a.charAt(close + 1) != ':') {
+                    return false;
+                }
+                port = a.substring(close + 2);
+            }
+            if (!IPV6_LITERAL.matcher(h).matches()) {
+                return false;
+            }
+        } else {
+            int colon = a.indexOf(':');
+            if (colon >= 0) {
+                h = a.substring(0, colon);
+                port = a.substring(colon + 1);
+            }
+            if (h.isEmpty() || !REG_NAME.matcher(h).matches()) {
+                return false;
+            }
+        }
+        return port == null || port.isEmpty() || PORT.matcher(port).matches() && Integer.parseInt(port) <= 65535;
+    }
+
+    /** Lower-case host and explicit port, for comparing a target's authority with Host. */
+    private static String canonical(String authority, int defaultPort) {
+        String a = authority.toLowerCase(Locale.ROOT);
+        int colon = a.lastIndexOf(':');
+        if (colon >= 0 && colon > a.lastIndexOf(']')) {
+            String p = a.substring(colon + 1);
+            return a.substring(0, colon) + ":" + (p.isEmpty() ? defaultPort : Integer.parseInt(p));
+        }
+        return a + ":" + defaultPort;
+    }
+
+    private static boolean hasControl(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
