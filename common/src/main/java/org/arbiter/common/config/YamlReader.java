@@ -7,9 +7,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.ObjectCodec;
+import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -19,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.events.AliasEvent;
+import org.yaml.snakeyaml.events.NodeEvent;
 
 /*
  * Design note: reading plain YAML and nothing else.
@@ -43,9 +50,11 @@ import org.yaml.snakeyaml.LoaderOptions;
  *  - Depth. Mappings and lists nest at most MAX_DEPTH levels.
  *
  * SnakeYAML's LoaderOptions are set as well (codePointLimit, nestingDepthLimit,
- * maxAliasesForCollections, allowRecursiveKeys, no duplicate keys), but Jackson uses SnakeYAML's
- * event parser, not its Composer where most of those limits act: of them only codePointLimit
- * takes effect there, hence the checks in this class.
+ * maxAliasesForCollections, allowRecursiveKeys), but Jackson uses SnakeYAML's event parser, not
+ * its Composer where most of those limits act: of them only codePointLimit takes effect there,
+ * hence the checks in this class. Jackson's getObjectId() reports the anchors of mappings and
+ * lists only, so the parser is subclassed to read a scalar's anchor from the last SnakeYAML event
+ * (Jackson's protected _lastEvent).
  *
  * Stateless and thread-safe (each read has its own state).
  */
@@ -75,8 +84,34 @@ final class YamlReader {
         options.setNestingDepthLimit(MAX_DEPTH);
         options.setMaxAliasesForCollections(MAX_ALIASES);
         options.setAllowRecursiveKeys(false);
-        options.setAllowDuplicateKeys(false);
-        this.factory = YAMLFactory.builder().loaderOptions(options).build();
+        // duplicate keys are found here, with both lines; SnakeYAML's check would stop at the first
+        this.factory = new Factory(YAMLFactory.builder().loaderOptions(options));
+    }
+
+    /** A factory whose parsers also tell a scalar's anchor (Jackson's getObjectId() has only collections'). */
+    private static final class Factory extends YAMLFactory {
+        private static final long serialVersionUID = 1L;
+
+        Factory(YAMLFactoryBuilder builder) {
+            super(builder);
+        }
+
+        @Override
+        protected YAMLParser _createParser(Reader r, IOContext ctxt) {
+            return new AnchorParser(ctxt, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, r);
+        }
+    }
+
+    private static final class AnchorParser extends YAMLParser {
+        AnchorParser(IOContext ctxt, int parserFeatures, int formatFeatures, LoaderOptions options, ObjectCodec codec,
+                     Reader reader) {
+            super(ctxt, parserFeatures, formatFeatures, options, codec, reader);
+        }
+
+        /** The anchor (&name) of the node whose first token is current, or null. */
+        String anchor() {
+            return _lastEvent instanceof NodeEvent n && !(n instanceof AliasEvent) ? n.getAnchor() : null;
+        }
     }
 
     /**
@@ -87,7 +122,7 @@ final class YamlReader {
      */
     Result read(String text) {
         List<String> errors = new ArrayList<>();
-        try (YAMLParser p = (YAMLParser) factory.createParser(text)) {
+        try (AnchorParser p = (AnchorParser) factory.createParser(new StringReader(text))) {
             Reading r = new Reading(p, errors);
             JsonToken t = p.nextToken();
             if (t == null) {
@@ -110,25 +145,25 @@ final class YamlReader {
 
     /** The state of one read: anchors seen, aliases expanded. */
     private static final class Reading {
-        private final YAMLParser p;
+        private final AnchorParser p;
         private final List<String> errors;
         private final Map<String, JsonNode> anchors = new HashMap<>();
         private final Map<JsonNode, Integer> sizes = new IdentityHashMap<>();
         private int aliases;
         private long aliasNodes;
 
-        Reading(YAMLParser p, List<String> errors) {
+        Reading(AnchorParser p, List<String> errors) {
             this.p = p;
             this.errors = errors;
         }
 
-        /** The value starting at the current token {@code t}, at {@code path}. */
+        /** The value starting at the current token {@code t}, at {@code path}; null for an alias of nothing. */
         JsonNode value(JsonToken t, String path, int depth) throws IOException {
             int line = p.currentTokenLocation().getLineNr();
             if (p.isCurrentAlias()) {
                 return alias(p.getText(), path, line);
             }
-            String anchor = p.getObjectId();
+            String anchor = p.anchor();
             checkTag(path, line);
             JsonNode v = switch (t) {
                 case START_OBJECT -> object(path, depth + 1, line);
@@ -165,6 +200,9 @@ final class YamlReader {
                 String childPath = path.isEmpty() ? key : path + "." + key;
                 JsonNode v = value(p.nextToken(), childPath, depth);
                 Integer first = lines.putIfAbsent(key, keyLine);
+                if (v == null) {
+                    continue;
+                }
                 if (first != null) {
                     errors.add(childPath + ": given twice, at lines " + first + " and " + keyLine
                             + " (expected: each key once in a mapping)");
@@ -190,7 +228,10 @@ final class YamlReader {
                 if (t == null) {
                     throw new ConfigException(List.of(where(path) + ": list not closed (expected: ])"));
                 }
-                a.add(value(t, path + "[" + a.size() + "]", depth));
+                JsonNode v = value(t, path + "[" + a.size() + "]", depth);
+                if (v != null) {
+                    a.add(v);
+                }
             }
             return a;
         }
@@ -224,7 +265,7 @@ final class YamlReader {
             if (target == null) {
                 errors.add(where(path) + ": *" + name + " at line " + line
                         + " (expected: an alias of an anchor &" + name + " complete before it)");
-                return NODES.nullNode();
+                return null;  // left out, so the reader of the tree does not report it twice
             }
             aliases++;
             aliasNodes += sizes.getOrDefault(target, 1);
