@@ -24,6 +24,12 @@ final class ConfigReadingTest {
     @TempDir
     Path dir;
 
+    /** The timed tests time the refusal, not the loading of Jackson's classes on a busy machine. */
+    @org.junit.jupiter.api.BeforeAll
+    static void warmUp() {
+        ConfigLoader.parse(HEAD);
+    }
+
     // ---- size ----------------------------------------------------------------------------------
 
     @Test

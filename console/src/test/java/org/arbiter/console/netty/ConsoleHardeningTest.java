@@ -94,6 +94,30 @@ final class ConsoleHardeningTest {
     }
 
     @Test
+    void aGuesserOnTheRealClock_getsSixGuessesCheckedInFiveSeconds_withTheDefaults() {
+        // Defaults: 3 free, then waits of 1 s, 2 s, 4 s: checked at ~0 s (4 times), 1 s and 3 s; the next at 7 s.
+        try (Console c = Console.detached(Fixtures.config(), Publisher.noop(), "127.0.0.1", 0, java.time.Clock.systemUTC())) {
+            Http http = new Http(c.url());
+            int checked = 0;
+            int refused = 0;
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < 5_000_000_000L) {
+                int status = http.post("/api/login", login("alice", "guess")).statusCode();
+                if (status == 401) {
+                    checked++;
+                } else {
+                    assertThat(status).isEqualTo(429);
+                    refused++;
+                }
+            }
+            System.out.printf("measured: %d guesses checked and %d refused (429) in 5 s, %.0f requests/s%n", checked,
+                    refused, (checked + refused) / 5.0);
+            assertThat(checked).isEqualTo(6);
+            assertThat(refused).isPositive();
+        }
+    }
+
+    @Test
     void bearerTokens_areNotThrottled_whileAUserIsLockedOut() {
         TestClock clock = new TestClock(T0);
         try (Console c = console(clock, "{freeFailures: 0, lockoutAfter: 1}")) {
