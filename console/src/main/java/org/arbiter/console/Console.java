@@ -93,7 +93,7 @@ public final class Console implements AutoCloseable {
         requireNonNull(clock, "clock");
         ConsoleState state = new ConsoleState(config);
         EventStream events = new EventStream(MessageCodec.mapper(), 64);
-        ConsoleFeed feed = new ConsoleFeed(state, events::publish);
+        ConsoleFeed feed = new ConsoleFeed(state, events::publish, clock);
         try {
             ConsoleServer server = ConsoleServer.start(state, feed, events, new Authenticator(config.console()), overrides,
                     clock, host, port);

@@ -2,6 +2,9 @@ package org.arbiter.console;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.arbiter.common.message.Allocation;
@@ -18,6 +21,11 @@ import org.slf4j.LoggerFactory;
  * {@code power} or {@code override}. A sink that throws is logged, never passed to the caller
  * (the bus's consumer loop).
  *
+ * <p>A report dated after it arrives (a gateway clock ahead of the console's) counts as made when
+ * it arrived, and is logged as a warning: the first at once, then at most one line per
+ * {@link #FUTURE_WARNING_INTERVAL} saying how many more there were. Reports less than
+ * {@link #FUTURE_TOLERANCE} ahead are counted as received without a warning (ordinary skew).
+ *
  * <p>Thread-safe as far as its state and sink are.
  */
 public final class ConsoleFeed {
@@ -30,14 +38,28 @@ public final class ConsoleFeed {
         EventSink NONE = (type, payload) -> { };
     }
 
+    /** How far ahead a report may be without a warning. */
+    public static final Duration FUTURE_TOLERANCE = Duration.ofSeconds(1);
+    /** At most one warning about reports from the future per this interval. */
+    public static final Duration FUTURE_WARNING_INTERVAL = Duration.ofMinutes(1);
+
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleFeed.class);
 
     private final ConsoleState state;
     private final EventSink sink;
+    private final Clock clock;
+    private Instant nextFutureWarning = Instant.MIN;  // guarded by this
+    private long futureSuppressed;                     // guarded by this
 
     public ConsoleFeed(ConsoleState state, EventSink sink) {
+        this(state, sink, Clock.systemUTC());
+    }
+
+    /** A feed that takes the time reports are received from {@code clock}. */
+    public ConsoleFeed(ConsoleState state, EventSink sink, Clock clock) {
         this.state = requireNonNull(state, "state");
         this.sink = requireNonNull(sink, "sink");
+        this.clock = requireNonNull(clock, "clock");
     }
 
     public ConsoleState state() {
@@ -45,7 +67,11 @@ public final class ConsoleFeed {
     }
 
     public void onStats(String key, GatewayStats stats) {
-        ConsoleState.StatsPoint p = state.onStats(stats);
+        Instant now = clock.instant();
+        if (stats != null && stats.at().isAfter(now.plus(FUTURE_TOLERANCE))) {
+            warnFuture(stats, now);
+        }
+        ConsoleState.StatsPoint p = state.onStats(stats, now);
         if (p != null) {
             emit("stats", p);
         }
@@ -81,6 +107,22 @@ public final class ConsoleFeed {
         m.put("id", key);
         m.put("override", override != null && override.active() ? override : null);
         emit("override", m);
+    }
+
+    private void warnFuture(GatewayStats stats, Instant now) {
+        long more;
+        synchronized (this) {
+            if (now.isBefore(nextFutureWarning)) {
+                futureSuppressed++;
+                return;
+            }
+            nextFutureWarning = now.plus(FUTURE_WARNING_INTERVAL);
+            more = futureSuppressed;
+            futureSuppressed = 0;
+        }
+        LOG.warn("gateway {} reports from {} s in the future (at {}, console clock {}): counted as received now; "
+                + "check its clock{}", stats.gateway(), Duration.between(now, stats.at()).toSeconds(), stats.at(), now,
+                more > 0 ? " (" + more + " more such reports since the last warning)" : "");
     }
 
     private void emit(String type, Object payload) {

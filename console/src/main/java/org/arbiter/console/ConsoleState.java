@@ -34,6 +34,15 @@ import org.arbiter.common.utility.UtilityFunction;
  * {@code horizon} (relative to the newest sample); at most {@code decisionLimit} decisions. An
  * allocation older (lower version) than the one held is ignored, as the gateways do.
  *
+ * <p>Clocks: a report is placed at the time it says it was made, but never later than when it was
+ * received ({@link #onStats(GatewayStats, Instant)}): a gateway whose clock runs ahead (a report
+ * dated a year ahead) is live for three report periods after its report arrived, not for a year,
+ * and cannot stop newer reports from replacing its own or push the history out.
+ *
+ * <p>Members: gateways and servers that the configuration does not name but that show up in
+ * messages are listed with {@code unknown: true} and left out of the counts
+ * ({@link ClusterView#liveGateways()}).
+ *
  * <p>Core class: no threads, no I/O, time passed in. Thread-safe: every method is synchronized
  * (the bus delivers on its subscriber threads, the HTTP adapter reads on its event loops).
  */
@@ -51,11 +60,13 @@ public final class ConsoleState {
 
     private final Deque<StatsPoint> history = new ArrayDeque<>();
     private final Map<String, GatewayStats> latestStats = new TreeMap<>();
+    private final Map<String, Instant> reportedAt = new TreeMap<>();  // per gateway: min(at, received)
     private final Map<String, Allocation> allocations = new TreeMap<>();
     private final Map<String, PowerOrder> power = new TreeMap<>();
     private final Deque<Decision> decisions = new ArrayDeque<>();
     private final Map<String, OperatorOverride> overrides = new TreeMap<>();
     private long ignored;
+    private long futureReports;
 
     public ConsoleState(ClusterConfig config) {
         this(config, HISTORY_LIMIT, HORIZON, DECISION_LIMIT);
@@ -96,9 +107,17 @@ public final class ConsoleState {
                              int inFlight, double weight, long dropped, Double utility) {
     }
 
-    /** The page's cluster overview. */
+    /**
+     * The page's cluster overview.
+     *
+     * @param liveGateways      configured gateways that are live (unknown ones are not counted)
+     * @param configuredServers servers the configuration names
+     * @param unknownGateways   gateways listed that the configuration does not name
+     * @param unknownServers    servers listed that the configuration does not name
+     */
     public record ClusterView(Instant at, List<ClassView> classes, List<GatewayView> gateways,
-                              List<ServerView> servers) {
+                              List<ServerView> servers, int liveGateways, int configuredServers, int unknownGateways,
+                              int unknownServers) {
     }
 
     /**
@@ -116,12 +135,13 @@ public final class ConsoleState {
      * A gateway.
      *
      * @param live       reported within the last three report periods
-     * @param lastReport when it last reported, or null
+     * @param lastReport when it last reported (never later than when the report arrived), or null
      * @param stats      its last report, or null
      * @param allocation the allocation it was last told, or null
+     * @param unknown    not in the configuration (seen in messages only; not counted)
      */
     public record GatewayView(String id, String host, int port, boolean live, Instant lastReport,
-                              GatewayStats stats, Allocation allocation) {
+                              GatewayStats stats, Allocation allocation, boolean unknown) {
     }
 
     /**
@@ -131,10 +151,11 @@ public final class ConsoleState {
      * @param target      ordered state, or null when no order was seen
      * @param concurrency N_s in force (the latest decision's, else the configuration's)
      * @param caps        N(g,s) per gateway from the allocations in force
+     * @param unknown     not in the configuration (seen in messages only; not counted); its url is null
      */
     public record ServerView(String id, String url, ServerState state, ServerState target, String reason,
                              int concurrency, boolean autoConcurrency, double capacity, double watts,
-                             Map<String, Integer> caps) {
+                             Map<String, Integer> caps, boolean unknown) {
     }
 
     /** The allocation of a gateway, as {@code GET /api/allocation} shows it. */
@@ -145,20 +166,40 @@ public final class ConsoleState {
     // ---- feeding -----------------------------------------------------------------------------
 
     /**
-     * Takes a statistics report.
+     * Takes a statistics report, trusting its time ({@link #onStats(GatewayStats, Instant)} with
+     * the report's own time as the time of receipt).
      *
      * @return the point added to the history, or null when the report was ignored (a tombstone)
      */
     public synchronized StatsPoint onStats(GatewayStats stats) {
+        return onStats(stats, stats == null ? Instant.EPOCH : stats.at());
+    }
+
+    /**
+     * Takes a statistics report received at {@code receivedAt}. A report dated later than that (a
+     * gateway clock ahead) counts as made when it was received, and is counted in
+     * {@link #futureReports()}.
+     *
+     * @return the point added to the history (at the time counted), or null when the report was
+     *         ignored (a tombstone)
+     */
+    public synchronized StatsPoint onStats(GatewayStats stats, Instant receivedAt) {
+        requireNonNull(receivedAt, "receivedAt");
         if (stats == null) {
             ignored++;
             return null;
         }
-        GatewayStats previous = latestStats.get(stats.gateway());
-        if (previous == null || !stats.at().isBefore(previous.at())) {
-            latestStats.put(stats.gateway(), stats);
+        Instant at = stats.at();
+        if (at.isAfter(receivedAt)) {
+            futureReports++;
+            at = receivedAt;
         }
-        StatsPoint point = toPoint(stats);
+        Instant previous = reportedAt.get(stats.gateway());
+        if (previous == null || !at.isBefore(previous)) {
+            latestStats.put(stats.gateway(), stats);
+            reportedAt.put(stats.gateway(), at);
+        }
+        StatsPoint point = toPoint(stats, at);
         history.addLast(point);
         trimHistory();
         return point;
@@ -211,6 +252,11 @@ public final class ConsoleState {
         } else {
             overrides.put(id, override);
         }
+    }
+
+    /** Reports dated after they were received, each counted as received. */
+    public synchronized long futureReports() {
+        return futureReports;
     }
 
     /** Messages that were ignored (stale allocations, tombstones on streams). */
@@ -289,40 +335,63 @@ public final class ConsoleState {
         Duration liveFor = Duration.ofMillis((long) (3_000 * config.control().reportPeriodSeconds()));
         Map<String, GatewayView> gateways = new LinkedHashMap<>();
         for (GatewayConfig g : config.gateways()) {
-            gateways.put(g.id(), gatewayView(g.id(), g.host(), g.port(), now, liveFor));
+            gateways.put(g.id(), gatewayView(g.id(), g.host(), g.port(), now, liveFor, false));
         }
-        for (String g : latestStats.keySet()) {  // gateways the file does not name still show up
-            gateways.computeIfAbsent(g, id -> gatewayView(id, null, 0, now, liveFor));
+        int configuredGateways = gateways.size();
+        int liveGateways = (int) gateways.values().stream().filter(GatewayView::live).count();
+        java.util.SortedSet<String> seenGateways = new java.util.TreeSet<>(latestStats.keySet());
+        seenGateways.addAll(allocations.keySet());
+        for (String g : seenGateways) {  // gateways the file does not name still show up, as unknown
+            gateways.computeIfAbsent(g, id -> gatewayView(id, null, 0, now, liveFor, true));
         }
         Decision last = decisions.peekLast();
         List<ServerView> servers = new ArrayList<>();
+        java.util.Set<String> configured = new java.util.HashSet<>();
         for (ServerConfig s : config.servers()) {
-            PowerOrder order = power.get(s.id());
-            Decision.Server ds = last == null ? null : last.servers().get(s.id());
-            Map<String, Integer> caps = new TreeMap<>();
-            allocations.forEach((g, a) -> caps.put(g, a.serverCaps().getOrDefault(s.id(), 0)));
-            ServerState state = order != null ? order.state() : ds != null && ds.state() != null ? ds.state() : ServerState.ON;
-            servers.add(new ServerView(s.id(), s.url().toString(), state, order == null ? null : order.target(),
-                    order == null ? null : order.reason(), ds != null ? ds.concurrency() : s.concurrency(),
-                    s.autoConcurrency(), ds != null ? ds.capacity() : 0, ds != null ? ds.watts() : 0, caps));
+            configured.add(s.id());
+            servers.add(serverView(s.id(), s.url().toString(), s.concurrency(), s.autoConcurrency(), last, false));
         }
-        return new ClusterView(now, classes, List.copyOf(gateways.values()), servers);
+        java.util.SortedSet<String> seenServers = new java.util.TreeSet<>(power.keySet());
+        allocations.values().forEach(a -> seenServers.addAll(a.serverCaps().keySet()));
+        latestStats.values().forEach(st -> seenServers.addAll(st.servers().keySet()));
+        if (last != null) {
+            seenServers.addAll(last.servers().keySet());
+        }
+        seenServers.removeAll(configured);
+        for (String id : seenServers) {
+            servers.add(serverView(id, null, 0, false, last, true));
+        }
+        return new ClusterView(now, classes, List.copyOf(gateways.values()), servers, liveGateways, configured.size(),
+                gateways.size() - configuredGateways, seenServers.size());
     }
 
-    private GatewayView gatewayView(String id, String host, int port, Instant now, Duration liveFor) {
+    private ServerView serverView(String id, String url, int concurrency, boolean auto, Decision last, boolean unknown) {
+        PowerOrder order = power.get(id);
+        Decision.Server ds = last == null ? null : last.servers().get(id);
+        Map<String, Integer> caps = new TreeMap<>();
+        allocations.forEach((g, a) -> caps.put(g, a.serverCaps().getOrDefault(id, 0)));
+        ServerState state = order != null ? order.state() : ds != null && ds.state() != null ? ds.state()
+                : unknown ? null : ServerState.ON;
+        return new ServerView(id, url, state, order == null ? null : order.target(), order == null ? null : order.reason(),
+                ds != null ? ds.concurrency() : concurrency, auto, ds != null ? ds.capacity() : 0,
+                ds != null ? ds.watts() : 0, caps, unknown);
+    }
+
+    private GatewayView gatewayView(String id, String host, int port, Instant now, Duration liveFor, boolean unknown) {
         GatewayStats s = latestStats.get(id);
-        boolean live = s != null && !s.at().plus(liveFor).isBefore(now);
-        return new GatewayView(id, host, port, live, s == null ? null : s.at(), s, allocations.get(id));
+        Instant at = reportedAt.get(id);
+        boolean live = at != null && !at.plus(liveFor).isBefore(now);
+        return new GatewayView(id, host, port, live, at, s, allocations.get(id), unknown);
     }
 
     // ---- internals ---------------------------------------------------------------------------
 
-    private StatsPoint toPoint(GatewayStats s) {
+    private StatsPoint toPoint(GatewayStats s, Instant at) {
         Map<String, ClassPoint> classes = new TreeMap<>();
         s.classes().forEach((name, c) -> classes.put(name, new ClassPoint(c.arrivalRate(), c.throughput(),
                 c.meanResponseTime(), c.p95ResponseTime(), c.meanQueueTime(), c.meanServiceTime(), c.meanQueueLength(),
                 c.queueLength(), c.inFlight(), c.weight(), c.dropped(), utility(name, c))));
-        return new StatsPoint(s.at(), s.gateway(), s.windowSeconds(), s.allocationVersion(), classes);
+        return new StatsPoint(at, s.gateway(), s.windowSeconds(), s.allocationVersion(), classes);
     }
 
     private Double utility(String cls, GatewayStats.ClassStats c) {

@@ -65,6 +65,39 @@ final class ConsoleStateTest {
     }
 
     @Test
+    void aReportFromTheFuture_countsAsReceived_andDoesNotBlockNewerOnes() {
+        Instant yearAhead = T0.plus(Duration.ofDays(365));
+        ConsoleState.StatsPoint p = state.onStats(Fixtures.stats("g1", yearAhead, 1, 5), T0);
+        assertThat(p.at()).isEqualTo(T0);
+        assertThat(state.futureReports()).isEqualTo(1);
+        assertThat(state.cluster(T0.plusSeconds(2)).gateways().get(0).live()).isTrue();
+        assertThat(state.cluster(T0.plusSeconds(4)).gateways().get(0).live()).isFalse();   // not for a year
+        state.onStats(Fixtures.stats("g1", T0.plusSeconds(5), 2, 5), T0.plusSeconds(5));
+        ConsoleState.GatewayView g1 = state.cluster(T0.plusSeconds(5)).gateways().get(0);
+        assertThat(g1.stats().at()).isEqualTo(T0.plusSeconds(5));
+        assertThat(g1.lastReport()).isEqualTo(T0.plusSeconds(5));
+        assertThat(state.stats(null)).extracting(ConsoleState.StatsPoint::at).containsExactly(T0, T0.plusSeconds(5));
+    }
+
+    @Test
+    void membersNotInTheConfiguration_areListedAsUnknown_andNotCounted() {
+        state.onStats(Fixtures.stats("g1", T0, 1, 5));
+        state.onStats(Fixtures.stats("gx", T0, 1, 5));
+        state.onPower("sx", new PowerOrder(Message.VERSION, T0, "sx", ServerState.OFF, ServerState.OFF, "", 1));
+        ConsoleState.ClusterView v = state.cluster(T0);
+        assertThat(v.gateways()).extracting(ConsoleState.GatewayView::id, ConsoleState.GatewayView::unknown).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("g1", false), org.assertj.core.groups.Tuple.tuple("g2", false),
+                org.assertj.core.groups.Tuple.tuple("gx", true));
+        assertThat(v.liveGateways()).isEqualTo(1);
+        assertThat(v.unknownGateways()).isEqualTo(1);
+        assertThat(v.servers()).extracting(ConsoleState.ServerView::id, ConsoleState.ServerView::unknown).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("s1", false), org.assertj.core.groups.Tuple.tuple("s2", false),
+                org.assertj.core.groups.Tuple.tuple("sx", true));
+        assertThat(v.configuredServers()).isEqualTo(2);
+        assertThat(v.unknownServers()).isEqualTo(1);
+    }
+
+    @Test
     void olderAllocationVersion_isIgnored() {
         assertThat(state.onAllocation("g1", allocation("g1", 5, 6.0))).isTrue();
         assertThat(state.onAllocation("g1", allocation("g1", 4, 1.0))).isFalse();

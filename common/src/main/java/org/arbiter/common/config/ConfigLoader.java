@@ -1,10 +1,14 @@
 package org.arbiter.common.config;
 
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -30,36 +34,65 @@ import java.util.regex.PatternSyntaxException;
 public final class ConfigLoader {
 
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Largest {@code cluster.yaml} read, in bytes (and characters of text given to {@link #parse}). */
+    public static final int MAX_FILE_BYTES = 4 << 20;
+    private static final YamlReader READER = new YamlReader(MAX_FILE_BYTES);
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
     private ConfigLoader() {
     }
 
-    /** Loads and validates a file. @throws ConfigException listing every problem */
+    /**
+     * Loads and validates a file. At most {@link #MAX_FILE_BYTES} are read: a larger file (or an
+     * endless one such as {@code /dev/zero}, whose size the file system reports as 0) is refused
+     * after {@code MAX_FILE_BYTES + 1} bytes, never read whole.
+     *
+     * @throws ConfigException listing every problem
+     */
     public static ClusterConfig load(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
+        return parse(readText(file, MAX_FILE_BYTES));
+    }
+
+    /**
+     * The text of a file of at most {@code maxBytes} bytes of UTF-8, read through a bounded stream.
+     *
+     * @throws ConfigException with one line: missing, unreadable, too large or not UTF-8
+     */
+    static String readText(Path file, int maxBytes) {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(maxBytes + 1);
         } catch (NoSuchFileException e) {
             throw new ConfigException(List.of(file + ": no such file"));
         } catch (IOException e) {
             throw new ConfigException(List.of(file + ": cannot read (" + e.getMessage() + ")"));
         }
-        return parse(text);
+        if (bytes.length > maxBytes) {
+            throw new ConfigException(List.of(file + ": larger than " + Durations.formatBytes(maxBytes)
+                    + " (expected: a configuration file of at most " + Durations.formatBytes(maxBytes) + ")"));
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(List.of(file + ": not UTF-8 text (expected: a YAML file in UTF-8)"));
+        }
     }
 
-    /** Parses and validates YAML text. @throws ConfigException listing every problem */
+    /**
+     * Parses and validates YAML text: one document of plain YAML (no tags but the core schema's,
+     * each key once per mapping, aliases bounded; see {@code YamlReader}).
+     *
+     * @throws ConfigException listing every problem
+     */
     public static ClusterConfig parse(String yaml) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JacksonException e) {
-            String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr();
-            throw new ConfigException(List.of("(yaml): not valid YAML" + where + " (" + e.getOriginalMessage() + ")"));
+        if (yaml.length() > MAX_FILE_BYTES) {
+            throw new ConfigException(List.of("(yaml): " + yaml.length() + " characters (expected: at most "
+                    + MAX_FILE_BYTES + ")"));
         }
-        List<String> errors = new ArrayList<>();
-        ClusterConfig config = read(Node.root(root, errors), errors);
+        YamlReader.Result read = READER.read(yaml);
+        List<String> errors = new ArrayList<>(read.errors());
+        ClusterConfig config = read(Node.root(read.root(), errors), errors);
         if (!errors.isEmpty()) {
             throw new ConfigException(errors);
         }
@@ -252,14 +285,39 @@ public final class ConfigLoader {
             t.finish();
             tokens.add(new ConsoleConfig.Token(name, sha, role));
         }
+        ConsoleConfig.Login login = readLogin(o.object("login"));
         o.finish();
-        ConsoleConfig console = new ConsoleConfig(consolePort, publicRead, users, tokens);
+        ConsoleConfig console = new ConsoleConfig(consolePort, publicRead, users, tokens, login);
 
         GatewayHttpConfig gatewayHttp = readGatewayHttp(root.object("gateway"));
 
         root.finish();
         return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
                 gatewayHttp);
+    }
+
+    private static ConsoleConfig.Login readLogin(Node l) {
+        ConsoleConfig.Login d = ConsoleConfig.Login.DEFAULT;
+        int free = l.integer("freeFailures", d.freeFailures(), v -> v >= 0 && v <= 1000, "0..1000");
+        double delay = l.duration("delay", d.delaySeconds(), v -> v > 0 && v <= 86400, "> 0 and <= 1d");
+        double maxDelay = l.duration("maxDelay", Math.max(delay, d.maxDelaySeconds()), v -> v > 0 && v <= 86400,
+                "> 0 and <= 1d");
+        int lockoutAfter = l.integer("lockoutAfter", Math.max(d.lockoutAfter(), free + 1), v -> v >= 0 && v <= 1000,
+                "0..1000 (0 = never)");
+        double lockout = l.duration("lockout", d.lockoutSeconds(), v -> v > 0 && v <= 7 * 86400, "> 0 and <= 7d");
+        double forget = l.duration("forgetAfter", Math.max(lockout, d.forgetAfterSeconds()), v -> v > 0 && v <= 30 * 86400,
+                "> 0 and <= 30d");
+        l.finish();
+        boolean ok = true;
+        if (maxDelay < delay) {
+            l.error("maxDelay", Durations.format(maxDelay) + " (expected: >= console.login.delay, " + Durations.format(delay) + ")");
+            ok = false;
+        }
+        if (lockoutAfter != 0 && lockoutAfter <= free) {
+            l.error("lockoutAfter", lockoutAfter + " (expected: 0 or > console.login.freeFailures, " + free + ")");
+            ok = false;
+        }
+        return ok ? new ConsoleConfig.Login(free, delay, maxDelay, lockoutAfter, lockout, forget) : d;
     }
 
     private static ClassConfig readClass(Node c) {

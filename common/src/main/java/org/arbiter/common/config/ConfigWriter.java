@@ -136,6 +136,10 @@ public final class ConfigWriter {
         c.console().tokens().forEach(t -> tokens.add(map("name", t.name(), "sha256", t.sha256(), "role", t.role())));
         console.put("users", users);
         console.put("tokens", tokens);
+        ConsoleConfig.Login l = c.console().login();
+        console.put("login", map("freeFailures", l.freeFailures(), "delay", Durations.format(l.delaySeconds()),
+                "maxDelay", Durations.format(l.maxDelaySeconds()), "lockoutAfter", l.lockoutAfter(),
+                "lockout", Durations.format(l.lockoutSeconds()), "forgetAfter", Durations.format(l.forgetAfterSeconds())));
         root.put("console", console);
         GatewayHttpConfig h = c.gatewayHttp();
         Map<String, Object> gateway = new LinkedHashMap<>();

@@ -11,11 +11,18 @@ import java.util.List;
  * @param publicRead reads without credentials
  * @param users      users with PBKDF2 password hashes
  * @param tokens     bearer tokens, stored as SHA-256 hex
+ * @param login      how failed password logins are slowed down and locked out
  */
-public record ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens) {
+public record ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens, Login login) {
     public ConsoleConfig {
         users = List.copyOf(requireNonNull(users, "users"));
         tokens = List.copyOf(requireNonNull(tokens, "tokens"));
+        requireNonNull(login, "login");
+    }
+
+    /** A console with the default login throttling. */
+    public ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens) {
+        this(port, publicRead, users, tokens, Login.DEFAULT);
     }
 
     /** A user; {@code passwordHash} is {@code pbkdf2:<iterations>:<salt hex>:<hash hex>}. */
@@ -24,5 +31,49 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
 
     /** A bearer token for scripts. */
     public record Token(String name, String sha256, String role) {
+    }
+
+    /**
+     * Failed-login throttling ({@code console.login}), counted per user name and per client
+     * address: after {@code freeFailures} failures each further one makes the next attempt wait
+     * {@code delay · 2^(k-1)} (k = failures beyond the free ones), at most {@code maxDelay}; at
+     * {@code lockoutAfter} failures the user or address is locked out for {@code lockout}. A
+     * success clears the user's count; the counts are forgotten {@code forgetAfter} after the last
+     * failure.
+     *
+     * @param freeFailures       failures before any delay, >= 0
+     * @param delaySeconds       the first delay, > 0
+     * @param maxDelaySeconds    the longest delay, >= delaySeconds
+     * @param lockoutAfter       failures that lock out, 0 = never, else > freeFailures
+     * @param lockoutSeconds     how long a lockout lasts, > 0
+     * @param forgetAfterSeconds quiet time after which failures are forgotten, > 0
+     */
+    public record Login(int freeFailures, double delaySeconds, double maxDelaySeconds, int lockoutAfter,
+                        double lockoutSeconds, double forgetAfterSeconds) {
+
+        /** 3 free failures, then 1 s doubling up to 60 s; locked out for 15 min at 10; forgotten after 1 h. */
+        public static final Login DEFAULT = new Login(3, 1, 60, 10, 900, 3600);
+
+        public Login {
+            if (freeFailures < 0) {
+                throw new IllegalArgumentException("freeFailures: " + freeFailures + " (expected: >= 0)");
+            }
+            if (!(delaySeconds > 0) || !Double.isFinite(delaySeconds)) {
+                throw new IllegalArgumentException("delay: " + delaySeconds + " (expected: > 0)");
+            }
+            if (!(maxDelaySeconds >= delaySeconds) || !Double.isFinite(maxDelaySeconds)) {
+                throw new IllegalArgumentException("maxDelay: " + maxDelaySeconds + " (expected: >= delay, " + delaySeconds + ")");
+            }
+            if (lockoutAfter < 0 || lockoutAfter > 0 && lockoutAfter <= freeFailures) {
+                throw new IllegalArgumentException("lockoutAfter: " + lockoutAfter + " (expected: 0, or > freeFailures, "
+                        + freeFailures + ")");
+            }
+            if (!(lockoutSeconds > 0) || !Double.isFinite(lockoutSeconds)) {
+                throw new IllegalArgumentException("lockout: " + lockoutSeconds + " (expected: > 0)");
+            }
+            if (!(forgetAfterSeconds > 0) || !Double.isFinite(forgetAfterSeconds)) {
+                throw new IllegalArgumentException("forgetAfter: " + forgetAfterSeconds + " (expected: > 0)");
+            }
+        }
     }
 }

@@ -170,7 +170,16 @@ public final class Node {
             error(key, describe(v) + " (expected: a whole number " + ruleText + ")");
             return defaultValue;
         }
-        long l = v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim());
+        long l;
+        try {
+            if (v.isIntegralNumber() && !v.canConvertToLong()) {
+                throw new NumberFormatException();
+            }
+            l = v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim());
+        } catch (NumberFormatException e) {
+            error(key, v.asText().trim() + " (expected: " + ruleText + ")");  // beyond a long: never wrap
+            return defaultValue;
+        }
         if (l > Integer.MAX_VALUE || l < Integer.MIN_VALUE || !rule.test(l)) {
             error(key, l + " (expected: " + ruleText + ")");
             return defaultValue;
@@ -185,17 +194,20 @@ public final class Node {
             return defaultSeconds;
         }
         double seconds;
-        if (v.isNumber()) {
-            seconds = v.doubleValue();
-        } else if (v.isTextual()) {
-            try {
+        try {
+            if (v.isNumber()) {
+                seconds = Durations.checkSeconds(v.doubleValue(), v.asText());
+            } else if (v.isTextual()) {
                 seconds = Durations.parseSeconds(v.asText());
-            } catch (IllegalArgumentException e) {
-                error(key, v.asText() + " (expected: a duration such as 250ms, 5s or 2m)");
+            } else {
+                error(key, describe(v) + " (expected: a duration such as 250ms, 5s or 2m)");
                 return defaultSeconds;
             }
-        } else {
-            error(key, describe(v) + " (expected: a duration such as 250ms, 5s or 2m)");
+        } catch (Durations.OutOfRange e) {
+            error(key, v.asText().trim() + " (expected: " + e.rule() + ")");
+            return defaultSeconds;
+        } catch (IllegalArgumentException e) {
+            error(key, v.asText() + " (expected: a duration such as 250ms, 5s or 2m)");
             return defaultSeconds;
         }
         if (!rule.test(seconds)) {
@@ -213,10 +225,17 @@ public final class Node {
         }
         long b;
         if (v.isIntegralNumber()) {
+            if (!v.canConvertToLong()) {
+                error(key, v.asText() + " (expected: " + Durations.SIZE_RULE + ")");
+                return defaultBytes;
+            }
             b = v.longValue();
         } else if (v.isTextual()) {
             try {
                 b = Durations.parseBytes(v.asText());
+            } catch (Durations.OutOfRange e) {
+                error(key, v.asText().trim() + " (expected: " + e.rule() + ")");
+                return defaultBytes;
             } catch (IllegalArgumentException e) {
                 error(key, v.asText() + " (expected: a size such as 16KiB or 10MiB)");
                 return defaultBytes;

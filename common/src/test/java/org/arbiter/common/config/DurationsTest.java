@@ -32,6 +32,21 @@ final class DurationsTest {
         assertThatThrownBy(() -> Durations.parseBytes("big")).hasMessageContaining("is not a size");
     }
 
+    @Test
+    void overflowingValues_areRefused_notSaturated() {
+        assertThatThrownBy(() -> Durations.parseBytes("99999999999GiB")).isInstanceOf(Durations.OutOfRange.class)
+                .hasMessage("'99999999999GiB' is out of range (expected: at most 9223372036854775807 bytes, 8EiB)");
+        assertThatThrownBy(() -> Durations.parseSeconds("99999999999999h")).isInstanceOf(Durations.OutOfRange.class)
+                .hasMessage("'99999999999999h' is out of range (expected: at most 106751d, about 292 years)");
+        assertThatThrownBy(() -> Durations.parseSeconds("9".repeat(400))).isInstanceOf(Durations.OutOfRange.class);
+        assertThatThrownBy(() -> Durations.parse("-106752d")).isInstanceOf(Durations.OutOfRange.class);
+        assertThat(Durations.parse("106751d")).isEqualTo(java.time.Duration.ofDays(106751));
+        assertThat(Durations.parseBytes("8589934591GiB")).isEqualTo(8589934591L << 30);   // just below 2^63
+        assertThatThrownBy(() -> Durations.parseBytes("8589934592GiB")).isInstanceOf(Durations.OutOfRange.class);
+        assertThat(Durations.parseBytes("1.5KiB")).isEqualTo(1536);
+        assertThat(Durations.parseBytes("1GB")).isEqualTo(1_000_000_000L);
+    }
+
     @Property(tries = 200)
     void format_thenParse_isIdentity(@ForAll @DoubleRange(min = 0.001, max = 100000) @Scale(3) double seconds) {
         double rounded = Math.round(seconds * 1000) / 1000.0;

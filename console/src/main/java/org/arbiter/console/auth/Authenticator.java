@@ -33,8 +33,13 @@ import org.arbiter.common.config.ConsoleConfig;
  * {@code publicRead}. No or wrong credentials: 401; a viewer writing, or a session write without
  * the right CSRF token: 403.
  *
- * <p>Time is passed in. Thread-safe: sessions live in a concurrent map; everything else is
- * immutable. {@link #login} is slow on purpose (PBKDF2): call it off an event loop.
+ * <p>Failed password logins are throttled per user name and per client address
+ * ({@link LoginThrottle}, configured by {@code console.login}): a blocked attempt is refused
+ * before its password is checked. Bearer tokens are not throttled.
+ *
+ * <p>Time is passed in. Thread-safe: sessions live in a concurrent map, the throttle is
+ * synchronized; everything else is immutable. {@link #login} is slow on purpose (PBKDF2): call
+ * it off an event loop.
  */
 public final class Authenticator {
 
@@ -67,6 +72,21 @@ public final class Authenticator {
         }
     }
 
+    /** The answer to a password login. */
+    public sealed interface LoginResult {
+        /** Right user and password: a new session. */
+        record Success(Session session) implements LoginResult {
+        }
+
+        /** Wrong user or password; {@code failure} says the counts and the wait it caused. */
+        record Failure(LoginThrottle.Failure failure) implements LoginResult {
+        }
+
+        /** Refused unchecked: the user or the address is blocked. */
+        record Throttled(LoginThrottle.Refusal refusal) implements LoginResult {
+        }
+    }
+
     private record TokenEntry(String name, byte[] digest, Role role) {
     }
 
@@ -93,6 +113,7 @@ public final class Authenticator {
     private final List<TokenEntry> tokens = new ArrayList<>();
     private final String dummyHash;
     private final Map<String, SessionEntry> sessions = new ConcurrentHashMap<>();
+    private final LoginThrottle throttle;
 
     public Authenticator(ConsoleConfig config) {
         this(config, IDLE_TIMEOUT, MAX_AGE, new SecureRandom());
@@ -103,6 +124,7 @@ public final class Authenticator {
         this.idleTimeout = requireNonNull(idleTimeout, "idleTimeout");
         this.maxAge = requireNonNull(maxAge, "maxAge");
         this.random = requireNonNull(random, "random");
+        this.throttle = new LoginThrottle(config.login());
         for (ConsoleConfig.Token t : config.tokens()) {
             if (t.sha256() != null && t.sha256().matches("[0-9a-fA-F]{64}")) {
                 tokens.add(new TokenEntry(t.name(), HEX.parseHex(t.sha256()), Role.of(t.role())));
@@ -125,12 +147,41 @@ public final class Authenticator {
     }
 
     /**
-     * Checks a user's password; on success opens a session. Slow (PBKDF2).
+     * Checks a user's password, throttled per user only; on success opens a session. Slow (PBKDF2).
      *
-     * @return the new session, or empty for an unknown user or a wrong password
+     * @return the new session, or empty for an unknown user, a wrong password or a blocked user
      */
     public Optional<Session> login(String user, char[] password, Instant now) {
+        return login(user, password, null, now) instanceof LoginResult.Success s ? Optional.of(s.session()) : Optional.empty();
+    }
+
+    /**
+     * Checks a user's password from a client {@code address} (null when unknown): refused unchecked
+     * while the user or the address is blocked, counted when wrong. Slow (PBKDF2) unless refused.
+     */
+    public LoginResult login(String user, char[] password, String address, Instant now) {
         requireNonNull(now, "now");
+        LoginThrottle.Refusal refusal = throttle.check(user, address, now);
+        if (refusal != null) {
+            return new LoginResult.Throttled(refusal);
+        }
+        Optional<Session> s = verify(user, password, now);
+        if (s.isEmpty()) {
+            return new LoginResult.Failure(throttle.onFailure(user, address, now));
+        }
+        throttle.onSuccess(user, address, now);
+        return new LoginResult.Success(s.get());
+    }
+
+    /**
+     * Whether a login for {@code user} from {@code address} would be refused now, without
+     * checking anything (cheap: for the event loop, before handing the check to a worker).
+     */
+    public Optional<LoginThrottle.Refusal> throttled(String user, String address, Instant now) {
+        return Optional.ofNullable(throttle.check(user, address, now));
+    }
+
+    private Optional<Session> verify(String user, char[] password, Instant now) {
         if (user == null || password == null) {
             return Optional.empty();
         }
@@ -155,11 +206,30 @@ public final class Authenticator {
         return Optional.of(snapshot(e));
     }
 
-    /** Ends a session; unknown ids are ignored. */
+    /** Ends a session unconditionally; unknown ids are ignored. */
     public void logout(String sessionId) {
         if (sessionId != null) {
             sessions.remove(digestKey(sessionId));
         }
+    }
+
+    /**
+     * Ends a session on the user's request: the session's CSRF token must come with it, so another
+     * site cannot log a user out.
+     *
+     * @return false (and the session stays) when the session is live and the token missing or
+     *         wrong; true otherwise (an unknown or expired session has nothing to end)
+     */
+    public boolean logout(String sessionId, String csrfToken, Instant now) {
+        Optional<Session> s = session(sessionId, now);
+        if (s.isEmpty()) {
+            return true;
+        }
+        if (!constantTimeEquals(s.get().csrfToken(), csrfToken)) {
+            return false;
+        }
+        logout(sessionId);
+        return true;
     }
 
     /** The live session with this id, touching it; empty when unknown or expired. */

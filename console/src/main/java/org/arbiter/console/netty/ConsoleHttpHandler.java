@@ -2,6 +2,7 @@ package org.arbiter.console.netty;
 
 import static io.netty.handler.codec.http.HttpResponseStatus.BAD_REQUEST;
 import static io.netty.handler.codec.http.HttpResponseStatus.CREATED;
+import static io.netty.handler.codec.http.HttpResponseStatus.FORBIDDEN;
 import static io.netty.handler.codec.http.HttpResponseStatus.INTERNAL_SERVER_ERROR;
 import static io.netty.handler.codec.http.HttpResponseStatus.METHOD_NOT_ALLOWED;
 import static io.netty.handler.codec.http.HttpResponseStatus.NOT_FOUND;
@@ -60,6 +61,7 @@ import org.arbiter.console.ConsoleFeed;
 import org.arbiter.console.ConsoleState;
 import org.arbiter.console.OverrideRequest;
 import org.arbiter.console.auth.Authenticator;
+import org.arbiter.console.auth.LoginThrottle;
 import org.arbiter.console.auth.Principal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,11 +71,11 @@ import org.slf4j.LoggerFactory;
  * loop). Routes:
  * <pre>
  * GET    /, /console.js, /console.css, /webjars/**   the page (no credentials needed)
- * POST   /api/login {"user","password"}             session cookie + CSRF token
- * POST   /api/logout                                 ends the session
+ * POST   /api/login {"user","password"}             session cookie + CSRF token; 429 + Retry-After while throttled
+ * POST   /api/logout                                 ends the session (X-CSRF-Token required)
  * GET    /api/session                                who is logged in (200 either way)
  * GET    /api/cluster | allocation | overrides | config
- * GET    /api/stats?since=ISO | /api/decisions?limit=N | /api/events (SSE)
+ * GET    /api/stats?since=ISO | /api/decisions?limit=N | /api/events (SSE; 503 + Retry-After over the cap)
  * POST   /api/overrides                              pin (admin)
  * DELETE /api/overrides/{id}                         unpin (admin)
  * </pre>
@@ -90,6 +92,7 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     static final AttributeKey<Boolean> STREAMING = AttributeKey.valueOf("arbiter.console.sse");
     private static final int MAX_DECISIONS = 1_000;
     private static final int MAX_CONCURRENT_LOGINS = 4;
+    static final int EVENTS_RETRY_AFTER_SECONDS = 10;
     private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(15);
     private static final String CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
             + "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -152,10 +155,7 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
             }
             case "/api/logout" -> {
                 if (expect(ctx, req, HttpMethod.POST)) {
-                    sessionId(req).ifPresent(s.auth()::logout);
-                    FullHttpResponse r = response(NO_CONTENT, new byte[0], null);
-                    r.headers().add(HttpHeaderNames.SET_COOKIE, clearCookie());
-                    send(ctx, req, r);
+                    logout(ctx, req);
                 }
             }
             case "/api/session" -> {
@@ -243,6 +243,17 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         return Optional.empty();
     }
 
+    private void logout(ChannelHandlerContext ctx, FullHttpRequest req) {
+        String id = sessionId(req).orElse(null);
+        if (!s.auth().logout(id, req.headers().get(CSRF_HEADER), s.clock().instant())) {
+            sendError(ctx, req, FORBIDDEN, "CSRF token missing or wrong (expected: X-CSRF-Token from /api/session)", false);
+            return;
+        }
+        FullHttpResponse r = response(NO_CONTENT, new byte[0], null);
+        r.headers().add(HttpHeaderNames.SET_COOKIE, clearCookie());
+        send(ctx, req, r);
+    }
+
     private void login(ChannelHandlerContext ctx, FullHttpRequest req) {
         JsonNode body = jsonBody(ctx, req);
         if (body == null) {
@@ -256,22 +267,40 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                     user == null || !user.isTextual() ? "user" : "password", "a string");
             return;
         }
+        String name = user.asText();
+        String address = clientAddress(ctx);
+        Optional<LoginThrottle.Refusal> refused = s.auth().throttled(name, address, s.clock().instant());
+        if (refused.isPresent()) {
+            throttled(ctx, req, refused.get(), name, address);
+            return;
+        }
         if (s.loginsInFlight().incrementAndGet() > MAX_CONCURRENT_LOGINS) {
             s.loginsInFlight().decrementAndGet();
-            sendError(ctx, req, TOO_MANY_REQUESTS, "too many logins at once (expected: retry later)", false);
+            FullHttpResponse r = errorResponse(TOO_MANY_REQUESTS, "too many logins at once (expected: retry later)", null, null);
+            r.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+            send(ctx, req, r);
             return;
         }
         req.retain();
-        CompletableFuture.supplyAsync(() -> s.auth().login(user.asText(), password.asText().toCharArray(),
-                s.clock().instant()), s.blocking()).whenComplete((session, err) -> ctx.executor().execute(() -> {
+        CompletableFuture.supplyAsync(() -> s.auth().login(name, password.asText().toCharArray(), address,
+                s.clock().instant()), s.blocking()).whenComplete((result, err) -> ctx.executor().execute(() -> {
                     s.loginsInFlight().decrementAndGet();
                     try {
-                        if (err != null || session.isEmpty()) {
-                            FullHttpResponse r = errorResponse(UNAUTHORIZED, "wrong user or password", null, null);
-                            send(ctx, req, r);
+                        if (err != null) {
+                            LOG.warn("console login: checking user={} address={} failed", printable(name), address, err);
+                            send(ctx, req, errorResponse(UNAUTHORIZED, "wrong user or password", null, null));
                             return;
                         }
-                        Authenticator.Session ss = session.get();
+                        if (result instanceof Authenticator.LoginResult.Throttled t) {
+                            throttled(ctx, req, t.refusal(), name, address);
+                            return;
+                        }
+                        if (result instanceof Authenticator.LoginResult.Failure f) {
+                            failed(ctx, req, f.failure(), name, address);
+                            return;
+                        }
+                        Authenticator.Session ss = ((Authenticator.LoginResult.Success) result).session();
+                        LOG.info("console login: user={} address={}", printable(name), address);
                         FullHttpResponse r = jsonResponse(OK, sessionBody(ss.principal(), ss.csrfToken(), ss.expires()));
                         DefaultCookie cookie = new DefaultCookie(SESSION_COOKIE, ss.id());
                         cookie.setHttpOnly(true);
@@ -283,6 +312,54 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
                         req.release();
                     }
                 }));
+    }
+
+    /** A wrong user or password: logged with the counts (never the password), 401, Retry-After when it must wait. */
+    private void failed(ChannelHandlerContext ctx, FullHttpRequest req, LoginThrottle.Failure f, String user,
+                        String address) {
+        long wait = f.retryAfterSeconds();
+        LOG.warn("console login failed: user={} address={} failures: user {}, address {}{}", printable(user), address,
+                f.userFailures(), f.addressFailures(), wait > 0 ? "; next attempt in " + wait + " s" : "");
+        for (String key : f.lockouts()) {
+            LOG.warn("console login locked out: {} for {} s after {} failures (from address {})", printable(key), wait,
+                    key.startsWith("user ") ? f.userFailures() : f.addressFailures(), address);
+        }
+        FullHttpResponse r = errorResponse(UNAUTHORIZED, "wrong user or password", null, null);
+        if (wait > 0) {
+            r.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(wait));
+        }
+        send(ctx, req, r);
+    }
+
+    /** An attempt refused unchecked: 429 + Retry-After; logged once per block of a key. */
+    private void throttled(ChannelHandlerContext ctx, FullHttpRequest req, LoginThrottle.Refusal r, String user,
+                           String address) {
+        long wait = r.retryAfterSeconds();
+        if (r.firstRefusal()) {
+            LOG.warn("console login refused unchecked: user={} address={}: {} {} after {} failures, {} s left", printable(user),
+                    address, printable(r.key()), r.lockedOut() ? "locked out" : "slowed down", r.failures(), wait);
+        }
+        String why = r.lockedOut() ? r.key() + " is locked out after " + r.failures() + " failed logins"
+                : "too many failed logins for " + r.key();
+        FullHttpResponse resp = errorResponse(TOO_MANY_REQUESTS, clip(why) + " (expected: retry after " + wait + " s)",
+                null, null);
+        resp.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(wait));
+        send(ctx, req, resp);
+    }
+
+    private static String clientAddress(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+                ? a.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+    }
+
+    /** A client-chosen string made safe for one log line: control characters replaced, at most 64 characters. */
+    static String printable(String text) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < text.length() && b.length() < 64; i++) {
+            char c = text.charAt(i);
+            b.append(c < 0x20 || c == 0x7f || Character.isISOControl(c) ? '?' : c);
+        }
+        return text.length() > 64 ? b + "…" : b.toString();
     }
 
     private void session(ChannelHandlerContext ctx, FullHttpRequest req) {
@@ -353,6 +430,14 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     }
 
     private void events(ChannelHandlerContext ctx, FullHttpRequest req) {
+        if (!s.events().reserve(ctx.channel())) {
+            // Over the cap: a 503 (EventSource does not retry it by itself; the page backs off), not a 200 that closes.
+            FullHttpResponse r = errorResponse(SERVICE_UNAVAILABLE, "event streams: " + s.events().maxClients()
+                    + " open (expected: retry after " + EVENTS_RETRY_AFTER_SECONDS + " s)", null, null);
+            r.headers().set(HttpHeaderNames.RETRY_AFTER, Integer.toString(EVENTS_RETRY_AFTER_SECONDS));
+            send(ctx, req, r);
+            return;
+        }
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, OK);
         head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
         head.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
@@ -362,9 +447,6 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         ctx.channel().attr(STREAMING).set(true);
         ctx.write(head);
         ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer("retry: 2000\n: connected\n\n", StandardCharsets.US_ASCII)));
-        if (!s.events().add(ctx.channel())) {
-            ctx.close();
-        }
     }
 
     // ---- writes ------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * event is serialised once and written to every stream as one HTTP chunk:
  * {@code id: n\nevent: <type>\ndata: <json>\n\n}. A stream whose channel is not writable (a
  * client that does not read) is closed rather than buffered without bound; the page reconnects
- * by itself and refetches.
+ * by itself and refetches. Past {@code maxClients} open streams a new one is refused with 503 and
+ * {@code Retry-After} before any byte of a 200 is sent.
  *
  * <p>Thread-safe: {@link #publish} may be called from any thread.
  */
@@ -36,16 +37,27 @@ public final class EventStream implements AutoCloseable {
 
     public EventStream(ObjectMapper mapper, int maxClients) {
         this.mapper = requireNonNull(mapper, "mapper");
+        if (maxClients < 1) {
+            throw new IllegalArgumentException("maxClients: " + maxClients + " (expected: >= 1)");
+        }
         this.maxClients = maxClients;
     }
 
-    /** Adds a stream whose response head was written; false when there are too many already. */
-    boolean add(Channel channel) {
+    /**
+     * Takes a stream's place before its response head is written; false when {@code maxClients}
+     * are open already (the caller answers 503). Atomic with respect to other reservations.
+     */
+    synchronized boolean reserve(Channel channel) {
         if (clients.size() >= maxClients) {
             return false;
         }
         clients.add(channel);  // removed automatically when the channel closes
         return true;
+    }
+
+    /** Streams open at most. */
+    public int maxClients() {
+        return maxClients;
     }
 
     /** Open streams. */

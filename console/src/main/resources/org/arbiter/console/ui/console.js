@@ -3,7 +3,7 @@
 'use strict';
 
 const S = { session: null, cluster: null, allocation: {}, overrides: [], decisions: [], latest: {}, charts: {},
-            statsCount: 0, source: null, refreshTimer: null };
+            statsCount: 0, source: null, refreshTimer: null, reconnectTimer: null, reconnectDelay: 0 };
 const MAX_POINTS = 360;
 const COLORS = ['#2f6fdf', '#e0692b', '#1f9d55', '#9b51e0', '#d64545', '#128a9b', '#b58b00', '#6b7385'];
 const $ = (id) => document.getElementById(id);
@@ -64,6 +64,7 @@ function showLogin(message) {
   $('logout').hidden = true;
   $('login-open').hidden = true;
   if (S.source) { S.source.close(); S.source = null; }
+  clearTimeout(S.reconnectTimer);
 }
 
 async function login(ev) {
@@ -126,13 +127,24 @@ function refreshSoon() {
   S.refreshTimer = setTimeout(refreshCluster, 300);
 }
 
+// The browser reconnects a dropped stream by itself, but not one refused with an error status (a
+// 503 when the console has too many streams open): that one is retried here, backing off from 5 s
+// to 60 s with jitter.
 function connect() {
   if (S.source) S.source.close();
+  clearTimeout(S.reconnectTimer);
   const es = new EventSource('/api/events');
   S.source = es;
   let dropped = false;
-  es.onopen = () => { setLive(true); if (dropped) { dropped = false; loadAll(); } };
-  es.onerror = () => { setLive(false); dropped = true; };
+  es.onopen = () => { setLive(true); S.reconnectDelay = 0; if (dropped) { dropped = false; loadAll(); } };
+  es.onerror = () => {
+    setLive(false); dropped = true;
+    if (es.readyState === EventSource.CLOSED && S.source === es) {
+      S.reconnectDelay = Math.min(60000, S.reconnectDelay ? S.reconnectDelay * 2 : 5000);
+      S.reconnectTimer = setTimeout(() => { if (S.source === es) { connect(); loadAll(); } },
+                                    S.reconnectDelay * (0.75 + Math.random() / 2));
+    }
+  };
   es.addEventListener('stats', e => { addStats(JSON.parse(e.data), true); renderGateways(); });
   es.addEventListener('allocation', e => {
     const m = JSON.parse(e.data);
@@ -155,6 +167,9 @@ function setLive(on) {
 // ---- charts ----------------------------------------------------------------------------------
 
 function classNames() { return S.cluster ? S.cluster.classes.map(c => c.name) : []; }
+function configuredGateway(id) { return !!S.cluster && S.cluster.gateways.some(g => g.id === id && !g.unknown); }
+function configuredGateways() { return S.cluster ? S.cluster.gateways.filter(g => !g.unknown) : []; }
+function configuredServers() { return S.cluster ? S.cluster.servers.filter(s => !s.unknown) : []; }
 function color(i) { return COLORS[i % COLORS.length]; }
 
 function makeCharts() {
@@ -210,7 +225,7 @@ function addStats(p, update) {
   classes.forEach((c, i) => {
     let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0;
     for (const g of Object.values(S.latest)) {
-      if (new Date(g.at).getTime() < horizon) continue;
+      if (new Date(g.at).getTime() < horizon || !configuredGateway(g.gateway)) continue;  // unknown ones are not counted
       const k = g.classes[c];
       if (!k) continue;
       n++; thr += k.throughput; q += k.queueLength; rtSum += k.responseTime;
@@ -240,26 +255,43 @@ function renderAll() {
 function renderGateways() {
   if (!S.cluster) return;
   const period = 3000 * 5;
-  fill($('gateways').tBodies[0], S.cluster.gateways.map(g => {
+  let liveCount = 0;
+  const known = new Set(S.cluster.gateways.map(g => g.id));
+  // a gateway seen on the stream before the next cluster refresh is not configured as far as we know
+  const rows = S.cluster.gateways.concat(Object.keys(S.latest).filter(id => !known.has(id))
+    .map(id => ({ id, unknown: true, live: false, lastReport: null })));
+  fill($('gateways').tBodies[0], rows.map(g => {
     const p = S.latest[g.id];
     const at = p ? p.at : g.lastReport;
-    const live = at && (Date.now() - new Date(at).getTime()) < Math.max(period, 15000) || (g.live && !p);
+    const age = at ? Date.now() - new Date(at).getTime() : Infinity;
+    const live = age < Math.max(period, 15000) || (g.live && !p);
+    if (live && !g.unknown) liveCount++;
     const cls = p ? Object.values(p.classes) : [];
     const lambda = cls.reduce((a, k) => a + k.arrivalRate, 0);
     const queued = cls.reduce((a, k) => a + k.queueLength, 0);
     const a = S.allocation[g.id];
-    return el('tr', { 'data-gateway': g.id }, el('td', {}, g.id),
-      el('td', {}, el('span', { class: 'badge ' + (live ? 'live' : 'silent') }, live ? 'live' : 'silent')),
+    const badge = g.unknown ? el('span', { class: 'badge unknown', title: 'not in the configuration; not counted' },
+      'unknown' + (live ? ' (reporting)' : '')) : el('span', { class: 'badge ' + (live ? 'live' : 'silent') }, live ? 'live' : 'silent');
+    return el('tr', { 'data-gateway': g.id, class: g.unknown ? 'unknown' : '' }, el('td', {}, g.id),
+      el('td', {}, badge),
       el('td', {}, ago(at)), el('td', { class: 'num' }, a ? 'v' + a.version : '—'),
       el('td', { class: 'num' }, p ? fmt(lambda) : '—'), el('td', { class: 'num' }, p ? queued : '—'));
   }));
+  const unknown = rows.filter(g => g.unknown).length;
+  const unknownServers = S.cluster.servers.filter(s => s.unknown).length;
+  $('server-summary').textContent = '— ' + configuredServers().length + ' configured'
+    + (unknownServers ? ' · ' + unknownServers + ' unknown, not counted' : '');
+  $('gateway-summary').textContent = '— ' + liveCount + ' of ' + configuredGateways().length + ' live'
+    + (unknown ? ' · ' + unknown + ' unknown, not counted' : '');
 }
 
 function renderServers() {
   if (!S.cluster) return;
-  fill($('servers').tBodies[0], S.cluster.servers.map(s => el('tr', { 'data-server': s.id },
+  fill($('servers').tBodies[0], S.cluster.servers.map(s => el('tr', { 'data-server': s.id, class: s.unknown ? 'unknown' : '' },
     el('td', {}, s.id),
-    el('td', {}, el('span', { class: 'badge ' + s.state }, s.state),
+    el('td', {}, s.unknown ? el('span', { class: 'badge unknown', title: 'not in the configuration; not counted' },
+                                'unknown' + (s.state ? ' ' + s.state : ''))
+                           : el('span', { class: 'badge ' + s.state }, s.state),
        s.target && s.target !== s.state ? ' → ' + s.target : ''),
     el('td', { class: 'num' }, s.concurrency + (s.autoConcurrency ? ' (auto)' : '')),
     el('td', {}, Object.entries(s.caps).map(([g, n]) => g + ':' + n).join('  ') || '—'),
@@ -291,8 +323,8 @@ function leftOutWeight(g, c) {
 function renderMatrices() {
   if (!S.cluster) return;
   const classes = classNames();
-  const gateways = S.cluster.gateways.map(g => g.id);
-  const servers = S.cluster.servers.map(s => s.id);
+  const gateways = configuredGateways().map(g => g.id);
+  const servers = configuredServers().map(s => s.id);   // Σ N(g,s) over configured servers only
   const head = (cols) => el('tr', {}, el('th', {}, ''), ...cols.map(c => el('th', { class: 'num' }, c)), el('th', { class: 'num' }, 'Σ'));
   $('weights').tHead.replaceChildren(head(classes));
   fill($('weights').tBodies[0], gateways.map(g => {
@@ -367,9 +399,9 @@ function renderFormChoices() {
     sel.replaceChildren(...values.map(v => el('option', { value: v }, v)));
     if (values.includes(keep)) sel.value = keep;
   };
-  opts($('ov-gateway'), S.cluster.gateways.map(g => g.id));
+  opts($('ov-gateway'), configuredGateways().map(g => g.id));
   opts($('ov-class'), classNames());
-  opts($('ov-server'), S.cluster.servers.map(s => s.id));
+  opts($('ov-server'), configuredServers().map(s => s.id));
   showFields();
 }
 

@@ -232,7 +232,9 @@ final class ConsoleApiTest {
         assertThat(http.post("/api/overrides", body, "Cookie", cookie, "X-CSRF-Token", csrf).statusCode()).isEqualTo(201);
         assertThat(http.delete("/api/overrides/target:basic", "Cookie", cookie, "X-CSRF-Token", csrf).statusCode()).isEqualTo(200);
 
-        HttpResponse<String> out = http.post("/api/logout", "{}", "Cookie", cookie);
+        assertThat(http.post("/api/logout", "{}", "Cookie", cookie).statusCode()).isEqualTo(403);   // no CSRF token
+        assertThat(http.get("/api/cluster", "Cookie", cookie).statusCode()).isEqualTo(200);
+        HttpResponse<String> out = http.post("/api/logout", "{}", "Cookie", cookie, "X-CSRF-Token", csrf);
         assertThat(out.statusCode()).isEqualTo(204);
         assertThat(http.get("/api/cluster", "Cookie", cookie).statusCode()).isEqualTo(401);
         assertThat(json(http.get("/api/session", "Cookie", cookie)).get("user").isNull()).isTrue();

@@ -34,8 +34,9 @@ import org.arbiter.loadgen.server.SimServerOptions;
  * The whole product in one process (003 §V-B): an embedded Kafka broker, a GRM, two gateways,
  * two simservers with N_s = 10 and the load generator running the four phases, every duration
  * scaled. Writes DIR/summary.json (the load generator's, plus per phase the weights each gateway
- * enforced and the cluster utility), DIR/cluster.yaml, DIR/scenario.yaml and the charts; prints
- * a table per phase. Everything it starts is stopped by {@link #close()}, also on Ctrl-C.
+ * enforced and the cluster utility), DIR/cluster.yaml, DIR/scenario.yaml, the charts and
+ * DIR/console-password (the console's one-run admin password, mode 0600; its path is printed, the
+ * password is not); prints a table per phase. Everything it starts is stopped by {@link #close()}, also on Ctrl-C.
  */
 public final class Demo implements AutoCloseable {
 
@@ -44,10 +45,13 @@ public final class Demo implements AutoCloseable {
     private final int consolePort;
     private final Path out;
     private final PrintWriter log;
+    /** The file in the output directory that holds the one-run admin password. */
+    public static final String PASSWORD_FILE = "console-password";
     private final Deque<AutoCloseable> started = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
     private volatile String consoleUrl;
     private volatile String adminPassword;
+    private volatile Path adminPasswordFile;
     private volatile List<Gateway> gateways = List.of();
     private volatile Thread runner;
 
@@ -87,7 +91,8 @@ public final class Demo implements AutoCloseable {
             serverPorts[i] = s.port();
         }
         int[] gatewayPorts = {freePort(), freePort(), freePort(), freePort()};
-        // A one-run password for the console's admin user, printed below.
+        // A one-run password for the console's admin user, written to a file only its owner can read
+        // (never printed: terminal scroll-back and CI logs are read by others).
         java.security.SecureRandom rnd = new java.security.SecureRandom();
         String password = java.util.HexFormat.of().formatHex(rnd.generateSeed(6));
         String hash = org.arbiter.console.auth.Pbkdf2.hash(password.toCharArray(), 10_000, rnd);
@@ -127,9 +132,13 @@ public final class Demo implements AutoCloseable {
             console = org.arbiter.console.Console.start(cluster, consoleBus, 0);
         }
         started.push(console);
-        log.printf("demo: console on %s (log in as admin / %s to pin weights)%n", console.url(), password);
+        Path passwordFile = out.resolve(PASSWORD_FILE);
+        writeOwnerOnly(passwordFile, password + "\n");
+        log.printf("demo: console on %s (log in as admin with the password in %s to pin weights)%n", console.url(),
+                passwordFile.toAbsolutePath());
         consoleUrl = console.url();
         adminPassword = password;
+        adminPasswordFile = passwordFile;
         gateways = List.of(g1, g2);
 
         WeightTracker weights = new WeightTracker();
@@ -178,6 +187,40 @@ public final class Demo implements AutoCloseable {
     /** This run's console admin password (once ready). */
     public String adminPassword() {
         return adminPassword;
+    }
+
+    /** The file holding this run's console admin password, mode 0600 (once ready). */
+    public Path adminPasswordFile() {
+        return adminPasswordFile;
+    }
+
+    /**
+     * Writes {@code text} to a new file that only its owner may read or write (POSIX 0600, set
+     * when the file is created, so no other user can open it in between); an old file there is
+     * replaced. Where the file system has no POSIX permissions, the file is made owner-only as far
+     * as {@link java.io.File#setReadable(boolean, boolean)} goes.
+     */
+    public static void writeOwnerOnly(Path file, String text) throws IOException {
+        Files.deleteIfExists(file);
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> rw = java.nio.file.attribute.PosixFilePermissions
+                .fromString("rw-------");
+        boolean posix = file.toAbsolutePath().getParent().getFileSystem().supportedFileAttributeViews().contains("posix");
+        java.util.Set<java.nio.file.OpenOption> options = java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
+        try (java.nio.channels.SeekableByteChannel ch = posix
+                ? Files.newByteChannel(file, options, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(rw))
+                : Files.newByteChannel(file, options)) {
+            if (posix) {
+                Files.setPosixFilePermissions(file, rw);  // whatever the umask did
+            } else {
+                java.io.File f = file.toFile();
+                f.setReadable(false, false);
+                f.setReadable(true, true);
+                f.setWritable(false, false);
+                f.setWritable(true, true);
+            }
+            ch.write(java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
     }
 
     /** The gateways, g1 then g2 (once ready). */
