@@ -170,12 +170,13 @@ public final class Node {
             error(key, describe(v) + " (expected: a whole number " + ruleText + ")");
             return defaultValue;
         }
-        long l = v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim());
-        if (l > Integer.MAX_VALUE || l < Integer.MIN_VALUE || !rule.test(l)) {
-            error(key, l + " (expected: " + ruleText + ")");
+        // BigInteger: a number past the range of long must be an error, not wrap or throw (found by fuzzing).
+        java.math.BigInteger big = v.isIntegralNumber() ? v.bigIntegerValue() : new java.math.BigInteger(v.asText().trim());
+        if (big.bitLength() > 31 || !rule.test(big.intValue())) {
+            error(key, big + " (expected: " + ruleText + ")");
             return defaultValue;
         }
-        return (int) l;
+        return big.intValue();
     }
 
     /** A duration in seconds: {@code "250ms"}, {@code "5s"}, {@code "2m"}, or a bare number of seconds. */
@@ -213,6 +214,10 @@ public final class Node {
         }
         long b;
         if (v.isIntegralNumber()) {
+            if (!v.canConvertToLong()) {
+                error(key, v.asText() + " (expected: a size of at most " + Long.MAX_VALUE + " bytes)");
+                return defaultBytes;
+            }
             b = v.longValue();
         } else if (v.isTextual()) {
             try {
