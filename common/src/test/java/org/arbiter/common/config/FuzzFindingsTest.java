@@ -47,4 +47,12 @@ class FuzzFindingsTest {
     void theMinimalFileStillLoads() {
         assertThat(ConfigLoader.parse(withQueueLimit("12")).classes().get(1).queue().limit()).isEqualTo(12);
     }
+
+    @Test
+    void aHugeDuration_isWrittenSoThatItReadsBack() {
+        // ConfigWriter wrote 3.3333333333333335E103s, which the loader refused.
+        assertThat(Durations.format(3.3333333333333335E103)).doesNotContain("E");
+        assertThat(Durations.parseSeconds(Durations.format(3.3333333333333335E103))).isEqualTo(3.3333333333333335E103);
+        assertThat(Durations.parseSeconds(Durations.format(1.5e-12))).isEqualTo(1.5e-12);
+    }
 }
