@@ -3,7 +3,6 @@ package org.arbiter.common.config;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -163,6 +162,7 @@ public final class Durations {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return Long.toString((long) v);
         }
-        return String.format(Locale.ROOT, "%s", v);
+        // Plain digits, never "3.3E103": what format writes, parseSeconds reads back (found by fuzzing).
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

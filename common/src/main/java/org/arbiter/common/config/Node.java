@@ -170,21 +170,13 @@ public final class Node {
             error(key, describe(v) + " (expected: a whole number " + ruleText + ")");
             return defaultValue;
         }
-        long l;
-        try {
-            if (v.isIntegralNumber() && !v.canConvertToLong()) {
-                throw new NumberFormatException();
-            }
-            l = v.isIntegralNumber() ? v.longValue() : Long.parseLong(v.asText().trim());
-        } catch (NumberFormatException e) {
-            error(key, v.asText().trim() + " (expected: " + ruleText + ")");  // beyond a long: never wrap
+        // BigInteger: a number past the range of long must be an error, not wrap or throw (found by fuzzing).
+        java.math.BigInteger big = v.isIntegralNumber() ? v.bigIntegerValue() : new java.math.BigInteger(v.asText().trim());
+        if (big.bitLength() > 31 || !rule.test(big.intValue())) {
+            error(key, big + " (expected: " + ruleText + ")");
             return defaultValue;
         }
-        if (l > Integer.MAX_VALUE || l < Integer.MIN_VALUE || !rule.test(l)) {
-            error(key, l + " (expected: " + ruleText + ")");
-            return defaultValue;
-        }
-        return (int) l;
+        return big.intValue();
     }
 
     /** A duration in seconds: {@code "250ms"}, {@code "5s"}, {@code "2m"}, or a bare number of seconds. */
