@@ -31,6 +31,11 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
     public interface Api {
         boolean ready();
 
+        /** Why the gateway is not ready (the JSON {@code reason} of a 503 from {@code /ready}), or null. */
+        default String notReadyReason() {
+            return ready() ? null : "not ready";
+        }
+
         Allocation allocation();
 
         Future<GatewayStats> stats();
@@ -55,9 +60,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         switch (path) {
             case "/health" -> send(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"up\"}");
             case "/ready" -> {
-                boolean ready = api.ready();
+                String reason = api.notReadyReason();
+                boolean ready = reason == null;
                 send(ctx, keepAlive, ready ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                        "application/json", "{\"ready\":" + ready + "}");
+                        "application/json", "{\"ready\":" + ready + (ready ? "" : ",\"reason\":\"" + reason + "\"") + "}");
             }
             case "/allocation" -> {
                 Allocation a = api.allocation();

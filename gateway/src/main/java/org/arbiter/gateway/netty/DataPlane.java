@@ -31,6 +31,7 @@ import org.arbiter.gateway.Classifier;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.ServerHealth;
 import org.arbiter.gateway.Ticket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,9 @@ public final class DataPlane {
     private final Consumer<Allocation> onApplied;
     private final long backendTimeoutNanos;
     private final ScheduledFuture<?> ticker;
+    private final HealthProber prober;
     private volatile Allocation allocation;
+    private volatile boolean canServe = true;
 
     /**
      * @param onApplied told (on the loop) of every allocation the core accepted
@@ -88,6 +91,20 @@ public final class DataPlane {
             final int server = s;
             pools[s] = new BackendPool(b, new InetSocketAddress(url.getHost(), port), () -> core.cap(server));
         }
+        core.health().listener(t -> {
+            if (t.up()) {
+                LOG.info("{}", t.message());
+            } else {
+                LOG.warn("{} (out for {} ms)", t.message(), TimeUnit.NANOSECONDS.toMillis(t.backoffNanos()));
+            }
+            canServe = core.canServe(now());
+        });
+        this.canServe = core.canServe(now());
+        this.prober = new HealthProber(loop, cluster, core, (s, ok) -> {
+            core.probed(s, ok, now());
+            canServe = core.canServe(now());
+            pump();
+        });
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
@@ -152,6 +169,7 @@ public final class DataPlane {
         ex.cancelTimeout();
         ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
         ex.connectFailed = false;
+        ex.requestSent = false;
         Channel ch = pools[s].pollIdle();
         if (ch != null) {
             ex.freshConnection = false;
@@ -177,7 +195,12 @@ public final class DataPlane {
 
     private void write(Exchange ex, Channel ch) {
         ex.backend = ch;
+        if (!ch.isActive()) {
+            failedBeforeResponse(ex, ch, null); // closed before a byte was written: not sent
+            return;
+        }
         ch.pipeline().get(BackendHandler.class).bind(ex);
+        ex.requestSent = true;
         FullHttpRequest out = ex.request.retainedDuplicate();
         HopByHop.strip(out.headers());
         out.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
@@ -195,10 +218,10 @@ public final class DataPlane {
 
     // ------------------------------------------------------------ from the backend
 
-    /** The backend's response head is about to be forwarded. */
-    void responseStarted(Exchange ex) {
+    /** The backend's response head (status {@code status}) is about to be forwarded. */
+    void responseStarted(Exchange ex, int status) {
         ex.responseStarted = true;
-        core.markUp(ex.ticket.server());
+        core.responded(ex.ticket, status, now());
     }
 
     /** The backend delivered the whole response; {@code reusable} if its connection may carry another. */
@@ -214,30 +237,44 @@ public final class DataPlane {
         pump();
     }
 
-    /** The backend failed before any byte of its response: retry once elsewhere if idempotent, else 502. */
+    /**
+     * The backend failed before any byte of its response. The core requeues the request at the
+     * head of its class queue if it never reached the server, or reached it but is idempotent and
+     * failed so for the first time; otherwise the client gets 502.
+     */
     void failedBeforeResponse(Exchange ex, Channel ch, Throwable cause) {
         if (ex.finished || ex.ticket.state() != Ticket.State.DISPATCHED) {
             return;
         }
         ch.close();
         ex.backend = null;
-        LOG.debug("backend {} failed before responding: {}", ex.ticket.serverId(), cause == null ? "closed" : cause.toString());
-        // A refused or failed connect marks the server down; a reused keep-alive connection the
-        // server closed as we wrote (the usual keep-alive race) does not.
-        boolean serverDown = ex.connectFailed || ex.freshConnection;
-        if (ex.idempotent && ex.ticket.attempts() == 1 && core.redispatch(ex.ticket, serverDown, now())) {
-            send(ex);
+        ex.cancelTimeout();
+        ServerHealth.Failure failure = failureOf(ex, cause);
+        LOG.debug("backend {} failed before responding ({}, sent: {}): {}", ex.ticket.serverId(), failure,
+                ex.requestSent, cause == null ? "closed" : cause.toString());
+        if (core.failed(ex.ticket, failure, ex.requestSent, ex.idempotent, now())) {
+            pump();
             return;
         }
-        if (serverDown) {
-            core.markDown(ex.ticket.server(), now());
-        }
-        ex.cancelTimeout();
-        core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()),
                 true);
         pump();
+    }
+
+    /**
+     * A failed connect is refused or timed out; an I/O error is a reset; a close without one is
+     * the server's fault on a fresh connection, and the keep-alive race on a reused one.
+     */
+    private static ServerHealth.Failure failureOf(Exchange ex, Throwable cause) {
+        if (ex.connectFailed) {
+            return cause instanceof io.netty.channel.ConnectTimeoutException
+                    ? ServerHealth.Failure.CONNECT_TIMEOUT : ServerHealth.Failure.CONNECT_REFUSED;
+        }
+        if (cause instanceof java.io.IOException && !(cause instanceof java.nio.channels.ClosedChannelException)) {
+            return ServerHealth.Failure.RESET;
+        }
+        return ex.freshConnection ? ServerHealth.Failure.CLOSED : ServerHealth.Failure.KEEP_ALIVE_CLOSED;
     }
 
     /** The backend broke off a response already being streamed: the client connection is cut. */
@@ -285,8 +322,9 @@ public final class DataPlane {
             ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1), false);
         }
         if (core.queued() > 0) {
-            pump(); // servers marked down come back after their probe interval
+            pump(); // ejected servers come back for a trial after their backoff
         }
+        canServe = core.canServe(now());
     }
 
     private void dropped(Exchange ex, DropReason reason) {
@@ -310,6 +348,7 @@ public final class DataPlane {
                 for (BackendPool p : pools) {
                     p.trim();
                 }
+                canServe = core.canServe(now());
                 try {
                     onApplied.accept(a);
                 } catch (RuntimeException e) {
@@ -318,6 +357,14 @@ public final class DataPlane {
                 pump();
             }
         });
+    }
+
+    /**
+     * Whether some server can take a request: one with N(g,s) > 0 that is not ejected (thread-safe;
+     * refreshed on the loop every tick and at every transition).
+     */
+    public boolean canServe() {
+        return canServe;
     }
 
     /** The allocation in force (thread-safe; may lag the loop by one hand-over). */
@@ -343,6 +390,7 @@ public final class DataPlane {
     /** Stops the timers and closes idle backend connections (thread-safe). */
     public void close() {
         ticker.cancel(false);
+        prober.close();
         loop.execute(() -> {
             for (BackendPool p : pools) {
                 p.closeAll();

@@ -19,6 +19,8 @@ public final class Exchange {
     Channel backend;
     boolean responseStarted;
     boolean connectFailed;
+    /** A byte of the request may have reached the server (a write was attempted on a live connection). */
+    boolean requestSent;
     boolean freshConnection;
     boolean finished;
     ScheduledFuture<?> timeout;

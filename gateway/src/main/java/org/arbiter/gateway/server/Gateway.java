@@ -96,7 +96,15 @@ public final class Gateway implements AutoCloseable {
             AdminHandler.Api api = new AdminHandler.Api() {
                 @Override
                 public boolean ready() {
-                    return !closed && plane.allocation().totalCap() > 0;
+                    return notReadyReason() == null;
+                }
+
+                @Override
+                public String notReadyReason() {
+                    if (closed) {
+                        return "closed";
+                    }
+                    return plane.canServe() ? null : "no server can take a request"; // all ejected or capped at 0
                 }
 
                 @Override
