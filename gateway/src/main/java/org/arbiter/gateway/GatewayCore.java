@@ -505,14 +505,19 @@ public final class GatewayCore<R> {
     }
 
     /**
-     * Whether some server can take a request now: one with N(g,s) > 0 that is UP. False when every
-     * server is ejected or capped at 0 ("no server can take a request", for readiness).
+     * Whether some server can take a request now: one with N(g,s) > 0 that is UP, or whose backoff
+     * is over and whose trial a client request may be (without an active check a half-open server
+     * needs traffic to come back, so readiness must not keep traffic away from it). False when
+     * every server is ejected or capped at 0 ("no server can take a request", for readiness).
      */
     public boolean canServe(long nowNanos) {
         tick(nowNanos);
         for (int s = 0; s < serverIds.length; s++) {
-            if (caps[s] > 0 && health.state(s, nowNanos) == ServerHealth.State.UP) {
-                return true;
+            if (caps[s] > 0) {
+                ServerHealth.State st = health.state(s, nowNanos);
+                if (st == ServerHealth.State.UP || st == ServerHealth.State.HALF_OPEN && !health.probeTrial(s)) {
+                    return true;
+                }
             }
         }
         return false;

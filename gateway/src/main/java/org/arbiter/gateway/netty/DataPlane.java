@@ -96,6 +96,7 @@ public final class DataPlane {
                 LOG.info("{}", t.message());
             } else {
                 LOG.warn("{} (out for {} ms)", t.message(), TimeUnit.NANOSECONDS.toMillis(t.backoffNanos()));
+                pools[t.server()].closeAll(); // its idle connections are not to be trusted
             }
             canServe = core.canServe(now());
         });
@@ -170,7 +171,9 @@ public final class DataPlane {
         ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
         ex.connectFailed = false;
         ex.requestSent = false;
-        Channel ch = pools[s].pollIdle();
+        // A retry after the request had been sent goes on a fresh connection: an idle one to the
+        // same server may be as dead as the one that failed, and the retry is the last chance.
+        Channel ch = ex.sentFailure ? null : pools[s].pollIdle();
         if (ch != null) {
             ex.freshConnection = false;
             write(ex, ch);
@@ -253,6 +256,7 @@ public final class DataPlane {
         LOG.debug("backend {} failed before responding ({}, sent: {}): {}", ex.ticket.serverId(), failure,
                 ex.requestSent, cause == null ? "closed" : cause.toString());
         if (core.failed(ex.ticket, failure, ex.requestSent, ex.idempotent, now())) {
+            ex.sentFailure |= ex.requestSent;
             pump();
             return;
         }

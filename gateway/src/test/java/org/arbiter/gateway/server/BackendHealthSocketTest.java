@@ -1,0 +1,340 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.arbiter.gateway.netty.DataPlane;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue #15's acceptance test over real sockets: two real backends, the real gateway, 24
+ * closed-loop GET clients; one backend is killed (its listener and every connection closed with
+ * an RST, as the kernel does for a killed process) and restarted on the same port.
+ */
+final class BackendHealthSocketTest {
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+    private final List<String> transitions = new CopyOnWriteArrayList<>();
+    private AbstractAppender capture;
+    private LoggerConfig captured;
+
+    @BeforeEach
+    void captureTransitions() {
+        LoggerContext ctx = (LoggerContext) LogManager.getContext(false);
+        capture = new AbstractAppender("health-capture", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                String m = event.getMessage().getFormattedMessage();
+                if (m.startsWith("server ")) {
+                    transitions.add(m);
+                }
+            }
+        };
+        capture.start();
+        captured = ctx.getConfiguration().getLoggerConfig(DataPlane.class.getName());
+        captured.addAppender(capture, Level.INFO, null);
+        ctx.updateLoggers();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+        captured.removeAppender(capture.getName());
+        capture.stop();
+        ((LoggerContext) LogManager.getContext(false)).updateLoggers();
+    }
+
+    private <T extends AutoCloseable> T keep(T t) {
+        closing.add(t);
+        return t;
+    }
+
+    private static ClusterConfig cluster(String serverExtra, String... urls) {
+        StringBuilder y = new StringBuilder("""
+                classes:
+                  - {name: basic, target: 1s, default: true, queue: {limit: 1000, timeout: 10s}}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                control: {reportPeriod: 1s, statsWindow: 10s}
+                dispatch:
+                  backendTimeout: 5s
+                  ejection: {threshold: 3, baseBackoff: 200ms, maxBackoff: 1s}
+                servers:
+                """);
+        for (int i = 0; i < urls.length; i++) {
+            y.append("  - {id: s").append(i + 1).append(", url: '").append(urls[i]).append("', concurrency: 10")
+                    .append(serverExtra).append("}\n");
+        }
+        return ConfigLoader.parse(y.toString());
+    }
+
+    @Test
+    void killedBackend_noAnswerButTwoHundred_andItIsBackInUseAfterARestart() throws Exception {
+        KillableBackend a = keep(new KillableBackend(20));
+        KillableBackend b = keep(new KillableBackend(20));
+        Gateway g = keep(Gateway.start(cluster("", a.url(), b.url()),
+                "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+        Clients clients = keep(new Clients(g.port(), 24));
+
+        await(() -> a.served.get() > 50 && b.served.get() > 50, 10_000);
+        long beforeKill = clients.total();
+        a.kill();
+        long killedAt = System.nanoTime();
+        await(() -> transitions.stream().anyMatch(t -> t.startsWith("server s1 down")), 5_000);
+        long downAfterMillis = (System.nanoTime() - killedAt) / 1_000_000;
+        assertThat(g.stats().servers().get("s1").up()).isFalse();
+        assertThat(g.stats().servers().get("s1").cap()).as("an ejected server's slots are capacity lost").isZero();
+        Thread.sleep(2_000); // the outage: every request waits for s2's slots
+        long duringOutage = clients.total() - beforeKill;
+        long servedByBBefore = b.served.get();
+
+        a.restart();
+        long restartedAt = System.nanoTime();
+        long servedByA = a.served.get();
+        await(() -> a.served.get() > servedByA + 50, 10_000);
+        long backAfterMillis = (System.nanoTime() - restartedAt) / 1_000_000;
+        assertThat(g.stats().servers().get("s1").up()).isTrue();
+        Thread.sleep(500);
+        clients.close();
+
+        Map<Integer, Long> statuses = clients.statuses();
+        System.out.printf("kill -9 of one of two backends, 24 closed-loop GET clients: answers %s, "
+                        + "%d during the 2 s outage, no answer %d; down logged %d ms after the kill, back in use %d ms "
+                        + "after the restart; s2 served %d meanwhile; transitions %s%n",
+                statuses, duringOutage, clients.errors.sum(), downAfterMillis, backAfterMillis, servedByBBefore, transitions);
+        assertThat(clients.errors.sum()).as("requests without an answer").isZero();
+        assertThat(statuses).containsOnlyKeys(200);
+        assertThat(statuses.get(200)).isGreaterThan(1_000);
+        assertThat(duringOutage).isGreaterThan(200);
+        assertThat(transitions).hasSize(2);
+        assertThat(transitions.get(0)).matches("server s1 down: .+ \\(\\d+ in a row\\) \\(out for \\d+ ms\\)");
+        assertThat(transitions.get(1)).isEqualTo("server s1 up");
+    }
+
+    @Test
+    void activeHealthCheck_ejectsAnIdleDeadServer_readinessSays503_andAPassingProbeBringsItBack() throws Exception {
+        KillableBackend a = keep(new KillableBackend(0));
+        Gateway g = keep(Gateway.start(cluster(", health: {path: /health, interval: 100ms, timeout: 100ms}", a.url()),
+                "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+        try (GatewayTestSupport.Http admin = GatewayTestSupport.http(g.adminPort())) {
+            await(() -> a.probes.get() >= 2, 5_000);
+            assertThat(admin.get("/ready").status()).isEqualTo(200);
+            a.kill();
+            await(() -> transitions.contains("server s1 down: health check failed (3 in a row) (out for 200 ms)"), 5_000);
+            // no traffic at all: the probe, not a client's request, is the trial, so it stays out
+            Thread.sleep(600);
+            GatewayTestSupport.Http.Response r = admin.get("/ready");
+            assertThat(r.status()).isEqualTo(503);
+            assertThat(r.body()).contains("\"reason\":\"no server can take a request\"");
+            a.restart();
+            await(() -> transitions.contains("server s1 up"), 5_000);
+            await(() -> {
+                try {
+                    return admin.get("/ready").status() == 200;
+                } catch (IOException e) {
+                    return false;
+                }
+            }, 5_000);
+        }
+        try (GatewayTestSupport.Http c = GatewayTestSupport.http(g.port())) {
+            assertThat(c.get("/x").status()).isEqualTo(200);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + millis + " ms");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** Closed-loop GET clients that count every status and every request left without an answer. */
+    private static final class Clients implements AutoCloseable {
+        private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
+        final LongAdder errors = new LongAdder();
+        private final List<Thread> threads = new ArrayList<>();
+        private final List<GatewayTestSupport.Http> open = new CopyOnWriteArrayList<>();
+        private volatile boolean running = true;
+
+        Clients(int port, int n) {
+            for (int i = 0; i < n; i++) {
+                Thread t = new Thread(() -> loop(port), "client-" + i);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+        }
+
+        private void loop(int port) {
+            while (running) {
+                try (GatewayTestSupport.Http c = GatewayTestSupport.http(port)) {
+                    open.add(c);
+                    while (running) {
+                        int status = c.get("/work").status();
+                        statuses.computeIfAbsent(status, k -> new LongAdder()).increment();
+                    }
+                } catch (IOException e) {
+                    if (running) {
+                        errors.increment();
+                    }
+                }
+            }
+        }
+
+        long total() {
+            return statuses.values().stream().mapToLong(LongAdder::sum).sum();
+        }
+
+        Map<Integer, Long> statuses() {
+            Map<Integer, Long> m = new TreeMap<>();
+            statuses.forEach((k, v) -> m.put(k, v.sum()));
+            return m;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (!running) {
+                return;
+            }
+            running = false;
+            for (GatewayTestSupport.Http c : open) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+            for (Thread t : threads) {
+                t.join(5_000);
+            }
+        }
+    }
+
+    /**
+     * A real HTTP backend that can be killed like a process under {@code kill -9} (the listener
+     * closed and every connection reset, mid-request or idle) and restarted on the same port.
+     * {@code GET /health} answers at once and counts probes; anything else answers 200 after the delay.
+     */
+    private static final class KillableBackend implements AutoCloseable {
+        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        private final long delayMillis;
+        final AtomicLong served = new AtomicLong();
+        final AtomicLong probes = new AtomicLong();
+        private volatile Channel listener;
+        private final int port;
+
+        KillableBackend(long delayMillis) throws InterruptedException {
+            this.delayMillis = delayMillis;
+            this.listener = bind(0);
+            this.port = ((InetSocketAddress) listener.localAddress()).getPort();
+        }
+
+        private Channel bind(int p) throws InterruptedException {
+            return new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.SO_LINGER, 0) // close = RST, as for a killed process
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            connections.add(ch);
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
+                                    new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                                            boolean probe = req.uri().equals("/health");
+                                            boolean keepAlive = HttpUtil.isKeepAlive(req);
+                                            Runnable answer = () -> {
+                                                (probe ? probes : served).incrementAndGet();
+                                                ByteBuf body = Unpooled.copiedBuffer("ok", StandardCharsets.UTF_8);
+                                                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                                        HttpResponseStatus.OK, body);
+                                                r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+                                                HttpUtil.setKeepAlive(r, keepAlive);
+                                                ctx.writeAndFlush(r);
+                                            };
+                                            if (probe || delayMillis == 0) {
+                                                answer.run();
+                                            } else {
+                                                ctx.executor().schedule(answer, delayMillis, TimeUnit.MILLISECONDS);
+                                            }
+                                        }
+                                    });
+                        }
+                    }).bind("127.0.0.1", p).sync().channel();
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        void kill() {
+            listener.close().syncUninterruptibly();
+            connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        }
+
+        void restart() throws InterruptedException {
+            listener = bind(port);
+        }
+
+        @Override
+        public void close() {
+            kill();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+}
