@@ -192,6 +192,28 @@ final class BackendHealthSocketTest {
         }
     }
 
+    @Test
+    void serverResettingAfterTheRequestWasSent_idempotentRetriedOnce_postGets502() throws Exception {
+        KillableBackend resetting = keep(new KillableBackend(0));
+        resetting.resetOnRequest = true;
+        KillableBackend good = keep(new KillableBackend(0));
+        Gateway g = keep(Gateway.start(cluster("", resetting.url(), good.url()),
+                "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+        try (GatewayTestSupport.Http c = GatewayTestSupport.http(g.port())) {
+            // least-outstanding starts at s1: the GET reached it and was reset, then is retried on s2
+            assertThat(c.get("/a").status()).isEqualTo(200);
+            assertThat(resetting.received.get()).isEqualTo(1);
+        }
+        try (GatewayTestSupport.Http c = GatewayTestSupport.http(g.port())) {
+            // s2 is idle again, the tie goes round-robin to s1: the POST reached it, so it is not retried
+            c.send("POST /p HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nhi");
+            GatewayTestSupport.Http.Response r = c.read();
+            assertThat(r.status()).isEqualTo(502);
+            assertThat(r.body()).contains("backendError");
+            assertThat(resetting.received.get()).isEqualTo(2);
+        }
+    }
+
     private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
         long end = System.nanoTime() + millis * 1_000_000;
         while (!condition.getAsBoolean()) {
@@ -275,6 +297,8 @@ final class BackendHealthSocketTest {
         private final long delayMillis;
         final AtomicLong served = new AtomicLong();
         final AtomicLong probes = new AtomicLong();
+        final AtomicLong received = new AtomicLong();
+        volatile boolean resetOnRequest;
         private volatile Channel listener;
         private final int port;
 
@@ -297,6 +321,13 @@ final class BackendHealthSocketTest {
                                         @Override
                                         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
                                             boolean probe = req.uri().equals("/health");
+                                            if (!probe) {
+                                                received.incrementAndGet();
+                                            }
+                                            if (resetOnRequest && !probe) {
+                                                ctx.close(); // SO_LINGER 0: a reset after reading the request
+                                                return;
+                                            }
                                             boolean keepAlive = HttpUtil.isKeepAlive(req);
                                             Runnable answer = () -> {
                                                 (probe ? probes : served).incrementAndGet();
