@@ -296,9 +296,10 @@ public final class GatewayCore<R> {
     /**
      * Ends a DISPATCHED ticket: frees its class slot and its server slot, and records it (a
      * completion for OK, a drop for BACKEND_TIMEOUT / BACKEND_ERROR, nothing for CANCELLED).
-     * BACKEND_TIMEOUT and BACKEND_ERROR also count as a failure of the server (a timeout, a
-     * broken connection) toward its ejection. A ticket that is not DISPATCHED is left alone
-     * (ending twice is a no-op).
+     * BACKEND_TIMEOUT also counts as a failure of the server toward its ejection; a broken
+     * exchange is reported with {@link #serverFailed} first (the simulator's power-off cuts
+     * requests off with BACKEND_ERROR without it being the server's fault). A ticket that is not
+     * DISPATCHED is left alone (ending twice is a no-op).
      */
     public void complete(Ticket<R> t, Outcome outcome, long nowNanos) {
         tick(nowNanos);
@@ -310,13 +311,21 @@ public final class GatewayCore<R> {
         }
         if (outcome == Outcome.BACKEND_TIMEOUT) {
             serverFailed(t, ServerHealth.Failure.TIMEOUT, nowNanos);
-        } else if (outcome == Outcome.BACKEND_ERROR) {
-            serverFailed(t, ServerHealth.Failure.RESET, nowNanos);
         }
         end(t, outcome, nowNanos);
     }
 
-    private void serverFailed(Ticket<R> t, ServerHealth.Failure f, long nowNanos) {
+    /**
+     * The server of a DISPATCHED request failed in a way that does not end the request here (a
+     * response broken off mid-stream, before {@code complete(BACKEND_ERROR)}): counts toward its
+     * ejection.
+     */
+    public void serverFailed(Ticket<R> t, ServerHealth.Failure f, long nowNanos) {
+        requireNonNull(f, "f");
+        tick(nowNanos);
+        if (t.state != Ticket.State.DISPATCHED) {
+            return;
+        }
         health.failure(t.server, f, nowNanos);
         if (f.counts()) {
             t.trial = false; // the verdict is in
@@ -584,7 +593,7 @@ public final class GatewayCore<R> {
         int[] capsNow = caps.clone();
         for (int s = 0; s < upNow.length; s++) {
             upNow[s] = isUp(s);
-            if (!upNow[s]) {
+            if (health.ejected(s, nowNanos)) {
                 capsNow[s] = 0; // an ejected server's slots are capacity lost
             }
         }

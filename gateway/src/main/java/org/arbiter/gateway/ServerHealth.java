@@ -270,6 +270,11 @@ public final class ServerHealth {
         }
     }
 
+    /** Ejected (DOWN or HALF_OPEN after failures; not the simulator's short {@link #hold}). */
+    public boolean ejected(int s, long nowNanos) {
+        return state(s, nowNanos) != State.UP && !held[s];
+    }
+
     /** UP as of the last event (no clock: for gauges on other threads). */
     public boolean isUpNow(int s) {
         return upFlag[s];

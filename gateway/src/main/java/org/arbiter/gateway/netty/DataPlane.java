@@ -289,6 +289,7 @@ public final class DataPlane {
         ch.close();
         ex.backend = null;
         ex.cancelTimeout();
+        core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
         core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.abort(ex);
