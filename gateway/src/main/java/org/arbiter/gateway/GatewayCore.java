@@ -49,8 +49,11 @@ import org.arbiter.gateway.stats.StatsRecorder;
 
 /**
  * The gateway's pure core: classify elsewhere, then {@link #offer} → {@link #next} →
- * {@link #complete}; {@link #expireQueued} for queue timeouts; {@link #applyAllocation} to follow the
- * GRM; {@link #snapshot} for {@link GatewayStats}. See the design note in the source.
+ * {@link #complete}; {@link #responded} when a response head arrives, {@link #failed} when a server
+ * fails before it (which may requeue the request), {@link #probed} for active health checks;
+ * {@link #expireQueued} for queue timeouts; {@link #applyAllocation} to follow the GRM;
+ * {@link #snapshot} for {@link GatewayStats}; {@link #canServe} for readiness. See the design note
+ * in the source.
  *
  * <p>Not thread-safe: confine an instance to one thread (one event loop, or the simulator).
  *
@@ -360,7 +363,8 @@ public final class GatewayCore<R> {
 
     /**
      * The response head of a DISPATCHED request arrived with {@code status}: a success of its
-     * server, or (5xx) a failure toward its ejection. The response is delivered either way; end
+     * server (on a half-open server, only if this is its trial), or (5xx) a failure toward its
+     * ejection. The response is delivered either way; end
      * the ticket with {@link #complete} when it has been.
      */
     public void responded(Ticket<R> t, int status, long nowNanos) {
@@ -370,7 +374,9 @@ public final class GatewayCore<R> {
         }
         if (status >= 500) {
             serverFailed(t, ServerHealth.Failure.SERVER_ERROR, nowNanos);
-        } else {
+        } else if (t.trial || health.state(t.server, nowNanos) == ServerHealth.State.UP) {
+            // on a half-open server only the trial's answer counts: a request sent before the
+            // ejection that answers now says nothing about the server since
             health.success(t.server, nowNanos);
             t.trial = false;
         }

@@ -20,7 +20,9 @@ import org.arbiter.common.config.DispatchConfig;
  *                      a success resets the count.
  *           DOWN:      events are ignored (late answers of requests sent before the ejection);
  *                      at downUntil → HALF_OPEN.
- *           HALF_OPEN: success → UP; failure → DOWN with the next, longer backoff.
+ *           HALF_OPEN: success → UP; failure → DOWN with the next, longer backoff. GatewayCore
+ *                      reports a success here only from the trial (or a probe): an answer to a
+ *                      request sent before the ejection says nothing about the server since.
  * Backoff:  the k-th ejection in a row lasts min(max, base · 2^k); k returns to 0 once the server
  *           has stayed UP for max (so a server that flaps is kept out longer and longer, one that
  *           recovered starts afresh).
@@ -35,8 +37,9 @@ import org.arbiter.common.config.DispatchConfig;
  * a growing backoff, half-open trials and active-probe verdicts. See the design note in the source.
  * Each UP↔DOWN transition is reported once to the listener, with the failure that caused it.
  *
- * <p>Not thread-safe: owned by one {@link GatewayCore} and driven on its thread. {@link #isUpNow}
- * may be read from other threads (gauges), with no guarantee of freshness.
+ * <p>Not thread-safe: owned by one {@link GatewayCore} and driven on its thread. {@link #isUpNow},
+ * {@link #downTransitions} and {@link #upTransitions} may be read from other threads (gauges),
+ * with no guarantee of freshness.
  */
 public final class ServerHealth {
 

@@ -226,6 +226,25 @@ final class GatewayCoreTest {
     }
 
     @Test
+    void onAHalfOpenServer_onlyTheTrialsAnswerBringsItBack() {
+        GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
+                "{ejection: {threshold: 1, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
+                Scheduler.ofWeightedRoundRobin());
+        Ticket<String> early = one.offer("early", "basic", 0);
+        Ticket<String> failing = one.offer("failing", "basic", 0);
+        one.next(0);
+        one.next(0);
+        one.failed(failing, ServerHealth.Failure.RESET, true, false, MS);
+        // the request sent before the ejection answers after the backoff: not the trial
+        one.responded(early, 200, 1001 * MS);
+        assertThat(one.health().state(0, 1001 * MS)).isEqualTo(ServerHealth.State.HALF_OPEN);
+        Ticket<String> trial = one.offer("trial", "basic", 1001 * MS);
+        assertThat(one.next(1001 * MS)).isSameAs(trial);
+        one.responded(trial, 200, 1002 * MS);
+        assertThat(one.health().state(0, 1002 * MS)).isEqualTo(ServerHealth.State.UP);
+    }
+
+    @Test
     void allServersCappedAtZero_cannotServe() {
         GatewayCore<String> one = Fixtures.core(Fixtures.twoClasses(3, "5s", "http://127.0.0.1:1"),
                 Scheduler.ofWeightedRoundRobin());
