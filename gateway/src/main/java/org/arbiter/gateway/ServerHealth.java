@@ -2,8 +2,11 @@ package org.arbiter.gateway;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 import org.arbiter.common.config.DispatchConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /*
  * Passive ejection of failing servers, half-open trials, active probes (issue #15).
@@ -42,6 +45,8 @@ import org.arbiter.common.config.DispatchConfig;
  * with no guarantee of freshness.
  */
 public final class ServerHealth {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServerHealth.class);
 
     /** Where a server is in the ejection cycle. */
     public enum State { UP, DOWN, HALF_OPEN }
@@ -134,18 +139,18 @@ public final class ServerHealth {
         this.probeTrial = probeTrial.clone();
         int n = ids.length;
         state = new State[n];
-        java.util.Arrays.fill(state, State.UP);
+        Arrays.fill(state, State.UP);
         failures = new int[n];
         ejections = new int[n];
         downUntil = new long[n];
         upSince = new long[n];
-        java.util.Arrays.fill(upSince, Long.MIN_VALUE / 2);
+        Arrays.fill(upSince, Long.MIN_VALUE / 2);
         trialOut = new boolean[n];
         held = new boolean[n];
         downs = new long[n];
         ups = new long[n];
         upFlag = new boolean[n];
-        java.util.Arrays.fill(upFlag, true);
+        Arrays.fill(upFlag, true);
     }
 
     /** Told of every transition, on the core's thread; a listener that throws is ignored. */
@@ -270,6 +275,7 @@ public final class ServerHealth {
             listener.accept(t);
         } catch (RuntimeException e) {
             // a listener that throws must not break dispatching
+            LOG.warn("health listener failed on '{}': {}", t.message(), e.toString());
         }
     }
 
