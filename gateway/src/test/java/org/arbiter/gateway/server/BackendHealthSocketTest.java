@@ -40,6 +40,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -54,6 +56,7 @@ import org.arbiter.gateway.netty.DataPlane;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue #15's acceptance test over real sockets: two real backends, the real gateway, 24
@@ -164,6 +167,47 @@ final class BackendHealthSocketTest {
         assertThat(transitions.get(1)).isEqualTo("server s1 up");
     }
 
+    /** The same with a real process killed by SIGKILL: the kernel closes its sockets, nothing else. */
+    @Test
+    void killMinus9OfARealBackendProcess_noAnswerButTwoHundred_andItIsBackAfterARestart(@TempDir Path dir)
+            throws Exception {
+        ProcessBackend a = keep(new ProcessBackend(dir, 20));
+        KillableBackend b = keep(new KillableBackend(20));
+        Gateway g = keep(Gateway.start(cluster("", a.url(), b.url()),
+                "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+        Clients clients = keep(new Clients(g.port(), 24));
+
+        await(() -> b.served.get() > 50 && throughput(g, "s1") > 0, 20_000);
+        long beforeKill = clients.total();
+        a.kill9();
+        long killedAt = System.nanoTime();
+        await(() -> transitions.stream().anyMatch(t -> t.startsWith("server s1 down")), 5_000);
+        long downAfterMillis = (System.nanoTime() - killedAt) / 1_000_000;
+        Thread.sleep(2_000);
+        long duringOutage = clients.total() - beforeKill;
+
+        a.start();
+        long restartedAt = System.nanoTime();
+        await(() -> transitions.contains("server s1 up"), 20_000);
+        long upAfterMillis = (System.nanoTime() - restartedAt) / 1_000_000;
+        long servedByB = b.served.get();
+        Thread.sleep(500);
+        clients.close();
+
+        Map<Integer, Long> statuses = clients.statuses();
+        System.out.printf("kill -9 of a real backend process, 24 closed-loop GET clients: answers %s, %d during the "
+                        + "2 s outage, no answer %d; down logged %d ms after the kill, up %d ms after the restarted "
+                        + "process listened; transitions %s%n",
+                statuses, duringOutage, clients.errors.sum(), downAfterMillis, upAfterMillis, transitions);
+        assertThat(clients.errors.sum()).as("requests without an answer: %s", clients.failures).isZero();
+        assertThat(statuses).containsOnlyKeys(200);
+        assertThat(duringOutage).isGreaterThan(48);
+        assertThat(b.served.get()).as("s2 still serving after s1 came back").isGreaterThanOrEqualTo(servedByB);
+        assertThat(transitions).hasSize(2);
+        assertThat(transitions.get(0)).matches("server s1 down: .+ \\(\\d+ in a row\\) \\(out for \\d+ ms\\)");
+        assertThat(transitions.get(1)).isEqualTo("server s1 up");
+    }
+
     @Test
     void activeHealthCheck_ejectsAnIdleDeadServer_readinessSays503_andAPassingProbeBringsItBack() throws Exception {
         KillableBackend a = keep(new KillableBackend(0));
@@ -216,6 +260,14 @@ final class BackendHealthSocketTest {
         }
     }
 
+    private static double throughput(Gateway g, String server) {
+        try {
+            return g.stats().servers().get(server).throughput();
+        } catch (Exception e) {
+            return 0;
+        }
+    }
+
     private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
         long end = System.nanoTime() + millis * 1_000_000;
         while (!condition.getAsBoolean()) {
@@ -226,10 +278,117 @@ final class BackendHealthSocketTest {
         }
     }
 
+    /**
+     * A backend in a JVM of its own (a small keep-alive HTTP server launched from a single source
+     * file), so that {@code kill -9} is a real SIGKILL: {@link Process#destroyForcibly()} on Unix.
+     * Each response leaves in one write: a response the kill cuts after its head has begun is not
+     * something any proxy can complete (the client connection is cut), so it is kept out of this test.
+     */
+    private static final class ProcessBackend implements AutoCloseable {
+        private static final String SOURCE = """
+                import java.io.BufferedInputStream;
+                import java.io.InputStream;
+                import java.io.OutputStream;
+                import java.net.InetAddress;
+                import java.net.ServerSocket;
+                import java.net.Socket;
+                import java.nio.charset.StandardCharsets;
+
+                /** Keep-alive HTTP/1.1 for bodiless requests; each response goes out in one write. */
+                public class Backend {
+                    public static void main(String[] args) throws Exception {
+                        long delay = Long.parseLong(args[1]);
+                        ServerSocket server = new ServerSocket();
+                        server.setReuseAddress(true);
+                        server.bind(new java.net.InetSocketAddress(InetAddress.getByName("127.0.0.1"),
+                                Integer.parseInt(args[0])), 128);
+                        System.out.println("listening");
+                        System.out.flush();
+                        byte[] response = "HTTP/1.1 200 OK\\r\\nContent-Length: 2\\r\\n\\r\\nok"
+                                .getBytes(StandardCharsets.ISO_8859_1);
+                        while (true) {
+                            Socket c = server.accept();
+                            Thread t = new Thread(() -> {
+                                try (c) {
+                                    InputStream in = new BufferedInputStream(c.getInputStream());
+                                    OutputStream out = c.getOutputStream();
+                                    while (readHead(in)) {
+                                        Thread.sleep(delay);
+                                        out.write(response);
+                                        out.flush();
+                                    }
+                                } catch (Exception e) {
+                                    // the gateway closed the connection
+                                }
+                            });
+                            t.setDaemon(true);
+                            t.start();
+                        }
+                    }
+
+                    /** Reads up to the blank line; false at the end of the stream. */
+                    static boolean readHead(InputStream in) throws java.io.IOException {
+                        int state = 0;
+                        for (int b; (b = in.read()) >= 0; ) {
+                            state = b == '\\n' ? (state == 1 || state == 3 ? state + 1 : 0)
+                                    : b == '\\r' ? (state == 0 || state == 2 ? state + 1 : 0) : 0;
+                            if (state == 4) {
+                                return true;
+                            }
+                        }
+                        return false;
+                    }
+                }
+                """;
+
+        private final Path source;
+        private final int port;
+        private final long delayMillis;
+        private Process process;
+
+        ProcessBackend(Path dir, long delayMillis) throws Exception {
+            this.source = dir.resolve("Backend.java");
+            Files.writeString(source, SOURCE);
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+                this.port = free.getLocalPort();
+            }
+            this.delayMillis = delayMillis;
+            start();
+        }
+
+        void start() throws Exception {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            process = new ProcessBuilder(java, "-Xmx64m", source.toString(), Integer.toString(port),
+                    Long.toString(delayMillis)).redirectErrorStream(true).start();
+            java.io.BufferedReader out = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            String line = out.readLine();
+            if (!"listening".equals(line)) {
+                process.destroyForcibly();
+                throw new IllegalStateException("backend process did not start: " + line);
+            }
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        void kill9() throws InterruptedException {
+            process.destroyForcibly(); // SIGKILL
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            kill9();
+        }
+    }
+
     /** Closed-loop GET clients that count every status and every request left without an answer. */
     private static final class Clients implements AutoCloseable {
         private final Map<Integer, LongAdder> statuses = new ConcurrentHashMap<>();
         final LongAdder errors = new LongAdder();
+        final List<String> failures = new CopyOnWriteArrayList<>();
         private final List<Thread> threads = new ArrayList<>();
         private final List<GatewayTestSupport.Http> open = new CopyOnWriteArrayList<>();
         private volatile boolean running = true;
@@ -254,6 +413,7 @@ final class BackendHealthSocketTest {
                 } catch (IOException e) {
                     if (running) {
                         errors.increment();
+                        failures.add(e.toString());
                     }
                 }
             }
