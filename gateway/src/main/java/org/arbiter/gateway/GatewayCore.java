@@ -29,9 +29,16 @@ import org.arbiter.gateway.stats.StatsRecorder;
  * Allocation: applyAllocation swaps all weights and caps at once. Lowering a cap below the
  *           current in-flight count cuts nothing off: the excess drains as requests complete, and
  *           the server gets nothing new until it is under its new cap.
- * Failure:  a server that refused or reset is marked down for probeNanos and then tried again by
- *           real traffic; redispatch() moves a request that failed before its response began to
- *           another server, keeping its class slot.
+ * Health:   ServerHealth ejects a server after dispatch.ejection.threshold failures in a row, for
+ *           a backoff that grows; then one trial request (or a passing probe) brings it back. A
+ *           server counts as available only while ServerHealth admits it, so "no slot idles while
+ *           a queue is non-empty" reads "…and a server is up".
+ * Requeue:  a request whose server failed before any byte of it was sent (refused, connect
+ *           timeout) goes back to the head of its class queue, keeping its arrival time: it
+ *           is dispatched when a slot frees, or expires at its queue timeout (503). A request that
+ *           had been sent is requeued once if idempotent (RFC 9110 §9.2.2), else answered 502.
+ *           Each class queue stays ordered by arrival (a requeued ticket goes before every ticket
+ *           that arrived after it), so the head is always the next to expire.
  *
  * Time:     nothing here reads a clock; every operation takes nowNanos (monotonic, any origin), so
  *           the discrete-event simulator and the tests drive it in virtual time.
@@ -42,17 +49,17 @@ import org.arbiter.gateway.stats.StatsRecorder;
 
 /**
  * The gateway's pure core: classify elsewhere, then {@link #offer} → {@link #next} →
- * {@link #complete}; {@link #expireQueued} for queue timeouts; {@link #applyAllocation} to follow the
- * GRM; {@link #snapshot} for {@link GatewayStats}. See the design note in the source.
+ * {@link #complete}; {@link #responded} when a response head arrives, {@link #failed} when a server
+ * fails before it (which may requeue the request), {@link #probed} for active health checks;
+ * {@link #expireQueued} for queue timeouts; {@link #applyAllocation} to follow the GRM;
+ * {@link #snapshot} for {@link GatewayStats}; {@link #canServe} for readiness. See the design note
+ * in the source.
  *
  * <p>Not thread-safe: confine an instance to one thread (one event loop, or the simulator).
  *
  * @param <R> the adapter's request type (a Netty request, a simulator record)
  */
 public final class GatewayCore<R> {
-
-    /** How long a server that refused or reset is skipped before real traffic probes it again. */
-    public static final long DEFAULT_PROBE_NANOS = 1_000_000_000L;
 
     private final String gatewayId;
     private final String[] classNames;
@@ -67,8 +74,7 @@ public final class GatewayCore<R> {
     private final Map<String, Integer> serverIndex = new HashMap<>();
     private final int[] caps;
     private final int[] serverInFlight;
-    private final long[] downUntil;
-    private final boolean[] up;
+    private final ServerHealth health;
     private final Scheduler scheduler;
     private final Balancer balancer;
     private final StatsRecorder stats;
@@ -77,7 +83,6 @@ public final class GatewayCore<R> {
      * queues are empty. Meanwhile every slot is busy and each dispatch fills one a completion freed.
      */
     private boolean backlogged;
-    private final long probeNanos;
     private Allocation allocation;
     private long sequence;
     private long now;
@@ -129,7 +134,7 @@ public final class GatewayCore<R> {
 
         @Override
         public boolean available(int s) {
-            return serverInFlight[s] < caps[s] && isUp(s);
+            return serverInFlight[s] < caps[s] && health.admits(s, now);
         }
     };
 
@@ -177,15 +182,14 @@ public final class GatewayCore<R> {
         serverIds = new String[ns];
         caps = new int[ns];
         serverInFlight = new int[ns];
-        downUntil = new long[ns];
-        up = new boolean[ns];
+        boolean[] probed = new boolean[ns];
         for (int s = 0; s < ns; s++) {
             serverIds[s] = servers.get(s).id();
             serverIndex.put(serverIds[s], s);
             caps[s] = servers.get(s).concurrency();
-            up[s] = true;
+            probed[s] = servers.get(s).health().enabled();
         }
-        this.probeNanos = DEFAULT_PROBE_NANOS;
+        this.health = new ServerHealth(serverIds, cluster.dispatch().ejection(), probed);
         this.now = nowNanos;
         this.stats = new StatsRecorder(List.of(classNames), List.of(serverIds), queueLimits,
                 (long) (cluster.control().statsWindowSeconds() * 1e9),
@@ -261,7 +265,10 @@ public final class GatewayCore<R> {
         classInFlight[c]++;
         t.state = Ticket.State.DISPATCHED;
         t.dispatchNanos = nowNanos;
-        stats.dispatched(c, nowNanos - t.arrivalNanos(), backlogged, nowNanos);
+        if (t.attempts == 0) {
+            // a requeued request was counted when it first left the queue (n_acc counts requests)
+            stats.dispatched(c, nowNanos - t.arrivalNanos(), backlogged, nowNanos);
+        }
         endBacklogIfEmpty(nowNanos);
         assign(t, s, nowNanos);
         return t;
@@ -275,14 +282,27 @@ public final class GatewayCore<R> {
         t.server = s;
         t.serverId = serverIds[s];
         t.attempts++;
+        t.trial = health.dispatched(s, nowNanos);
         serverInFlight[s]++;
         stats.serverInFlight(s, serverInFlight[s], nowNanos);
+    }
+
+    /** The ticket leaves its server (done, failed, requeued): frees the slot, and a pending trial. */
+    private void leaveServer(Ticket<R> t, long nowNanos) {
+        if (t.trial) {
+            t.trial = false;
+            health.trialEnded(t.server, nowNanos);
+        }
+        release(t.server, nowNanos);
     }
 
     /**
      * Ends a DISPATCHED ticket: frees its class slot and its server slot, and records it (a
      * completion for OK, a drop for BACKEND_TIMEOUT / BACKEND_ERROR, nothing for CANCELLED).
-     * A ticket that is not DISPATCHED is left alone (ending twice is a no-op).
+     * BACKEND_TIMEOUT also counts as a failure of the server toward its ejection; a broken
+     * exchange is reported with {@link #serverFailed} first (the simulator's power-off cuts
+     * requests off with BACKEND_ERROR without it being the server's fault). A ticket that is not
+     * DISPATCHED is left alone (ending twice is a no-op).
      */
     public void complete(Ticket<R> t, Outcome outcome, long nowNanos) {
         tick(nowNanos);
@@ -292,10 +312,34 @@ public final class GatewayCore<R> {
             }
             return;
         }
+        if (outcome == Outcome.BACKEND_TIMEOUT) {
+            serverFailed(t, ServerHealth.Failure.TIMEOUT, nowNanos);
+        }
+        end(t, outcome, nowNanos);
+    }
+
+    /**
+     * The server of a DISPATCHED request failed in a way that does not end the request here (a
+     * response broken off mid-stream, before {@code complete(BACKEND_ERROR)}): counts toward its
+     * ejection.
+     */
+    public void serverFailed(Ticket<R> t, ServerHealth.Failure f, long nowNanos) {
+        requireNonNull(f, "f");
+        tick(nowNanos);
+        if (t.state != Ticket.State.DISPATCHED) {
+            return;
+        }
+        health.failure(t.server, f, nowNanos);
+        if (f.counts()) {
+            t.trial = false; // the verdict is in
+        }
+    }
+
+    private void end(Ticket<R> t, Outcome outcome, long nowNanos) {
         t.state = Ticket.State.DONE;
         int c = t.classIndex();
         classInFlight[c]--;
-        release(t.server, nowNanos);
+        leaveServer(t, nowNanos);
         switch (outcome) {
             case OK -> stats.completed(c, t.server, nowNanos - t.arrivalNanos(), nowNanos - t.dispatchNanos, nowNanos);
             case BACKEND_TIMEOUT -> {
@@ -317,36 +361,88 @@ public final class GatewayCore<R> {
         stats.serverInFlight(s, serverInFlight[s], nowNanos);
     }
 
-    /** As {@link #redispatch(Ticket, boolean, long)} with the failed server marked down. */
-    public boolean redispatch(Ticket<R> t, long nowNanos) {
-        return redispatch(t, true, nowNanos);
+    /**
+     * The response head of a DISPATCHED request arrived with {@code status}: a success of its
+     * server (on a half-open server, only if this is its trial), or (5xx) a failure toward its
+     * ejection. The response is delivered either way; end
+     * the ticket with {@link #complete} when it has been.
+     */
+    public void responded(Ticket<R> t, int status, long nowNanos) {
+        tick(nowNanos);
+        if (t.state != Ticket.State.DISPATCHED) {
+            return;
+        }
+        if (status >= 500) {
+            serverFailed(t, ServerHealth.Failure.SERVER_ERROR, nowNanos);
+        } else if (t.trial || health.state(t.server, nowNanos) == ServerHealth.State.UP) {
+            // on a half-open server only the trial's answer counts: a request sent before the
+            // ejection that answers now says nothing about the server since
+            health.success(t.server, nowNanos);
+            t.trial = false;
+        }
     }
 
     /**
-     * A DISPATCHED request failed before its response began (refused, reset): moves it to another
-     * server with a free slot, keeping its class slot, and marks the failed server down for the
-     * probe interval if {@code markDown} (a refused connection; not a reused keep-alive connection
-     * the server had just closed). Returns false, leaving the ticket DISPATCHED on the failed
-     * server, when no other server is free; the caller then completes it with BACKEND_ERROR.
+     * A DISPATCHED request's server failed before any byte of the response ({@code f}). The
+     * failure counts toward the server's ejection. Then, if no byte of the request had reached
+     * the server ({@code !sent}: refused, connect timeout), or it had but the request is
+     * {@code idempotent} and this is its first such failure, the request goes back to the head of
+     * its class queue (QUEUED, keeping its arrival time and so its queue timeout) and this returns
+     * true: call {@link #next} to dispatch it. Otherwise it ends with BACKEND_ERROR and this
+     * returns false: answer 502.
      */
-    public boolean redispatch(Ticket<R> t, boolean markDown, long nowNanos) {
+    public boolean failed(Ticket<R> t, ServerHealth.Failure f, boolean sent, boolean idempotent, long nowNanos) {
+        requireNonNull(f, "f");
         tick(nowNanos);
         if (t.state != Ticket.State.DISPATCHED) {
             return false;
         }
-        int failed = t.server;
-        if (markDown) {
-            markDown(failed, nowNanos);
+        serverFailed(t, f, nowNanos);
+        stats.serverError(t.server, nowNanos);
+        if (!sent || idempotent && t.sentRetries == 0) {
+            if (sent) {
+                t.sentRetries++;
+            }
+            requeue(t, nowNanos);
+            return true;
         }
-        stats.serverError(failed, nowNanos);
-        int s = balancer.pick(serverView, failed);
-        if (s < 0) {
-            return false;
+        end(t, Outcome.BACKEND_ERROR, nowNanos);
+        return false;
+    }
+
+    /** Back to the queue, before every ticket of its class that arrived after it. */
+    private void requeue(Ticket<R> t, long nowNanos) {
+        int c = t.classIndex();
+        classInFlight[c]--;
+        leaveServer(t, nowNanos);
+        t.state = Ticket.State.QUEUED;
+        t.server = -1;
+        t.serverId = null;
+        ArrayDeque<Ticket<R>> q = queues[c];
+        if (q.isEmpty() || q.peekFirst().sequence > t.sequence) {
+            q.addFirst(t);
+        } else {
+            ArrayDeque<Ticket<R>> older = new ArrayDeque<>();
+            while (!q.isEmpty() && q.peekFirst().sequence < t.sequence) {
+                older.addLast(q.pollFirst());
+            }
+            q.addFirst(t);
+            while (!older.isEmpty()) {
+                q.addFirst(older.pollLast());
+            }
         }
-        release(failed, nowNanos);
-        t.dispatchNanos = nowNanos;
-        assign(t, s, nowNanos);
-        return true;
+        queued++;
+        stats.queueLength(c, q.size(), nowNanos);
+    }
+
+    /** An active health check of server s passed ({@code ok}) or failed. */
+    public void probed(int s, boolean ok, long nowNanos) {
+        tick(nowNanos);
+        if (ok) {
+            health.success(s, nowNanos);
+        } else {
+            health.failure(s, ServerHealth.Failure.PROBE, nowNanos);
+        }
     }
 
     /** The client went away: a QUEUED ticket leaves its queue, a DISPATCHED one frees its slots. */
@@ -404,23 +500,42 @@ public final class GatewayCore<R> {
 
     // ---------------------------------------------------------------- servers
 
-    /** Skips server s until {@code nowNanos + probe interval}; real traffic probes it after. */
+    /**
+     * Skips server s for the base backoff, then gives it full traffic again without a trial nor a
+     * transition: the simulator's model of a refused connection ({@link ServerHealth#hold}).
+     */
     public void markDown(int s, long nowNanos) {
-        downUntil[s] = nowNanos + probeNanos;
-        up[s] = false;
+        tick(nowNanos);
+        health.hold(s, nowNanos);
     }
 
-    /** The server answered: it is up again. */
-    public void markUp(int s) {
-        downUntil[s] = 0;
-        up[s] = true;
-    }
-
+    /** Server s is UP (not ejected, not on trial) as of the latest time the core was given. */
     public boolean isUp(int s) {
-        if (!up[s] && now >= downUntil[s]) {
-            up[s] = true;
+        return health.state(s, now) == ServerHealth.State.UP;
+    }
+
+    /** The servers' health (ejections, transitions), for the adapter's log and for tests. */
+    public ServerHealth health() {
+        return health;
+    }
+
+    /**
+     * Whether some server can take a request now: one with N(g,s) > 0 that is UP, or whose backoff
+     * is over and whose trial a client request may be (without an active check a half-open server
+     * needs traffic to come back, so readiness must not keep traffic away from it). False when
+     * every server is ejected or capped at 0 ("no server can take a request", for readiness).
+     */
+    public boolean canServe(long nowNanos) {
+        tick(nowNanos);
+        for (int s = 0; s < serverIds.length; s++) {
+            if (caps[s] > 0) {
+                ServerHealth.State st = health.state(s, nowNanos);
+                if (st == ServerHealth.State.UP || st == ServerHealth.State.HALF_OPEN && !health.probeTrial(s)) {
+                    return true;
+                }
+            }
         }
-        return up[s];
+        return false;
     }
 
     /** A ticket left its queue: the backlog ends when the queues are empty. */
@@ -481,8 +596,12 @@ public final class GatewayCore<R> {
     public GatewayStats snapshot(Instant at, long nowNanos) {
         tick(nowNanos);
         boolean[] upNow = new boolean[serverIds.length];
+        int[] capsNow = caps.clone();
         for (int s = 0; s < upNow.length; s++) {
             upNow[s] = isUp(s);
+            if (health.ejected(s, nowNanos)) {
+                capsNow[s] = 0; // an ejected server's slots are capacity lost
+            }
         }
         int[] qlen = new int[classNames.length];
         for (int c = 0; c < qlen.length; c++) {
@@ -490,7 +609,7 @@ public final class GatewayCore<R> {
         }
         return stats.snapshot(gatewayId, at, nowNanos, allocation.version(),
                 new StatsRecorder.Live(weights.clone(), qlen, classInFlight.clone(), serverInFlight.clone(),
-                        caps.clone(), upNow));
+                        capsNow, upNow));
     }
 
     private void tick(long nowNanos) {

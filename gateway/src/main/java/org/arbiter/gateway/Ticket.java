@@ -2,7 +2,8 @@ package org.arbiter.gateway;
 
 /**
  * One request's passage through a {@link GatewayCore}: created by {@link GatewayCore#offer},
- * dispatched by {@link GatewayCore#next}, ended exactly once by {@link GatewayCore#complete},
+ * dispatched by {@link GatewayCore#next} (and, after {@link GatewayCore#failed} put it back in
+ * its queue, dispatched again), ended exactly once by {@link GatewayCore#complete},
  * {@link GatewayCore#cancel} or {@link GatewayCore#expireQueued}. The state machine makes a
  * second end a no-op, so a slot (a permit under N(g,s)) can never leak nor be released twice.
  *
@@ -26,6 +27,10 @@ public final class Ticket<R> {
     String serverId;
     long dispatchNanos;
     int attempts;
+    /** Failures after the request had been sent (an idempotent request is requeued once). */
+    int sentRetries;
+    /** The half-open trial of its server, until a verdict. */
+    boolean trial;
 
     Ticket(R request, int classIndex, String className, long arrivalNanos, long sequence) {
         this.request = request;
@@ -78,7 +83,7 @@ public final class Ticket<R> {
         return dispatchNanos;
     }
 
-    /** How many servers this request was sent to (2 after a retry). */
+    /** How many times this request was dispatched (2 after one requeue). */
     public int attempts() {
         return attempts;
     }

@@ -146,4 +146,137 @@ final class GatewayCoreProperties {
             assertThat(running).allMatch(t -> t.state() == Ticket.State.DISPATCHED);
         }
     }
+
+    private static GatewayCore<Integer> failingCore(Instance in) {
+        StringBuilder y = new StringBuilder("""
+                classes:
+                  - {name: c0, target: 1s, weight: 2, queue: {limit: 40, timeout: 2s}}
+                  - {name: c1, target: 1s, default: true, queue: {limit: 40, timeout: 2s}}
+                dispatch: {ejection: {threshold: 2, baseBackoff: 100ms, maxBackoff: 1s}}
+                servers:
+                """);
+        for (int s = 0; s < in.caps().size(); s++) {
+            y.append("  - {id: s").append(s).append(", url: 'http://127.0.0.1:9', concurrency: ")
+                    .append(in.caps().get(s)).append("}\n");
+        }
+        ClusterConfig cluster = Fixtures.parse(y.toString());
+        return new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
+                Scheduler.ofWeightedRoundRobin(), Balancer.randomPoll(2, new Random(in.seed())), 0);
+    }
+
+    /**
+     * Servers break and recover at random while requests arrive, fail (refused, reset, 5xx), are
+     * requeued, expire and are cancelled: inflight(s) never exceeds N(s); no slot a healthy server
+     * admits idles while a queue is non-empty; no request waits past its timeout; an idempotent
+     * request that was sent is requeued at most once; and every request gets exactly one answer.
+     */
+    @Property(tries = 300)
+    void withFailingServers_capsHold_noAdmittedSlotIdles_andEveryRequestIsAnsweredOnce(
+            @ForAll("instances") Instance in) {
+        GatewayCore<Integer> core = failingCore(in);
+        int servers = in.caps().size();
+        long timeout = 2_000_000_000L;
+        Random random = new Random(in.seed() ^ 7);
+        boolean[] broken = new boolean[servers];
+        List<Ticket<Integer>> running = new ArrayList<>();
+        List<Ticket<Integer>> all = new ArrayList<>();
+        Map<Ticket<Integer>, Integer> answers = new HashMap<>();
+        Map<Ticket<Integer>, Integer> sentRequeues = new HashMap<>();
+        long now = 0;
+        for (int step = 0; step < 600; step++) {
+            now += 1_000_000L * (1 + random.nextInt(40));
+            int action = random.nextInt(20);
+            if (action < 8) {
+                Ticket<Integer> t = core.offer(step, random.nextInt(2), now);
+                all.add(t);
+                if (!t.accepted()) {
+                    answers.merge(t, 1, Integer::sum);
+                }
+            } else if (action < 17 && !running.isEmpty()) {
+                Ticket<Integer> t = running.remove(random.nextInt(running.size()));
+                if (broken[t.server()]) {
+                    boolean sent = random.nextBoolean();
+                    boolean idempotent = random.nextBoolean();
+                    ServerHealth.Failure f = sent ? ServerHealth.Failure.RESET : ServerHealth.Failure.CONNECT_REFUSED;
+                    if (core.failed(t, f, sent, idempotent, now)) {
+                        assertThat(t.state()).isEqualTo(Ticket.State.QUEUED);
+                        if (sent) {
+                            assertThat(idempotent).isTrue();
+                            assertThat(sentRequeues.merge(t, 1, Integer::sum)).as("requeues after sending").isEqualTo(1);
+                        }
+                    } else {
+                        assertThat(sent).isTrue();
+                        answers.merge(t, 1, Integer::sum);
+                    }
+                } else {
+                    core.responded(t, random.nextInt(10) == 0 ? 500 : 200, now);
+                    core.complete(t, Outcome.OK, now);
+                    answers.merge(t, 1, Integer::sum);
+                }
+            } else if (action < 19) {
+                int s = random.nextInt(servers);
+                broken[s] = !broken[s];
+            } else if (!all.isEmpty()) {
+                // a client leaves: a queued request leaves its queue, a running one frees its slot
+                Ticket<Integer> t = all.get(random.nextInt(all.size()));
+                if (t.state() == Ticket.State.QUEUED || t.state() == Ticket.State.DISPATCHED) {
+                    running.remove(t);
+                    core.cancel(t, now);
+                    answers.merge(t, 1, Integer::sum);
+                }
+            }
+            for (Ticket<Integer> t : core.expireQueued(now)) {
+                answers.merge(t, 1, Integer::sum);
+            }
+            drain(core, running, now);
+            check(core, running, all, now, timeout);
+        }
+        // the servers recover; everything is answered in the end
+        java.util.Arrays.fill(broken, false);
+        for (int round = 0; round < 10_000 && (core.queued() > 0 || !running.isEmpty()); round++) {
+            now += 50_000_000L;
+            for (Ticket<Integer> t : running) {
+                core.responded(t, 200, now);
+                core.complete(t, Outcome.OK, now);
+                answers.merge(t, 1, Integer::sum);
+            }
+            running.clear();
+            for (Ticket<Integer> t : core.expireQueued(now)) {
+                answers.merge(t, 1, Integer::sum);
+            }
+            drain(core, running, now);
+            check(core, running, all, now, timeout);
+        }
+        assertThat(core.queued()).isZero();
+        assertThat(core.inFlightTotal()).isZero();
+        for (Ticket<Integer> t : all) {
+            assertThat(answers.get(t)).as("answers to %s", t).isEqualTo(1);
+            assertThat(t.state()).isIn(Ticket.State.REJECTED, Ticket.State.EXPIRED, Ticket.State.DONE);
+        }
+    }
+
+    private static void check(GatewayCore<Integer> core, List<Ticket<Integer>> running, List<Ticket<Integer>> all,
+                              long now, long timeout) {
+        int[] perServer = new int[core.serverCount()];
+        for (Ticket<Integer> t : running) {
+            assertThat(t.state()).isEqualTo(Ticket.State.DISPATCHED);
+            perServer[t.server()]++;
+        }
+        boolean admittedFree = false;
+        for (int s = 0; s < core.serverCount(); s++) {
+            assertThat(core.serverInFlight(s)).isEqualTo(perServer[s]).isLessThanOrEqualTo(core.cap(s));
+            admittedFree |= core.serverInFlight(s) < core.cap(s) && core.health().admits(s, now);
+        }
+        if (core.queued() > 0) {
+            assertThat(admittedFree).as("a free slot on an admitted server while requests wait").isFalse();
+        }
+        long queued = 0;
+        for (Ticket<Integer> t : all) {
+            if (t.state() == Ticket.State.QUEUED) {
+                queued++;
+                assertThat(now - t.arrivalNanos()).as("waited past its timeout").isLessThan(timeout);
+            }
+        }
+        assertThat(queued).isEqualTo(core.queued());
+    }
 }

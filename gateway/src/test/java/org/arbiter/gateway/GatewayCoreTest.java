@@ -105,22 +105,151 @@ final class GatewayCoreTest {
     }
 
     @Test
-    void refusedRequest_movesToAnotherServer_keepingItsClassSlot() {
+    void refusedRequest_goesBackToTheHeadOfItsQueue_andTakesTheNextFreeSlot() {
         GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
                 Scheduler.ofWeightedRoundRobin());
         two.offer("x", "premium", 0);
         Ticket<String> t = two.next(0);
         int first = t.server();
-        assertThat(two.redispatch(t, MS)).isTrue();
-        assertThat(t.server()).isNotEqualTo(first);
-        assertThat(t.attempts()).isEqualTo(2);
+        assertThat(two.failed(t, ServerHealth.Failure.CONNECT_REFUSED, false, false, MS)).isTrue();
+        assertThat(t.state()).isEqualTo(Ticket.State.QUEUED);
         assertThat(two.serverInFlight(first)).isZero();
-        assertThat(two.isUp(first)).isFalse();
-        assertThat(two.inFlight(0)).isEqualTo(1);
+        assertThat(two.inFlight(0)).isZero();
+        assertThat(two.queued()).isEqualTo(1);
+        assertThat(two.health().failuresInARow(first)).isEqualTo(1);
+        Ticket<String> again = two.next(MS);
+        assertThat(again).isSameAs(t);
+        assertThat(t.attempts()).isEqualTo(2);
         two.complete(t, Outcome.OK, 2 * MS);
         two.complete(t, Outcome.OK, 3 * MS);
         assertThat(two.inFlight(0)).isZero();
         assertThat(two.serverInFlight(t.server())).isZero();
+    }
+
+    @Test
+    void requeuedRequest_waitsForASlot_andIsAnswered503OnlyAtItsQueueTimeout() {
+        // one server of N=10, full; an 11th request failed to connect on a second, now ejected, server
+        GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
+                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 1, baseBackoff: 10s}}", 20, "1s",
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+        List<Ticket<String>> running = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            two.offer("r" + i, "basic", 0);
+        }
+        for (Ticket<String> t; (t = two.next(0)) != null; ) {
+            running.add(t);
+        }
+        assertThat(running).hasSize(20);
+        Ticket<String> victim = running.stream().filter(t -> t.server() == 1).findFirst().orElseThrow();
+        // the newest request also waits, queued behind the victim that arrived before it
+        Ticket<String> later = two.offer("late", "basic", 100 * MS);
+        assertThat(two.failed(victim, ServerHealth.Failure.CONNECT_REFUSED, false, true, 100 * MS)).isTrue();
+        assertThat(two.health().state(1, 100 * MS)).isEqualTo(ServerHealth.State.DOWN);
+        assertThat(two.next(100 * MS)).isNull(); // server 0 is full, server 1 ejected
+        // a slot frees on server 0: the requeued request goes first, not the later one
+        Ticket<String> done = running.stream().filter(t -> t.server() == 0).findFirst().orElseThrow();
+        two.complete(done, Outcome.OK, 200 * MS);
+        assertThat(two.next(200 * MS)).isSameAs(victim);
+        assertThat(victim.server()).isZero();
+        assertThat(two.next(200 * MS)).isNull();
+        // nothing frees again: the later request expires at its own timeout, 1 s after it arrived
+        assertThat(two.expireQueued(1099 * MS)).isEmpty();
+        assertThat(two.expireQueued(1100 * MS)).containsExactly(later);
+        assertThat(later.dropReason()).isEqualTo(DropReason.QUEUE_TIMEOUT);
+    }
+
+    @Test
+    void requeuedRequest_expiresByItsOriginalArrival() {
+        GatewayCore<String> one = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1"),
+                Scheduler.ofWeightedRoundRobin());
+        Ticket<String> t = one.offer("x", "basic", 0);
+        one.next(0);
+        assertThat(one.failed(t, ServerHealth.Failure.CONNECT_REFUSED, false, false, 900 * MS)).isTrue();
+        one.failed(one.next(900 * MS), ServerHealth.Failure.CONNECT_REFUSED, false, false, 950 * MS);
+        one.failed(one.next(950 * MS), ServerHealth.Failure.CONNECT_REFUSED, false, false, 960 * MS);
+        assertThat(one.health().state(0, 960 * MS)).isEqualTo(ServerHealth.State.DOWN);
+        assertThat(one.canServe(960 * MS)).isFalse();
+        assertThat(one.next(960 * MS)).isNull();
+        assertThat(one.expireQueued(1000 * MS)).containsExactly(t);
+        assertThat(t.state()).isEqualTo(Ticket.State.EXPIRED);
+    }
+
+    @Test
+    void sentRequest_isRequeuedOnceIfIdempotent_elseGets502() {
+        GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
+                Scheduler.ofWeightedRoundRobin());
+        Ticket<String> get = two.offer("GET", "basic", 0);
+        two.next(0);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
+        two.next(MS);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS)).isFalse();
+        assertThat(get.state()).isEqualTo(Ticket.State.DONE);
+        assertThat(get.dropReason()).isEqualTo(DropReason.BACKEND_ERROR);
+        Ticket<String> post = two.offer("POST", "basic", 3 * MS);
+        two.next(3 * MS);
+        assertThat(two.failed(post, ServerHealth.Failure.RESET, true, false, 4 * MS)).isFalse();
+        assertThat(post.dropReason()).isEqualTo(DropReason.BACKEND_ERROR);
+        // an unsent POST (refused) is requeued whatever its method
+        Ticket<String> refused = two.offer("POST", "basic", 5 * MS);
+        two.next(5 * MS);
+        assertThat(two.failed(refused, ServerHealth.Failure.CONNECT_REFUSED, false, false, 6 * MS)).isTrue();
+        assertThat(two.inFlightTotal()).isZero();
+    }
+
+    @Test
+    void ejectedServer_reportsCapZeroAndDown_andCanServeFollowsIt() {
+        GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
+                "{ejection: {threshold: 2, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
+                Scheduler.ofWeightedRoundRobin());
+        assertThat(one.canServe(0)).isTrue();
+        for (int i = 0; i < 2; i++) {
+            Ticket<String> t = one.offer("x" + i, "basic", 0);
+            one.next(0);
+            one.responded(t, 503, MS);
+            one.complete(t, Outcome.OK, MS);
+        }
+        assertThat(one.canServe(MS)).isFalse();
+        GatewayStats.ServerStats s1 = one.snapshot(Instant.EPOCH, 2 * MS).servers().get("s1");
+        assertThat(s1.up()).isFalse();
+        assertThat(s1.cap()).isZero();
+        // after the backoff one trial goes; its success brings the server back
+        Ticket<String> a = one.offer("a", "basic", 1001 * MS);
+        Ticket<String> b = one.offer("b", "basic", 1001 * MS);
+        assertThat(one.next(1001 * MS)).isSameAs(a);
+        assertThat(one.next(1001 * MS)).isNull();
+        one.responded(a, 200, 1002 * MS);
+        assertThat(one.next(1002 * MS)).isSameAs(b);
+        assertThat(one.canServe(1002 * MS)).isTrue();
+        assertThat(one.snapshot(Instant.EPOCH, 1003 * MS).servers().get("s1").cap()).isEqualTo(10);
+        assertThat(one.health().downTransitions(0)).isEqualTo(1);
+        assertThat(one.health().upTransitions(0)).isEqualTo(1);
+    }
+
+    @Test
+    void onAHalfOpenServer_onlyTheTrialsAnswerBringsItBack() {
+        GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
+                "{ejection: {threshold: 1, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
+                Scheduler.ofWeightedRoundRobin());
+        Ticket<String> early = one.offer("early", "basic", 0);
+        Ticket<String> failing = one.offer("failing", "basic", 0);
+        one.next(0);
+        one.next(0);
+        one.failed(failing, ServerHealth.Failure.RESET, true, false, MS);
+        // the request sent before the ejection answers after the backoff: not the trial
+        one.responded(early, 200, 1001 * MS);
+        assertThat(one.health().state(0, 1001 * MS)).isEqualTo(ServerHealth.State.HALF_OPEN);
+        Ticket<String> trial = one.offer("trial", "basic", 1001 * MS);
+        assertThat(one.next(1001 * MS)).isSameAs(trial);
+        one.responded(trial, 200, 1002 * MS);
+        assertThat(one.health().state(0, 1002 * MS)).isEqualTo(ServerHealth.State.UP);
+    }
+
+    @Test
+    void allServersCappedAtZero_cannotServe() {
+        GatewayCore<String> one = Fixtures.core(Fixtures.twoClasses(3, "5s", "http://127.0.0.1:1"),
+                Scheduler.ofWeightedRoundRobin());
+        one.applyAllocation(Fixtures.allocation(1, Map.of(), Map.of("s1", 0)));
+        assertThat(one.canServe(0)).isFalse();
     }
 
     @Test

@@ -181,7 +181,8 @@ public final class ConfigLoader {
                 d.bytes("maxBodyBytes", 10L << 20, 0),
                 d.bytes("maxHeaderBytes", 16L << 10, 256),
                 d.duration("idleTimeout", 60, v -> v > 0, "> 0"),
-                d.bool("classHeader", true));
+                d.bool("classHeader", true),
+                readEjection(d.object("ejection")));
         d.finish();
 
         Node k = root.object("control");
@@ -510,11 +511,46 @@ public final class ConfigLoader {
         if (control.min() > control.max()) {
             cc.error("min", control.min() + " (expected: <= concurrencyControl.max, " + control.max() + ")");
         }
+        ServerConfig.HealthCheck health = s.has("health") ? readHealth(s.object("health")) : ServerConfig.HealthCheck.OFF;
         s.finish();
         if (id == null || url == null) {
             return null;
         }
-        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control);
+        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health);
+    }
+
+    private static DispatchConfig.Ejection readEjection(Node e) {
+        DispatchConfig.Ejection d = DispatchConfig.Ejection.DEFAULT;
+        int threshold = e.integer("threshold", d.threshold(), v -> v >= 1 && v <= 1000, "1..1000");
+        double base = e.duration("baseBackoff", d.baseBackoffSeconds(), v -> v > 0, "> 0");
+        double max = e.duration("maxBackoff", Math.max(d.maxBackoffSeconds(), base), v -> v > 0, "> 0");
+        e.finish();
+        if (max < base) {
+            e.error("maxBackoff", Durations.format(max) + " (expected: >= dispatch.ejection.baseBackoff, "
+                    + Durations.format(base) + ")");
+        }
+        return new DispatchConfig.Ejection(threshold, base, Math.max(max, base)); // bad values fell back to defaults
+    }
+
+    private static ServerConfig.HealthCheck readHealth(Node h) {
+        String path = null;
+        if (h.require("path")) {
+            path = h.string("path", null);
+            if (path != null && !path.startsWith("/")) {
+                h.error("path", path + " (expected: a path starting with /)");
+                path = null;
+            }
+        }
+        double interval = h.duration("interval", 5, v -> v > 0, "> 0");
+        double timeout = h.duration("timeout", Math.min(1, interval > 0 ? interval : 1), v -> v > 0, "> 0");
+        h.finish();
+        if (interval > 0 && timeout > interval) {
+            h.error("timeout", Durations.format(timeout) + " (expected: <= interval, " + Durations.format(interval) + ")");
+        }
+        if (path == null || !(interval > 0) || !(timeout > 0) || timeout > interval) {
+            return ServerConfig.HealthCheck.OFF; // the errors above fail the load
+        }
+        return new ServerConfig.HealthCheck(path, interval, timeout);
     }
 
     private static URI uri(Node n, String key, String text) {

@@ -84,6 +84,10 @@ public final class ConfigWriter {
                         "latencyMax", Durations.format(cc.latencyMaxSeconds()), "abandonMax", cc.abandonMax(),
                         "gain", cc.gain(), "maxStep", cc.maxStep(), "hysteresis", cc.hysteresis()));
             }
+            if (s.health().enabled()) {
+                m.put("health", map("path", s.health().path(), "interval", Durations.format(s.health().intervalSeconds()),
+                        "timeout", Durations.format(s.health().timeoutSeconds())));
+            }
             servers.add(m);
         }
         root.put("servers", servers);
@@ -101,7 +105,10 @@ public final class ConfigWriter {
                 "connectTimeout", Durations.format(d.connectTimeoutSeconds()),
                 "maxBodyBytes", Durations.formatBytes(d.maxBodyBytes()),
                 "maxHeaderBytes", Durations.formatBytes(d.maxHeaderBytes()),
-                "idleTimeout", Durations.format(d.idleTimeoutSeconds()), "classHeader", d.classHeader()));
+                "idleTimeout", Durations.format(d.idleTimeoutSeconds()), "classHeader", d.classHeader(),
+                "ejection", map("threshold", d.ejection().threshold(),
+                        "baseBackoff", Durations.format(d.ejection().baseBackoffSeconds()),
+                        "maxBackoff", Durations.format(d.ejection().maxBackoffSeconds()))));
         ControlConfig k = c.control();
         root.put("control", map("period", Durations.format(k.periodSeconds()),
                 "reportPeriod", Durations.format(k.reportPeriodSeconds()),

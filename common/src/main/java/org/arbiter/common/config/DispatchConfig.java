@@ -14,12 +14,45 @@ import static java.util.Objects.requireNonNull;
  * @param maxHeaderBytes        larger request heads get 431
  * @param idleTimeoutSeconds    idle or trickling client connections are closed after this
  * @param classHeader           add {@code X-Arbiter-Class} to responses
+ * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
  */
 public record DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
-                             double idleTimeoutSeconds, boolean classHeader) {
+                             double idleTimeoutSeconds, boolean classHeader, Ejection ejection) {
     public DispatchConfig {
         requireNonNull(scheduler, "scheduler");
         requireNonNull(balancer, "balancer");
+        requireNonNull(ejection, "ejection");
+    }
+
+    /** As above with the default ejection policy. */
+    public DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
+                          double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
+                          double idleTimeoutSeconds, boolean classHeader) {
+        this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
+                idleTimeoutSeconds, classHeader, Ejection.DEFAULT);
+    }
+
+    /**
+     * Passive ejection ({@code dispatch.ejection}): {@code threshold} failures in a row (refused or
+     * timed-out connects, resets, 5xx, timeouts) take a server out of rotation for a backoff that
+     * starts at {@code baseBackoffSeconds}, doubles on each ejection up to {@code maxBackoffSeconds},
+     * and returns to the base once the server has stayed up for {@code maxBackoffSeconds}.
+     */
+    public record Ejection(int threshold, double baseBackoffSeconds, double maxBackoffSeconds) {
+        public static final Ejection DEFAULT = new Ejection(3, 1, 30);
+
+        public Ejection {
+            if (threshold < 1) {
+                throw new IllegalArgumentException("threshold: " + threshold + " (expected: >= 1)");
+            }
+            if (!(baseBackoffSeconds > 0)) {
+                throw new IllegalArgumentException("baseBackoff: " + baseBackoffSeconds + " (expected: > 0)");
+            }
+            if (!(maxBackoffSeconds >= baseBackoffSeconds)) {
+                throw new IllegalArgumentException("maxBackoff: " + maxBackoffSeconds + " (expected: >= baseBackoff, "
+                        + baseBackoffSeconds + ")");
+            }
+        }
     }
 }

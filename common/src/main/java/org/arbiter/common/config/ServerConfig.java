@@ -16,9 +16,10 @@ import java.util.Map;
  * @param adminUrl        simserver-style admin API for the {@code http} power actuator, or null
  * @param sim             emulation parameters for the simulator and simserver
  * @param control         how the GRM moves N_s when {@code autoConcurrency}
+ * @param health          the gateways' active health check of this server, or {@link HealthCheck#OFF}
  */
 public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
-                           URI adminUrl, SimSpec sim, ConcurrencyControl control) {
+                           URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health) {
 
     public ServerConfig {
         requireNonNull(id, "id");
@@ -26,12 +27,53 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         requireNonNull(power, "power");
         requireNonNull(sim, "sim");
         requireNonNull(control, "control");
+        requireNonNull(health, "health");
+    }
+
+    /** As above without an active health check. */
+    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
+                        URI adminUrl, SimSpec sim, ConcurrencyControl control) {
+        this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, HealthCheck.OFF);
     }
 
     /** As above with the default N_s control. */
     public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
                         URI adminUrl, SimSpec sim) {
-        this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, ConcurrencyControl.DEFAULT);
+        this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, ConcurrencyControl.DEFAULT, HealthCheck.OFF);
+    }
+
+    /**
+     * An active health check ({@code servers[].health}): each gateway sends {@code GET path} to the
+     * server every {@code intervalSeconds} on a connection of its own; an answer other than 2xx/3xx
+     * within {@code timeoutSeconds} counts as a failure toward {@code dispatch.ejection.threshold},
+     * and after an ejection's backoff a passing probe (not a client's request) brings the server back.
+     *
+     * @param path            the request path, starting with {@code /}; empty when off
+     * @param intervalSeconds time between probes
+     * @param timeoutSeconds  a probe slower than this fails; at most the interval
+     */
+    public record HealthCheck(String path, double intervalSeconds, double timeoutSeconds) {
+        /** No active check: passive ejection only. */
+        public static final HealthCheck OFF = new HealthCheck("", 5, 1);
+
+        public HealthCheck {
+            requireNonNull(path, "path");
+            if (!path.isEmpty() && !path.startsWith("/")) {
+                throw new IllegalArgumentException("path: " + path + " (expected: a path starting with /)");
+            }
+            if (!(intervalSeconds > 0)) {
+                throw new IllegalArgumentException("interval: " + intervalSeconds + " (expected: > 0)");
+            }
+            if (!(timeoutSeconds > 0 && timeoutSeconds <= intervalSeconds)) {
+                throw new IllegalArgumentException("timeout: " + timeoutSeconds + " (expected: > 0 and <= interval, "
+                        + intervalSeconds + ")");
+            }
+        }
+
+        /** True when probes are sent. */
+        public boolean enabled() {
+            return !path.isEmpty();
+        }
     }
 
     /**

@@ -130,6 +130,28 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void healthAndEjection_haveDefaults_parse_andRoundTrip() {
+        ClusterConfig plain = ConfigLoader.parse(MINIMAL);
+        assertThat(plain.dispatch().ejection()).isEqualTo(new DispatchConfig.Ejection(3, 1, 30));
+        assertThat(plain.servers().get(0).health()).isEqualTo(ServerConfig.HealthCheck.OFF);
+        assertThat(plain.servers().get(0).health().enabled()).isFalse();
+        ClusterConfig c = ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:1", health: {path: /healthz, interval: 2s}}
+                dispatch: {ejection: {threshold: 5, baseBackoff: 500ms, maxBackoff: 1m}}
+                """);
+        assertThat(c.dispatch().ejection()).isEqualTo(new DispatchConfig.Ejection(5, 0.5, 60));
+        assertThat(c.servers().get(0).health()).isEqualTo(new ServerConfig.HealthCheck("/healthz", 2, 1));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+        assertThat(ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                dispatch: {ejection: {baseBackoff: 2m}}
+                """).dispatch().ejection().maxBackoffSeconds()).as("max follows a larger base").isEqualTo(120);
+    }
+
+    @Test
     void threeMistakes_giveThreeErrors_eachWithItsPath() {
         String bad = """
                 classes:
@@ -145,7 +167,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse(bad))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
                         "classes[1].target: -2s (expected: > 0)",
-                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim, concurrencyControl; did you mean 'concurrency'?)",
+                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
                         "control.period: 0s (expected: > 0)"));
     }
 
@@ -182,6 +204,13 @@ final class ConfigLoaderTest {
             scheduler              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {scheduler: wfq}' | dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)
             balancer typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {balancer: random-pol}' | dispatch.balancer: random-pol (expected: one of least-outstanding, random-poll; did you mean 'random-poll'?)
             body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)
+            ejection threshold     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {threshold: 0}}' | dispatch.ejection.threshold: 0 (expected: 1..1000)
+            ejection backoffs      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {baseBackoff: 5s, maxBackoff: 1s}}' | dispatch.ejection.maxBackoff: 1s (expected: >= dispatch.ejection.baseBackoff, 5s)
+            ejection typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {treshold: 2}}' | dispatch.ejection.treshold: unknown key (expected: one of threshold, baseBackoff, maxBackoff; did you mean 'threshold'?)
+            health path            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", health: {path: ready}}]' | servers[0].health.path: ready (expected: a path starting with /)
+            health no path         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", health: {interval: 1s}}]' | servers[0].health.path: missing (expected: a value)
+            health timeout         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", health: {path: /h, interval: 1s, timeout: 2s}}]' | servers[0].health.timeout: 2s (expected: <= interval, 1s)
+            health interval        | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", health: {path: /h, interval: 0s}}]' | servers[0].health.interval: 0s (expected: > 0)
             header size            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxHeaderBytes: 10}' | dispatch.maxHeaderBytes: 10 (expected: >= 256 bytes)
             combine                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {combine: max}' | control.combine: max (expected: one of min, sum)
             granularity            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {granularity: 0}' | control.granularity: 0 (expected: 1..1000)

@@ -61,7 +61,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             reusable = DataPlane.keepAliveOf(r);
-            plane.responseStarted(e);
+            plane.responseStarted(e, r.status().code());
             HttpResponse out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, r.status());
             out.headers().set(r.headers());
             HopByHop.strip(out.headers());

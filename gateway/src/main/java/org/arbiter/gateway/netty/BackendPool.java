@@ -74,10 +74,13 @@ final class BackendPool {
         return idle.size();
     }
 
+    /** Closes the idle connections (at shutdown, or when the server is ejected). */
     void closeAll() {
-        for (Channel ch : idle) {
+        // A close on the loop runs the close listener at once, and it removes from idle: copy first.
+        Channel[] all = idle.toArray(new Channel[0]);
+        idle.clear();
+        for (Channel ch : all) {
             ch.close();
         }
-        idle.clear();
     }
 }

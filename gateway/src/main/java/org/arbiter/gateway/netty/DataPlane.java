@@ -33,6 +33,7 @@ import org.arbiter.gateway.Classifier;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.ServerHealth;
 import org.arbiter.gateway.Ticket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,8 +67,6 @@ public final class DataPlane {
     private final ScheduledFuture<?> ticker;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
-    private volatile Allocation allocation;
-    private volatile boolean servable;
     // Drain state, on the loop (draining is volatile only for the admin thread's reads).
     private volatile boolean draining;
     private boolean drainForced;
@@ -80,6 +79,9 @@ public final class DataPlane {
     private int drainCut;
     private Iterable<Channel> drainClients;
     private CompletableFuture<DrainReport> drainDone;
+    private final HealthProber prober;
+    private volatile Allocation allocation;
+    private volatile boolean canServe = true;
 
     /**
      * @param onApplied told (on the loop) of every allocation the core accepted
@@ -112,7 +114,21 @@ public final class DataPlane {
             final int server = s;
             pools[s] = new BackendPool(b, new InetSocketAddress(url.getHost(), port), () -> core.cap(server));
         }
-        this.servable = anyServerCanTake();
+        core.health().listener(t -> {
+            if (t.up()) {
+                LOG.info("{}", t.message());
+            } else {
+                LOG.warn("{} (out for {} ms)", t.message(), TimeUnit.NANOSECONDS.toMillis(t.backoffNanos()));
+                pools[t.server()].closeAll(); // its idle connections are not to be trusted
+            }
+            canServe = core.canServe(now());
+        });
+        this.canServe = core.canServe(now());
+        this.prober = new HealthProber(loop, cluster, core, (s, ok) -> {
+            core.probed(s, ok, now());
+            canServe = core.canServe(now());
+            pump();
+        });
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
@@ -196,7 +212,10 @@ public final class DataPlane {
         ex.cancelTimeout();
         ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
         ex.connectFailed = false;
-        Channel ch = pools[s].pollIdle();
+        ex.requestSent = false;
+        // A retry after the request had been sent goes on a fresh connection: an idle one to the
+        // same server may be as dead as the one that failed, and the retry is the last chance.
+        Channel ch = ex.sentFailure ? null : pools[s].pollIdle();
         if (ch != null) {
             ex.freshConnection = false;
             write(ex, ch);
@@ -221,7 +240,12 @@ public final class DataPlane {
 
     private void write(Exchange ex, Channel ch) {
         ex.backend = ch;
+        if (!ch.isActive()) {
+            failedBeforeResponse(ex, ch, null); // closed before a byte was written: not sent
+            return;
+        }
         ch.pipeline().get(BackendHandler.class).bind(ex);
+        ex.requestSent = true;
         FullHttpRequest out = ex.request.retainedDuplicate();
         HopByHop.strip(out.headers());
         out.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
@@ -239,10 +263,10 @@ public final class DataPlane {
 
     // ------------------------------------------------------------ from the backend
 
-    /** The backend's response head is about to be forwarded. */
-    void responseStarted(Exchange ex) {
+    /** The backend's response head (status {@code status}) is about to be forwarded. */
+    void responseStarted(Exchange ex, int status) {
         ex.responseStarted = true;
-        core.markUp(ex.ticket.server());
+        core.responded(ex.ticket, status, now());
     }
 
     /** The backend delivered the whole response; {@code reusable} if its connection may carry another. */
@@ -261,30 +285,45 @@ public final class DataPlane {
         pump();
     }
 
-    /** The backend failed before any byte of its response: retry once elsewhere if idempotent, else 502. */
+    /**
+     * The backend failed before any byte of its response. The core requeues the request at the
+     * head of its class queue if it never reached the server, or reached it but is idempotent and
+     * failed so for the first time; otherwise the client gets 502.
+     */
     void failedBeforeResponse(Exchange ex, Channel ch, Throwable cause) {
         if (ex.finished || ex.ticket.state() != Ticket.State.DISPATCHED) {
             return;
         }
         ch.close();
         ex.backend = null;
-        LOG.debug("backend {} failed before responding: {}", ex.ticket.serverId(), cause == null ? "closed" : cause.toString());
-        // A refused or failed connect marks the server down; a reused keep-alive connection the
-        // server closed as we wrote (the usual keep-alive race) does not.
-        boolean serverDown = ex.connectFailed || ex.freshConnection;
-        if (ex.idempotent && ex.ticket.attempts() == 1 && core.redispatch(ex.ticket, serverDown, now())) {
-            send(ex);
+        ex.cancelTimeout();
+        ServerHealth.Failure failure = failureOf(ex, cause);
+        LOG.debug("backend {} failed before responding ({}, sent: {}): {}", ex.ticket.serverId(), failure,
+                ex.requestSent, cause == null ? "closed" : cause.toString());
+        if (core.failed(ex.ticket, failure, ex.requestSent, ex.idempotent, now())) {
+            ex.sentFailure |= ex.requestSent;
+            pump();
             return;
         }
-        if (serverDown) {
-            core.markDown(ex.ticket.server(), now());
-        }
-        ex.cancelTimeout();
-        core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()),
                 true);
         pump();
+    }
+
+    /**
+     * A failed connect is refused or timed out; an I/O error is a reset; a close without one is
+     * the server's fault on a fresh connection, and the keep-alive race on a reused one.
+     */
+    private static ServerHealth.Failure failureOf(Exchange ex, Throwable cause) {
+        if (ex.connectFailed) {
+            return cause instanceof io.netty.channel.ConnectTimeoutException
+                    ? ServerHealth.Failure.CONNECT_TIMEOUT : ServerHealth.Failure.CONNECT_REFUSED;
+        }
+        if (cause instanceof java.io.IOException && !(cause instanceof java.nio.channels.ClosedChannelException)) {
+            return ServerHealth.Failure.RESET;
+        }
+        return ex.freshConnection ? ServerHealth.Failure.CLOSED : ServerHealth.Failure.KEEP_ALIVE_CLOSED;
     }
 
     /** The backend broke off a response already being streamed: the client connection is cut. */
@@ -295,6 +334,7 @@ public final class DataPlane {
         ch.close();
         ex.backend = null;
         ex.cancelTimeout();
+        core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
         core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.abort(ex);
@@ -325,7 +365,6 @@ public final class DataPlane {
     // ------------------------------------------------------------ timers, allocation, stats
 
     private void tick() {
-        servable = anyServerCanTake();
         if (draining && drainDone != null && !drainDone.isDone()) {
             checkDrain();
         }
@@ -336,8 +375,9 @@ public final class DataPlane {
             ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1), false);
         }
         if (core.queued() > 0) {
-            pump(); // servers marked down come back after their probe interval
+            pump(); // ejected servers come back for a trial after their backoff
         }
+        canServe = core.canServe(now());
     }
 
     private void dropped(Exchange ex, DropReason reason) {
@@ -353,25 +393,6 @@ public final class DataPlane {
     }
 
     // ------------------------------------------------------------ readiness and drain
-
-    /**
-     * Whether at least one server can take a request under the allocation in force: some server
-     * has a cap above 0. This is the readiness hook for backend health: when the core can tell
-     * that no server can take a request (every server down or ejected), AND that in here.
-     */
-    private boolean anyServerCanTake() {
-        for (int s = 0; s < core.serverCount(); s++) {
-            if (core.cap(s) > 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether some server can take a request (thread-safe; refreshed every 10 ms tick and on each allocation). */
-    public boolean canServe() {
-        return servable;
-    }
 
     /** Whether a drain has begun (thread-safe). */
     public boolean draining() {
@@ -474,10 +495,10 @@ public final class DataPlane {
         loop.execute(() -> {
             if (core.applyAllocation(a)) {
                 allocation = a;
-                servable = anyServerCanTake();
-                for (BackendPool p : pools) {
+                        for (BackendPool p : pools) {
                     p.trim();
                 }
+                canServe = core.canServe(now());
                 try {
                     onApplied.accept(a);
                 } catch (RuntimeException e) {
@@ -486,6 +507,14 @@ public final class DataPlane {
                 pump();
             }
         });
+    }
+
+    /**
+     * Whether some server can take a request: one with N(g,s) > 0 that is not ejected (thread-safe;
+     * refreshed on the loop every tick and at every transition).
+     */
+    public boolean canServe() {
+        return canServe;
     }
 
     /** The allocation in force (thread-safe; may lag the loop by one hand-over). */
@@ -511,6 +540,7 @@ public final class DataPlane {
     /** Stops the timers and closes idle backend connections (thread-safe). */
     public void close() {
         ticker.cancel(false);
+        prober.close();
         loop.execute(() -> {
             for (BackendPool p : pools) {
                 p.closeAll();

@@ -19,6 +19,10 @@ public final class Exchange {
     Channel backend;
     boolean responseStarted;
     boolean connectFailed;
+    /** A byte of the request may have reached the server (a write was attempted on a live connection). */
+    boolean requestSent;
+    /** An earlier attempt failed after the request had been sent: retry on a fresh connection. */
+    boolean sentFailure;
     boolean freshConnection;
     boolean finished;
     ScheduledFuture<?> timeout;

@@ -63,6 +63,11 @@ final class GatewayMeters implements PlaneListener {
                     .tag("server", core.serverId(s)).description("requests of this gateway at the server").register(registry);
             Gauge.builder("arbiter.gateway.server.cap", core, k -> k.cap(si))
                     .tag("server", core.serverId(s)).description("N(g,s) in force").register(registry);
+            Gauge.builder("arbiter.gateway.server.up", core, k -> k.health().isUpNow(si) ? 1 : 0)
+                    .tag("server", core.serverId(s)).description("1 while not ejected, 0 while ejected")
+                    .register(registry);
+            Gauge.builder("arbiter.gateway.server.ejections", core, k -> k.health().downTransitions(si))
+                    .tag("server", core.serverId(s)).description("times the server was ejected").register(registry);
         }
     }
 
