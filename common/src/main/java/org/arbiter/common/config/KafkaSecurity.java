@@ -150,12 +150,8 @@ public record KafkaSecurity(String protocol, String mechanism, Tls tls, Map<Role
                 + protocol + ")"));
         p.put("security.protocol", protocol);
         if (sasl()) {
-            String password = env.apply(role.passwordEnv());
-            if (password == null || password.isEmpty()) {
-                password = readSecret(who.passwordFile(), at + ".passwordFile", role.passwordEnv());
-            }
             p.put("sasl.mechanism", mechanism);
-            p.put("sasl.jaas.config", jaas(who.username(), password));
+            p.put("sasl.jaas.config", jaas(who.username(), password(role, env)));
         }
         if (tlsEnabled()) {
             if (tls.truststore() != null) {
@@ -182,6 +178,23 @@ public record KafkaSecurity(String protocol, String mechanism, Tls tls, Map<Role
             }
         }
         return p;
+    }
+
+    /**
+     * The SASL password of {@code role}: {@code ARBITER_KAFKA_<ROLE>_PASSWORD} when set and not
+     * empty, else the first line of its password file.
+     *
+     * @throws IllegalArgumentException naming the configuration path when there is no such role or no password
+     */
+    public String password(Role role, UnaryOperator<String> env) {
+        String at = "kafka.security.principals." + role.key();
+        Principal who = principal(role).orElseThrow(() -> new IllegalArgumentException(at
+                + ": missing (expected: the user this " + role.key() + " connects as)"));
+        String fromEnv = env.apply(role.passwordEnv());
+        if (fromEnv != null && !fromEnv.isEmpty()) {
+            return fromEnv;
+        }
+        return readSecret(who.passwordFile(), at + ".passwordFile", role.passwordEnv());
     }
 
     /** The SCRAM login line for one user (quotes and backslashes escaped). */

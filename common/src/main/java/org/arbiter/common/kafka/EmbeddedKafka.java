@@ -12,10 +12,11 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -23,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -33,6 +35,7 @@ import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
+import org.arbiter.common.config.KafkaSecurity;
 
 /**
  * A real single-node Kafka broker in KRaft mode (broker and controller in one process), run
@@ -73,6 +76,26 @@ public final class EmbeddedKafka implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * The users of a {@code kafka.security} configuration (every role's principal, passwords read
+     * now) with the admin as super user.
+     *
+     * @throws IllegalArgumentException when the protocol is not SASL_PLAINTEXT (this broker serves
+     *                                  no TLS), or a password cannot be read (naming its path)
+     */
+    public static Security securityOf(KafkaSecurity sec, UnaryOperator<String> env) {
+        if (!sec.protocol().equals("SASL_PLAINTEXT")) {
+            throw new IllegalArgumentException("kafka.security.protocol: " + sec.protocol() + " (expected: SASL_PLAINTEXT "
+                    + "for the embedded broker, which serves no TLS; use a Kafka cluster for TLS)");
+        }
+        Map<String, String> users = new LinkedHashMap<>();
+        for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
+            sec.principal(role).ifPresent(p -> users.put(p.username(), sec.password(role, env)));
+        }
+        Set<String> supers = sec.principal(KafkaSecurity.Role.ADMIN).map(p -> Set.of(p.username())).orElse(Set.of());
+        return new Security(sec.mechanism(), users, supers);
     }
 
     private final KafkaRaftServer server;
