@@ -65,10 +65,14 @@ final class SecuredBusIntegrationTest {
             users.put(user, password);
         }
         KafkaSecurity security = new KafkaSecurity("SASL_PLAINTEXT", "SCRAM-SHA-512", KafkaSecurity.Tls.NONE, principals);
+        long t0 = System.nanoTime();
         kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, 0,
                 new EmbeddedKafka.Security("SCRAM-SHA-512", users, Set.of("arbiter-admin")));
+        long t1 = System.nanoTime();
         config = new KafkaConfig(kafka.bootstrap(), "sec.", Map.of(), security);
         applied = BusAcls.apply(KafkaBus.clientProperties(config, Role.ADMIN), config);
+        System.out.printf("secured broker ready with 4 SCRAM users in %.0f ms; topics and ACLs applied in %.0f ms%n",
+                (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
     }
 
     @AfterAll
@@ -106,8 +110,10 @@ final class SecuredBusIntegrationTest {
 
             // The forgery: a gateway publishing an allocation (or a power order) is refused by the broker.
             Allocation forged = new Allocation(1, AT, "g1", 1_000_000, Map.of("gold", 99.0), Map.of("s1", 1000), "gateway");
+            long t0 = System.nanoTime();
             assertThatThrownBy(() -> gateway.publisher(t.allocation()).publish(forged).get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
+            System.out.printf("a gateway's allocation refused by the broker after %.0f ms%n", (System.nanoTime() - t0) / 1e6);
             assertThatThrownBy(() -> gateway.publisher(t.power())
                     .publish(new PowerOrder(1, AT, "s1", ServerState.OFF, ServerState.ON, "forged", 2)).get(10, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(TopicAuthorizationException.class);
