@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
@@ -156,8 +157,9 @@ public final class BusAcls {
 
     /**
      * Creates the missing topics and the ACLs, as the principal {@code adminProperties} log in as
-     * (a super user, or one with Create and Alter on the cluster). Creating an ACL that exists is a
-     * no-op, so this may run again after every change of the configuration.
+     * (a super user, or one with Create and Alter on the cluster), and returns once the broker
+     * reports them all (when the admin may describe ACLs). Creating an ACL that exists is a no-op,
+     * so this may run again after every change of the configuration.
      *
      * @throws IllegalStateException when the broker refuses or does not answer within 30 s
      */
@@ -167,6 +169,7 @@ public final class BusAcls {
         try (Admin admin = Admin.create(adminProperties)) {
             List<String> created = KafkaBus.createTopics(admin, new Topics(config.topicPrefix()));
             admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
+            awaitInForce(admin, bindings);
             return new Applied(created, bindings.size());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -174,8 +177,36 @@ public final class BusAcls {
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot apply ACLs: " + e.getCause(), e);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("cannot apply ACLs: no answer from " + adminProperties.get("bootstrap.servers")
-                    + " within 30 s", e);
+            throw new IllegalStateException("cannot apply ACLs on " + adminProperties.get("bootstrap.servers") + ": "
+                    + (e.getMessage() == null ? "no answer within 30 s" : e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Waits until the broker that answered reports every binding: KRaft brokers learn ACLs from
+     * the metadata log, a moment after the controller took them, and a client that starts at once
+     * would be refused meanwhile. An admin not allowed to describe ACLs does not wait.
+     */
+    private static void awaitInForce(Admin admin, List<AclBinding> bindings)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Collection<AclBinding> seen;
+            try {
+                seen = admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {
+                    return;
+                }
+                throw e;
+            }
+            if (seen.containsAll(bindings)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("ACLs not in force on the broker within 30 s");
+            }
+            Thread.sleep(50);
         }
     }
 
