@@ -182,6 +182,16 @@ public final class BusAcls {
         }
     }
 
+    /** True when {@code failure} (or its cause) is the broker refusing an operation (a topic, group or cluster ACL). */
+    public static boolean isRefusal(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.apache.kafka.common.errors.AuthorizationException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Waits until the broker that answered reports every binding: KRaft brokers learn ACLs from
      * the metadata log, a moment after the controller took them, and a client that starts at once

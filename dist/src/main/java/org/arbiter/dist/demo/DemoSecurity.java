@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.common.errors.AuthorizationException;
+import org.arbiter.common.bus.BusAcls;
 import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.KafkaSecurity;
@@ -97,7 +97,7 @@ final class DemoSecurity {
             return "ACCEPTED (expected: refused)";
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
-            return (c instanceof AuthorizationException ? "refused (" : "failed otherwise (")
+            return (BusAcls.isRefusal(c) ? "refused (" : "failed otherwise (")
                     + c.getClass().getSimpleName() + ")";
         } catch (TimeoutException e) {
             return "no answer in 15 s";
