@@ -64,7 +64,13 @@ final class KafkaCommand implements Callable<Integer> {
                 throw new ArbiterCommand.UsageException(config + ": " + e.getMessage());
             }
         }
-        EmbeddedKafka kafka = EmbeddedKafka.start(data, port, controller, security);
+        EmbeddedKafka kafka;
+        try {
+            kafka = EmbeddedKafka.start(data, port, controller, security);
+        } catch (IllegalStateException e) {
+            // e.g. a data directory formatted unsecured, started secured (or the other way round)
+            throw new ArbiterCommand.UsageException(e.getMessage());
+        }
         String securedText = "";
         if (secured != null) {
             try {
