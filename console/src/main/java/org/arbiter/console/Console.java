@@ -8,6 +8,7 @@ import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.console.auth.Authenticator;
 import org.arbiter.console.kafka.BusWiring;
 import org.arbiter.console.netty.ConsoleServer;
@@ -56,7 +57,7 @@ public final class Console implements AutoCloseable {
     public static Console start(ClusterConfig config, String bootstrap, int port) {
         requireNonNull(config, "config");
         requireNonNull(bootstrap, "bootstrap");
-        KafkaBus bus = KafkaBus.connect(config.kafka().withBootstrap(bootstrap), "console", null);
+        KafkaBus bus = KafkaBus.connect(config.kafka().withBootstrap(bootstrap), KafkaSecurity.Role.CONSOLE, "console", null);
         try {
             Console c = start(config, bus, DEFAULT_HOST, port, Clock.systemUTC(), bus);
             return c;

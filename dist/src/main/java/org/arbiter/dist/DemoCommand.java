@@ -37,13 +37,18 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--console-port", defaultValue = "8090", description = "Port of the web console (default: ${DEFAULT-VALUE}; a free one if taken).")
     int consolePort;
 
+    @Option(names = "--secure",
+            description = "Secure the bus: SCRAM users, the StandardAuthorizer and per-role ACLs; the GRM, gateways and "
+                    + "console each connect as their own principal, and the demo checks that forbidden writes are refused.")
+    boolean secure;
+
     @Override
     public Integer call() throws Exception {
         DemoPlan plan;
         Demo demo;
         try {
             plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
-            demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr());
+            demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr(), secure);
         } catch (IllegalArgumentException e) {
             throw new ArbiterCommand.UsageException(e.getMessage());
         }

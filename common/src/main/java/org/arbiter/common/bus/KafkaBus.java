@@ -27,6 +27,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;
 import org.slf4j.Logger;
@@ -44,14 +45,16 @@ public final class KafkaBus implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBus.class);
 
     private final KafkaConfig config;
+    private final KafkaSecurity.Role role;
     private final String clientId;
     private final Topics topics;
     private final MeterRegistry registry;
     private final KafkaProducer<String, byte[]> producer;
     private final List<AutoCloseable> subscribers = new CopyOnWriteArrayList<>();
 
-    private KafkaBus(KafkaConfig config, String clientId, MeterRegistry registry) {
+    private KafkaBus(KafkaConfig config, KafkaSecurity.Role role, String clientId, MeterRegistry registry) {
         this.config = config;
+        this.role = role;
         this.clientId = clientId;
         this.topics = new Topics(config.topicPrefix());
         this.registry = registry;
@@ -68,20 +71,43 @@ public final class KafkaBus implements AutoCloseable {
     }
 
     /**
-     * Connects, and creates any missing topic with its configuration.
+     * Connects to an unsecured bus ({@code kafka.security} absent), and creates any missing topic.
      *
-     * @param config   bootstrap servers, topic prefix and client properties
-     * @param clientId names this process's clients in the broker's logs
-     * @param registry where bus meters go (received, malformed, handler errors)
-     * @throws IllegalStateException when the broker cannot be reached within 30 s
+     * @throws IllegalArgumentException when {@code kafka.security} is set: a secured bus needs
+     *                                  {@link #connect(KafkaConfig, KafkaSecurity.Role, String, MeterRegistry)}
+     * @see #connect(KafkaConfig, KafkaSecurity.Role, String, MeterRegistry)
      */
     public static KafkaBus connect(KafkaConfig config, String clientId, MeterRegistry registry) {
         requireNonNull(config, "config");
+        if (config.security().enabled()) {
+            throw new IllegalArgumentException("kafka.security.protocol: " + config.security().protocol()
+                    + " (expected: a client that says which role it connects as; this one names none)");
+        }
+        return connect(config, KafkaSecurity.Role.GRM, clientId, registry);
+    }
+
+    /**
+     * Connects as {@code role}: with {@code kafka.security} set, as that role's principal (its
+     * password read now, {@code ARBITER_KAFKA_<ROLE>_PASSWORD} first). Topics: unsecured, every
+     * client creates any missing topic; secured, only the GRM and the admin do (they hold the
+     * Create ACLs), the others only check that the broker answers and leave missing topics to the
+     * GRM (their subscribers retry until the topics appear).
+     *
+     * @param config   bootstrap servers, topic prefix, client properties, security
+     * @param role     who this process is (used only when {@code kafka.security} is set)
+     * @param clientId names this process's clients in the broker's logs
+     * @param registry where bus meters go (received, malformed, handler errors)
+     * @throws IllegalArgumentException when the role has no principal or its password cannot be read
+     * @throws IllegalStateException    when the broker cannot be reached (or refuses the login) within 30 s
+     */
+    public static KafkaBus connect(KafkaConfig config, KafkaSecurity.Role role, String clientId, MeterRegistry registry) {
+        requireNonNull(config, "config");
+        requireNonNull(role, "role");
         requireNonNull(clientId, "clientId");
         if (config.bootstrapServers().isEmpty()) {
             throw new IllegalArgumentException("kafka.bootstrap: missing (expected: host:port of a Kafka broker)");
         }
-        KafkaBus bus = new KafkaBus(config, clientId, registry == null ? new SimpleMeterRegistry() : registry);
+        KafkaBus bus = new KafkaBus(config, role, clientId, registry == null ? new SimpleMeterRegistry() : registry);
         try {
             bus.createTopics();
         } catch (RuntimeException e) {
@@ -103,12 +129,31 @@ public final class KafkaBus implements AutoCloseable {
         return registry;
     }
 
-    /** Client properties with bootstrap and the operator's extra properties (TLS, SASL). */
+    /** The role this bus connects as. */
+    public KafkaSecurity.Role role() {
+        return role;
+    }
+
+    /**
+     * Client properties: bootstrap, the role's security settings (protocol, SASL login, TLS
+     * stores) and the operator's extra {@code kafka.properties}.
+     */
     public Properties clientProperties() {
+        return clientProperties(config, role);
+    }
+
+    /** As {@link #clientProperties()}, for any configuration and role (reads the role's password now). */
+    public static Properties clientProperties(KafkaConfig config, KafkaSecurity.Role role) {
         Properties p = new Properties();
+        p.putAll(config.security().clientProperties(role, System::getenv));
         p.putAll(config.properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrap());
         return p;
+    }
+
+    /** Whether this bus creates missing topics: always unsecured; secured, only as the GRM or the admin. */
+    private boolean createsTopics() {
+        return !config.security().enabled() || role == KafkaSecurity.Role.GRM || role == KafkaSecurity.Role.ADMIN;
     }
 
     private void createTopics() {
@@ -116,25 +161,10 @@ public final class KafkaBus implements AutoCloseable {
         p.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-admin");
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(p)) {
-            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-            List<NewTopic> missing = new ArrayList<>();
-            for (String t : topics.all()) {
-                if (!existing.contains(t)) {
-                    missing.add(new NewTopic(t, 1, (short) 1).configs(topics.configOf(t)));
-                }
-            }
-            if (missing.isEmpty()) {
-                return;
-            }
-            for (var e : admin.createTopics(missing).values().entrySet()) {
-                try {
-                    e.getValue().get(30, TimeUnit.SECONDS);
-                    LOG.debug("created topic {}", e.getKey());
-                } catch (ExecutionException ex) {
-                    if (!(ex.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex);
-                    }
-                }
+            if (createsTopics()) {
+                createTopics(admin, topics);
+            } else {
+                admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -143,6 +173,39 @@ public final class KafkaBus implements AutoCloseable {
             throw new IllegalStateException("cannot reach Kafka at " + config.bootstrap() + " ("
                     + (e.getCause() == null ? e : e.getCause()).getMessage() + ")", e);
         }
+    }
+
+    /**
+     * Creates every topic of {@code topics} that is missing, with its configuration (one
+     * partition, replication factor 1).
+     *
+     * @return the topics created
+     */
+    static List<String> createTopics(Admin admin, Topics topics)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        List<NewTopic> missing = new ArrayList<>();
+        for (String t : topics.all()) {
+            if (!existing.contains(t)) {
+                missing.add(new NewTopic(t, 1, (short) 1).configs(topics.configOf(t)));
+            }
+        }
+        List<String> created = new ArrayList<>();
+        if (missing.isEmpty()) {
+            return created;
+        }
+        for (var e : admin.createTopics(missing).values().entrySet()) {
+            try {
+                e.getValue().get(30, TimeUnit.SECONDS);
+                created.add(e.getKey());
+                LOG.debug("created topic {}", e.getKey());
+            } catch (ExecutionException ex) {
+                if (!(ex.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + e.getKey() + ": " + ex.getCause().getMessage(), ex);
+                }
+            }
+        }
+        return created;
     }
 
     /** A publisher to {@code topic}, keyed by each message's {@link Message#key()}. */

@@ -47,6 +47,11 @@ public record Topics(String prefix) {
         return prefix + "grm-leader";
     }
 
+    /** The consumer group of the GRM candidates (leader election on {@link #grmLeader()}). */
+    public String grmGroup() {
+        return prefix + "grm";
+    }
+
     public List<String> all() {
         return List.of(stats(), allocation(), power(), overrides(), decisions(), grmLeader());
     }

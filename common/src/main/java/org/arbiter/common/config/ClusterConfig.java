@@ -39,6 +39,11 @@ public record ClusterConfig(
         requireNonNull(gatewayHttp, "gatewayHttp");
     }
 
+    /** A copy with another {@code kafka} section (e.g. a demo's generated security). */
+    public ClusterConfig withKafka(KafkaConfig newKafka) {
+        return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, newKafka, console, gatewayHttp);
+    }
+
     /** The class named {@code name}, if any. */
     public Optional<ClassConfig> classNamed(String name) {
         return classes.stream().filter(c -> c.name().equals(name)).findFirst();

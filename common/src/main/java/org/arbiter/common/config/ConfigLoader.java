@@ -253,12 +253,7 @@ public final class ConfigLoader {
         PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : 60,
                 Math.max(1, attempts), Math.max(0, retryDelay));
 
-        Node f = root.object("kafka");
-        KafkaConfig kafka = new KafkaConfig(
-                f.string("bootstrap", null),
-                f.string("topicPrefix", "arbiter."),
-                f.stringMap("properties"));
-        f.finish();
+        KafkaConfig kafka = KafkaSection.read(root.object("kafka"));
 
         Node o = root.object("console");
         int consolePort = o.integer("port", 8090, v -> v >= 0 && v <= 65535, "0..65535");

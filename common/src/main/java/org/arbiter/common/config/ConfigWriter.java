@@ -135,6 +135,30 @@ public final class ConfigWriter {
         putIf(kafka, "bootstrap", c.kafka().bootstrap());
         kafka.put("topicPrefix", c.kafka().topicPrefix());
         kafka.put("properties", c.kafka().properties());
+        KafkaSecurity sec = c.kafka().security();
+        if (sec.enabled()) {
+            Map<String, Object> security = map("protocol", sec.protocol(), "mechanism", sec.mechanism());
+            if (sec.tlsEnabled()) {
+                Map<String, Object> tls = new LinkedHashMap<>();
+                putIf(tls, "truststore", str(sec.tls().truststore()));
+                putIf(tls, "truststorePasswordFile", str(sec.tls().truststorePasswordFile()));
+                tls.put("verifyHostname", sec.tls().verifyHostname());
+                security.put("tls", tls);
+            }
+            Map<String, Object> principals = new LinkedHashMap<>();
+            for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
+                sec.principal(role).ifPresent(who -> {
+                    Map<String, Object> m = map("username", who.username());
+                    putIf(m, "passwordFile", str(who.passwordFile()));
+                    putIf(m, "keystore", str(who.keystore()));
+                    putIf(m, "keystorePasswordFile", str(who.keystorePasswordFile()));
+                    putIf(m, "keyPasswordFile", str(who.keyPasswordFile()));
+                    principals.put(role.key(), m);
+                });
+            }
+            security.put("principals", principals);
+            kafka.put("security", security);
+        }
         root.put("kafka", kafka);
         Map<String, Object> console = map("port", c.console().port(), "publicRead", c.console().publicRead());
         List<Object> users = new ArrayList<>();
@@ -157,6 +181,10 @@ public final class ConfigWriter {
         }
         root.put("gateway", gateway);
         return root;
+    }
+
+    private static String str(java.nio.file.Path p) {
+        return p == null ? null : p.toString();
     }
 
     private static void putIf(Map<String, Object> m, String k, Object v) {

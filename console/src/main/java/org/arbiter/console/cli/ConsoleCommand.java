@@ -61,6 +61,9 @@ public final class ConsoleCommand implements Callable<Integer> {
         } catch (IllegalStateException e) {
             err.println("console: " + e.getMessage());
             return 1;
+        } catch (IllegalArgumentException e) { // kafka.security: no principal, unreadable password file
+            err.println("console: " + e.getMessage());
+            return 2;
         }
         if (cluster.console().users().isEmpty() && cluster.console().tokens().isEmpty()) {
             err.println("console: no users or tokens in console: of " + config

@@ -13,10 +13,14 @@ import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.common.bus.BusAcls;
 import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.KafkaSecurity.Role;
 import org.arbiter.common.kafka.EmbeddedKafka;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
@@ -47,6 +51,7 @@ public final class Demo implements AutoCloseable {
     private final PrintWriter log;
     /** The file in the output directory that holds the one-run admin password. */
     public static final String PASSWORD_FILE = "console-password";
+    private final boolean secure;
     private final Deque<AutoCloseable> started = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
     private volatile String consoleUrl;
@@ -56,6 +61,15 @@ public final class Demo implements AutoCloseable {
     private volatile Thread runner;
 
     public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log) {
+        this(plan, serverCount, consolePort, out, log, false);
+    }
+
+    /**
+     * @param secure run the bus secured ({@code demo --secure}): the broker with SCRAM users and the
+     *               StandardAuthorizer, the ACLs of {@code kafka acls}, the GRM, gateways and console each
+     *               as its own principal (passwords in DIR/secrets, owner-only)
+     */
+    public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log, boolean secure) {
         if (serverCount < 1 || serverCount > 10) {
             throw new IllegalArgumentException("--servers: " + serverCount + " (expected: 1..10)");
         }
@@ -64,6 +78,7 @@ public final class Demo implements AutoCloseable {
         this.consolePort = consolePort;
         this.out = out;
         this.log = log;
+        this.secure = secure;
     }
 
     /** Runs the demo; returns the enriched summary. */
@@ -73,12 +88,17 @@ public final class Demo implements AutoCloseable {
         log.printf("demo: %s s, time scale %s (1 s of the paper = %s ms); output in %s%n",
                 plan.durationSeconds(), plan.timeScale(), plan.timeScale() * 1000, out.toAbsolutePath());
         Path kafkaDir = Files.createTempDirectory("arbiter-demo-kafka");
-        EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir);
+        KafkaSecurity security = secure ? DemoSecurity.create(out.resolve("secrets")) : KafkaSecurity.NONE;
+        EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, 0, 0,
+                secure ? EmbeddedKafka.securityOf(security, System::getenv) : null);
         started.push(() -> {
             kafka.close();
             deleteRecursively(kafkaDir);
         });
-        log.printf("demo: kafka ready on %s%n", kafka.bootstrap());
+        log.printf("demo: kafka ready on %s%s%n", kafka.bootstrap(), secure ? " (secured: SASL_PLAINTEXT "
+                + security.mechanism() + ", StandardAuthorizer; users " + security.principals().values().stream()
+                .map(KafkaSecurity.Principal::username).sorted().toList() + ", passwords in "
+                + out.resolve("secrets").toAbsolutePath() + ")" : "");
 
         SimServerOptions sim = SimServerOptions.defaults().withDemand(10, plan.scaled(1.0), 0)
                 .withDelays(plan.scaled(60), plan.scaled(60));
@@ -101,15 +121,23 @@ public final class Demo implements AutoCloseable {
         for (SimServer s : sims) {
             yaml = yaml.replace("http://127.0.0.1:" + (s.port() + 1000), "http://127.0.0.1:" + s.adminPort());
         }
+        ClusterConfig cluster = ConfigLoader.parse(yaml);
+        if (secure) {
+            cluster = cluster.withKafka(cluster.kafka().withSecurity(security));
+            yaml = ConfigWriter.toYaml(cluster);
+            BusAcls.Applied acls = BusAcls.apply(kafka.superUserProperties(), cluster.kafka());
+            log.printf("demo: %d ACL bindings applied (only demo-grm writes allocation, power, decisions; "
+                    + "demo-gateway writes stats; demo-console writes overrides); see 'arbiter kafka acls --config %s'%n",
+                    acls.bindings(), out.resolve("cluster.yaml"));
+        }
         Files.writeString(out.resolve("cluster.yaml"), yaml);
         Files.writeString(out.resolve("scenario.yaml"), plan.scenarioYaml());
-        ClusterConfig cluster = ConfigLoader.parse(yaml);
         log.printf("demo: %d simserver(s) on %s (10 virtual cores, N_s = 10, demand Exp(%s ms))%n", serverCount,
                 sims.stream().map(s -> "127.0.0.1:" + s.port()).toList(), plan.scaled(1.0) * 1000);
 
         ProcessMetrics grmMetrics = ProcessMetrics.createWithJvm("grm", "grm-demo");
         started.push(grmMetrics);
-        KafkaBus grmBus = KafkaBus.connect(cluster.kafka(), "grm-demo", grmMetrics.registry());
+        KafkaBus grmBus = KafkaBus.connect(cluster.kafka(), Role.GRM, "grm-demo", grmMetrics.registry());
         started.push(grmBus);
         GrmService grm = GrmService.start("grm-demo", cluster, grmBus, Clock.systemUTC(),
                 new GrmStep(cluster, "grm-demo", System::nanoTime), grmMetrics);
@@ -122,7 +150,7 @@ public final class Demo implements AutoCloseable {
         log.printf("demo: gateways g1 on 127.0.0.1:%d (admin %d), g2 on 127.0.0.1:%d (admin %d); GRM every %s ms%n",
                 g1.port(), g1.adminPort(), g2.port(), g2.adminPort(), plan.scaled(5) * 1000);
 
-        KafkaBus consoleBus = KafkaBus.connect(cluster.kafka(), "console-demo", null);
+        KafkaBus consoleBus = KafkaBus.connect(cluster.kafka(), Role.CONSOLE, "console-demo", null);
         started.push(consoleBus);
         org.arbiter.console.Console console;
         try {
@@ -143,7 +171,7 @@ public final class Demo implements AutoCloseable {
 
         WeightTracker weights = new WeightTracker();
         long[] loadStart = {0};
-        KafkaBus watch = KafkaBus.connect(cluster.kafka(), "demo-watch", null);
+        KafkaBus watch = KafkaBus.connect(cluster.kafka(), Role.CONSOLE, "demo-watch", null);
         started.push(watch);
         watch.subscribe(watch.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING, (k, a) -> {
             if (a != null && loadStart[0] != 0) {
@@ -158,6 +186,7 @@ public final class Demo implements AutoCloseable {
         while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
+        ObjectNode securedCheck = secure ? DemoSecurity.check(cluster, log) : null;
         Scenario scenario = Scenario.parse(plan.scenarioYaml());
         LoadGenerator load = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port()),
                 URI.create("http://127.0.0.1:" + g2.port())), log);
@@ -167,6 +196,9 @@ public final class Demo implements AutoCloseable {
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
         DemoReport.enrich(s, weights, plan.timeScale());
+        if (securedCheck != null) {
+            s.set("secured", securedCheck);
+        }
         MessageCodec.mapper().copy().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("summary.json").toFile(), s);
         log.print(DemoReport.table(s, plan.timeScale()));
         log.printf("demo: wrote %s%n", out.resolve("summary.json").toAbsolutePath());

@@ -27,6 +27,7 @@ import org.arbiter.common.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.metrics.ProcessMetrics;
@@ -184,7 +185,7 @@ public final class Gateway implements AutoCloseable {
     private void connect(KafkaConfig kafka) {
         while (!closed && bus == null) {
             try {
-                KafkaBus b = KafkaBus.connect(kafka, "gateway-" + id, metrics.registry());
+                KafkaBus b = KafkaBus.connect(kafka, KafkaSecurity.Role.GATEWAY, "gateway-" + id, metrics.registry());
                 b.subscribe(b.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING,
                         follower::accept);
                 bus = b;

@@ -8,6 +8,7 @@ import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
@@ -53,11 +54,15 @@ public final class GrmCommand implements Callable<Integer> {
         ProcessMetrics metrics = ProcessMetrics.createWithJvm("grm", grmId);
         KafkaBus bus;
         try {
-            bus = KafkaBus.connect(kafka, grmId, metrics.registry());
+            bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, grmId, metrics.registry());
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("grm: " + e.getMessage());
             metrics.close();
             return 1;
+        } catch (IllegalArgumentException e) { // kafka.security: no principal, unreadable password file
+            spec.commandLine().getErr().println("grm: " + e.getMessage());
+            metrics.close();
+            return 2;
         }
         GrmService service = GrmService.start(grmId, cluster, bus, Clock.systemUTC(),
                 new GrmStep(cluster, grmId, System::nanoTime), metrics);

@@ -1,0 +1,150 @@
+package org.arbiter.common.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads the {@code kafka} section of {@code cluster.yaml} for {@link ConfigLoader}: bootstrap,
+ * topic prefix, client properties and {@code kafka.security} (see {@link KafkaSecurity}), every
+ * problem recorded with its path. Password files are not read here: a process reads only its own
+ * role's, when it connects.
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class KafkaSection {
+
+    private KafkaSection() {
+    }
+
+    /** Client properties that {@code kafka.security} sets; giving them in {@code kafka.properties} too is an error. */
+    private static final List<String> SECURITY_PROPERTIES = List.of("security.protocol", "sasl.mechanism",
+            "sasl.jaas.config", "ssl.truststore.location", "ssl.keystore.location");
+
+    static KafkaConfig read(Node f) {
+        String bootstrap = f.string("bootstrap", null);
+        String prefix = f.string("topicPrefix", "arbiter.");
+        Map<String, String> properties = f.stringMap("properties");
+        KafkaSecurity security = KafkaSecurity.NONE;
+        if (f.has("security")) {
+            security = readSecurity(f.object("security"));
+            if (security.enabled()) {
+                for (String key : SECURITY_PROPERTIES) {
+                    if (properties.containsKey(key)) {
+                        f.error("properties." + key, properties.get(key)
+                                + " (expected: not set when kafka.security is given; kafka.security sets it per role)");
+                    }
+                }
+            }
+        }
+        f.finish();
+        return new KafkaConfig(bootstrap, prefix, properties, security);
+    }
+
+    private static KafkaSecurity readSecurity(Node s) {
+        Node tlsNode = s.object("tls");
+        boolean tlsGiven = s.has("tls");
+        String protocol = s.choice("protocol", tlsGiven ? "SASL_SSL" : "SASL_PLAINTEXT",
+                "PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL");
+        String mechanism = s.choice("mechanism", "SCRAM-SHA-512", "SCRAM-SHA-256", "SCRAM-SHA-512");
+        boolean sasl = protocol.startsWith("SASL_");
+        boolean tls = protocol.endsWith("SSL");
+        Path truststore = path(tlsNode, "truststore");
+        Path truststorePassword = path(tlsNode, "truststorePasswordFile");
+        boolean verify = tlsNode.bool("verifyHostname", true);
+        tlsNode.finish();
+        if (tlsGiven && !tls) {
+            s.error("tls", "given, but protocol is " + protocol + " (expected: protocol SSL or SASL_SSL when TLS files are given)");
+        }
+        storeChecks(tlsNode, "truststore", truststore, truststorePassword, "truststorePasswordFile");
+        Map<KafkaSecurity.Role, KafkaSecurity.Principal> principals = new EnumMap<>(KafkaSecurity.Role.class);
+        Node ps = s.object("principals");
+        Map<String, String> userOf = new LinkedHashMap<>();
+        for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
+            String key = role.key();
+            if (!ps.has(key)) {
+                if (role != KafkaSecurity.Role.ADMIN && !"PLAINTEXT".equals(protocol)) {
+                    ps.error(key, "missing (expected: the user the " + key + " connects as; every role has its own so the "
+                            + "broker's ACLs can tell them apart)");
+                }
+                continue;
+            }
+            Node p = ps.object(key);
+            String user = p.require("username") ? p.string("username", null) : null;
+            if (user != null && (user.isBlank() || (sasl && !user.matches("[A-Za-z0-9._@=-]+")))) {
+                p.error("username", user + " (expected: a user name of letters, digits, '.', '_', '@', '=' or '-')");
+                user = null;
+            }
+            Path passwordFile = path(p, "passwordFile");
+            Path keystore = path(p, "keystore");
+            Path keystorePassword = path(p, "keystorePasswordFile");
+            Path keyPassword = path(p, "keyPasswordFile");
+            p.finish();
+            if (sasl && passwordFile == null) {
+                p.error("passwordFile", "missing (expected: a file holding this user's password; " + role.passwordEnv()
+                        + ", when set, is used instead)");
+            }
+            if (!sasl && passwordFile != null) {
+                p.error("passwordFile", passwordFile + " (expected: none when protocol is " + protocol
+                        + "; a password is for SASL_PLAINTEXT or SASL_SSL)");
+            }
+            if ("SSL".equals(protocol) && keystore == null) {
+                p.error("keystore", "missing (expected: this role's client certificate and key when protocol is SSL)");
+            }
+            if (!tls && keystore != null) {
+                p.error("keystore", keystore + " (expected: none when protocol is " + protocol + ")");
+            }
+            storeChecks(p, "keystore", keystore, keystorePassword, "keystorePasswordFile");
+            if (user != null) {
+                String other = userOf.putIfAbsent(user, key);
+                if (other != null) {
+                    p.error("username", user + " (expected: a user no other role has; " + other
+                            + " has it, and the ACLs tell roles apart by user)");
+                }
+                principals.put(role, new KafkaSecurity.Principal(user, passwordFile, keystore, keystorePassword, keyPassword));
+            }
+        }
+        ps.finish();
+        s.finish();
+        if ("PLAINTEXT".equals(protocol)) {
+            return KafkaSecurity.NONE;
+        }
+        return new KafkaSecurity(protocol, mechanism,
+                new KafkaSecurity.Tls(truststore, truststorePassword, verify), principals);
+    }
+
+    private static void storeChecks(Node n, String key, Path store, Path passwordFile, String passwordKey) {
+        if (store == null) {
+            if (passwordFile != null) {
+                n.error(passwordKey, passwordFile + " (expected: none without " + key + ")");
+            }
+            return;
+        }
+        String type = KafkaSecurity.storeType(store);
+        if (type == null) {
+            n.error(key, store + " (expected: a .pem, .crt, .jks, .p12 or .pfx file)");
+        } else if (!"PEM".equals(type) && passwordFile == null) {
+            n.error(passwordKey, "missing (expected: the password of the " + type + " " + key + ")");
+        }
+    }
+
+    private static Path path(Node n, String key) {
+        String v = n.string(key, null);
+        if (v == null) {
+            return null;
+        }
+        if (v.isBlank()) {
+            n.error(key, "\"" + v + "\" (expected: a file path)");
+            return null;
+        }
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            n.error(key, v + " (expected: a file path: " + e.getReason() + ")");
+            return null;
+        }
+    }
+}

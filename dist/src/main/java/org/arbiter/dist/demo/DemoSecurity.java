@@ -1,0 +1,109 @@
+package org.arbiter.dist.demo;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.arbiter.common.bus.BusAcls;
+import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.KafkaSecurity.Role;
+import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Message;
+import org.arbiter.common.message.MessageCodec;
+import org.arbiter.common.message.PowerOrder;
+import org.arbiter.common.message.ServerState;
+
+/**
+ * {@code demo --secure}: one principal per role with a fresh random password in an owner-only
+ * file, and, once everything runs, a check that the broker refuses what a role may not write.
+ *
+ * <p>Stateless; not for concurrent use on one directory.
+ */
+final class DemoSecurity {
+
+    private DemoSecurity() {
+    }
+
+    /** Writes {@code dir/<role>.password} for every role and returns the matching {@code kafka.security}. */
+    static KafkaSecurity create(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        SecureRandom rnd = new SecureRandom();
+        Map<Role, KafkaSecurity.Principal> principals = new EnumMap<>(Role.class);
+        for (Role role : Role.values()) {
+            byte[] seed = new byte[12];
+            rnd.nextBytes(seed);
+            Path file = dir.resolve(role.key() + ".password").toAbsolutePath();
+            Files.deleteIfExists(file);
+            Files.createFile(file);
+            try {
+                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException e) {
+                // not POSIX: the output directory's permissions protect it
+            }
+            Files.writeString(file, HexFormat.of().formatHex(seed) + "\n", StandardCharsets.UTF_8);
+            principals.put(role, new KafkaSecurity.Principal("demo-" + role.key(), file, null, null, null));
+        }
+        return new KafkaSecurity("SASL_PLAINTEXT", "SCRAM-SHA-512", KafkaSecurity.Tls.NONE, principals);
+    }
+
+    /**
+     * Connects as a gateway and as the console and tries to write what only the GRM may: the
+     * broker must refuse each. Logs one line per attempt and returns them for summary.json.
+     */
+    static ObjectNode check(ClusterConfig cluster, PrintWriter log) {
+        ObjectNode result = MessageCodec.mapper().createObjectNode();
+        Instant now = Instant.now();
+        // Keys no gateway or server has, so that even an accepted forgery would change nothing.
+        Allocation forged = new Allocation(1, now, "forged", Long.MAX_VALUE / 2, Map.of(), Map.of(), "forger");
+        PowerOrder off = new PowerOrder(1, now, "forged", ServerState.OFF, ServerState.ON, "forged", 1);
+        int refused = 0;
+        int attempts = 0;
+        for (Role role : new Role[] {Role.GATEWAY, Role.CONSOLE}) {
+            try (KafkaBus bus = KafkaBus.connect(cluster.kafka(), role, "demo-check-" + role.key(), null)) {
+                for (Map.Entry<String, Message> w : Map.<String, Message>of(bus.topics().allocation(), forged,
+                        bus.topics().power(), off).entrySet()) {
+                    attempts++;
+                    String outcome = attempt(bus, w.getKey(), w.getValue());
+                    refused += outcome.startsWith("refused") ? 1 : 0;
+                    String who = cluster.kafka().security().principal(role).orElseThrow().username();
+                    result.put(role.key() + " writes " + w.getKey(), outcome);
+                    log.printf("demo: secured check: %s (%s) writes %s: %s%n", role.key(), who, w.getKey(), outcome);
+                }
+            }
+        }
+        result.put("refused", refused);
+        result.put("attempts", attempts);
+        log.printf("demo: secured check: %d of %d forbidden writes refused by the broker%n", refused, attempts);
+        log.flush();
+        return result;
+    }
+
+    private static String attempt(KafkaBus bus, String topic, Message m) {
+        try {
+            bus.publisher(topic).publish(m).get(15, TimeUnit.SECONDS);
+            return "ACCEPTED (expected: refused)";
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            return (BusAcls.isRefusal(c) ? "refused (" : "failed otherwise (")
+                    + c.getClass().getSimpleName() + ")";
+        } catch (TimeoutException e) {
+            return "no answer in 15 s";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}
