@@ -108,6 +108,7 @@ public final class LoadGenerator {
     private long timedOutCount;
     private long lostCount;
     private long failovers;
+    private long failoversAfterConnect;
     private final Map<String, long[]> lastProgress = new HashMap<>();
     private double lastProgressSeconds;
 
@@ -401,7 +402,7 @@ public final class LoadGenerator {
         synchronized (tallyLock) {
             long answered = statuses.values().stream().mapToLong(Long::longValue).sum();
             return new StatusTally(answered + connectionErrors + timedOutCount + lostCount, statuses,
-                    connectionErrors, timedOutCount, lostCount, failovers);
+                    connectionErrors, timedOutCount, lostCount, failovers, failoversAfterConnect);
         }
     }
 
@@ -422,6 +423,9 @@ public final class LoadGenerator {
         c.failovers++;
         synchronized (tallyLock) {
             failovers++;
+            if (from.connected.isSuccess()) {
+                failoversAfterConnect++;
+            }
         }
         cl.target = targets.get((targets.indexOf(cl.target) + 1) % targets.size());
         cl.conn = new Conn(cl.target);

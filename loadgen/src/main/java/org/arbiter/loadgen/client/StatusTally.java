@@ -12,12 +12,14 @@ import java.util.TreeMap;
  * an answer and no other target left), a time-out, or lost (unanswered when the run ended), so
  * {@code sent = answered + connectionErrors + timedOut + lost}. {@code failovers} counts requests
  * moved to another target after their connection failed before any answer byte (each one is still
- * one request sent).
+ * one request sent); {@code failoversAfterConnect} those of them whose first connection had been
+ * established — the request may have reached the first target (in flight when it closed), where
+ * the others were refused.
  *
  * <p>Immutable value; thread-safe.
  */
 public record StatusTally(long sent, SortedMap<Integer, Long> statuses, long connectionErrors, long timedOut, long lost,
-                          long failovers) {
+                          long failovers, long failoversAfterConnect) {
 
     public StatusTally {
         requireNonNull(statuses, "statuses");
@@ -29,6 +31,10 @@ public record StatusTally(long sent, SortedMap<Integer, Long> statuses, long con
             if (e.getValue() < 0) {
                 throw new IllegalArgumentException("statuses[" + e.getKey() + "]: " + e.getValue() + " (expected: >= 0)");
             }
+        }
+        if (failoversAfterConnect < 0 || failoversAfterConnect > failovers) {
+            throw new IllegalArgumentException("failoversAfterConnect: " + failoversAfterConnect + " (expected: 0.."
+                    + failovers + ")");
         }
         if (connectionErrors < 0 || timedOut < 0 || lost < 0 || failovers < 0) {
             throw new IllegalArgumentException("counts: " + connectionErrors + "/" + timedOut + "/" + lost + "/" + failovers

@@ -53,6 +53,7 @@ final class LoadGeneratorFailoverTest {
             assertThat(t.lost()).isZero();
             // The two clients first placed on the dead target moved once each, then stayed on the live one.
             assertThat(t.failovers()).isEqualTo(2);
+            assertThat(t.failoversAfterConnect()).as("refused: never connected").isZero();
         }
     }
 
@@ -66,6 +67,7 @@ final class LoadGeneratorFailoverTest {
             g.run(dir.resolve("b"));
             StatusTally t = g.tally();
             assertThat(t.failovers()).isEqualTo(1);
+            assertThat(t.failoversAfterConnect()).as("connected, request sent, closed unanswered").isEqualTo(1);
             assertThat(t.count(200)).isEqualTo(t.sent()).isGreaterThan(5);
 
             LoadGenerator h = new LoadGenerator(scenario(1, 1.0),

@@ -42,7 +42,8 @@ import org.arbiter.loadgen.client.StatusTally;
  * process: closed-loop clients spread over both gateways, with failover to the other gateway when
  * a connection is refused or closed before any answer byte.
  *
- * One fault = one load run: `warmup` s of load, the fault's action (kill, stop, restart — the
+ * One fault = one load run: `warmup` s of load (longer until two answers per client arrived, at
+ * most 30 s more: a cold rig answers slowly), the fault's action (kill, stop, restart — the
  * action itself may take seconds: a broker restart waits for its ready line), then at least
  * `recovery` s more, and for the leader faults until a new leader is seen (at most 30 s more),
  * then the load ends (in-flight requests get the load generator's grace). Everything is counted
@@ -54,7 +55,9 @@ import org.arbiter.loadgen.client.StatusTally;
  * attribute Leader over remote JMX (a GRM that cannot be reached counts as not leading), and
  * both gateways' admin /allocation version (the highest seen). "New leader" is the time from the
  * fault to a GRM other than the victim reporting Leader; "next allocation" the time from the
- * fault to the version growing past its value at the fault. Polling bounds both figures' error at
+ * fault to the version growing past its value at the fault (an allocation the leader published just
+ * before the broker went down counts, so for the broker faults read the gap instead), "allocation
+ * gap" the longest time between two version increases from the fault to the end of the load. Polling bounds both figures' error at
  * ~0.1 s plus the JMX round trip.
  *
  * Cleanup: every child is destroyed (SIGCONT, then SIGKILL) in close(), called from a finally
@@ -343,6 +346,11 @@ public final class FaultCampaign implements AutoCloseable {
         double faultAt;
         try {
             sleep(settings.warmupSeconds());
+            // Under load means answers flowing: a cold rig may take longer than the warm-up to answer.
+            long warm = System.nanoTime() + 30_000_000_000L;
+            while (load.tally().answered() < 2L * settings.clients() && System.nanoTime() < warm) {
+                Thread.sleep(100);
+            }
             obs.markFault();
             faultAt = sinceStart(loadStart);
             say(String.format(Locale.ROOT, "  %s at load %.1f s: sent %d so far", f.id(), faultAt, load.tally().sent()));
@@ -423,9 +431,10 @@ public final class FaultCampaign implements AutoCloseable {
         }
         StatusTally t = load.tally();
         return new FaultReport.Row(f.id(), action, round(sinceStart(loadStart)), t.sent(), t.answered(),
-                t.sent() - t.answered(), t.statuses(), t.connectionErrors(), t.timedOut(), t.lost(), t.failovers(),
+                t.sent() - t.answered(), t.statuses(), t.connectionErrors(), t.timedOut(), t.lost(), t.failovers(), t.failoversAfterConnect(),
                 obs.leaderAtFault, String.join(",", obs.leaders), victim.isEmpty() ? null : obs.newLeaderSeconds(victim),
-                round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(), obs.versionAtFault,
+                round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(),
+                round(obs.longestGapSeconds), obs.versionAtFault,
                 obs.version);
     }
 
@@ -442,6 +451,9 @@ public final class FaultCampaign implements AutoCloseable {
         private volatile Double allocationSeconds;
         double leaderlessSeconds;
         double dualSeconds;
+        private long lastIncreaseNanos;
+        private long seenVersion;
+        double longestGapSeconds;
 
         void start() {
             thread.setDaemon(true);
@@ -455,7 +467,9 @@ public final class FaultCampaign implements AutoCloseable {
             leaderAtFault = now.size() == 1 ? now.get(0) : String.join(",", now);
             versionAtFault = Math.max(allocationVersion(0), allocationVersion(1));
             version = versionAtFault;
-            faultNanos = System.nanoTime();
+            seenVersion = versionAtFault;
+            lastIncreaseNanos = System.nanoTime();
+            faultNanos = lastIncreaseNanos;
         }
 
         synchronized Double newLeaderSeconds(String victim) {
@@ -470,6 +484,11 @@ public final class FaultCampaign implements AutoCloseable {
         void stop() throws InterruptedException {
             running = false;
             thread.join(10_000);
+            synchronized (this) {
+                if (faultNanos != 0) {
+                    longestGapSeconds = Math.max(longestGapSeconds, (System.nanoTime() - lastIncreaseNanos) / 1e9);
+                }
+            }
         }
 
         @Override
@@ -502,6 +521,13 @@ public final class FaultCampaign implements AutoCloseable {
                     }
                     if (allocationSeconds == null && v > versionAtFault) {
                         allocationSeconds = since;
+                    }
+                    synchronized (this) {
+                        if (v > seenVersion) {
+                            seenVersion = v;
+                            longestGapSeconds = Math.max(longestGapSeconds, (t - lastIncreaseNanos) / 1e9);
+                            lastIncreaseNanos = t;
+                        }
                     }
                 }
                 try {

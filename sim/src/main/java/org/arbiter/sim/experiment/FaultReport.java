@@ -41,6 +41,8 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
      * @param timedOut            requests with no answer within the client's time-out
      * @param unfinished          requests still unanswered when the load ended (after its grace)
      * @param failovers           requests the client moved to the other gateway (never answered where sent first)
+     * @param failoversInFlight   of those, the ones whose first connection had been established (the request
+     *                            was in flight there when it closed; the rest were refused)
      * @param leaderBefore        the GRM leading when the fault began ("" when none)
      * @param leaderAfter         the GRM leading when the load ended ("" when none)
      * @param newLeaderSeconds    from the fault to a GRM other than the victim reporting Leader (null: not a
@@ -48,13 +50,16 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
      * @param leaderlessSeconds   time in the window with no GRM reporting Leader
      * @param dualLeaderSeconds   time in the window with both GRMs reporting Leader
      * @param nextAllocationSeconds from the fault to a gateway's /allocation version growing (null: none seen)
+     * @param allocationGapSeconds the longest time without a version increase, from the fault to the end of the load
      * @param allocationVersionBefore the version at the fault
      * @param allocationVersionAfter  the version when the load ended
      */
     public record Row(String fault, String action, double loadSeconds, long sent, long answered, long lost,
                       SortedMap<Integer, Long> statuses, long connectionErrors, long timedOut, long unfinished, long failovers,
+                      long failoversInFlight,
                       String leaderBefore, String leaderAfter, Double newLeaderSeconds, double leaderlessSeconds,
-                      double dualLeaderSeconds, Double nextAllocationSeconds, long allocationVersionBefore,
+                      double dualLeaderSeconds, Double nextAllocationSeconds, double allocationGapSeconds,
+                      long allocationVersionBefore,
                       long allocationVersionAfter) {
 
         public Row {
@@ -84,15 +89,16 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
     /** The table, one line per fault (Markdown; readable as plain text). */
     public String table() {
         StringBuilder b = new StringBuilder();
-        b.append("| fault | sent | answered | lost | statuses | conn. errors | timed out | failovers | new leader | leaderless"
-                + " | next allocation |\n");
-        b.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        b.append("| fault | sent | answered | lost | statuses | conn. errors | timed out | failovers (in flight) | new leader | leaderless"
+                + " | next allocation | allocation gap |\n");
+        b.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         for (Row r : faults) {
             String statuses = r.statuses().entrySet().stream().map(e -> e.getKey() + "×" + e.getValue())
                     .collect(Collectors.joining(" "));
-            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %d | %d | %d | %s | %.1f s | %s |%n", r.fault(),
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %d | %d | %d (%d) | %s | %.1f s | %s | %.1f s |%n", r.fault(),
                     r.sent(), r.answered(), r.lost(), statuses.isEmpty() ? "–" : statuses, r.connectionErrors(), r.timedOut(),
-                    r.failovers(), seconds(r.newLeaderSeconds()), r.leaderlessSeconds(), seconds(r.nextAllocationSeconds())));
+                    r.failovers(), r.failoversInFlight(), seconds(r.newLeaderSeconds()), r.leaderlessSeconds(), seconds(r.nextAllocationSeconds()),
+                    r.allocationGapSeconds()));
         }
         return b.toString();
     }
