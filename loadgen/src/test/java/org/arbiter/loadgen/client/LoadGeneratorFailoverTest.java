@@ -43,7 +43,7 @@ final class LoadGeneratorFailoverTest {
     void refusedTarget_requestsFailOverToTheNextTarget_andAllAreAnswered() throws Exception {
         int dead = freePort();
         try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.005, 0))) {
-            LoadGenerator g = new LoadGenerator(scenario(4, 1.5),
+            LoadGenerator g = new LoadGenerator(scenario(4, 3.0),
                     List.of(URI.create("http://127.0.0.1:" + dead), URI.create("http://127.0.0.1:" + server.port())), null);
             g.run(dir.resolve("a"));
             StatusTally t = g.tally();
@@ -61,7 +61,7 @@ final class LoadGeneratorFailoverTest {
     void targetClosingBeforeAnyByte_failsOver_butOneClosingMidAnswer_isAnError() throws Exception {
         try (ServerSocket silent = closer(false); ServerSocket partial = closer(true);
              SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.005, 0))) {
-            LoadGenerator g = new LoadGenerator(scenario(1, 1.0),
+            LoadGenerator g = new LoadGenerator(scenario(1, 3.0),
                     List.of(URI.create("http://127.0.0.1:" + silent.getLocalPort()),
                             URI.create("http://127.0.0.1:" + server.port())), null);
             g.run(dir.resolve("b"));
@@ -70,7 +70,7 @@ final class LoadGeneratorFailoverTest {
             assertThat(t.failoversAfterConnect()).as("connected, request sent, closed unanswered").isEqualTo(1);
             assertThat(t.count(200)).isEqualTo(t.sent()).isGreaterThan(5);
 
-            LoadGenerator h = new LoadGenerator(scenario(1, 1.0),
+            LoadGenerator h = new LoadGenerator(scenario(1, 3.0),
                     List.of(URI.create("http://127.0.0.1:" + partial.getLocalPort()),
                             URI.create("http://127.0.0.1:" + server.port())), null);
             h.run(dir.resolve("c"));
