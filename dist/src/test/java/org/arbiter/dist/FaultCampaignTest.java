@@ -24,15 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class FaultCampaignTest {
 
-    /** The faults run in CI (the full list takes several minutes: `arbiter experiment faults`). */
-    static final List<Fault> CI_FAULTS = List.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.BROKER_KILL,
-            Fault.GATEWAY_TERM);
+    /**
+     * The faults run in CI (the broker faults add about 30 s each — a broker restart — and the full
+     * list takes several minutes: `arbiter experiment faults`).
+     */
+    static final List<Fault> CI_FAULTS = List.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
 
     /** Faults after which every request sent got an HTTP answer (lost = 0). */
-    static final Set<Fault> EXPECTED_ANSWERED = EnumSet.of(Fault.GRM_LEADER_KILL, Fault.BROKER_KILL, Fault.GATEWAY_TERM);
+    static final Set<Fault> EXPECTED_ANSWERED = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
 
     /** Faults after which every answer was a 2xx (no 502/503/504). */
-    static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.GRM_LEADER_KILL, Fault.BROKER_KILL);
+    static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
 
     @TempDir
     Path dir;

@@ -260,11 +260,9 @@ public final class FaultCampaign implements AutoCloseable {
 
     private FaultReport campaign() throws Exception {
         say("starting broker, 2 simservers, 2 GRMs, 2 gateways in " + dir);
-        kafka.start();
-        servers[0].start();
-        servers[1].start();
-        kafka.awaitReady(READY_SECONDS);
-        for (ChildProcess p : List.of(grms[0], grms[1], gateways[0], gateways[1])) {
+        // All at once: the GRMs and gateways wait up to 30 s for the broker; one that gives up is
+        // restarted by heal().
+        for (ChildProcess p : all) {
             p.start();
         }
         heal();
@@ -299,7 +297,18 @@ public final class FaultCampaign implements AutoCloseable {
             }
         }
         for (ChildProcess p : all) {
-            p.awaitReady(READY_SECONDS);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    p.awaitReady(READY_SECONDS);
+                    break;
+                } catch (IllegalStateException e) {
+                    if (p.alive() || attempt == 3) {
+                        throw e;
+                    }
+                    say(p.name() + " ended before it was ready (attempt " + attempt + "), restarting");
+                    p.start();
+                }
+            }
         }
         long deadline = System.nanoTime() + (long) (READY_SECONDS * 1e9);
         while (System.nanoTime() < deadline) {
