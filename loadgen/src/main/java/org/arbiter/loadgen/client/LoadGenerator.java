@@ -109,6 +109,7 @@ public final class LoadGenerator {
     private long lostCount;
     private long failovers;
     private long failoversAfterConnect;
+    private volatile int inFlightCount;
     private final Map<String, long[]> lastProgress = new HashMap<>();
     private double lastProgressSeconds;
 
@@ -152,6 +153,7 @@ public final class LoadGenerator {
                 }
             }
             inFlight.remove(this);
+            inFlightCount = inFlight.size();
             if (timeout != null) {
                 timeout.cancel(false);
             }
@@ -397,6 +399,11 @@ public final class LoadGenerator {
         }
     }
 
+    /** Requests sent and not yet ended, now (thread-safe). */
+    public int inFlight() {
+        return inFlightCount;
+    }
+
     /** Every request so far by how it ended, and the failovers (thread-safe; final once {@link #run} returned). */
     public StatusTally tally() {
         synchronized (tallyLock) {
@@ -552,6 +559,7 @@ public final class LoadGenerator {
         FullHttpRequest req = request(cls, conn.target);
         Call call = new Call(cls, p, intended, client);
         inFlight.add(call);
+        inFlightCount = inFlight.size();
         double timeoutAt = intended + scenario.timeoutSeconds();
         call.timeout = loop.schedule(() -> call.finish(ResultRecorder.Outcome.TIMED_OUT),
                 Math.max(0, (long) Math.ceil((timeoutAt - now()) * 1e9)), TimeUnit.NANOSECONDS);

@@ -33,6 +33,7 @@ final class ChildProcess {
     private Process process;
     private CompletableFuture<String> ready = new CompletableFuture<>();
     private int starts;
+    private boolean closed;
 
     ChildProcess(String name, List<String> launcher, List<String> args, String readyPrefix, Path logDir) {
         this.name = requireNonNull(name, "name");
@@ -49,6 +50,9 @@ final class ChildProcess {
 
     /** Starts the process (it must not be running). */
     synchronized void start() throws IOException {
+        if (closed) {
+            throw new IllegalStateException(name + ": closed (the campaign is ending)");
+        }
         if (alive()) {
             throw new IllegalStateException(name + ": already running (pid " + process.pid() + ")");
         }
@@ -129,10 +133,15 @@ final class ChildProcess {
         return p == null || p.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS);
     }
 
-    /** Ends the process whatever its state (SIGCONT first in case it is stopped, then SIGKILL); never throws. */
+    /**
+     * Ends the process whatever its state (SIGCONT first in case it is stopped, then SIGKILL) and
+     * refuses any later {@link #start} (a campaign thread still running during JVM shutdown must
+     * not start it again); never throws.
+     */
     void destroy() {
         Process p;
         synchronized (this) {
+            closed = true;
             p = process;
         }
         if (p == null || !p.isAlive()) {

@@ -302,7 +302,7 @@ public final class FaultCampaign implements AutoCloseable {
                     p.awaitReady(READY_SECONDS);
                     break;
                 } catch (IllegalStateException e) {
-                    if (p.alive() || attempt == 3) {
+                    if (p.alive() || attempt == 3 || Thread.currentThread().isInterrupted()) {
                         throw e;
                     }
                     say(p.name() + " ended before it was ready (attempt " + attempt + "), restarting");
@@ -353,6 +353,7 @@ public final class FaultCampaign implements AutoCloseable {
         String action;
         String victim = "";
         double faultAt;
+        int inFlightAtFault;
         try {
             sleep(settings.warmupSeconds());
             // Under load means answers flowing: a cold rig may take longer than the warm-up to answer.
@@ -361,8 +362,10 @@ public final class FaultCampaign implements AutoCloseable {
                 Thread.sleep(100);
             }
             obs.markFault();
+            inFlightAtFault = load.inFlight();
             faultAt = sinceStart(loadStart);
-            say(String.format(Locale.ROOT, "  %s at load %.1f s: sent %d so far", f.id(), faultAt, load.tally().sent()));
+            say(String.format(Locale.ROOT, "  %s at load %.1f s: %d answered so far, %d in flight", f.id(), faultAt,
+                    load.tally().answered(), inFlightAtFault));
             switch (f) {
                 case SIMSERVER_KILL -> {
                     action = "kill -9 s1 (pid " + servers[0].pid() + "), restart";
@@ -400,7 +403,8 @@ public final class FaultCampaign implements AutoCloseable {
                     kafka.signal(kill ? "KILL" : "TERM");
                     if (!kafka.awaitExit(30)) {
                         action += " (forced: still running 30 s after SIGTERM)";
-                        kafka.destroy();
+                        kafka.signal("KILL");
+                        kafka.awaitExit(10);
                     }
                     kafka.start();
                     kafka.awaitReady(READY_SECONDS);
@@ -439,7 +443,7 @@ public final class FaultCampaign implements AutoCloseable {
             throw new IllegalStateException(f.id() + ": load failed: " + loadFailure.get(), loadFailure.get());
         }
         StatusTally t = load.tally();
-        return new FaultReport.Row(f.id(), action, round(sinceStart(loadStart)), t.sent(), t.answered(),
+        return new FaultReport.Row(f.id(), action, round(sinceStart(loadStart)), inFlightAtFault, t.sent(), t.answered(),
                 t.sent() - t.answered(), t.statuses(), t.connectionErrors(), t.timedOut(), t.lost(), t.failovers(), t.failoversAfterConnect(),
                 obs.leaderAtFault, String.join(",", obs.leaders), victim.isEmpty() ? null : obs.newLeaderSeconds(victim),
                 round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(),

@@ -33,6 +33,7 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
      * @param fault               the fault's id ({@link FaultCampaign.Fault#id()})
      * @param action              what was done, with the process and pid
      * @param loadSeconds         how long the load ran around it
+     * @param inFlightAtFault     the client's requests in flight when the fault began (both gateways)
      * @param sent                requests sent (each counted once, failovers included)
      * @param answered            requests that got an HTTP answer, any status
      * @param lost                sent − answered
@@ -54,7 +55,7 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
      * @param allocationVersionBefore the version at the fault
      * @param allocationVersionAfter  the version when the load ended
      */
-    public record Row(String fault, String action, double loadSeconds, long sent, long answered, long lost,
+    public record Row(String fault, String action, double loadSeconds, int inFlightAtFault, long sent, long answered, long lost,
                       SortedMap<Integer, Long> statuses, long connectionErrors, long timedOut, long unfinished, long failovers,
                       long failoversInFlight,
                       String leaderBefore, String leaderAfter, Double newLeaderSeconds, double leaderlessSeconds,
