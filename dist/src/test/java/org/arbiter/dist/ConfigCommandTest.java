@@ -82,6 +82,15 @@ final class ConfigCommandTest {
         assertThat(run("experiment", "energy", "--out", "target/x", "--seeds", "-1")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
                 .isEqualTo("experiment: --seeds: -1 (expected: 0 to 1000)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "faults", "--out", "target/x", "--faults", "simserver-kill,disk-full")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --faults: disk-full (expected: all or some of simserver-kill, simserver-stop,"
+                        + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--quick")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --faults/--quick: scale (expected: with faults)");
     }
 
     @Test

@@ -66,6 +66,13 @@ import org.arbiter.loadgen.workload.ThinkTime;
  * grace of min(timeout, 2 s)). After a connection error a closed-loop client waits at least 10 ms
  * before trying again, so a dead target with think 0 is not hammered in a tight loop.
  *
+ * Failover (closed loop, several targets): a request whose connection is refused, or closed before
+ * a single byte of the answer arrived, was never answered, so the client moves its connection to
+ * the next target and sends the same request again (same intended start, same timeout), at most
+ * once per other target; each move is counted (StatusTally.failovers). A connection that closes
+ * after the first answer byte is an error, never resent. Every request ends in exactly one of: an
+ * HTTP status (counted per code), a connection error, a time-out or lost — StatusTally.
+ *
  * Threads: one Netty event loop owns everything — clients, sources, connections, timers, the
  * random generators (split per client and per source from the scenario's seed) — so there are no
  * locks; the recorder is synchronized for readers on other threads. run() blocks the caller.
@@ -83,7 +90,7 @@ public final class LoadGenerator {
     private final SplittableRandom seedRandom;
     private final ThinkTime think;
     private EventLoopGroup group;
-    private EventLoop loop;
+    private volatile EventLoop loop;
     private Bootstrap bootstrap;
     private final List<Client> clients = new ArrayList<>();
     private final Map<URI, ArrayDeque<Conn>> idle = new HashMap<>();
@@ -93,6 +100,16 @@ public final class LoadGenerator {
     private int phase = -1;
     private boolean ended;
     private long startNanos;
+    private volatile CompletableFuture<Void> finished;
+    private double endedAtSeconds = Double.NaN;
+    private final Object tallyLock = new Object();
+    private final java.util.TreeMap<Integer, Long> statuses = new java.util.TreeMap<>();
+    private long connectionErrors;
+    private long timedOutCount;
+    private long lostCount;
+    private long failovers;
+    private long failoversAfterConnect;
+    private volatile int inFlightCount;
     private final Map<String, long[]> lastProgress = new HashMap<>();
     private double lastProgressSeconds;
 
@@ -105,6 +122,7 @@ public final class LoadGenerator {
         ScheduledFuture<?> timeout;
         Conn conn;
         boolean done;
+        int failovers;
 
         Call(String cls, int phaseIndex, double intended, Client client) {
             this.cls = cls;
@@ -114,11 +132,28 @@ public final class LoadGenerator {
         }
 
         void finish(ResultRecorder.Outcome outcome) {
+            finish(outcome, 0);
+        }
+
+        /** @param status the HTTP status when there was an answer, else 0 */
+        void finish(ResultRecorder.Outcome outcome, int status) {
             if (done) {
                 return;
             }
             done = true;
+            synchronized (tallyLock) {
+                if (status > 0) {
+                    statuses.merge(status, 1L, Long::sum);
+                } else {
+                    switch (outcome) {
+                        case TIMED_OUT -> timedOutCount++;
+                        case LOST -> lostCount++;
+                        default -> connectionErrors++;
+                    }
+                }
+            }
             inFlight.remove(this);
+            inFlightCount = inFlight.size();
             if (timeout != null) {
                 timeout.cancel(false);
             }
@@ -146,6 +181,8 @@ public final class LoadGenerator {
         final ChannelFuture connected;
         Call call;
         boolean closeAfter;
+        /** A byte of an answer arrived since the last send. */
+        boolean answerStarted;
 
         Conn(URI target) {
             this.target = target;
@@ -155,8 +192,10 @@ public final class LoadGenerator {
             conns.add(this);
             channel.closeFuture().addListener(f -> {
                 conns.remove(this);
-                if (call != null) {
-                    call.finish(ResultRecorder.Outcome.ERROR);
+                Call c = call;
+                call = null;
+                if (c != null) {
+                    failOver(c, this);
                 }
             });
         }
@@ -168,6 +207,7 @@ public final class LoadGenerator {
         void send(Call c, FullHttpRequest request) {
             call = c;
             c.conn = this;
+            answerStarted = false;
             if (connected.isDone()) {
                 write(request);
             } else {
@@ -178,9 +218,12 @@ public final class LoadGenerator {
         private void write(FullHttpRequest request) {
             if (!connected.isSuccess() || !channel.isActive()) {
                 request.release();
+                Call c = call;
+                call = null;
+                closeAfter = true;
                 channel.close();
-                if (call != null) {
-                    call.finish(ResultRecorder.Outcome.ERROR);
+                if (c != null) {
+                    failOver(c, this);
                 }
                 return;
             }
@@ -201,8 +244,20 @@ public final class LoadGenerator {
             if (c != null) {
                 int code = response.status().code();
                 c.finish(code == 503 ? ResultRecorder.Outcome.REJECTED
-                        : code >= 500 ? ResultRecorder.Outcome.ERROR : ResultRecorder.Outcome.OK);
+                        : code >= 500 ? ResultRecorder.Outcome.ERROR : ResultRecorder.Outcome.OK, code);
             }
+        }
+    }
+
+    /** Marks that an answer started (any byte), before the codec sees it. */
+    private static final class AnswerStarted extends io.netty.channel.ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Conn c = ctx.channel().attr(ClientHandler.CONN).get();
+            if (c != null) {
+                c.answerStarted = true;
+            }
+            ctx.fireChannelRead(msg);
         }
     }
 
@@ -226,7 +281,7 @@ public final class LoadGenerator {
     /** A closed-loop client: one connection, one request at a time. */
     private final class Client {
         final String cls;
-        final URI target;
+        URI target;
         final SplittableRandom random;
         int phaseIndex;
         Conn conn;
@@ -300,11 +355,11 @@ public final class LoadGenerator {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(1 << 20), new ClientHandler());
+                        ch.pipeline().addLast(new AnswerStarted(), new HttpClientCodec(), new HttpObjectAggregator(1 << 20), new ClientHandler());
                     }
                 });
-        double total = scenario.totalSeconds();
-        CompletableFuture<Void> finished = new CompletableFuture<>();
+        double planned = scenario.totalSeconds();
+        finished = new CompletableFuture<>();
         try {
             loop.execute(() -> {
                 startNanos = System.nanoTime();
@@ -314,8 +369,8 @@ public final class LoadGenerator {
                     at(t, () -> startPhase(p, at0(p)));
                     t += scenario.phases().get(i).durationSeconds();
                 }
-                at(total, () -> endRun(finished));
-                long every = (long) Math.max(1000, Math.min(5000, total * 1000 / 20));
+                at(planned, () -> endRun(finished));
+                long every = (long) Math.max(1000, Math.min(5000, planned * 1000 / 20));
                 loop.scheduleAtFixedRate(this::printProgress, every, every, TimeUnit.MILLISECONDS);
             });
             try {
@@ -326,8 +381,63 @@ public final class LoadGenerator {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
         }
+        double total = Double.isNaN(endedAtSeconds) ? planned : Math.min(planned, Math.max(1e-9, endedAtSeconds));
         recorder.write(outDir, total);
         return recorder.summary(total);
+    }
+
+    /**
+     * Ends the run now (from any thread): no new requests, those in flight get the usual grace, then
+     * {@link #run} returns with the summary over the time actually run. Does nothing before
+     * {@link #run} started or after the run ended.
+     */
+    public void finishNow() {
+        EventLoop l = loop;
+        CompletableFuture<Void> f = finished;
+        if (l != null && f != null) {
+            l.execute(() -> endRun(f));
+        }
+    }
+
+    /** Requests sent and not yet ended, now (thread-safe). */
+    public int inFlight() {
+        return inFlightCount;
+    }
+
+    /** Every request so far by how it ended, and the failovers (thread-safe; final once {@link #run} returned). */
+    public StatusTally tally() {
+        synchronized (tallyLock) {
+            long answered = statuses.values().stream().mapToLong(Long::longValue).sum();
+            return new StatusTally(answered + connectionErrors + timedOutCount + lostCount, statuses,
+                    connectionErrors, timedOutCount, lostCount, failovers, failoversAfterConnect);
+        }
+    }
+
+    /**
+     * A request whose connection {@code from} failed: sent again to the client's next target if it
+     * was never answered (no answer byte), is a closed-loop request, and has other targets left;
+     * else it ends as a connection error.
+     */
+    private void failOver(Call c, Conn from) {
+        if (c.done) {
+            return;
+        }
+        Client cl = c.client;
+        if (cl == null || ended || cl.retired || from.answerStarted || c.failovers >= targets.size() - 1) {
+            c.finish(ResultRecorder.Outcome.ERROR);
+            return;
+        }
+        c.failovers++;
+        synchronized (tallyLock) {
+            failovers++;
+            if (from.connected.isSuccess()) {
+                failoversAfterConnect++;
+            }
+        }
+        cl.target = targets.get((targets.indexOf(cl.target) + 1) % targets.size());
+        cl.conn = new Conn(cl.target);
+        c.conn = null;
+        cl.conn.send(c, request(c.cls, cl.target));
     }
 
     /** The recorder the run feeds (live counts while it runs). */
@@ -446,24 +556,33 @@ public final class LoadGenerator {
     }
 
     private void fire(String cls, int p, double intended, Client client, Conn conn) {
-        Scenario.RequestShape shape = scenario.classes().get(cls);
-        URI u = conn.target;
-        String path = shape.path().startsWith("/") ? shape.path() : "/" + shape.path();
-        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(shape.method()), path);
-        req.headers().set(HttpHeaderNames.HOST, u.getHost() + ":" + port(u));
-        req.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        req.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
-        shape.headers().forEach(req.headers()::set);
+        FullHttpRequest req = request(cls, conn.target);
         Call call = new Call(cls, p, intended, client);
         inFlight.add(call);
+        inFlightCount = inFlight.size();
         double timeoutAt = intended + scenario.timeoutSeconds();
         call.timeout = loop.schedule(() -> call.finish(ResultRecorder.Outcome.TIMED_OUT),
                 Math.max(0, (long) Math.ceil((timeoutAt - now()) * 1e9)), TimeUnit.NANOSECONDS);
         conn.send(call, req);
     }
 
+    private FullHttpRequest request(String cls, URI u) {
+        Scenario.RequestShape shape = scenario.classes().get(cls);
+        String path = shape.path().startsWith("/") ? shape.path() : "/" + shape.path();
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(shape.method()), path);
+        req.headers().set(HttpHeaderNames.HOST, u.getHost() + ":" + port(u));
+        req.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        req.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+        shape.headers().forEach(req.headers()::set);
+        return req;
+    }
+
     private void endRun(CompletableFuture<Void> finished) {
+        if (ended) {
+            return;
+        }
         ended = true;
+        endedAtSeconds = now();
         double graceUntil = now() + Math.min(scenario.timeoutSeconds(), 2.0);
         Runnable[] check = new Runnable[1];
         check[0] = () -> {

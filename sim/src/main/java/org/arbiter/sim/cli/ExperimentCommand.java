@@ -26,13 +26,15 @@ import picocli.CommandLine.Spec;
                 "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
                 "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
                 "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
-                "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour)."})
+                "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
+                "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
+                "table.md; --faults picks faults, --quick shortens every phase)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy or scale")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale or faults")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -83,6 +85,43 @@ public final class ExperimentCommand implements Callable<Integer> {
                     "(about 3 s per seed; default: ${DEFAULT-VALUE}, none)."})
     int seeds;
 
+    @Option(names = "--faults", defaultValue = "all", paramLabel = "LIST",
+            description = {"faults only: all, or a comma list of simserver-kill, simserver-stop, grm-leader-kill,",
+                    "grm-leader-term, broker-term, broker-kill, gateway-term (default: ${DEFAULT-VALUE})."})
+    String faults;
+
+    @Option(names = "--quick", description = "faults only: 2 s warm-up, 5 s recovery, 5 s stop (CI) instead of 5, 15, 15.")
+    boolean quick;
+
+    private int faults(java.io.PrintWriter err) throws IOException {
+        java.util.List<org.arbiter.sim.experiment.FaultCampaign.Fault> list;
+        try {
+            list = org.arbiter.sim.experiment.FaultCampaign.Fault.parseList(faults);
+        } catch (IllegalArgumentException e) {
+            err.println("experiment: " + e.getMessage());
+            return 2;
+        }
+        var launcher = org.arbiter.sim.experiment.FaultCampaign.javaLauncher(System.getProperty("java.class.path"));
+        var settings = quick ? org.arbiter.sim.experiment.FaultCampaign.Settings.quick(launcher, list, seed)
+                : org.arbiter.sim.experiment.FaultCampaign.Settings.full(launcher, list, seed);
+        org.arbiter.sim.experiment.FaultReport report;
+        try {
+            report = org.arbiter.sim.experiment.FaultCampaign.run(settings, out, line -> {
+                err.println(line);
+                err.flush();
+            });
+        } catch (Exception e) {
+            err.println("experiment: faults: " + e.getMessage());
+            return 1;
+        }
+        Files.createDirectories(out);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), report);
+        Files.writeString(out.resolve("table.md"), report.table());
+        spec.commandLine().getOut().print(report.table());
+        spec.commandLine().getOut().println("wrote " + out.resolve("result.json") + " and " + out.resolve("table.md"));
+        return 0;
+    }
+
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
     String size;
@@ -128,6 +167,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         var err = spec.commandLine().getErr();
+        if ("faults".equals(name)) {
+            return faults(err);
+        }
+        if (quick || spec.commandLine().getParseResult().hasMatchedOption("--faults")) {
+            err.println("experiment: --faults/--quick: " + name + " (expected: with faults)");
+            return 2;
+        }
         Map<String, Object> result;
         try {
             result = result(err);
@@ -136,7 +182,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 2;
         }
         if (result == null) {
-            err.println("experiment: " + name + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale)");
+            err.println("experiment: " + name
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults)");
             return 2;
         }
         return write(result);

@@ -1,0 +1,86 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.arbiter.sim.experiment.FaultCampaign;
+import org.arbiter.sim.experiment.FaultCampaign.Fault;
+import org.arbiter.sim.experiment.FaultReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CI fault campaign: {@code arbiter experiment faults --quick} on a subset of the faults,
+ * against real processes (broker, two GRMs, two gateways, two simservers, each its own JVM from
+ * this test's class path) with the load generator in this JVM.
+ *
+ * <p>What the product handles today is asserted in the two sets below; tighten them as fixes land
+ * (see docs/reliability.md, "Fault campaign").
+ */
+final class FaultCampaignTest {
+
+    /**
+     * The faults run in CI (the broker faults add about 30 s each — a broker restart — and the full
+     * list takes several minutes: `arbiter experiment faults`).
+     */
+    static final List<Fault> CI_FAULTS = List.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+
+    /** Faults after which every request sent got an HTTP answer (lost = 0). */
+    static final Set<Fault> EXPECTED_ANSWERED = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+
+    /**
+     * Faults after which every answer was a 2xx (no 502/503/504). Add SIMSERVER_KILL once the
+     * gateway's backend health and re-queueing are in (today a killed simserver gives 502s).
+     */
+    static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+
+    /**
+     * Faults after which no request that was in flight had to be resent elsewhere by the client
+     * (failoversInFlight = 0). Add GATEWAY_TERM once the gateway drains on SIGTERM (today it closes
+     * its client connections, so requests in flight there are resent to the other gateway).
+     */
+    static final Set<Fault> EXPECTED_NO_RESEND = EnumSet.noneOf(Fault.class);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void quickCampaign_countsEveryRequest_newLeaderAfterKill_andKnownFaultsLoseNothing() throws Exception {
+        FaultCampaign.Settings settings = FaultCampaign.Settings.quick(
+                FaultCampaign.javaLauncher(System.getProperty("java.class.path")), CI_FAULTS, 1);
+        FaultReport report = FaultCampaign.run(settings, dir, System.out::println);
+        System.out.print(report.table());
+
+        assertThat(report.faults()).extracting(FaultReport.Row::fault)
+                .containsExactlyElementsOf(CI_FAULTS.stream().map(Fault::id).toList());
+        for (FaultReport.Row r : report.faults()) {
+            Fault f = CI_FAULTS.get(report.faults().indexOf(r));
+            long byStatus = r.statuses().values().stream().mapToLong(Long::longValue).sum();
+            assertThat(r.sent()).as(f.id() + ": load ran").isGreaterThan(50);
+            assertThat(r.sent()).as(f.id() + ": sent = answers by status + connection errors + timed out + unfinished")
+                    .isEqualTo(byStatus + r.connectionErrors() + r.timedOut() + r.unfinished());
+            if (EXPECTED_ANSWERED.contains(f)) {
+                assertThat(r.lost()).as(f.id() + ": every request answered").isZero();
+            }
+            if (EXPECTED_NO_RESEND.contains(f)) {
+                assertThat(r.failoversInFlight()).as(f.id() + ": no request in flight resent").isZero();
+            }
+            if (EXPECTED_CLEAN.contains(f)) {
+                assertThat(r.statuses().keySet()).as(f.id() + ": only 2xx answers").allMatch(s -> s >= 200 && s < 300);
+            }
+            assertThat(r.nextAllocationSeconds()).as(f.id() + ": allocations resume").isNotNull();
+        }
+        FaultReport.Row kill = report.faults().get(CI_FAULTS.indexOf(Fault.GRM_LEADER_KILL));
+        assertThat(kill.leaderBefore()).isNotEmpty();
+        assertThat(kill.newLeaderSeconds()).as("a new leader after kill -9 of the leader").isNotNull().isLessThan(30.0);
+        assertThat(kill.leaderAfter()).isNotEqualTo(kill.leaderBefore()).isNotEmpty();
+        FaultReport.Row gw = report.faults().get(CI_FAULTS.indexOf(Fault.GATEWAY_TERM));
+        assertThat(gw.failovers()).as("clients of the stopped gateway moved to the other one").isPositive();
+    }
+}
