@@ -16,7 +16,8 @@ import org.arbiter.gateway.classify.PathNormalizer;
  *
  *   version   HTTP/1.0 and HTTP/1.1 only; anything else (HTTP/2.0 - which is how the h2 preface
  *             "PRI * HTTP/2.0" decodes -, HTTP/0.9, HTTP/9.9) gets 505 (RFC 9110 §15.6.6).
- *   method    CONNECT (a tunnel) and TRACE (reflects headers) get 405 with Allow.
+ *   method    CONNECT (a tunnel), TRACE (reflects headers) and PRI (RFC 9113 §11.6: "never used
+ *             by an actual client", only seen when an h2 preface is misread) get 405 with Allow.
  *   Host      HTTP/1.1 without Host, any request with two Host lines, or a Host that is not
  *             host[:port], gets 400 (RFC 9112 §3.2).
  *   target    origin-form "/path?query"; absolute-form "http(s)://authority/path?query" whose
@@ -55,7 +56,8 @@ final class RequestChecks {
             return new Refusal(HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
                     "PRI".equals(req.method().name()) ? "http2Preface" : "unsupportedVersion");
         }
-        if (req.method().equals(HttpMethod.CONNECT) || req.method().equals(HttpMethod.TRACE)) {
+        if (req.method().equals(HttpMethod.CONNECT) || req.method().equals(HttpMethod.TRACE)
+                || "PRI".equals(req.method().name())) {  // PRI in any form: found by fuzzing
             return new Refusal(HttpResponseStatus.METHOD_NOT_ALLOWED, "methodNotAllowed");
         }
         List<String> hosts = req.headers().getAll(HttpHeaderNames.HOST);

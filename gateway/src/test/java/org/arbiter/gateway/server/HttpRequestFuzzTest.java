@@ -2,6 +2,7 @@ package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.bootstrap.ServerBootstrap;
@@ -54,7 +55,8 @@ import org.arbiter.common.config.ConfigLoader;
  *       {@code Host}, never {@code CONNECT}, {@code TRACE} or {@code PRI}, a path in origin form
  *       without dot segments or doubled slashes, and no {@code X-Forwarded-Proto} the client made up;</li>
  *   <li>every 64 inputs, and at the end of a run, a well-formed request on a new connection still
- *       gets its 200 — no input breaks the gateway for the next client.</li>
+ *       gets its 200 — no input breaks the gateway for the next client;</li>
+ *   <li>no connection goes anywhere but loopback (Jazzer's SSRF detector).</li>
  * </ul>
  */
 class HttpRequestFuzzTest {
@@ -64,10 +66,20 @@ class HttpRequestFuzzTest {
     private static Rig rig;
 
     @FuzzTest(maxDuration = "5m")
-    @DictionaryEntries({"GET ", "POST ", "CONNECT ", "TRACE ", "PRI * HTTP/2.0", " HTTP/1.1\r\n", " HTTP/1.0\r\n",
-        "Host: a\r\n", "Content-Length: ", "Transfer-Encoding: chunked\r\n", "X-Class: premium\r\n", "\r\n\r\n",
-        "/admin", "/%61dmin", "/x/../", "//", "X-Forwarded-Proto: https\r\n", "Connection: close\r\n", "Expect: 100-continue\r\n"})
+    // libFuzzer dictionary syntax: CR LF written as \x0D\x0A
+    @DictionaryEntries({"GET ", "POST ", "CONNECT ", "TRACE ", "PRI * HTTP/2.0", " HTTP/1.1\\x0D\\x0A", " HTTP/1.0\\x0D\\x0A",
+        "Host: a\\x0D\\x0A", "Content-Length: ", "Transfer-Encoding: chunked\\x0D\\x0A", "X-Class: premium\\x0D\\x0A", "\\x0D\\x0A\\x0D\\x0A",
+        "/admin", "/%61dmin", "/x/../", "//", "X-Forwarded-Proto: https\\x0D\\x0A", "Connection: close\\x0D\\x0A", "Expect: 100-continue\\x0D\\x0A"})
     void request(byte[] input) throws Exception {
+        // Jazzer's SSRF detector: this test, the gateway and its backend talk over loopback only;
+        // a connection anywhere else (say, to an authority taken from a request) is a finding.
+        try (var loopbackOnly = BugDetectors.allowNetworkConnections(
+                (host, port) -> "127.0.0.1".equals(host) || "localhost".equals(host))) {
+            check(input);
+        }
+    }
+
+    private static void check(byte[] input) throws Exception {
         Rig r = rig();
         byte[] answer = exchange(r.gateway.port(), input);
         String text = new String(answer, StandardCharsets.ISO_8859_1);

@@ -171,6 +171,7 @@ final class HttpStrictnessSocketTest {
         "HTTP/0.9 style           | GET / HTTP/0.9\\r\\nHost: a\\r\\n\\r\\n                                       | 505 | unsupportedVersion",
         "CONNECT                  | CONNECT example.com:443 HTTP/1.1\\r\\nHost: example.com:443\\r\\n\\r\\n       | 405 | methodNotAllowed",
         "TRACE                    | TRACE / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n                                      | 405 | methodNotAllowed",
+        "PRI as a method          | PRI /a HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n                                     | 405 | methodNotAllowed",
         "encoded slash            | GET /x%2f..%2fadmin HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n                          | 400 | badPath",
         "bad percent              | GET /a%zz HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n                                    | 400 | badPath",
         "not a path               | GET admin HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n                                    | 400 | badTarget",
