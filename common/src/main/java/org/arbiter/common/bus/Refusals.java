@@ -58,10 +58,7 @@ public final class Refusals {
 
     /** Counts one refused record; logs {@code detail} unless this reason was logged within the interval. */
     public void refuse(String reason, String detail) {
-        Reason r = reasons.computeIfAbsent(reason, k -> new Reason(Counter.builder("arbiter.bus.refused")
-                .tag("topic", topic).tag("reason", k).description("records refused by reason").register(registry)));
-        r.counter.increment();
-        r.count.incrementAndGet();
+        Reason r = counted(reason);
         long now = nanoTicker.getAsLong();
         synchronized (r) {
             if (r.logged && now - r.lastLogNanos < LOG_INTERVAL_NANOS) {
@@ -74,6 +71,19 @@ public final class Refusals {
         long more = r.suppressed.getAndSet(0);
         log.warn("refused a record on {} ({}): {}{}", topic, reason, detail,
                 more > 0 ? " (and " + more + " more since the last line)" : "");
+    }
+
+    /** Counts one refused record without logging (a refusal that is routine, e.g. another gateway's key). */
+    public void refuseQuietly(String reason) {
+        counted(reason);
+    }
+
+    private Reason counted(String reason) {
+        Reason r = reasons.computeIfAbsent(reason, k -> new Reason(Counter.builder("arbiter.bus.refused")
+                .tag("topic", topic).tag("reason", k).description("records refused by reason").register(registry)));
+        r.counter.increment();
+        r.count.incrementAndGet();
+        return r;
     }
 
     /** Records refused for {@code reason} so far. */

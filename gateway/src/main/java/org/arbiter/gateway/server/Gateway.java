@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.bus.Refusals;
 import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
@@ -83,7 +85,16 @@ public final class Gateway implements AutoCloseable {
         GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), System.nanoTime());
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
         this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, null);
-        this.follower = new AllocationFollower(id, initial, plane::applyAllocation);
+        Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
+                System::nanoTime);
+        this.follower = new AllocationFollower(id, initial, plane::applyAllocation, java.time.Clock.systemUTC(),
+                cluster.control().maxClockSkewMillis(), (reason, detail) -> {
+                    if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
+                        refusals.refuseQuietly(reason.tag()); // normal on a shared topic: counted, not logged
+                    } else {
+                        refusals.refuse(reason.tag(), "gateway " + id + ": " + detail);
+                    }
+                });
         this.host = gc.host();
         int port = options.port() != null ? options.port() : gc.port();
         int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
@@ -112,6 +123,11 @@ public final class Gateway implements AutoCloseable {
                 @Override
                 public String prometheus() {
                     return metrics.scrape();
+                }
+
+                @Override
+                public java.util.Map<String, Long> refused() {
+                    return follower.refused();
                 }
             };
             this.adminChannel = new ServerBootstrap().group(adminGroup).channel(NioServerSocketChannel.class)
@@ -172,8 +188,8 @@ public final class Gateway implements AutoCloseable {
                 bus = b;
                 LOG.info("gateway {}: following allocations on {}", id, kafka.bootstrap());
             } catch (RuntimeException e) {
-                LOG.warn("gateway {}: Kafka not reachable ({}); keeping allocation v{}, retrying in 5 s", id,
-                        e.getMessage(), plane.allocation().version());
+                LOG.warn("gateway {}: Kafka not reachable ({}); keeping allocation epoch {} v{}, retrying in 5 s", id,
+                        e.getMessage(), plane.allocation().epoch(), plane.allocation().version());
                 try {
                     Thread.sleep(5000);
                 } catch (InterruptedException ie) {
@@ -286,6 +302,18 @@ public final class Gateway implements AutoCloseable {
         @Override
         public long getAllocationVersion() {
             return plane.allocation().version();
+        }
+
+        @Override
+        public long getAllocationEpoch() {
+            return plane.allocation().epoch();
+        }
+
+        @Override
+        public String getRefusedAllocations() {
+            StringJoiner j = new StringJoiner(", ");
+            follower.refused().forEach((reason, n) -> j.add(reason + "=" + n));
+            return j.toString();
         }
 
         @Override
