@@ -4,6 +4,8 @@ import static org.arbiter.common.message.Message.checkAt;
 import static org.arbiter.common.message.Message.checkId;
 import static org.arbiter.common.message.Message.checkVersion;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 import java.util.Map;
 
@@ -24,7 +26,8 @@ import java.util.Map;
  * @param epoch      the epoch of the GRM leader that wrote it (ms since 1970 when it began; 0 = none)
  */
 public record Allocation(int v, Instant at, String gateway, long version, Map<String, Double> weights,
-                         Map<String, Integer> serverCaps, String source, long epoch) implements Message {
+                         Map<String, Integer> serverCaps, String source,
+                         @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch) implements Message {
 
     /** The largest weight a record may carry. */
     public static final double MAX_WEIGHT = 1e9;

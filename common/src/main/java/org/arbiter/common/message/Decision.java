@@ -6,6 +6,8 @@ import static org.arbiter.common.message.Message.checkNonNegative;
 import static org.arbiter.common.message.Message.checkVersion;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,8 @@ import java.util.Map;
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
-                       Map<String, Server> servers, double energyJoules, List<String> overrides, long epoch)
+                       Map<String, Server> servers, double energyJoules, List<String> overrides,
+                       @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
         implements Message {
 
     /** A legacy decision without an epoch (epoch 0). */

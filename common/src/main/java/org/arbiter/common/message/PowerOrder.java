@@ -4,6 +4,8 @@ import static org.arbiter.common.message.Message.checkAt;
 import static org.arbiter.common.message.Message.checkId;
 import static org.arbiter.common.message.Message.checkVersion;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 
 /**
@@ -19,7 +21,7 @@ import java.time.Instant;
  * @param epoch    the epoch of the GRM leader that wrote it (0..{@link Epochs#MAX_MILLIS}; 0 = legacy)
  */
 public record PowerOrder(int v, Instant at, String server, ServerState target, ServerState state, String reason,
-                         long sequence, long epoch) implements Message {
+                         long sequence, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch) implements Message {
 
     /** A legacy order without an epoch (epoch 0). */
     public PowerOrder(int v, Instant at, String server, ServerState target, ServerState state, String reason,
