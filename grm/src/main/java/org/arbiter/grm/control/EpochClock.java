@@ -70,16 +70,28 @@ public final class EpochClock {
         long nowMs = Epochs.millis(now);
         long atMs = Epochs.millis(at);
         Optional<Epochs.Implausible> why = Epochs.check(epoch, counter, atMs, nowMs, maxSkewMillis);
-        if (why.isEmpty()) {
+        if (why.isEmpty() && observable(epoch, counter, atMs, nowMs)) {
             observe(epoch, counter);
-        } else if (why.get() != Epochs.Implausible.COUNTER
-                && Epochs.check(epoch, counter, atMs, nowMs, 2 * maxSkewMillis).isEmpty()) {
+        } else if (why.map(w -> w != Epochs.Implausible.COUNTER).orElse(true)
+                && Epochs.check(epoch, counter, atMs, nowMs, twiceSkew()).isEmpty()) {
             Stamp s = new Stamp(epoch, counter);
             if (deferred == null || s.compareTo(deferred.stamp) > 0) {
                 deferred = new Deferred(s, atMs);
             }
         }
         return why;
+    }
+
+    /**
+     * Plausible one millisecond ago: so the epoch this clock then takes (observed + 1) is plausible
+     * now to a reader on the same clock; a record at the very edge waits a millisecond (deferred).
+     */
+    private boolean observable(long epoch, long counter, long atMs, long nowMs) {
+        return Epochs.check(epoch, counter, atMs, nowMs == Long.MIN_VALUE ? nowMs : nowMs - 1, maxSkewMillis).isEmpty();
+    }
+
+    private long twiceSkew() {
+        return maxSkewMillis > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * maxSkewMillis;
     }
 
     /** Observes a stamp known to be plausible (tests, and records this GRM trusts). */
@@ -101,15 +113,14 @@ public final class EpochClock {
      */
     public Stamp begin(Instant now) {
         long nowMs = Math.max(0, Math.min(Epochs.MAX_MILLIS, Epochs.millis(now)));
-        if (deferred != null && Epochs.check(deferred.stamp.epoch(), deferred.stamp.counter(), deferred.atMillis,
-                nowMs, maxSkewMillis).isEmpty()) {
+        if (deferred != null && observable(deferred.stamp.epoch(), deferred.stamp.counter(), deferred.atMillis, nowMs)) {
             observe(deferred.stamp.epoch(), deferred.stamp.counter());
             deferred = null;
         }
         boolean overtaken = seen.compareTo(current) > 0;
         if (fresh || current.epoch() == 0 || overtaken
                 || current.counter() >= Epochs.maxCounter(current.epoch(), nowMs)) {
-            long epoch = Math.max(nowMs, Math.max(seen.epoch(), current.epoch()) + 1);
+            long epoch = Math.max(nowMs, Math.min(Epochs.MAX_MILLIS, Math.max(seen.epoch(), current.epoch())) + 1);
             current = new Stamp(Math.min(epoch, Epochs.MAX_MILLIS), 0);
             fresh = false;
         }
