@@ -137,6 +137,13 @@ final class MessageCodecTest {
     }
 
     @Test
+    void aNestedFieldOutOfRange_isNamedWithItsPath() throws IOException {
+        String bad = read("gateway-stats.json").replace("\"queueLength\": 3", "\"queueLength\": -1");
+        assertThat(MessageCodec.decode(bad, GatewayStats.class))
+                .isEqualTo(new Decoded.Failure<>("GatewayStats classes.premium.queueLength: -1 (expected: >= 0)"));
+    }
+
+    @Test
     void unknownFields_areIgnored() {
         String json = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"gateway\":\"g1\",\"version\":2,"
                 + "\"weights\":{\"a\":1.5},\"serverCaps\":{},\"futureField\":{\"x\":[1,2]}}";
