@@ -223,8 +223,22 @@ public final class GrmStep implements ControlStep {
         return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, "configured", stamp.epoch());
     }
 
+    /**
+     * The period's decision, or null when it would break a {@link Decision} range (a model figure
+     * gone NaN): the record is for the console, and must never keep the allocations from going out.
+     */
     private Decision decision(Instant now, Problem problem, Solution solution, double solveSeconds, EpochClock.Stamp stamp,
                               Map<String, GatewayStats> live, OverrideBook overrides) {
+        try {
+            return decisionOf(now, problem, solution, solveSeconds, stamp, live, overrides);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("no decision record this period: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private Decision decisionOf(Instant now, Problem problem, Solution solution, double solveSeconds, EpochClock.Stamp stamp,
+                                Map<String, GatewayStats> live, OverrideBook overrides) {
         List<Decision.Flow> flows = new ArrayList<>();
         for (Problem.Flow f : problem.flows()) {
             double w = solution == null ? f.weight() : solution.weights().get(f.gateway()).get(f.cls());
