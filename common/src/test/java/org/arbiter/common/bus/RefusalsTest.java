@@ -18,7 +18,7 @@ final class RefusalsTest {
     final Logger log = (Logger) Proxy.newProxyInstance(Logger.class.getClassLoader(), new Class<?>[] {Logger.class},
             (proxy, method, args) -> {
                 if (method.getName().equals("warn")) {
-                    lines.add(Arrays.toString(args));
+                    lines.add(Arrays.deepToString(args));
                 }
                 return method.getReturnType() == boolean.class ? Boolean.TRUE : null;
             });
