@@ -77,6 +77,18 @@ final class EpochClockTest {
     }
 
     @Test
+    void aRecordAtTheVeryEdgeOfTheSkew_isOutranked_byAnEpochThatIsItselfPlausible() {
+        long edge = MS + SKEW;
+        assertThat(clock.offer(edge, 1, T, T)).isEmpty(); // plausible: a gateway on this clock takes it
+        EpochClock.Stamp now = clock.next(T);
+        assertThat(Epochs.check(now.epoch(), now.counter(), T, T, SKEW)).as("%s", now).isEmpty();
+        Instant later = T.plusMillis(1);
+        EpochClock.Stamp next = clock.next(later);
+        assertThat(next.compareTo(new EpochClock.Stamp(edge, 1))).isPositive();
+        assertThat(Epochs.check(next.epoch(), next.counter(), later, later, SKEW)).as("%s", next).isEmpty();
+    }
+
+    @Test
     void manyTicksInOneMillisecond_neverPassTheCounterBound() {
         EpochClock.Stamp prev = EpochClock.Stamp.NONE;
         for (int i = 0; i < 5_000; i++) {
