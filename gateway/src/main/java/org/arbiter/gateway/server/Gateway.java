@@ -16,7 +16,9 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
 import java.util.concurrent.Executors;
@@ -87,7 +89,7 @@ public final class Gateway implements AutoCloseable {
         this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, null);
         Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
                 System::nanoTime);
-        this.follower = new AllocationFollower(id, initial, plane::applyAllocation, java.time.Clock.systemUTC(),
+        this.follower = new AllocationFollower(id, initial, plane::applyAllocation, Clock.systemUTC(),
                 cluster.control().maxClockSkewMillis(), (reason, detail) -> {
                     if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
                         refusals.refuseQuietly(reason.tag()); // normal on a shared topic: counted, not logged
@@ -126,7 +128,7 @@ public final class Gateway implements AutoCloseable {
                 }
 
                 @Override
-                public java.util.Map<String, Long> refused() {
+                public Map<String, Long> refused() {
                     return follower.refused();
                 }
             };
