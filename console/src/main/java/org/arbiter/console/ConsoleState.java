@@ -211,7 +211,7 @@ public final class ConsoleState {
             return gateway != null && allocations.remove(gateway) != null;
         }
         Allocation held = allocations.get(allocation.gateway());
-        if (held != null && allocation.version() < held.version()) {
+        if (held != null && held.isNewerThan(allocation)) { // (epoch, version): a new leader's epoch wins
             ignored++;
             return false;
         }

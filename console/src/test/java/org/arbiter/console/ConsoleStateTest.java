@@ -108,6 +108,18 @@ final class ConsoleStateTest {
     }
 
     @Test
+    void aNewLeadersEpoch_winsOverAHigherVersionOfTheOldEpoch() {
+        long oldEpoch = T0.toEpochMilli() - 60_000;
+        assertThat(state.onAllocation("g1", new Allocation(Message.VERSION, T0, "g1", 500, Map.of("premium", 6.0),
+                Map.of("s1", 7), "grm", oldEpoch))).isTrue();
+        assertThat(state.onAllocation("g1", new Allocation(Message.VERSION, T0, "g1", 1, Map.of("premium", 2.0),
+                Map.of("s1", 7), "grm", oldEpoch + 1))).isTrue();
+        assertThat(state.onAllocation("g1", new Allocation(Message.VERSION, T0, "g1", 501, Map.of("premium", 9.0),
+                Map.of("s1", 7), "grm", oldEpoch))).isFalse();
+        assertThat(state.allocations().get("g1").weights()).containsEntry("premium", 2.0);
+    }
+
+    @Test
     void clusterView_showsCapsPowerStateAndConcurrency() {
         state.onAllocation("g1", allocation("g1", 1, 6.0));
         state.onPower("s2", new PowerOrder(Message.VERSION, T0, "s2", ServerState.OFF, ServerState.DRAINING, "sizing", 1));

@@ -559,13 +559,16 @@ public final class GatewayCore<R> {
 
     /**
      * Swaps w(g,c) and N(g,s) at once. Ignored (returns false) when it is for another gateway or
-     * not newer than the allocation in force (version 0 is the configured allocation, replaced by
-     * any GRM allocation). Classes the allocation does not name keep their weight; servers it does
-     * not name get cap 0; names this gateway does not know are ignored.
+     * not newer in (epoch, version) than the allocation in force (epoch 0 version 0 is the
+     * configured allocation, replaced by any GRM allocation; a newer epoch beats any version of an
+     * older one). Classes the allocation does not name keep their weight; servers it does not name
+     * get cap 0; names this gateway does not know are ignored. Plausibility against the clock is the
+     * caller's ({@code AllocationFollower}).
      */
     public boolean applyAllocation(Allocation a) {
         requireNonNull(a, "a");
-        if (!a.gateway().equals(gatewayId) || a.version() <= allocation.version() && allocation.version() > 0) {
+        boolean configured = allocation.epoch() == 0 && allocation.version() == 0;
+        if (!a.gateway().equals(gatewayId) || !configured && !a.isNewerThan(allocation)) {
             return false;
         }
         allocation = a;

@@ -26,9 +26,9 @@ import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.Ticket;
+import org.arbiter.grm.control.EpochClock;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.control.OverrideBook;
-import org.arbiter.grm.control.VersionClock;
 import org.arbiter.grm.sizing.Fleet;
 
 /*
@@ -85,7 +85,7 @@ public final class Simulator {
     private final Map<String, Allocation> lastAllocations = new TreeMap<>();
     private final GrmStep step;
     private final OverrideBook overrides;
-    private final VersionClock versions = new VersionClock();
+    private final EpochClock versions = new EpochClock();
     private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
     private int phase = -1;
     private double phaseStart;
@@ -178,7 +178,7 @@ public final class Simulator {
         this.step = new GrmStep(config, "sim-grm", () -> 0L);
         this.overrides = new OverrideBook(config);
         for (GatewayConfig g : config.gateways()) {
-            Allocation initial = step.configured(g.id(), Instant.EPOCH, 0, overrides);
+            Allocation initial = step.configured(g.id(), Instant.EPOCH, EpochClock.Stamp.NONE, overrides);
             gateways.add(GatewayCore.fromConfig(config, g.id(), initial, random.split(), 0));
         }
         for (ServerConfig s : config.servers()) {

@@ -251,8 +251,9 @@ public final class KafkaBus implements AutoCloseable {
      * Starts a consumer loop on its own daemon thread that decodes every record of {@code topic}
      * as {@code type} and hands it to {@code handler}. Without a group it reads all partitions,
      * from the beginning or from the end; with a group it shares the partitions with the group's
-     * other members and commits offsets. Malformed records are skipped, logged once per kind and
-     * counted ({@code arbiter.bus.malformed}); the loop survives broker restarts.
+     * other members and commits offsets. Malformed records (also those out of a record's ranges) are
+     * skipped, logged once per kind and counted ({@code arbiter.bus.malformed}, and
+     * {@code arbiter.bus.refused{reason=malformed}}); the loop survives broker restarts.
      */
     public <T extends Message> Subscriber<T> subscribe(String topic, Class<T> type, Subscriber.Start start,
                                                        MessageHandler<T> handler) {
@@ -295,8 +296,10 @@ public final class KafkaBus implements AutoCloseable {
                 .description("records skipped because they could not be decoded").register(registry);
         Counter handlerErrors = Counter.builder("arbiter.bus.handler.errors").tag("topic", topic)
                 .description("records whose handler threw").register(registry);
+        Counter refusedMalformed = Counter.builder("arbiter.bus.refused").tag("topic", topic).tag("reason", "malformed")
+                .description("records refused by reason").register(registry);
         Subscriber<T> s = new Subscriber<>(topic, decoder, start, groupId, p, handler, onAssignment,
-                received, malformed, handlerErrors);
+                received, malformed, handlerErrors, refusedMalformed);
         subscribers.add(s);
         s.start();
         return s;

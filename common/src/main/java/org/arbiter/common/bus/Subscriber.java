@@ -53,6 +53,7 @@ public final class Subscriber<T> implements AutoCloseable {
     private final Counter received;
     private final Counter malformed;
     private final Counter handlerErrors;
+    private final Counter refusedMalformed;
     private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch caughtUp = new CountDownLatch(1);
@@ -73,7 +74,7 @@ public final class Subscriber<T> implements AutoCloseable {
 
     Subscriber(String topic, Function<byte[], Decoded<T>> decoder, Start start, String groupId, Properties properties,
                MessageHandler<T> handler, Consumer<Set<Integer>> onAssignment,
-               Counter received, Counter malformed, Counter handlerErrors) {
+               Counter received, Counter malformed, Counter handlerErrors, Counter refusedMalformed) {
         this.topic = topic;
         this.decoder = decoder;
         this.start = start;
@@ -84,6 +85,7 @@ public final class Subscriber<T> implements AutoCloseable {
         this.received = received;
         this.malformed = malformed;
         this.handlerErrors = handlerErrors;
+        this.refusedMalformed = refusedMalformed;
         this.leaseMillis = Long.parseLong(properties.getProperty(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "45000"));
     }
 
@@ -301,6 +303,7 @@ public final class Subscriber<T> implements AutoCloseable {
             Decoded<T> d = decoder.apply(r.value());
             if (d instanceof Decoded.Failure<T> f) {
                 malformed.increment();
+                refusedMalformed.increment();
                 if (loggedFailures.size() < 100 && loggedFailures.add(f.reason())) {
                     LOG.warn("skipping malformed record on {} at offset {} (key {}): {}", topic, r.offset(), r.key(), f.reason());
                 }

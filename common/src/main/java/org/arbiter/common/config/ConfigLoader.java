@@ -195,7 +195,8 @@ public final class ConfigLoader {
                 k.number("minWeight", 1, v -> v >= 0, ">= 0"),
                 k.number("responseTimeCap", 10, v -> v > 1, "> 1"),
                 k.choice("prediction", "mm1", "mm1", "queue-length"),
-                k.number("gain", 1, v -> v >= 0, ">= 0"));
+                k.number("gain", 1, v -> v >= 0, ">= 0"),
+                k.duration("maxClockSkew", ControlConfig.DEFAULT_MAX_CLOCK_SKEW_SECONDS, v -> v >= 0 && v <= 3600, "0s..1h"));
         k.finish();
         if (control.statsWindowSeconds() < control.reportPeriodSeconds()) {
             k.error("statsWindow", Durations.format(control.statsWindowSeconds())

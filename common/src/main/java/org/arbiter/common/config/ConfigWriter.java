@@ -114,7 +114,8 @@ public final class ConfigWriter {
                 "reportPeriod", Durations.format(k.reportPeriodSeconds()),
                 "statsWindow", Durations.format(k.statsWindowSeconds()), "combine", k.combine(),
                 "granularity", k.granularity(), "minWeight", k.minWeight(), "responseTimeCap", k.responseTimeCap(),
-                "prediction", k.prediction(), "gain", k.gain()));
+                "prediction", k.prediction(), "gain", k.gain(),
+                "maxClockSkew", Durations.format(k.maxClockSkewSeconds())));
         SizingConfig z = c.sizing();
         Map<String, Object> sizing = map("policy", z.policy(), "minServers", z.minServers(), "maxServers", z.maxServers(),
                 "startupDelay", Durations.format(z.startupDelaySeconds()),

@@ -14,10 +14,29 @@ import static java.util.Objects.requireNonNull;
  * @param responseTimeCap     predictions are clamped to this multiple of τ_c
  * @param prediction          mm1 (003 eq. 9) or queue-length (001)
  * @param gain                k of the queue-length feedback
+ * @param maxClockSkewSeconds how far a control record's {@code at} or epoch may lie ahead of the
+ *                            reader's clock before it is refused as implausible (0..1h, default 30 s)
  */
 public record ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
                             String combine, int granularity, double minWeight, double responseTimeCap,
-                            String prediction, double gain) {
+                            String prediction, double gain, double maxClockSkewSeconds) {
+
+    /** The default {@code control.maxClockSkew}. */
+    public static final double DEFAULT_MAX_CLOCK_SKEW_SECONDS = 30;
+
+    /** With the default clock skew (30 s). */
+    public ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
+                         String combine, int granularity, double minWeight, double responseTimeCap,
+                         String prediction, double gain) {
+        this(periodSeconds, reportPeriodSeconds, statsWindowSeconds, combine, granularity, minWeight, responseTimeCap,
+                prediction, gain, DEFAULT_MAX_CLOCK_SKEW_SECONDS);
+    }
+
+    /** {@link #maxClockSkewSeconds} in whole milliseconds. */
+    public long maxClockSkewMillis() {
+        return Math.round(maxClockSkewSeconds * 1000);
+    }
+
     public ControlConfig {
         requireNonNull(combine, "combine");
         requireNonNull(prediction, "prediction");

@@ -1,9 +1,13 @@
 package org.arbiter.common.message;
 
 import static org.arbiter.common.message.Message.checkAt;
+import static org.arbiter.common.message.Message.checkFiniteOrNone;
+import static org.arbiter.common.message.Message.checkNonNegative;
 import static org.arbiter.common.message.Message.checkVersion;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +15,12 @@ import java.util.Map;
 /**
  * One control period's decision, for the console and the record. Topic {@code decisions}, key:
  * the deciding GRM's id.
+ *
+ * <p>Ranges (checked here): {@code sequence} >= 0; ({@code epoch}, {@code allocationVersion}) as
+ * in {@link Allocation}; {@code solveSeconds}, {@code energyJoules} finite and >= 0;
+ * {@code objective} finite, or NaN when nothing was solved; per flow, the measured inputs and
+ * weights finite and >= 0, the predictions finite (response time >= 0) or NaN when nothing was
+ * solved; per server a state, N_s, capacity and watts >= 0. Infinities are always refused.
  *
  * @param grm               the leader that decided
  * @param sequence          control period number of this leader
@@ -25,15 +35,46 @@ import java.util.Map;
  * @param overrides         ids of the overrides in force
  * @param pins              what became of each override in force this period, in the order the GRM
  *                          considered them (the order they were set): applied, or left out and why
+ * @param epoch             the deciding leader's epoch (0 = legacy record)
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
                        Map<String, Server> servers, double energyJoules, List<String> overrides,
-                       List<PinStatus> pins) implements Message {
+                       List<PinStatus> pins, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
+        implements Message {
+
+    /** A legacy decision without pin statuses or an epoch (pins empty, epoch 0). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, List.of(), 0);
+    }
+
+    /** A decision without an epoch (epoch 0). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides, List<PinStatus> pins) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, pins, 0);
+    }
+
+    /** A decision without pin statuses (pins empty). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides, long epoch) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, List.of(), epoch);
+    }
 
     public Decision {
         checkVersion(v);
         checkAt(at);
+        checkNonNegative("sequence", sequence);
+        Epochs.checkStamp("allocationVersion", epoch, allocationVersion, at);
+        checkFiniteOrNone("objective", objective);
+        checkNonNegative("solveSeconds", solveSeconds);
+        checkNonNegative("energyJoules", energyJoules);
         grm = grm == null ? "" : grm;
         combine = combine == null ? "" : combine;
         liveGateways = liveGateways == null ? List.of() : List.copyOf(liveGateways);
@@ -41,14 +82,6 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
         servers = servers == null ? Map.of() : Map.copyOf(servers);
         overrides = overrides == null ? List.of() : List.copyOf(overrides);
         pins = pins == null ? List.of() : List.copyOf(pins);
-    }
-
-    /** A decision without pin statuses (the form before they were added; {@code pins} is empty). */
-    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
-                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
-                    Map<String, Server> servers, double energyJoules, List<String> overrides) {
-        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
-                energyJoules, overrides, List.of());
     }
 
     /** The status of the override {@code id}, if this decision has one. */
@@ -76,6 +109,17 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
     public record Flow(String gateway, @JsonProperty("class") String cls, double arrivalRate, double responseTime, double queueLength,
                        double previousWeight, double weight, double predictedResponseTime, double predictedUtility,
                        boolean pinned) {
+        public Flow {
+            checkNonNegative("arrivalRate", arrivalRate);
+            checkNonNegative("responseTime", responseTime);
+            checkNonNegative("queueLength", queueLength);
+            checkNonNegative("previousWeight", previousWeight);
+            checkNonNegative("weight", weight);
+            if (!Double.isNaN(predictedResponseTime)) {
+                checkNonNegative("predictedResponseTime", predictedResponseTime);
+            }
+            checkFiniteOrNone("predictedUtility", predictedUtility);
+        }
     }
 
     /**
@@ -102,5 +146,13 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
      * @param watts       current power draw
      */
     public record Server(ServerState state, int concurrency, double capacity, double watts) {
+        public Server {
+            if (state == null) {
+                throw new IllegalArgumentException("state: missing (expected: OFF, BOOTING, ON or DRAINING)");
+            }
+            checkNonNegative("concurrency", concurrency);
+            checkNonNegative("capacity", capacity);
+            checkNonNegative("watts", watts);
+        }
     }
 }

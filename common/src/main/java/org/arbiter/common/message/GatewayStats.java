@@ -12,6 +12,10 @@ import java.util.Map;
  * What gateway {@code gateway} measured over the last {@code windowSeconds} (sliding window),
  * published every report period. Topic {@code stats}, key: the gateway id.
  *
+ * <p>Ranges (checked in the constructors, so a decoded record is within them): every number is
+ * finite and >= 0 — rates, times, lengths, weights, counts, caps; {@code allocationVersion} >= 0.
+ * NaN and infinities are refused.
+ *
  * @param allocationVersion the version of the allocation in force when the snapshot was taken
  * @param classes           per class measurements
  * @param servers           per server measurements
@@ -34,6 +38,7 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
         checkAt(at);
         checkId("gateway", gateway);
         checkNonNegative("windowSeconds", windowSeconds);
+        checkNonNegative("allocationVersion", allocationVersion);
         classes = classes == null ? Map.of() : Map.copyOf(classes);
         servers = servers == null ? Map.of() : Map.copyOf(servers);
         classes.forEach((k, c) -> {
@@ -76,8 +81,19 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
             checkNonNegative("arrivalRate", arrivalRate);
             checkNonNegative("throughput", throughput);
             checkNonNegative("meanResponseTime", meanResponseTime);
+            checkNonNegative("meanQueueTime", meanQueueTime);
+            checkNonNegative("meanServiceTime", meanServiceTime);
+            checkNonNegative("p95ResponseTime", p95ResponseTime);
+            checkNonNegative("meanQueueLength", meanQueueLength);
+            checkNonNegative("queueLength", queueLength);
+            checkNonNegative("inFlight", inFlight);
             checkNonNegative("weight", weight);
             drops = drops == null ? Map.of() : Map.copyOf(drops);
+            drops.forEach((reason, n) -> {
+                if (n == null || n < 0) {
+                    throw new IllegalArgumentException("drops." + reason + ": " + n + " (expected: >= 0)");
+                }
+            });
             period = period == null ? PeriodCounters.EMPTY : period;
         }
 
@@ -102,6 +118,16 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
     public record PeriodCounters(double periodSeconds, long arrivals, long accepted, long dropped,
                                  double meanQueueSeenByArrivals, double peakArrivalRate, int queueLimit) {
         public static final PeriodCounters EMPTY = new PeriodCounters(0, 0, 0, 0, 0, 0, 0);
+
+        public PeriodCounters {
+            checkNonNegative("period.periodSeconds", periodSeconds);
+            checkNonNegative("period.arrivals", arrivals);
+            checkNonNegative("period.accepted", accepted);
+            checkNonNegative("period.dropped", dropped);
+            checkNonNegative("period.meanQueueSeenByArrivals", meanQueueSeenByArrivals);
+            checkNonNegative("period.peakArrivalRate", peakArrivalRate);
+            checkNonNegative("period.queueLimit", queueLimit);
+        }
     }
 
     /**
@@ -120,9 +146,7 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
         public Backlog {
             checkNonNegative("backlog.periodSeconds", periodSeconds);
             checkNonNegative("backlog.seconds", seconds);
-            if (dispatched < 0) {
-                throw new IllegalArgumentException("backlog.dispatched: " + dispatched + " (expected: >= 0)");
-            }
+            checkNonNegative("backlog.dispatched", dispatched);
         }
     }
 
@@ -139,5 +163,13 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
      */
     public record ServerStats(int inFlight, int cap, double throughput, double meanServiceTime, double meanInFlight,
                               long errors, boolean up) {
+        public ServerStats {
+            checkNonNegative("inFlight", inFlight);
+            checkNonNegative("cap", cap);
+            checkNonNegative("throughput", throughput);
+            checkNonNegative("meanServiceTime", meanServiceTime);
+            checkNonNegative("meanInFlight", meanInFlight);
+            checkNonNegative("errors", errors);
+        }
     }
 }

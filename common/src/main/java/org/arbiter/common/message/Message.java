@@ -28,6 +28,33 @@ public sealed interface Message permits GatewayStats, Allocation, PowerOrder, Op
         if (at == null) {
             throw new IllegalArgumentException("at: missing (expected: an ISO-8601 instant)");
         }
+        if (at.isBefore(Instant.EPOCH) || at.isAfter(Epochs.MAX_AT)) {
+            throw new IllegalArgumentException("at: " + at + " (expected: 1970-01-01T00:00:00Z.." + Epochs.MAX_AT + ")");
+        }
+    }
+
+    /** A count or an id number: {@code >= 0}. */
+    static long checkNonNegative(String field, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(field + ": " + value + " (expected: >= 0)");
+        }
+        return value;
+    }
+
+    /** A finite number; NaN and infinities are refused. */
+    static double checkFinite(String field, double value) {
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException(field + ": " + value + " (expected: a finite number)");
+        }
+        return value;
+    }
+
+    /** A finite number, or NaN where the record documents NaN as "none" (never an infinity). */
+    static double checkFiniteOrNone(String field, double value) {
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException(field + ": " + value + " (expected: a finite number, or NaN for none)");
+        }
+        return value;
     }
 
     static String checkId(String field, String value) {
@@ -39,7 +66,7 @@ public sealed interface Message permits GatewayStats, Allocation, PowerOrder, Op
 
     static double checkNonNegative(String field, double value) {
         if (!(value >= 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(field + ": " + value + " (expected: >= 0)");
+            throw new IllegalArgumentException(field + ": " + value + " (expected: >= 0, finite)");
         }
         return value;
     }

@@ -4,6 +4,8 @@ import static org.arbiter.common.message.Message.checkAt;
 import static org.arbiter.common.message.Message.checkId;
 import static org.arbiter.common.message.Message.checkVersion;
 
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 
 /**
@@ -14,15 +16,24 @@ import java.time.Instant;
  * @param target  the state ordered: ON or OFF
  * @param state   the state observed now
  * @param reason  why, for the operator
- * @param sequence grows with every order for this server
+ * @param sequence grows with every order for this server: the counter within {@code epoch}
+ *                 (0..1000 + ms from {@code epoch} to {@code at}, see {@link Epochs})
+ * @param epoch    the epoch of the GRM leader that wrote it (0..{@link Epochs#MAX_MILLIS}; 0 = legacy)
  */
 public record PowerOrder(int v, Instant at, String server, ServerState target, ServerState state, String reason,
-                         long sequence) implements Message {
+                         long sequence, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch) implements Message {
+
+    /** A legacy order without an epoch (epoch 0). */
+    public PowerOrder(int v, Instant at, String server, ServerState target, ServerState state, String reason,
+                      long sequence) {
+        this(v, at, server, target, state, reason, sequence, 0);
+    }
 
     public PowerOrder {
         checkVersion(v);
         checkAt(at);
         checkId("server", server);
+        Epochs.checkStamp("sequence", epoch, sequence, at);
         if (target != ServerState.ON && target != ServerState.OFF) {
             throw new IllegalArgumentException("target: " + target + " (expected: ON or OFF)");
         }

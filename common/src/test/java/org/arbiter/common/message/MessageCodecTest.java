@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 final class MessageCodecTest {
 
     static final Instant AT = Instant.parse("2026-11-22T10:00:00Z");
+    /** The epoch in the golden files: a leader that began a minute before {@link #AT}. */
+    static final long EPOCH = Instant.parse("2026-11-22T09:59:00Z").toEpochMilli();
 
     static Stream<Arguments> goldens() {
         GatewayStats.ClassStats premium = new GatewayStats.ClassStats(9.5, 9.4, 2.4, 0.9, 1.5, 4.1, 3.2, 3, 6, 5.0,
@@ -28,15 +30,17 @@ final class MessageCodecTest {
                 Map.of("s1", new GatewayStats.ServerStats(10, 10, 9.4, 1.06, 9.8, 0, true)),
                 new GatewayStats.Backlog(5, 3.5, 33));
         Allocation allocation = new Allocation(1, AT, "g1", 8, Map.of("premium", 6.0, "basic", 4.0),
-                Map.of("s1", 10), "grm");
-        PowerOrder power = new PowerOrder(1, AT, "s2", ServerState.OFF, ServerState.DRAINING, "load fits on 1 server", 3);
+                Map.of("s1", 10), "grm", EPOCH);
+        PowerOrder power = new PowerOrder(1, AT, "s2", ServerState.OFF, ServerState.DRAINING, "load fits on 1 server", 3,
+                EPOCH);
         OperatorOverride override = new OperatorOverride(1, AT, "pin-g1-premium", OperatorOverride.Kind.WEIGHT, "g1",
                 "premium", null, 7.0, null, null, null, null, true, "admin");
         Decision decision = new Decision(1, AT, "grm-a", 12, 8, "min", -0.35, 0.0004, List.of("g1"),
                 List.of(new Decision.Flow("g1", "premium", 9.5, 2.4, 3, 5, 6, 1.93, 0.07, false)),
                 Map.of("s1", new Decision.Server(ServerState.ON, 10, 11.2, 64.1)), 1234.5, List.of("pin-g1-premium", "pin-g1-basic"),
                 List.of(new Decision.PinStatus("pin-g1-premium", true, ""), new Decision.PinStatus("pin-g1-basic", false,
-                        "value: 9 (expected: between 0 and 7: N = 10 slots, of which the other 3 flows need 3 (minWeight 1, minShare and the pins set before this one))")));
+                        "value: 9 (expected: between 0 and 7: N = 10 slots, of which the other 3 flows need 3 (minWeight 1, minShare and the pins set before this one))")),
+                EPOCH);
         return Stream.of(
                 Arguments.of("gateway-stats.json", stats),
                 Arguments.of("allocation.json", allocation),
@@ -55,6 +59,92 @@ final class MessageCodecTest {
         assertThat(encoded).isEqualTo(MessageCodec.mapper().readTree(golden));
     }
 
+    /** Records written before epochs (only {@code version} / {@code sequence}) decode as epoch 0. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldens")
+    void legacyGoldenFile_withoutEpoch_decodesAsEpochZero(String file, Message current) throws IOException {
+        if (current instanceof GatewayStats || current instanceof OperatorOverride) {
+            return; // no epoch
+        }
+        String legacy = read(file.replace(".json", "-legacy.json"));
+        assertThat(legacy).doesNotContain("epoch");
+        Decoded<? extends Message> decoded = MessageCodec.decode(legacy, current.getClass());
+        Message expected;
+        if (current instanceof Allocation a) {
+            expected = new Allocation(a.v(), a.at(), a.gateway(), a.version(), a.weights(), a.serverCaps(), a.source());
+        } else if (current instanceof PowerOrder o) {
+            expected = new PowerOrder(o.v(), o.at(), o.server(), o.target(), o.state(), o.reason(), o.sequence());
+        } else {
+            Decision d = (Decision) current;
+            expected = new Decision(d.v(), d.at(), d.grm(), d.sequence(), d.allocationVersion(), d.combine(),
+                    d.objective(), d.solveSeconds(), d.liveGateways(), d.flows(), d.servers(), d.energyJoules(),
+                    d.overrides());
+        }
+        assertThat(decoded).isEqualTo(new Decoded.Ok<>(expected));
+    }
+
+    /**
+     * Every numeric field of every record (walked from its golden file, so a new field is covered
+     * without editing this test) has a range: -1, NaN and Infinity are each refused with a reason
+     * naming the field and the value — except where the record documents otherwise (Ω and the
+     * predicted utility may be negative; Ω and the predictions may be NaN when nothing was solved).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldens")
+    void everyNumericField_hasARange_andOutOfRangeIsAFailureNamingFieldAndValue(String file, Message expected)
+            throws IOException {
+        JsonNode golden = MessageCodec.mapper().readTree(read(file));
+        List<String> paths = new java.util.ArrayList<>();
+        numericLeaves(golden, "", paths);
+        assertThat(paths).hasSizeGreaterThanOrEqualTo(2);
+        java.util.Set<String> signed = java.util.Set.of("objective", "predictedUtility");
+        java.util.Set<String> nanMeansNone = java.util.Set.of("objective", "predictedResponseTime", "predictedUtility");
+        int checked = 0;
+        for (String path : paths) {
+            String leaf = path.substring(path.lastIndexOf('.') + 1);
+            for (String bad : List.of("-1", "\"NaN\"", "\"Infinity\"", "\"-Infinity\"")) {
+                if (bad.equals("-1") && signed.contains(leaf) || bad.equals("\"NaN\"") && nanMeansNone.contains(leaf)) {
+                    continue;
+                }
+                JsonNode copy = golden.deepCopy();
+                set(copy, path, MessageCodec.mapper().readTree(bad));
+                Decoded<? extends Message> d = MessageCodec.decode(copy.toString(), expected.getClass());
+                assertThat(d).as(path + " = " + bad).isInstanceOfSatisfying(Decoded.Failure.class,
+                        f -> assertThat(f.reason()).as(path + " = " + bad).contains(leaf + ": "));
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(paths.size());
+    }
+
+    private static void numericLeaves(JsonNode node, String path, List<String> out) {
+        if (node.isNumber()) {
+            out.add(path);
+        } else if (node.isObject()) {
+            node.fieldNames().forEachRemaining(f -> numericLeaves(node.get(f), path.isEmpty() ? f : path + "." + f, out));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                numericLeaves(node.get(i), path + "." + i, out);
+            }
+        }
+    }
+
+    private static void set(JsonNode root, String path, JsonNode value) {
+        String[] parts = path.split("\\.");
+        JsonNode parent = root;
+        for (int i = 0; i < parts.length - 1; i++) {
+            parent = parent.isArray() ? parent.get(Integer.parseInt(parts[i])) : parent.get(parts[i]);
+        }
+        ((com.fasterxml.jackson.databind.node.ObjectNode) parent).set(parts[parts.length - 1], value);
+    }
+
+    @Test
+    void aNestedFieldOutOfRange_isNamedWithItsPath() throws IOException {
+        String bad = read("gateway-stats.json").replace("\"queueLength\": 3", "\"queueLength\": -1");
+        assertThat(MessageCodec.decode(bad, GatewayStats.class))
+                .isEqualTo(new Decoded.Failure<>("GatewayStats classes.premium.queueLength: -1 (expected: >= 0)"));
+    }
+
     @Test
     void unknownFields_areIgnored() {
         String json = "{\"v\":1,\"at\":\"2026-11-22T10:00:00Z\",\"gateway\":\"g1\",\"version\":2,"
@@ -70,7 +160,15 @@ final class MessageCodecTest {
             no timestamp    | {"v":1,"gateway":"g1","version":1}                                       | Allocation at: missing (expected: an ISO-8601 instant)
             bad timestamp   | {"v":1,"at":"yesterday","gateway":"g1","version":1}                      | Allocation at
             no gateway      | {"v":1,"at":"2026-11-22T10:00:00Z","version":1}                          | Allocation gateway: missing (expected: a non-empty id)
-            negative weight | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"weights":{"a":-1}} | Allocation weights.a: -1.0 (expected: >= 0)
+            negative weight | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"weights":{"a":-1}} | Allocation weights.a: -1.0 (expected: 0..1.0E9)
+            NaN weight      | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"weights":{"a":"NaN"}} | Allocation weights.a: NaN (expected: 0..1.0E9)
+            infinite weight | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"weights":{"a":"Infinity"}} | Allocation weights.a: Infinity (expected: 0..1.0E9)
+            legacy Long.MAX | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":9223372036854775807} | Allocation version: 9223372036854775807 (expected: 0..1795341601000 = 1000 + ms from epoch 0 to at)
+            counter > epoch | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","epoch":1795341600000,"version":1001} | Allocation version: 1001 (expected: 0..1000 = 1000 + ms from epoch 1795341600000 to at)
+            negative epoch  | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","epoch":-1,"version":1}  | Allocation epoch: -1 (expected: 0..253402300799999
+            epoch past 9999 | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","epoch":253402300800000,"version":1} | Allocation epoch: 253402300800000 (expected: 0..253402300799999
+            at past 9999    | {"v":1,"at":"+10000-01-01T00:00:00Z","gateway":"g1","version":1}          | Allocation at: +10000-01-01T00:00:00Z (expected: 1970-01-01T00:00:00Z..9999-12-31T23:59:59.999Z)
+            negative cap    | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"serverCaps":{"s1":-1}} | Allocation serverCaps.s1: -1 (expected: 0..1000000)
             weights a list  | {"v":1,"at":"2026-11-22T10:00:00Z","gateway":"g1","version":1,"weights":[1]}     | Allocation weights
             null literal    | null                                                                     | null (expected: a JSON Allocation)
             """)

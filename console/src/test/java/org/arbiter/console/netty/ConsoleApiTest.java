@@ -160,8 +160,9 @@ final class ConsoleApiTest {
         assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
             bus.publisher(bus.topics().stats()).publish(Fixtures.stats("g1", Instant.now(), 0.5, 3));
+            // a new epoch (now, in ms) outranks every allocation held; a bare nanoTime counter is out of range
             bus.publisher(bus.topics().allocation()).publish(new Allocation(Message.VERSION, Instant.now(), "g1",
-                    System.nanoTime(), Map.of("premium", 5.0), Map.of("s1", 10), "grm"));
+                    1, Map.of("premium", 5.0), Map.of("s1", 10), "grm", System.currentTimeMillis()));
             bus.publisher(bus.topics().decisions()).publish(new Decision(Message.VERSION, Instant.now(), "grm-e", 1, 1,
                     "min", 0.5, 0.001, List.of(), List.of(), Map.of(), 0, List.of()));
             bus.publisher(bus.topics().power()).publish(new PowerOrder(Message.VERSION, Instant.now(), "s1",

@@ -2,19 +2,32 @@ package org.arbiter.gateway.allocation;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.Epochs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Follows the GRM's allocations for one gateway: keeps the newest one addressed to it and hands
- * each newer one to the data plane, which swaps weights and caps atomically. Messages for other
- * gateways, tombstones and stale versions are ignored (counted), so replaying a compacted topic
- * from the beginning is harmless and a restarted gateway resumes its last allocation at once.
- * While no message arrives (Kafka or the GRM away) the last allocation simply stays in force.
+ * each newer one to the data plane, which swaps weights and caps atomically.
+ *
+ * <p>An allocation is applied only when it is for this gateway, plausible ({@link Epochs#check}
+ * against this gateway's clock and {@code control.maxClockSkew}: its {@code at} and epoch not
+ * further ahead than the skew, its counter within 1000 + ms since its epoch began) and newer in
+ * (epoch, version) than the one in force — a new leader's epoch outranks any counter of an older
+ * epoch. The configured allocation (epoch 0, version 0) is replaced by any plausible allocation.
+ * Everything else is refused and counted by {@link Reason}; the listener is told (the gateway
+ * turns it into {@code arbiter.bus.refused{topic, reason}} and a rate-limited log line). So
+ * replaying a compacted topic from the beginning is harmless, a restarted gateway resumes its last
+ * allocation at once, and a forged record with an absurd stamp is never applied. While no message
+ * arrives (Kafka or the GRM away) the last allocation simply stays in force.
  *
  * <p>Fed by the bus subscriber in production and directly in tests. Thread-safe.
  */
@@ -22,58 +35,140 @@ public final class AllocationFollower {
 
     private static final Logger LOG = LoggerFactory.getLogger(AllocationFollower.class);
 
+    /** Why an allocation was not applied; {@link #tag()} is the {@code reason} tag. */
+    public enum Reason {
+        /** addressed to another gateway (normal on a shared topic). */
+        OTHER_GATEWAY("other-gateway"),
+        /** a tombstone (deleted key). */
+        TOMBSTONE("tombstone"),
+        /** not newer in (epoch, version) than the allocation in force. */
+        STALE("stale"),
+        /** {@code at} later than now + maxSkew. */
+        IMPLAUSIBLE_AT(Epochs.Implausible.FUTURE_AT.tag()),
+        /** epoch later than now + maxSkew. */
+        IMPLAUSIBLE_EPOCH(Epochs.Implausible.FUTURE_EPOCH.tag()),
+        /** counter out of 0..1000 + ms since the epoch began. */
+        IMPLAUSIBLE_COUNTER(Epochs.Implausible.COUNTER.tag());
+
+        private final String tag;
+
+        Reason(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+
+        static Reason of(Epochs.Implausible i) {
+            return switch (i) {
+                case FUTURE_AT -> IMPLAUSIBLE_AT;
+                case FUTURE_EPOCH -> IMPLAUSIBLE_EPOCH;
+                case COUNTER -> IMPLAUSIBLE_COUNTER;
+            };
+        }
+    }
+
+    /** Told of every refused allocation (on the caller's thread); must not block. */
+    @FunctionalInterface
+    public interface RefusalListener {
+        void refused(Reason reason, String detail);
+    }
+
     private final String gatewayId;
     private final Consumer<Allocation> apply;
+    private final Clock clock;
+    private final long maxSkewMillis;
+    private final RefusalListener listener;
     private final AtomicReference<Allocation> latest;
-    private final AtomicLong ignored = new AtomicLong();
+    private final Map<Reason, AtomicLong> refused = new EnumMap<>(Reason.class);
+
+    /** On the system clock with the default skew (30 s), refusals only counted. */
+    public AllocationFollower(String gatewayId, Allocation initial, Consumer<Allocation> apply) {
+        this(gatewayId, initial, apply, Clock.systemUTC(), 30_000, (r, d) -> { });
+    }
 
     /**
-     * @param initial the allocation in force at start (the configured one, version 0)
-     * @param apply   receives every allocation newer than the last one; must not block
+     * @param initial       the allocation in force at start (the configured one, epoch 0, version 0)
+     * @param apply         receives every allocation accepted; must not block
+     * @param clock         this gateway's clock, for the plausibility bounds
+     * @param maxSkewMillis {@code control.maxClockSkew} in ms
+     * @param listener      told of every refusal
      */
-    public AllocationFollower(String gatewayId, Allocation initial, Consumer<Allocation> apply) {
+    public AllocationFollower(String gatewayId, Allocation initial, Consumer<Allocation> apply, Clock clock,
+                              long maxSkewMillis, RefusalListener listener) {
         this.gatewayId = requireNonNull(gatewayId, "gatewayId");
         this.latest = new AtomicReference<>(requireNonNull(initial, "initial"));
         this.apply = requireNonNull(apply, "apply");
+        this.clock = requireNonNull(clock, "clock");
+        this.maxSkewMillis = maxSkewMillis;
+        this.listener = requireNonNull(listener, "listener");
+        for (Reason r : Reason.values()) {
+            refused.put(r, new AtomicLong());
+        }
     }
 
     /** Offers a message from the allocation topic (key = its gateway); returns true if it was applied. */
     public boolean accept(String key, Allocation a) {
-        if (a == null || !gatewayId.equals(key) || !gatewayId.equals(a.gateway())) {
-            ignored.incrementAndGet();
-            return false;
+        if (a == null) {
+            return refuse(Reason.TOMBSTONE, "tombstone for " + key);
+        }
+        if (!gatewayId.equals(key)) {
+            return refuse(Reason.OTHER_GATEWAY, "key " + key);
         }
         return accept(a);
     }
 
-    /** Offers an allocation; applies it if it is for this gateway and newer than the last one. */
+    /** Offers an allocation; applies it if it is for this gateway, plausible and newer than the one in force. */
     public boolean accept(Allocation a) {
         requireNonNull(a, "a");
         if (!gatewayId.equals(a.gateway())) {
-            ignored.incrementAndGet();
-            return false;
+            return refuse(Reason.OTHER_GATEWAY, "for " + a.gateway());
+        }
+        Optional<Epochs.Implausible> why = Epochs.check(a.epoch(), a.version(), a.at(), clock.instant(), maxSkewMillis);
+        if (why.isPresent()) {
+            return refuse(Reason.of(why.get()), describe(a) + " at " + a.at() + " (this gateway's clock: "
+                    + clock.instant() + ", maxClockSkew " + maxSkewMillis + " ms)");
         }
         Allocation cur;
         while (true) {
             cur = latest.get();
-            if (cur.version() > 0 && a.version() <= cur.version()) {
-                ignored.incrementAndGet();
-                return false;
+            if (!isConfigured(cur) && !a.isNewerThan(cur)) {
+                return refuse(Reason.STALE, describe(a) + " is not newer than " + describe(cur) + " in force");
             }
             if (latest.compareAndSet(cur, a)) {
                 break;
             }
         }
-        // Every period brings a version; only a change of shares or caps is worth an INFO line.
+        // Every period brings a new counter; only a change of shares or caps is worth an INFO line.
         boolean changed = !cur.weights().equals(a.weights()) || !cur.serverCaps().equals(a.serverCaps());
         if (changed && LOG.isInfoEnabled()) {
-            LOG.info("gateway {}: allocation v{} from {}: weights {} caps {}", gatewayId, a.version(), a.source(),
+            LOG.info("gateway {}: allocation {} from {}: weights {} caps {}", gatewayId, describe(a), a.source(),
                     a.weights(), a.serverCaps());
         } else {
-            LOG.debug("gateway {}: allocation v{} from {} (unchanged)", gatewayId, a.version(), a.source());
+            LOG.debug("gateway {}: allocation {} from {} (unchanged)", gatewayId, describe(a), a.source());
         }
         apply.accept(a);
         return true;
+    }
+
+    /** The configured allocation a gateway starts from: replaced by any plausible allocation. */
+    static boolean isConfigured(Allocation a) {
+        return a.epoch() == 0 && a.version() == 0;
+    }
+
+    private static String describe(Allocation a) {
+        return "epoch " + a.epoch() + " v" + a.version();
+    }
+
+    private boolean refuse(Reason reason, String detail) {
+        refused.get(reason).incrementAndGet();
+        try {
+            listener.refused(reason, detail);
+        } catch (RuntimeException e) {
+            LOG.warn("gateway {}: refusal listener threw: {}", gatewayId, e.toString());
+        }
+        return false;
     }
 
     /** The newest allocation accepted (the one in force, or about to be). */
@@ -81,8 +176,20 @@ public final class AllocationFollower {
         return latest.get();
     }
 
-    /** Messages ignored: other gateways, tombstones, stale versions. */
+    /** Messages not applied, all reasons. */
     public long ignored() {
-        return ignored.get();
+        return refused.values().stream().mapToLong(AtomicLong::get).sum();
+    }
+
+    /** Messages not applied for {@code reason}. */
+    public long refused(Reason reason) {
+        return refused.get(reason).get();
+    }
+
+    /** Messages not applied, by reason tag (every reason, in declaration order). */
+    public Map<String, Long> refused() {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        refused.forEach((r, n) -> out.put(r.tag(), n.get()));
+        return out;
     }
 }

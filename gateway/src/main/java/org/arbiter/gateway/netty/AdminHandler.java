@@ -50,6 +50,11 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         Future<GatewayStats> stats();
 
         String prometheus();
+
+        /** Allocations refused so far, by reason tag. */
+        default Map<String, Long> refused() {
+            return Map.of();
+        }
     }
 
     private final Api api;
@@ -142,11 +147,13 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             case "/allocation" -> {
                 Allocation a = api.allocation();
                 Map<String, Object> m = new LinkedHashMap<>();
+                m.put("epoch", a.epoch());
                 m.put("version", a.version());
                 m.put("at", a.at().toString());
                 m.put("source", a.source());
                 m.put("weights", a.weights());
                 m.put("serverCaps", a.serverCaps());
+                m.put("refused", api.refused());
                 send(ctx, keepAlive, HttpResponseStatus.OK, "application/json",
                         MessageCodec.mapper().writeValueAsString(m));
             }

@@ -13,7 +13,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Instant;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.bus.Refusals;
 import org.arbiter.common.bus.Subscriber;
+import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
@@ -93,13 +97,22 @@ public final class Gateway implements AutoCloseable {
                 (long) (gc.drainTimeoutSeconds() * 1e9));
         GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
-        // The first allocation with a version (the GRM's; the configured one is version 0) ends the start-up wait.
+        // The first allocation from a GRM (the configured one has epoch 0 and version 0) ends the start-up wait.
         this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, a -> {
-            if (a.version() > 0) {
+            if (a.epoch() > 0 || a.version() > 0) {
                 lifecycle.allocationKnown();
             }
         });
-        this.follower = new AllocationFollower(id, initial, plane::applyAllocation);
+        Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
+                System::nanoTime);
+        this.follower = new AllocationFollower(id, initial, plane::applyAllocation, Clock.systemUTC(),
+                cluster.control().maxClockSkewMillis(), (reason, detail) -> {
+                    if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
+                        refusals.refuseQuietly(reason.tag()); // normal on a shared topic: counted, not logged
+                    } else {
+                        refusals.refuse(reason.tag(), "gateway " + id + ": " + detail);
+                    }
+                });
         this.host = gc.host();
         int port = options.port() != null ? options.port() : gc.port();
         int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
@@ -133,6 +146,11 @@ public final class Gateway implements AutoCloseable {
                 @Override
                 public String prometheus() {
                     return metrics.scrape();
+                }
+
+                @Override
+                public Map<String, Long> refused() {
+                    return follower.refused();
                 }
             };
             this.admin = new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
@@ -191,8 +209,8 @@ public final class Gateway implements AutoCloseable {
                 bus = b;
                 LOG.info("gateway {}: following allocations on {}", id, kafka.bootstrap());
             } catch (RuntimeException e) {
-                LOG.warn("gateway {}: Kafka not reachable ({}); keeping allocation v{}, retrying in 5 s", id,
-                        e.getMessage(), plane.allocation().version());
+                LOG.warn("gateway {}: Kafka not reachable ({}); keeping allocation epoch {} v{}, retrying in 5 s", id,
+                        e.getMessage(), plane.allocation().epoch(), plane.allocation().version());
                 try {
                     Thread.sleep(5000);
                 } catch (InterruptedException ie) {
@@ -391,6 +409,18 @@ public final class Gateway implements AutoCloseable {
         @Override
         public long getAllocationVersion() {
             return plane.allocation().version();
+        }
+
+        @Override
+        public long getAllocationEpoch() {
+            return plane.allocation().epoch();
+        }
+
+        @Override
+        public String getRefusedAllocations() {
+            StringJoiner j = new StringJoiner(", ");
+            follower.refused().forEach((reason, n) -> j.add(reason + "=" + n));
+            return j.toString();
         }
 
         @Override

@@ -5,7 +5,14 @@ public interface GatewayMBean {
 
     String getId();
 
+    /** The counter of the allocation in force, within {@link #getAllocationEpoch()}. */
     long getAllocationVersion();
+
+    /** The epoch of the allocation in force (0: configured, or a legacy record). */
+    long getAllocationEpoch();
+
+    /** Allocations refused, by reason, as {@code other-gateway=12, tombstone=0, stale=3, …}. */
+    String getRefusedAllocations();
 
     String getAllocationSource();
 

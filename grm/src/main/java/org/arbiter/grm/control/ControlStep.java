@@ -23,12 +23,12 @@ public interface ControlStep {
      * @param live              latest statistics of every live gateway
      * @param overrides         overrides in force
      * @param lastAllocations   the allocation last published for each gateway (from the compacted topic)
-     * @param versions          where allocation versions come from
+     * @param clock             where the records' (epoch, counter) stamps come from
      * @return the allocations to publish (one per live gateway, or the configured ones when none is live)
      *         and the decision record
      */
     Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
-                Map<String, Allocation> lastAllocations, VersionClock versions);
+                Map<String, Allocation> lastAllocations, EpochClock clock);
 
     /**
      * Actuator feedback: {@code server} was seen up (serving) or down (off). Returns the state

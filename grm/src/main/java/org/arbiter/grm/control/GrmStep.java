@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * The GRM's control step (ARCHITECTURE.md, control plane steps 1-8) over the pure
  * {@link GrmSolver}: builds the problem from the live gateways' statistics, the configuration and
  * the overrides in force (pinned weights, pinned N_s, changed targets and utilities), solves it,
- * and turns the solution into one {@link Allocation} per live gateway, all with one new version,
- * and a {@link Decision}. Until any gateway is live it hands out the configured allocation
- * (the classes' configured weights, N_s split evenly) to every gateway that has none yet.
+ * and turns the solution into one {@link Allocation} per live gateway, all with one new
+ * (epoch, counter) stamp from the {@link EpochClock}, and a {@link Decision} with the same stamp.
+ * Until any gateway is live it hands out the configured allocation (the classes' configured
+ * weights, N_s split evenly) to every gateway that has none yet.
  *
  * <p>Operator pins never stop the loop: weight and N_s pins go through {@link PinSelection}
  * every period, against the live gateways and the ON servers. Pins are taken in the order they
@@ -71,7 +72,7 @@ public final class GrmStep implements ControlStep {
 
     @Override
     public Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
-                       Map<String, Allocation> lastAllocations, VersionClock versions) {
+                       Map<String, Allocation> lastAllocations, EpochClock clock) {
         double t = seconds(now);
         Fleet fl = fleet(now);
         if (live.isEmpty()) {
@@ -80,9 +81,9 @@ public final class GrmStep implements ControlStep {
             List<GatewayConfig> missing = config.gateways().stream()
                     .filter(g -> !lastAllocations.containsKey(g.id())).toList();
             if (!missing.isEmpty()) {
-                long version = versions.next();
+                EpochClock.Stamp stamp = clock.next(now);
                 for (GatewayConfig g : missing) {
-                    initial.add(configured(g.id(), now, version, overrides));
+                    initial.add(configured(g.id(), now, stamp, overrides));
                 }
             }
             return new Result(initial, null, changes, List.of());
@@ -95,14 +96,14 @@ public final class GrmStep implements ControlStep {
         Map<String, Integer> on = fl.onConcurrency();
         if (on.isEmpty()) {
             // nothing is ON (all booting): every gateway queues until a server comes up
-            long version = versions.next();
+            EpochClock.Stamp stamp = clock.next(now);
             List<Allocation> out = new ArrayList<>();
             for (String g : live.keySet()) {
                 Allocation last = lastAllocations.get(g);
                 Map<String, Double> w = new LinkedHashMap<>();
                 config.classes().forEach(c -> w.put(c.name(), c.weight()));
-                out.add(new Allocation(Message.VERSION, now, g, version,
-                        last != null ? last.weights() : w, Map.of(), "grm: no server on"));
+                out.add(new Allocation(Message.VERSION, now, g, stamp.counter(),
+                        last != null ? last.weights() : w, Map.of(), "grm: no server on", stamp.epoch()));
             }
             return new Result(out, null, fs.orders(), fs.actuations());
         }
@@ -120,18 +121,18 @@ public final class GrmStep implements ControlStep {
             solution = GrmSolver.solve(problem);
         } catch (ProblemException e) {
             LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), decision(now, built, null, 0, versions.highest(), live, overrides),
+            return new Result(List.of(), decision(now, built, null, 0, clock.begin(now), live, overrides),
                     fs.orders(), fs.actuations());
         }
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
-        long version = versions.next();
+        EpochClock.Stamp stamp = clock.next(now);
         List<Allocation> out = new ArrayList<>();
         for (String g : live.keySet()) {
-            out.add(new Allocation(Message.VERSION, now, g, version, solution.weights().get(g),
-                    solution.serverCaps().get(g), "grm"));
+            out.add(new Allocation(Message.VERSION, now, g, stamp.counter(), solution.weights().get(g),
+                    solution.serverCaps().get(g), "grm", stamp.epoch()));
         }
         logLeftOut(built.pins());
-        return new Result(out, decision(now, built, solution, solveSeconds, version, live, overrides),
+        return new Result(out, decision(now, built, solution, solveSeconds, stamp, live, overrides),
                 fs.orders(), fs.actuations());
     }
 
@@ -242,7 +243,7 @@ public final class GrmStep implements ControlStep {
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
-    public Allocation configured(String gateway, Instant now, long version, OverrideBook overrides) {
+    public Allocation configured(String gateway, Instant now, EpochClock.Stamp stamp, OverrideBook overrides) {
         Map<String, Double> weights = new LinkedHashMap<>();
         config.classes().forEach(c -> weights.put(c.name(), c.weight()));
         overrides.weightPins().forEach((f, w) -> {
@@ -263,11 +264,25 @@ public final class GrmStep implements ControlStep {
         }
         servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));
         Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
-        return new Allocation(Message.VERSION, now, gateway, version, weights, caps, "configured");
+        return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, "configured", stamp.epoch());
     }
 
-    private Decision decision(Instant now, Built built, Solution solution, double solveSeconds, long version,
+    /**
+     * The period's decision, or null when it would break a {@link Decision} range (a model figure
+     * gone NaN): the record is for the console, and must never keep the allocations from going out.
+     */
+    private Decision decision(Instant now, Built built, Solution solution, double solveSeconds, EpochClock.Stamp stamp,
                               Map<String, GatewayStats> live, OverrideBook overrides) {
+        try {
+            return decisionOf(now, built, solution, solveSeconds, stamp, live, overrides);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("no decision record this period: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private Decision decisionOf(Instant now, Built built, Solution solution, double solveSeconds, EpochClock.Stamp stamp,
+                                Map<String, GatewayStats> live, OverrideBook overrides) {
         Problem problem = built.problem();
         List<Decision.Flow> flows = new ArrayList<>();
         for (Problem.Flow f : problem.flows()) {
@@ -280,8 +295,8 @@ public final class GrmStep implements ControlStep {
         Map<String, Decision.Server> servers = new LinkedHashMap<>(fleet.servers());
         problem.servers().forEach(s -> servers.computeIfPresent(s.id(),
                 (id, d) -> new Decision.Server(d.state(), s.concurrency(), d.capacity(), d.watts())));
-        return new Decision(Message.VERSION, now, grmId, sequence, version, config.control().combine(),
+        return new Decision(Message.VERSION, now, grmId, sequence, stamp.counter(), config.control().combine(),
                 solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
-                servers, fleet.energyJoules(), overrides.ids(), built.pins().statuses());
+                servers, fleet.energyJoules(), overrides.ids(), built.pins().statuses(), stamp.epoch());
     }
 }

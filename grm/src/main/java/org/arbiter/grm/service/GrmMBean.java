@@ -14,7 +14,14 @@ public interface GrmMBean {
 
     double getLastSolveMillis();
 
+    /** The counter of the last allocation published (within {@link #getLastAllocationEpoch()}). */
     long getLastAllocationVersion();
+
+    /** The epoch of the last allocation published (ms since 1970 when it began; 0 before the first). */
+    long getLastAllocationEpoch();
+
+    /** Records refused on the allocation and power topics (implausible stamps), all reasons. */
+    long getRefusedRecords();
 
     long getPeriods();
 

@@ -19,19 +19,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.arbiter.common.bus.KafkaBus;
 import org.arbiter.common.bus.LeaderElection;
 import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.bus.Refusals;
 import org.arbiter.common.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.Epochs;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
+import org.arbiter.grm.control.EpochClock;
 import org.arbiter.grm.control.OverrideBook;
 import org.arbiter.grm.control.StatsBook;
-import org.arbiter.grm.control.VersionClock;
 import org.arbiter.grm.power.PowerActuator;
 import org.arbiter.grm.power.PowerDriver;
 import org.arbiter.grm.sizing.Fleet;
@@ -54,6 +56,13 @@ import org.slf4j.LoggerFactory;
  * {@code LastActuationFailure}. On becoming leader, a GRM takes the servers' last published states
  * from the power topic (OFF or BOOTING: off; ON: on), so a takeover does not forget which are off.
  *
+ * <p>Epochs: every allocation, decision and power order is stamped (epoch, counter) by an
+ * {@link EpochClock}; a GRM that gains leadership starts a new epoch above every plausible one it
+ * has read. Records on the allocation and power topics whose stamp is implausible
+ * ({@link Epochs#check}: from the future beyond {@code control.maxClockSkew}, or a counter out of
+ * range) are skipped and counted ({@code arbiter.bus.refused{topic, reason}}); reading a record
+ * never fails a period.
+ *
  * <p>Threading: every piece of state is touched only on the service's single control thread;
  * Kafka callbacks and power reports hand their records over to it; gauges and the MBean read
  * volatile snapshots. {@link #close()} is thread-safe.
@@ -71,7 +80,9 @@ public final class GrmService implements AutoCloseable {
     private final ScheduledExecutorService control;
     private final StatsBook stats;
     private final OverrideBook overrides;
-    private final VersionClock versions = new VersionClock();
+    private final EpochClock epochs;
+    private final Refusals allocationRefusals;
+    private final Refusals powerRefusals;
     private final Map<String, Allocation> lastAllocations = new TreeMap<>();
     private final Publisher allocationOut;
     private final Publisher decisionOut;
@@ -93,6 +104,7 @@ public final class GrmService implements AutoCloseable {
     private volatile double lastSolveMillis = Double.NaN;
     private volatile List<String> lastLive = List.of();
     private volatile long lastVersion;
+    private volatile long lastEpoch;
     private volatile boolean started;
     private LeaderElection election;
     private Subscriber<?>[] subscribers;
@@ -126,6 +138,7 @@ public final class GrmService implements AutoCloseable {
         this.metrics = requireNonNull(metrics, "metrics");
         this.stats = new StatsBook(config, config.control().periodSeconds());
         this.overrides = new OverrideBook(config);
+        this.epochs = new EpochClock(config.control().maxClockSkewMillis());
         this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "grm-" + id);
             t.setDaemon(true);
@@ -137,6 +150,8 @@ public final class GrmService implements AutoCloseable {
         this.power = new PowerDriver(requireNonNull(actuator, "actuator"), config.servers(), config.power().attempts(),
                 config.power().retryDelaySeconds(), r -> onControlThread(() -> onPowerReport(r)));
         var r = metrics.registry();
+        this.allocationRefusals = new Refusals(r, bus.topics().allocation(), LOG, System::nanoTime);
+        this.powerRefusals = new Refusals(r, bus.topics().power(), LOG, System::nanoTime);
         this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
         this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
         this.leaderChanges = Counter.builder("arbiter.grm.leader.changes").description("leadership gained or lost").register(r);
@@ -196,10 +211,16 @@ public final class GrmService implements AutoCloseable {
         subscribers = new Subscriber<?>[] {
             bus.subscribe(bus.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING,
                     (k, a) -> onControlThread(() -> {
-                        if (a != null) {
-                            versions.observe(a.version());
-                            lastAllocations.put(a.gateway(), a);
+                        if (a == null) {
+                            return;
                         }
+                        var why = epochs.offer(a.epoch(), a.version(), a.at(), clock.instant());
+                        if (why.isPresent()) {
+                            allocationRefusals.refuse(why.get().tag(), "allocation for " + a.gateway() + " epoch "
+                                    + a.epoch() + " version " + a.version() + " at " + a.at() + " skipped");
+                            return;
+                        }
+                        lastAllocations.put(a.gateway(), a);
                     })),
             bus.subscribe(bus.topics().overrides(), OperatorOverride.class, Subscriber.Start.BEGINNING,
                     (k, o) -> onControlThread(() -> {
@@ -211,9 +232,17 @@ public final class GrmService implements AutoCloseable {
                     })),
             bus.subscribe(bus.topics().power(), PowerOrder.class, Subscriber.Start.BEGINNING,
                     (k, o) -> onControlThread(() -> {
-                        if (o != null) {
-                            lastPower.put(o.server(), o);
+                        if (o == null) {
+                            return;
                         }
+                        // its epoch only: sequences count per server (the constructor bounds them)
+                        var why = epochs.offer(o.epoch(), 0, o.at(), clock.instant());
+                        if (why.isPresent()) {
+                            powerRefusals.refuse(why.get().tag(), "power order for " + o.server() + " epoch "
+                                    + o.epoch() + " sequence " + o.sequence() + " at " + o.at() + " skipped");
+                            return;
+                        }
+                        lastPower.put(o.server(), o);
                     })),
             bus.subscribe(bus.topics().stats(), GatewayStats.class, Subscriber.Start.END,
                     (k, s) -> onControlThread(() -> {
@@ -265,19 +294,21 @@ public final class GrmService implements AutoCloseable {
             Instant now = clock.instant();
             if (!wasLeader) {
                 wasLeader = true;
+                epochs.lead();
                 restorePower(now);
             }
             Map<String, GatewayStats> live = stats.live(now);
             lastLive = List.copyOf(live.keySet());
             long started = System.nanoTime();
-            ControlStep.Result result = step.step(now, live, overrides, Map.copyOf(lastAllocations), versions);
+            ControlStep.Result result = step.step(now, live, overrides, Map.copyOf(lastAllocations), epochs);
             long took = System.nanoTime() - started;
             solveTimer.record(took, TimeUnit.NANOSECONDS);
             periods.increment();
             for (Allocation a : result.allocations()) {
                 lastAllocations.put(a.gateway(), a);
                 allocationOut.publish(a);
-                lastVersion = Math.max(lastVersion, a.version());
+                lastVersion = a.version();
+                lastEpoch = a.epoch();
             }
             if (result.decision() != null) {
                 lastObjective = result.decision().objective();
@@ -296,10 +327,12 @@ public final class GrmService implements AutoCloseable {
         }
     }
 
+    /** Publishes the orders stamped with this leader's (epoch, counter); {@code why} is appended to the reason. */
     private void publishPower(List<PowerOrder> orders, String why) {
         for (PowerOrder o : orders) {
-            PowerOrder out = why.isEmpty() ? o : new PowerOrder(o.v(), o.at(), o.server(), o.target(), o.state(),
-                    o.reason() + " (" + why + ")", o.sequence());
+            EpochClock.Stamp stamp = epochs.begin(o.at());
+            PowerOrder out = new PowerOrder(o.v(), o.at(), o.server(), o.target(), o.state(),
+                    why.isEmpty() ? o.reason() : o.reason() + " (" + why + ")", stamp.counter(), stamp.epoch());
             LOG.info("GRM {}: {} {} (ordered {}): {}", id, out.server(), out.state(), out.target(), out.reason());
             lastPower.put(out.server(), out);
             powerOut.publish(out);
@@ -402,6 +435,17 @@ public final class GrmService implements AutoCloseable {
         @Override
         public long getLastAllocationVersion() {
             return lastVersion;
+        }
+
+        @Override
+        public long getLastAllocationEpoch() {
+            return lastEpoch;
+        }
+
+        @Override
+        public long getRefusedRecords() {
+            return allocationRefusals.counts().values().stream().mapToLong(Long::longValue).sum()
+                    + powerRefusals.counts().values().stream().mapToLong(Long::longValue).sum();
         }
 
         @Override

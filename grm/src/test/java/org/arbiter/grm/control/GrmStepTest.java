@@ -36,7 +36,7 @@ final class GrmStepTest {
     final AtomicLong ticker = new AtomicLong();
     final GrmStep step = new GrmStep(CONFIG, "grm-t", () -> ticker.addAndGet(1_000_000));
     final OverrideBook overrides = new OverrideBook(CONFIG);
-    final VersionClock versions = new VersionClock();
+    final EpochClock versions = new EpochClock();
 
     static GatewayStats stats(String g, double lp, double tp, double wp, double lb, double tb, double wb) {
         return new GatewayStats(1, T, g, 30, 1, Map.of(
@@ -62,16 +62,26 @@ final class GrmStepTest {
     void liveGateways_shareN_andVersionsGrowAcrossPeriods() {
         Map<String, GatewayStats> live = Map.of("g1", stats("g1", 6, 2.3, 4, 2, 1.5, 3.5),
                 "g2", stats("g2", 1, 1.1, 4, 1, 1.2, 3.5));
-        versions.observe(41);
+        // another leader's epoch, a little ahead of this GRM's clock, with a high counter
+        long other = T.toEpochMilli() + 5;
+        versions.observe(other, 41);
         var r = step.step(T, live, overrides, Map.of(), versions);
-        assertThat(r.allocations()).hasSize(2).allSatisfy(a -> assertThat(a.version()).isEqualTo(42));
+        assertThat(r.allocations()).hasSize(2).allSatisfy(a -> {
+            assertThat(a.epoch()).isEqualTo(other + 1);
+            assertThat(a.version()).isEqualTo(1);
+        });
+        assertThat(r.decision().epoch()).isEqualTo(other + 1);
+        assertThat(r.decision().allocationVersion()).isEqualTo(1);
         double total = r.allocations().stream().mapToDouble(a -> a.weights().values().stream().mapToDouble(d -> d).sum()).sum();
         assertThat(total).isEqualTo(15.0);
         int caps = r.allocations().stream().mapToInt(Allocation::totalCap).sum();
         assertThat(caps).isEqualTo(15);
         assertThat(r.decision().flows()).hasSize(4);
         assertThat(r.decision().solveSeconds()).isEqualTo(0.001);
-        assertThat(step.step(T, live, overrides, Map.of(), versions).allocations().get(0).version()).isEqualTo(43);
+        Allocation second = step.step(T.plusSeconds(5), live, overrides, Map.of(), versions).allocations().get(0);
+        assertThat(second.epoch()).isEqualTo(other + 1);
+        assertThat(second.version()).isEqualTo(2);
+        assertThat(second.isNewerThan(r.allocations().get(0))).isTrue();
         // The busier gateway gets more.
         assertThat(r.allocations()).extracting(Allocation::gateway).containsExactly("g1", "g2");
         assertThat(r.allocations().get(0).totalCap()).isGreaterThan(r.allocations().get(1).totalCap());
