@@ -135,7 +135,7 @@ final class GrmStepTest {
         Map<String, GatewayStats> g2BasicBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1),
                 "g2", stats("g2", 0.2, 0.4, 2, 3, 4.0, 1));
         for (OverrideBook book : List.of(alone1, alone2)) {
-            var r = new GrmStep(CONFIG, "grm-alone", () -> 0).step(T, g2PremiumBusy, book, Map.of(), new VersionClock());
+            var r = new GrmStep(CONFIG, "grm-alone", () -> 0).step(T, g2PremiumBusy, book, Map.of(), new EpochClock());
             assertThat(r.decision().pins()).allSatisfy(p -> assertThat(p.applied()).isTrue());
             assertThat(r.decision().flows()).filteredOn(Decision.Flow::pinned).hasSize(1);
         }
