@@ -53,7 +53,8 @@ import org.arbiter.loadgen.client.StatusTally;
  *
  * Observers, polled every 100 ms while the load runs: each GRM's arbiter:type=Grm MBean
  * attribute Leader over remote JMX (a GRM that cannot be reached counts as not leading), and
- * both gateways' admin /allocation version (the highest seen). "New leader" is the time from the
+ * both gateways' admin /allocation stamp, (epoch, version) read as one number that grows with
+ * both (STAMP_EPOCH_FACTOR), the highest seen; reports show its version part. "New leader" is the time from the
  * fault to a GRM other than the victim reporting Leader; "next allocation" the time from the
  * fault to the version growing past its value at the fault (an allocation the leader published just
  * before the broker went down counts, so for the broker faults read the gap instead), "allocation
@@ -318,7 +319,7 @@ public final class FaultCampaign implements AutoCloseable {
             Thread.sleep(100);
         }
         throw new IllegalStateException("rig not ready within " + READY_SECONDS + " s: leaders " + leaders()
-                + ", allocation versions " + allocationVersion(0) + "/" + allocationVersion(1) + " (logs in "
+                + ", allocation versions " + versionOf(allocationVersion(0)) + "/" + versionOf(allocationVersion(1)) + " (logs in "
                 + dir.resolve("logs") + ")");
     }
 
@@ -431,7 +432,7 @@ public final class FaultCampaign implements AutoCloseable {
                     nextNote += 5_000_000_000L;
                     StatusTally t = load.tally();
                     say(String.format(Locale.ROOT, "  %s at load %.1f s: sent %d, answered %d, leader %s, allocation v%d",
-                            f.id(), sinceStart(loadStart), t.sent(), t.answered(), obs.leaders, obs.version));
+                            f.id(), sinceStart(loadStart), t.sent(), t.answered(), obs.leaders, versionOf(obs.version)));
                 }
             }
         } finally {
@@ -447,8 +448,8 @@ public final class FaultCampaign implements AutoCloseable {
                 t.sent() - t.answered(), t.statuses(), t.connectionErrors(), t.timedOut(), t.lost(), t.failovers(), t.failoversAfterConnect(),
                 obs.leaderAtFault, String.join(",", obs.leaders), victim.isEmpty() ? null : obs.newLeaderSeconds(victim),
                 round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(),
-                round(obs.longestGapSeconds), obs.versionAtFault,
-                obs.version);
+                round(obs.longestGapSeconds), versionOf(obs.versionAtFault),
+                versionOf(obs.version));
     }
 
     /** Polls leadership and the allocation version every 100 ms while a load runs. */
@@ -592,7 +593,19 @@ public final class FaultCampaign implements AutoCloseable {
         }
     }
 
-    /** The version gateway {@code i}'s /allocation shows (0 when it cannot be read). */
+    /** An allocation's (epoch, version) as one long: epoch · 10^6 + version (capped). */
+    static final long STAMP_EPOCH_FACTOR = 1_000_000L;
+
+    /** The version part of a stamp, for reports. */
+    static long versionOf(long stamp) {
+        return stamp % STAMP_EPOCH_FACTOR;
+    }
+
+    /**
+     * The (epoch, version) stamp of the allocation gateway {@code i}'s /allocation shows, as one
+     * number ordered like the pair (0 when it cannot be read): a new leader's epoch restarts the
+     * version at 1, so the version alone would look like a step back.
+     */
     private long allocationVersion(int i) {
         try {
             HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPorts[i]
@@ -600,8 +613,11 @@ public final class FaultCampaign implements AutoCloseable {
             if (r.statusCode() != 200) {
                 return 0;
             }
-            JsonNode v = json.readTree(r.body()).get("version");
-            return v == null ? 0 : v.asLong();
+            JsonNode body = json.readTree(r.body());
+            JsonNode v = body.get("version");
+            JsonNode e = body.get("epoch");
+            long version = v == null ? 0 : Math.min(v.asLong(), STAMP_EPOCH_FACTOR - 1);
+            return (e == null ? 0 : e.asLong()) * STAMP_EPOCH_FACTOR + version;
         } catch (IOException e) {
             return 0;
         } catch (InterruptedException e) {
