@@ -222,7 +222,7 @@ final class BackendHealthSocketTest {
             Thread.sleep(600);
             GatewayTestSupport.Http.Response r = admin.get("/ready");
             assertThat(r.status()).isEqualTo(503);
-            assertThat(r.body()).contains("\"reason\":\"no server can take a request\"");
+            assertThat(r.body()).contains("\"reason\":\"noCapacity\"").contains("no server can take a request");
             a.restart();
             await(() -> transitions.contains("server s1 up"), 5_000);
             await(() -> {
