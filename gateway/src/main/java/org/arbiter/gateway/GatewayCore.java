@@ -386,7 +386,8 @@ public final class GatewayCore<R> {
      * A DISPATCHED request's server failed before any byte of the response ({@code f}). The
      * failure counts toward the server's ejection. Then, if no byte of the request had reached
      * the server ({@code !sent}: refused, connect timeout), or it had but the request is
-     * {@code idempotent} and this is its first such failure, the request goes back to the head of
+     * {@code idempotent} and this is its first such failure (or the server is ejected by now: the
+     * fault is the server's, and the retry is not spent), the request goes back to the head of
      * its class queue (QUEUED, keeping its arrival time and so its queue timeout) and this returns
      * true: call {@link #next} to dispatch it. Otherwise it ends with BACKEND_ERROR and this
      * returns false: answer 502.
@@ -399,8 +400,14 @@ public final class GatewayCore<R> {
         }
         serverFailed(t, f, nowNanos);
         stats.serverError(t.server, nowNanos);
-        if (!sent || idempotent && t.sentRetries == 0) {
-            if (sent) {
+        // A failure on a server that is now ejected (this failure, or earlier ones, took it out of
+        // service) is the server's, not the request's: an idempotent request goes back without
+        // spending its one retry. Without this, a retry dispatched in the milliseconds before the
+        // ejection to a server being killed (its listener still accepting during the process's
+        // teardown) failed a second time and got 502 (BackendHealthSocketTest, 3 of 2 172).
+        boolean serverOut = health.ejected(t.server, nowNanos);
+        if (!sent || idempotent && (t.sentRetries == 0 || serverOut)) {
+            if (sent && !serverOut) {
                 t.sentRetries++;
             }
             requeue(t, nowNanos);

@@ -175,6 +175,38 @@ final class GatewayCoreTest {
     }
 
     @Test
+    void sentRequest_failingAgainOnAServerNowEjected_isRequeuedAgain_andGoesToTheOtherServer() {
+        // threshold 2: the retry's failure ejects server 0; the fault is the server's, so the GET
+        // is requeued again instead of 502, and the next dispatch avoids the ejected server
+        GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
+                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 2, baseBackoff: 10s}}", 3, "1s",
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+        Ticket<String> get = two.offer("GET", "basic", 0);
+        two.next(0);
+        int first = get.server();
+        Ticket<String> filler = two.offer("filler", "basic", 0);
+        two.next(0);
+        assertThat(filler.server()).isNotEqualTo(first);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
+        assertThat(two.health().ejected(first, MS)).isFalse();
+        // the retry lands on the same server (now the fewest outstanding) and fails there too
+        assertThat(two.next(MS)).isSameAs(get);
+        assertThat(get.server()).isEqualTo(first);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS)).as("requeued, not 502").isTrue();
+        assertThat(two.health().ejected(first, 2 * MS)).isTrue();
+        assertThat(two.next(2 * MS)).isSameAs(get);
+        assertThat(get.server()).isEqualTo(filler.server());
+        two.complete(get, Outcome.OK, 3 * MS);
+        assertThat(get.state()).isEqualTo(Ticket.State.DONE);
+        assertThat(get.dropReason()).isNull();
+        // a POST that was sent still gets 502, ejected server or not
+        Ticket<String> post = two.offer("POST", "basic", 4 * MS);
+        two.next(4 * MS);
+        assertThat(two.failed(post, ServerHealth.Failure.RESET, true, false, 5 * MS)).isFalse();
+        assertThat(post.dropReason()).isEqualTo(DropReason.BACKEND_ERROR);
+    }
+
+    @Test
     void sentRequest_isRequeuedOnceIfIdempotent_elseGets502() {
         GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
                 Scheduler.ofWeightedRoundRobin());
