@@ -5,28 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.api.BugDetectors;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +14,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.arbiter.common.config.ClusterConfig;
@@ -87,7 +65,7 @@ class HttpRequestFuzzTest {
             String first = text.lines().findFirst().orElse("");
             assertThat(first).as("the gateway's answer to %s", printable(input)).matches(STATUS_LINE);
         }
-        List<String> bad = r.backend.drainViolations();
+        List<String> bad = violations(r.backend);
         assertThat(bad).as("reached the backend from %s", printable(input)).isEmpty();
         if (INPUTS.incrementAndGet() % 64 == 0) {
             assertStillServes(r);
@@ -143,7 +121,7 @@ class HttpRequestFuzzTest {
 
     /** The gateway and its backend, started once per fuzzing JVM. */
     private static final class Rig {
-        final RecordingBackend backend = new RecordingBackend();
+        final HttpStrictnessSocketTest.RecordingBackend backend = new HttpStrictnessSocketTest.RecordingBackend(false);
         final Gateway gateway;
 
         Rig() throws InterruptedException {
@@ -167,73 +145,31 @@ class HttpRequestFuzzTest {
         }
     }
 
-    /** A real backend that answers 200 and records every way a forwarded request breaks RFC 9112. */
-    static final class RecordingBackend {
-        private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        private final Channel channel;
-        private final ConcurrentLinkedQueue<String> violations = new ConcurrentLinkedQueue<>();
-
-        RecordingBackend() {
-            channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                                    new SimpleChannelInboundHandler<FullHttpRequest>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-                                            check(req);
-                                            ByteBuf body = Unpooled.copiedBuffer("ok", StandardCharsets.UTF_8);
-                                            FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                                                    HttpResponseStatus.OK, body);
-                                            r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
-                                            HttpUtil.setKeepAlive(r, HttpUtil.isKeepAlive(req));
-                                            ctx.writeAndFlush(r);
-                                        }
-                                    });
-                        }
-                    }).bind("127.0.0.1", 0).syncUninterruptibly().channel();
-        }
-
-        private void check(FullHttpRequest req) {
+    /** Every way the requests the backend received since the last call break RFC 9112. */
+    private static List<String> violations(HttpStrictnessSocketTest.RecordingBackend backend) {
+        List<String> out = new java.util.ArrayList<>();
+        for (HttpStrictnessSocketTest.Seen req; (req = backend.seen.poll()) != null; ) {
             String what = req.method() + " " + req.uri();
-            if (req.decoderResult().isFailure()) {
-                violations.add(what + ": not parseable by the backend (" + req.decoderResult().cause() + ")");
+            if (req.decodeFailure() != null) {
+                out.add(what + ": not parseable by the backend (" + req.decodeFailure() + ")");
             }
             if (req.headers().getAll(HttpHeaderNames.HOST).size() != 1) {
-                violations.add(what + ": Host " + req.headers().getAll(HttpHeaderNames.HOST));
+                out.add(what + ": Host " + req.headers().getAll(HttpHeaderNames.HOST));
             }
-            if (req.method().equals(HttpMethod.CONNECT) || req.method().equals(HttpMethod.TRACE)
-                    || req.method().name().equals("PRI")) {
-                violations.add(what + ": method forwarded");
+            if (List.of("CONNECT", "TRACE", "PRI").contains(req.method())) {
+                out.add(what + ": method forwarded");
             }
             String path = req.uri();
             int q = path.indexOf('?');
             path = q < 0 ? path : path.substring(0, q);
             if (!path.startsWith("/") || path.contains("//") || path.contains("/./") || path.contains("/../")
                     || path.endsWith("/.") || path.endsWith("/..")) {
-                violations.add(what + ": path not normalised");
+                out.add(what + ": path not normalised");
             }
             if ("https".equalsIgnoreCase(req.headers().get("X-Forwarded-Proto"))) {
-                violations.add(what + ": the client's X-Forwarded-Proto reached the backend");
+                out.add(what + ": the client's X-Forwarded-Proto reached the backend");
             }
         }
-
-        List<String> drainViolations() {
-            List<String> out = new java.util.ArrayList<>();
-            for (String v; (v = violations.poll()) != null; ) {
-                out.add(v);
-            }
-            return out;
-        }
-
-        String url() {
-            return "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort();
-        }
-
-        void close() {
-            channel.close().syncUninterruptibly();
-            group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
-        }
+        return out;
     }
 }

@@ -70,17 +70,24 @@ final class HttpStrictnessSocketTest {
         return t;
     }
 
-    /** What the backend received. */
-    record Seen(String method, String uri, io.netty.handler.codec.http.HttpHeaders headers) {
+    /** What the backend received; {@code decodeFailure} is null when the request parsed cleanly. */
+    record Seen(String method, String uri, io.netty.handler.codec.http.HttpHeaders headers, String decodeFailure) {
     }
 
-    /** A backend that records every request; /slow answers after 800 ms, /big with 1 MiB. */
+    /**
+     * A backend that records every request; with {@code shapedPaths}, /slow answers after 800 ms
+     * and /big with 1 MiB (after 300 ms), else every request is answered at once.
+     */
     static final class RecordingBackend implements AutoCloseable {
         final Queue<Seen> seen = new ConcurrentLinkedQueue<>();
         private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         private final Channel channel;
 
         RecordingBackend() throws InterruptedException {
+            this(true);
+        }
+
+        RecordingBackend(boolean shapedPaths) throws InterruptedException {
             channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -89,11 +96,13 @@ final class HttpStrictnessSocketTest {
                                     new SimpleChannelInboundHandler<FullHttpRequest>() {
                                         @Override
                                         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-                                            seen.add(new Seen(req.method().name(), req.uri(), req.headers().copy()));
+                                            seen.add(new Seen(req.method().name(), req.uri(), req.headers().copy(),
+                                                    req.decoderResult().isFailure()
+                                                            ? String.valueOf(req.decoderResult().cause()) : null));
                                             boolean keepAlive = HttpUtil.isKeepAlive(req);
                                             String uri = req.uri();
                                             Runnable answer = () -> {
-                                                ByteBuf body = uri.startsWith("/big")
+                                                ByteBuf body = shapedPaths && uri.startsWith("/big")
                                                         ? Unpooled.wrappedBuffer(new byte[1 << 20])
                                                         : Unpooled.copiedBuffer("ok " + uri, StandardCharsets.UTF_8);
                                                 FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
@@ -102,7 +111,7 @@ final class HttpStrictnessSocketTest {
                                                 HttpUtil.setKeepAlive(r, keepAlive);
                                                 ctx.writeAndFlush(r);
                                             };
-                                            if (uri.startsWith("/slow") || uri.startsWith("/big")) {
+                                            if (shapedPaths && (uri.startsWith("/slow") || uri.startsWith("/big"))) {
                                                 ctx.executor().schedule(answer, uri.startsWith("/slow") ? 800 : 300,
                                                         TimeUnit.MILLISECONDS);
                                             } else {
