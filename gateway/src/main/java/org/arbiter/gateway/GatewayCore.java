@@ -37,6 +37,8 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           timeout) goes back to the head of its class queue, keeping its arrival time: it
  *           is dispatched when a slot frees, or expires at its queue timeout (503). A request that
  *           had been sent is requeued once if idempotent (RFC 9110 §9.2.2), else answered 502.
+ *           A requeued request goes to another server than the one it failed on whenever one has
+ *           a free slot.
  *           Each class queue stays ordered by arrival (a requeued ticket goes before every ticket
  *           that arrived after it), so the head is always the next to expire.
  *
@@ -260,6 +262,14 @@ public final class GatewayCore<R> {
             return null;
         }
         Ticket<R> t = queues[c].pollFirst();
+        if (t.failedOn == s) {
+            // a retry goes to another server when one has a free slot (HAProxy's redispatch): the
+            // one it failed on may be dying with its failures not yet counted to an ejection
+            int other = balancer.pick(serverView, s);
+            if (other >= 0) {
+                s = other;
+            }
+        }
         queued--;
         stats.queueLength(c, queues[c].size(), nowNanos);
         classInFlight[c]++;
@@ -423,6 +433,7 @@ public final class GatewayCore<R> {
         classInFlight[c]--;
         leaveServer(t, nowNanos);
         t.state = Ticket.State.QUEUED;
+        t.failedOn = t.server;
         t.server = -1;
         t.serverId = null;
         ArrayDeque<Ticket<R>> q = queues[c];

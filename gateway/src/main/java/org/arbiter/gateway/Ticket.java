@@ -29,6 +29,8 @@ public final class Ticket<R> {
     int attempts;
     /** Failures after the request had been sent (an idempotent request is requeued once). */
     int sentRetries;
+    /** The server its last attempt failed on (-1: none); the next attempt goes elsewhere if it can. */
+    int failedOn = -1;
     /** The half-open trial of its server, until a verdict. */
     boolean trial;
 

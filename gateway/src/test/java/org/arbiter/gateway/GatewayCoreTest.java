@@ -175,11 +175,11 @@ final class GatewayCoreTest {
     }
 
     @Test
-    void sentRequest_failingAgainOnAServerNowEjected_isRequeuedAgain_andGoesToTheOtherServer() {
-        // threshold 2: the retry's failure ejects server 0; the fault is the server's, so the GET
-        // is requeued again instead of 502, and the next dispatch avoids the ejected server
+    void requeuedRequest_goesToAnotherServerThanTheOneItFailedOn_evenWhenThatOneIsTheLeastLoaded() {
+        // threshold 5: the failure does not eject server `first`, whose in-flight count is now the
+        // smallest; least-outstanding alone would send the retry straight back to it
         GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
-                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 2, baseBackoff: 10s}}", 3, "1s",
+                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 5, baseBackoff: 10s}}", 3, "1s",
                 "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
         Ticket<String> get = two.offer("GET", "basic", 0);
         two.next(0);
@@ -189,17 +189,42 @@ final class GatewayCoreTest {
         assertThat(filler.server()).isNotEqualTo(first);
         assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
         assertThat(two.health().ejected(first, MS)).isFalse();
-        // the retry lands on the same server (now the fewest outstanding) and fails there too
         assertThat(two.next(MS)).isSameAs(get);
-        assertThat(get.server()).isEqualTo(first);
-        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS)).as("requeued, not 502").isTrue();
-        assertThat(two.health().ejected(first, 2 * MS)).isTrue();
-        assertThat(two.next(2 * MS)).isSameAs(get);
-        assertThat(get.server()).isEqualTo(filler.server());
-        two.complete(get, Outcome.OK, 3 * MS);
-        assertThat(get.state()).isEqualTo(Ticket.State.DONE);
+        assertThat(get.server()).as("the retry avoids the server it failed on").isEqualTo(filler.server());
+        two.complete(get, Outcome.OK, 2 * MS);
         assertThat(get.dropReason()).isNull();
+        // an unsent request refused by `first` also goes elsewhere
+        Ticket<String> refused = two.offer("GET", "basic", 3 * MS);
+        two.next(3 * MS);
+        assertThat(refused.server()).isEqualTo(first);
+        assertThat(two.failed(refused, ServerHealth.Failure.CONNECT_REFUSED, false, true, 4 * MS)).isTrue();
+        assertThat(two.next(4 * MS)).isSameAs(refused);
+        assertThat(refused.server()).isEqualTo(filler.server());
+        // a fresh request is not affected: it goes to the least loaded, `first`
+        Ticket<String> fresh = two.offer("GET", "basic", 5 * MS);
+        two.next(5 * MS);
+        assertThat(fresh.server()).isEqualTo(first);
+    }
+
+    @Test
+    void sentRequest_failingAgainOnAServerNowEjected_isRequeuedAgain_notAnswered502() {
+        // one server, threshold 2: the retry can only go back to it, and its failure ejects it;
+        // the fault is the server's, so the GET is requeued again instead of 502
+        GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
+                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 2, baseBackoff: 10s}}", 3, "1s",
+                "http://127.0.0.1:1"), Scheduler.ofWeightedRoundRobin());
+        Ticket<String> get = one.offer("GET", "basic", 0);
+        one.next(0);
+        assertThat(one.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
+        assertThat(one.health().ejected(0, MS)).isFalse();
+        assertThat(one.next(MS)).as("the only server: the retry goes back to it").isSameAs(get);
+        assertThat(one.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS)).as("requeued, not 502").isTrue();
+        assertThat(one.health().ejected(0, 2 * MS)).isTrue();
+        assertThat(get.state()).isEqualTo(Ticket.State.QUEUED);
+        assertThat(one.next(2 * MS)).as("nothing takes it while the server is out").isNull();
         // a POST that was sent still gets 502, ejected server or not
+        GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
+                Scheduler.ofWeightedRoundRobin());
         Ticket<String> post = two.offer("POST", "basic", 4 * MS);
         two.next(4 * MS);
         assertThat(two.failed(post, ServerHealth.Failure.RESET, true, false, 5 * MS)).isFalse();
