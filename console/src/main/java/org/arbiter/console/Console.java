@@ -4,9 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
 import java.util.List;
-import org.arbiter.common.bus.KafkaBus;
+import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
-import org.arbiter.common.bus.Subscriber;
+import org.arbiter.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.console.auth.Authenticator;

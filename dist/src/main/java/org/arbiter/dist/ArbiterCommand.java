@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
                 org.arbiter.grm.cli.GrmCommand.class,
                 org.arbiter.console.cli.ConsoleCommand.class,
                 org.arbiter.sim.cli.SimCommand.class,
-                org.arbiter.sim.cli.ExperimentCommand.class,
+                org.arbiter.live.cli.ExperimentCommand.class,
                 DemoCommand.class,
                 CommandLine.HelpCommand.class})
 public final class ArbiterCommand implements Callable<Integer> {

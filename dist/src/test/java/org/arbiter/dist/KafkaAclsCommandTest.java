@@ -11,7 +11,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.KafkaConfig;
-import org.arbiter.common.kafka.EmbeddedKafka;
+import org.arbiter.broker.EmbeddedKafka;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

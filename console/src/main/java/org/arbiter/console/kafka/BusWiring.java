@@ -3,8 +3,8 @@ package org.arbiter.console.kafka;
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
-import org.arbiter.common.bus.KafkaBus;
-import org.arbiter.common.bus.Subscriber;
+import org.arbiter.bus.KafkaBus;
+import org.arbiter.bus.Subscriber;
 import org.arbiter.common.bus.Topics;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;

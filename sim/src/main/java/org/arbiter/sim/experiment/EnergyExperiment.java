@@ -60,11 +60,11 @@ import org.arbiter.sim.Simulator;
 public final class EnergyExperiment {
 
     /** The scale of a run; {@link #FULL} is the documented one, tests use a shorter day. */
-    record Setup(double daySeconds, int cores, double demandSeconds, int queueLimit, double queueTimeoutSeconds,
+    public record Setup(double daySeconds, int cores, double demandSeconds, int queueLimit, double queueTimeoutSeconds,
                  double benchmarkStepSeconds, double periodSeconds) {
 
         /** Requests per second one server completes at saturation (standard demand). */
-        double nominalCapacity() {
+        public double nominalCapacity() {
             return cores / demandSeconds;
         }
 
@@ -77,14 +77,14 @@ public final class EnergyExperiment {
     /** A 24 h day compressed 6× as in 000 (4 h), 20 req/s per server, GRM every 5 s. */
     static final Setup FULL = new Setup(14_400, 4, 0.2, 400, 10, 600, 5);
 
-    static final int SERVERS = 5;
-    static final double PEAK_LOAD = 0.8;
-    static final double TROUGH_RATIO = 0.2;
+    public static final int SERVERS = 5;
+    public static final double PEAK_LOAD = 0.8;
+    public static final double TROUGH_RATIO = 0.2;
     static final double LIGHTER = 0.5;
     static final double HEAVIER = 1.2;
-    static final double STARTUP_SECONDS = 60;
-    static final double SHUTDOWN_SECONDS = 60;
-    static final double DROP_RATIO = 0.01;
+    public static final double STARTUP_SECONDS = 60;
+    public static final double SHUTDOWN_SECONDS = 60;
+    public static final double DROP_RATIO = 0.01;
     static final double UTILITY_FLOOR = 0.5;
     static final double[] BENCH_STEPS = {0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1};
     static final List<String> POLICIES = List.of("off", "static", "queue", "queue-current", "utility", "schedule-30m",
@@ -297,7 +297,7 @@ public final class EnergyExperiment {
     }
 
     /** One compressed day of {@code policy} at demand factor {@code demand}. */
-    static SimResult day(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
+    public static SimResult day(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
                          double peak, double trough, long seed) {
         ClusterConfig c = cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough);
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("day", setup.daySeconds(), null, null, null,
@@ -365,7 +365,7 @@ public final class EnergyExperiment {
      * 000 §6's static estimation on one server of the standard workload: Poisson steps around the
      * nominal capacity; the highest throughput of a step whose drop ratio stays within ε_th.
      */
-    static double benchmark(Setup setup, long seed, Consumer<String> progress) {
+    public static double benchmark(Setup setup, long seed, Consumer<String> progress) {
         double best = 0;
         for (double step : BENCH_STEPS) {
             double rate = step * setup.nominalCapacity();
@@ -391,7 +391,7 @@ public final class EnergyExperiment {
         return best;
     }
 
-    static String fmt(double d) {
+    public static String fmt(double d) {
         return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
     }
 }

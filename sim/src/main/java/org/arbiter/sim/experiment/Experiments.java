@@ -54,7 +54,7 @@ public final class Experiments {
     }
 
     /** Fig. 7's result: the points and the knee, the smallest N_s reaching 95 % of the peak throughput. */
-    static Map<String, Object> concurrencyResult(int[] ns, double[] throughput) {
+    public static Map<String, Object> concurrencyResult(int[] ns, double[] throughput) {
         List<Map<String, Object>> points = new ArrayList<>();
         double best = 0;
         for (int i = 0; i < ns.length; i++) {
@@ -101,7 +101,7 @@ public final class Experiments {
     static final UtilityFunction BASIC = UtilityFunction.pacifici(3, 1, 1, 1);
 
     /** One row of the phases result (weights, mean responses in s, throughput in req/s), reported to {@code progress}. */
-    static Map<String, Object> phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
+    public static Map<String, Object> phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
                                         double basicWeight, double premiumResponse, double basicResponse,
                                         double throughput, String label, Consumer<String> progress) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -148,13 +148,13 @@ public final class Experiments {
 
     /** One point of the regions experiment: the premium and basic mean response times, s. */
     @FunctionalInterface
-    interface RegionPoint {
+    public interface RegionPoint {
         /** @param policy a row of {@link #REGION_POLICIES} */
         double[] responses(String[] policy, int premiumClients, int basicClients) throws Exception;
     }
 
     /** The regions experiment over any way of running a point (simulated or live). */
-    static Map<String, Object> regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
+    public static Map<String, Object> regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
         Map<String, Object> policies = new LinkedHashMap<>();
         for (String[] v : REGION_POLICIES) {
             List<Map<String, Object>> points = new ArrayList<>();
@@ -182,7 +182,7 @@ public final class Experiments {
         return out;
     }
 
-    static double round(double d) {
+    public static double round(double d) {
         return Math.round(d * 1000) / 1000.0;
     }
 }

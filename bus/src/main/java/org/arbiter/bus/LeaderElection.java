@@ -1,0 +1,78 @@
+package org.arbiter.bus;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Leadership by Kafka consumer-group ownership: of all members of {@code group} consuming the
+ * one-partition topic {@code <prefix>grm-leader}, the one that owns partition 0 leads. When the
+ * leader stops (or its session times out), the group rebalances and another member takes the
+ * partition. No record needs to be written; the topic exists only to be owned.
+ *
+ * <p>Thread-safe: {@link #isLeader()} may be read from any thread; the listener is called on the
+ * subscriber's thread.
+ */
+public final class LeaderElection implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
+
+    private final AtomicBoolean leader = new AtomicBoolean();
+    private final AtomicLong changes = new AtomicLong();
+    private final Subscriber<?> subscriber;
+    private final String memberId;
+
+    private LeaderElection(KafkaBus bus, String group, String memberId, Consumer<Boolean> onChange) {
+        this.memberId = memberId;
+        this.subscriber = bus.subscribeRaw(bus.topics().grmLeader(), Subscriber.Start.END, group,
+                (k, v) -> { }, owned -> {
+                    boolean now = owned.contains(0);
+                    if (leader.getAndSet(now) != now) {
+                        changes.incrementAndGet();
+                        LOG.info("{} {} leadership of group {}", memberId, now ? "took" : "lost", group);
+                        if (onChange != null) {
+                            onChange.accept(now);
+                        }
+                    }
+                });
+    }
+
+    /**
+     * Joins the election.
+     *
+     * @param bus      the bus (its topic prefix names the topic)
+     * @param group    consumer group of the candidates
+     * @param memberId this candidate, for logs
+     * @param onChange told true when this member becomes leader, false when it stops being one
+     */
+    public static LeaderElection join(KafkaBus bus, String group, String memberId, Consumer<Boolean> onChange) {
+        return new LeaderElection(requireNonNull(bus, "bus"), requireNonNull(group, "group"),
+                requireNonNull(memberId, "memberId"), onChange);
+    }
+
+    public boolean isLeader() {
+        return leader.get();
+    }
+
+    /** How many times this member gained or lost leadership. */
+    public long changes() {
+        return changes.get();
+    }
+
+    public String memberId() {
+        return memberId;
+    }
+
+    @Override
+    public void close() {
+        subscriber.close();
+        if (leader.getAndSet(false)) {
+            LOG.info("{} gave up leadership", memberId);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package org.arbiter.live;
+
+import org.arbiter.sim.experiment.*;
+import static org.arbiter.sim.experiment.EnergyExperiment.fmt;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.arbiter.bus.KafkaBus;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
+import org.arbiter.sim.SimResult;
+
+/*
+ * Design note — 000 §7.5's energy day live.
+ *
+ * The energy experiment's cluster over real processes' code on loopback: five simservers (4
+ * virtual cores, demand Exp(0.2 s), 000's watts, boot and shutdown delays), one Netty gateway
+ * (queue limit 400, timeout 10 s), the GRM service with the policy's sizing and the http power
+ * actuator (simserver's admin API), and the live load generator's open-loop diurnal source, all on
+ * one embedded Kafka broker. Every duration is multiplied by the time scale and every rate divided
+ * by it, so the system's dynamics are the paper's, faster. Energy is what the simservers metered
+ * themselves from the start of the load to its end; dropped = rejected + errors + timed out +
+ * lost over sent, as the load generator counted them. The simulated day of the same length and
+ * seed is reported beside it. Runs on the caller's thread.
+ */
+
+/** 000 §7.5 live: off, static and queue over a compressed day. See the design note. */
+public final class LiveEnergy {
+
+    static final List<String> POLICIES = List.of("off", "static", "queue");
+
+    private LiveEnergy() {
+    }
+
+    /**
+     * @param daySeconds the day's length in the experiment's seconds (wall time is this × scale)
+     * @param scale      time scale (0 < scale ≤ 1)
+     */
+    public static Map<String, Object> run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress)
+            throws Exception {
+        return run(seed, daySeconds, scale, work, progress, POLICIES);
+    }
+
+    static Map<String, Object> run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress,
+                                   List<String> policies) throws Exception {
+        if (!(daySeconds > 0) || !(scale > 0 && scale <= 1)) {
+            throw new IllegalArgumentException("day " + daySeconds + " s at scale " + scale
+                    + " (expected: day > 0, 0 < scale <= 1)");
+        }
+        if (policies.isEmpty() || !"off".equals(policies.get(0))) {
+            throw new IllegalArgumentException("policies: " + policies + " (expected: off first, the baseline)");
+        }
+        Files.createDirectories(work);
+        EnergyExperiment.Setup setup = new EnergyExperiment.Setup(daySeconds, 4, 0.2, 400, 10, 600, 5);
+        double capacity = EnergyExperiment.benchmark(setup, seed, s -> { });
+        double peak = EnergyExperiment.PEAK_LOAD * EnergyExperiment.SERVERS * setup.nominalCapacity();
+        double trough = EnergyExperiment.TROUGH_RATIO * peak;
+        progress.accept(String.format(Locale.ROOT, "live energy: %s × %.0f s of wall time (a %.0f s day at scale %s), "
+                + "peak %.0f req/s of wall time", policies, daySeconds * scale, daySeconds, scale, peak / scale));
+        Map<String, Object> live = new LinkedHashMap<>();
+        Map<String, Object> simulated = new LinkedHashMap<>();
+        double offJoules = Double.NaN;
+        double offSimJoules = Double.NaN;
+        try (EmbeddedKafka kafka = LiveRig.broker(work)) {
+            int run = 0;
+            for (String policy : policies) {
+                Map<String, Object> r = day(kafka, work, ++run, policy, setup, capacity, peak, trough, scale, seed, progress);
+                double joules = ((Number) r.get("energyJoules")).doubleValue();
+                if ("off".equals(policy)) {
+                    offJoules = joules;
+                }
+                r.put("savingsPercent", Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
+                live.put(policy, r);
+                SimResult s = EnergyExperiment.day(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity, peak,
+                        trough, seed);
+                if ("off".equals(policy)) {
+                    offSimJoules = s.totalEnergyJoules();
+                }
+                Map<String, Object> sm = new LinkedHashMap<>();
+                sm.put("savingsPercent", Experiments.round(100 * (1 - s.totalEnergyJoules() / offSimJoules)));
+                sm.put("droppedPercent", s.sent() == 0 ? 0.0 : Math.round(100.0 * s.dropped() / s.sent() * 1e5) / 1e5);
+                sm.put("meanServersOn", Experiments.round(s.power().stream()
+                        .mapToInt(x -> x.serversOn() + x.serversBooting()).average().orElse(0)));
+                simulated.put(policy, sm);
+                progress.accept(String.format(Locale.ROOT, "live energy %s: saved %s %% (simulated %s %%), dropped %s %% "
+                                + "of %s (simulated %s %%; rejected %s, errors %s, timed out %s, lost %s), mean servers up %s "
+                                + "(simulated %s)", policy, r.get("savingsPercent"), sm.get("savingsPercent"),
+                        r.get("droppedPercent"), r.get("sent"), sm.get("droppedPercent"), r.get("rejected"), r.get("errors"),
+                        r.get("timedOut"), r.get("lost"), r.get("meanServersUp"), sm.get("meanServersOn")));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("live", live);
+        out.put("simulated", simulated);
+        out.put("daySeconds", daySeconds);
+        out.put("timeScale", scale);
+        out.put("staticCapacityPerServer", Experiments.round(capacity));
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> day(EmbeddedKafka kafka, Path work, int run, String policy,
+                                           EnergyExperiment.Setup setup, double capacity, double peak, double trough,
+                                           double scale, long seed, Consumer<String> progress) throws Exception {
+        int n = EnergyExperiment.SERVERS;
+        List<SimServer> sims = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                sims.add(SimServer.start(SimServerOptions.defaults()
+                        .withDemand(setup.cores(), setup.demandSeconds() * scale, 0)
+                        .withDelays(EnergyExperiment.STARTUP_SECONDS * scale, EnergyExperiment.SHUTDOWN_SECONDS * scale)
+                        .withSeed(seed * 10 + i)));
+            }
+            StringBuilder servers = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                servers.append(String.format(Locale.ROOT, "  - {id: s%d, url: \"http://127.0.0.1:%d\", adminUrl: "
+                                + "\"http://127.0.0.1:%d\", concurrency: %d, power: {off: 0, boot: 60, idle: 60, busy: 65}}%n",
+                        i + 1, sims.get(i).port(), sims.get(i).adminPort(), setup.cores()));
+            }
+            String sizing = switch (policy) {
+                case "off" -> "policy: off";
+                case "static" -> "policy: static, staticCapacity: " + fmt(capacity / scale);
+                default -> "policy: queue, estimator: queue";
+            };
+            ClusterConfig cluster = ConfigLoader.parse(String.format(Locale.ROOT, """
+                    classes:
+                      - {name: web, target: %1$sms, default: true, queue: {limit: %2$d, timeout: %3$sms}}
+                    servers:
+                    %4$sgateways:
+                      - {id: g1, port: 0, adminPort: 0}
+                    control: {period: %5$sms, reportPeriod: %5$sms, statsWindow: %6$sms}
+                    sizing: {%7$s, minServers: 1, startupDelay: %8$sms, shutdownDelay: %9$sms, dropRatio: %10$s, warmUp: %11$sms}
+                    power: {actuator: http, timeout: 10s, attempts: 3, retryDelay: 200ms}
+                    kafka: {bootstrap: "%12$s", topicPrefix: "energy%13$d."}
+                    """, fmt(1000 * scale), setup.queueLimit(), fmt(setup.queueTimeoutSeconds() * 1000 * scale), servers,
+                    fmt(setup.periodSeconds() * 1000 * scale), fmt(30_000 * scale), sizing,
+                    fmt(EnergyExperiment.STARTUP_SECONDS * 1000 * scale), fmt(EnergyExperiment.SHUTDOWN_SECONDS * 1000 * scale),
+                    fmt(EnergyExperiment.DROP_RATIO), fmt(10_000 * scale), kafka.bootstrap(), run));
+            String scenario = String.format(Locale.ROOT, """
+                    timeScale: %s
+                    classes:
+                      web: {path: /}
+                    timeout: 60s
+                    seed: %d
+                    phases:
+                      - {name: day, duration: %ss, diurnal: {web: {peak: %s, trough: %s}}}
+                    """, fmt(scale), seed, fmt(setup.daySeconds()), fmt(peak), fmt(trough));
+            String id = "energy" + run;
+            try (ProcessMetrics m = ProcessMetrics.create("grm", id);
+                 KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
+                 GrmService grm = GrmService.start(id, cluster, bus, Clock.systemUTC(), new GrmStep(cluster, id, System::nanoTime), m);
+                 Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
+                LiveRig.awaitAllocation(g1);
+                double[] startJoules = new double[n];
+                for (int i = 0; i < n; i++) {
+                    startJoules[i] = joules(sims.get(i));
+                }
+                AtomicLong upSamples = new AtomicLong();
+                AtomicLong samples = new AtomicLong();
+                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+                sampler.scheduleAtFixedRate(() -> {
+                    int up = 0;
+                    for (SimServer s : sims) {
+                        up += s.state() == SimServer.State.ON || s.state() == SimServer.State.BOOTING ? 1 : 0;
+                    }
+                    upSamples.addAndGet(up);
+                    samples.incrementAndGet();
+                }, 0, 50, TimeUnit.MILLISECONDS);
+                Map<String, Object> summary;
+                try {
+                    summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
+                            null).run(Files.createDirectories(work.resolve("load-" + policy)));
+                } finally {
+                    sampler.shutdownNow();
+                }
+                double joules = 0;
+                for (int i = 0; i < n; i++) {
+                    joules += joules(sims.get(i)) - startJoules[i];
+                }
+                Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
+                long sent = number(web, "sent");
+                long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("energyJoules", Math.round(joules));
+                r.put("droppedPercent", sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5);
+                r.put("dropped", dropped);
+                for (String k : List.of("rejected", "errors", "timedOut", "lost")) {
+                    r.put(k, number(web, k));
+                }
+                r.put("sent", sent);
+                r.put("meanServersUp", samples.get() == 0 ? 0.0 : Experiments.round((double) upSamples.get() / samples.get()));
+                r.put("meanResponseSeconds", Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue()
+                        / scale));
+                return r;
+            }
+        } finally {
+            for (SimServer s : sims) {
+                s.close();
+            }
+        }
+    }
+
+    private static double joules(SimServer s) {
+        Object j = s.status().get("joules");
+        return j instanceof Number x ? x.doubleValue() : 0;
+    }
+
+    private static long number(Map<String, Object> m, String key) {
+        return (long) LiveRig.number(m, key);
+    }
+}

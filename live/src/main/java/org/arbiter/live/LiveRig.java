@@ -1,0 +1,186 @@
+package org.arbiter.live;
+
+import org.arbiter.sim.experiment.*;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.arbiter.bus.KafkaBus;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.service.GrmService;
+import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
+
+/*
+ * Design note — 003's experiments live.
+ *
+ * One run = the paper's cluster over real processes' code on loopback: a simserver (10 virtual
+ * cores, demand Exp(1 s), optionally the overhead above the knee that Fig. 7 shows), one Netty
+ * gateway with the given scheduler and N_s, the GRM service when the policy uses it, and the
+ * live load generator with closed-loop premium/basic clients, all on one embedded Kafka broker
+ * shared by the runs (each run its own topic prefix). Every duration is multiplied by the time
+ * scale; results are reported back in the paper's seconds (response times ÷ scale, throughput ×
+ * scale). The gateway's weights are sampled ten times per phase; a phase's weights are the mean of
+ * its second half.
+ */
+
+/** Runs one live configuration of 003's cluster. See the design note. */
+final class LiveRig {
+
+    /** One phase's outcome in the paper's units. */
+    record Phase(String name, int premiumClients, int basicClients, double premiumWeight, double basicWeight,
+                 double premiumResponse, double basicResponse, double throughput, long sent, long ok) {
+    }
+
+    /**
+     * @param scheduler   wrr, fcfs or priority
+     * @param grm         run the GRM (else the configured allocation stays)
+     * @param granularity the GRM's q
+     * @param concurrency N_s
+     * @param overhead    the simserver's efficiency loss per request above the knee of 10
+     */
+    record Spec(String scheduler, boolean grm, int granularity, int concurrency, double overhead) {
+    }
+
+    private final EmbeddedKafka kafka;
+    private final Path work;
+    private final double scale;
+    private int runs;
+
+    LiveRig(EmbeddedKafka kafka, Path work, double scale) {
+        this.kafka = kafka;
+        this.work = work;
+        this.scale = scale;
+    }
+
+    /** Starts a broker in {@code work} for a series of runs. */
+    static EmbeddedKafka broker(Path work) throws Exception {
+        return EmbeddedKafka.start(Files.createTempDirectory(work, "kafka"));
+    }
+
+    /**
+     * One run.
+     *
+     * @param phases {name, premium clients, basic clients} each
+     */
+    @SuppressWarnings("unchecked")
+    List<Phase> run(Spec spec, String[][] phases, double secondsPerPhase, long seed, Consumer<String> progress)
+            throws Exception {
+        int run = ++runs;
+        String ms = "ms";
+        try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, scale, spec.overhead())
+                .withKnee(10).withSeed(seed))) {
+            ClusterConfig cluster = ConfigLoader.parse(String.format(Locale.ROOT, """
+                    classes:
+                      - {name: premium, target: %1$.3f%2$s, match: {header: {X-Class: premium}}, queue: {limit: 100000, timeout: 1h}}
+                      - {name: basic, target: %3$.3f%2$s, default: true, queue: {limit: 100000, timeout: 1h}}
+                    servers:
+                      - {id: s1, url: "http://127.0.0.1:%4$d", concurrency: %8$d}
+                    gateways:
+                      - {id: g1, port: 0, adminPort: 0}
+                    dispatch: {scheduler: %9$s, backendTimeout: 1h}
+                    control: {period: %5$.3f%2$s, reportPeriod: %5$.3f%2$s, statsWindow: %6$.3f%2$s, combine: min, granularity: %10$d}
+                    kafka: {bootstrap: "%7$s", topicPrefix: "live%11$d."}
+                    """, 2000 * scale, ms, 3000 * scale, server.port(), 5000 * scale, 30000 * scale, kafka.bootstrap(),
+                    spec.concurrency(), spec.scheduler(), spec.granularity(), run));
+            StringBuilder sc = new StringBuilder(String.format(Locale.ROOT, """
+                    classes:
+                      premium: {headers: {X-Class: premium}}
+                      basic: {headers: {X-Class: basic}}
+                    think: %.3fms
+                    timeout: 1h
+                    seed: %d
+                    phases:
+                    """, 1000 * scale, seed));
+            for (String[] p : phases) {
+                sc.append(String.format(Locale.ROOT, "  - {name: %s, duration: %.3fms, clients: {premium: %s, basic: %s}}%n",
+                        p[0], secondsPerPhase * scale * 1000, p[1], p[2]));
+            }
+            try (ProcessMetrics m = ProcessMetrics.create("grm", "live" + run);
+                 KafkaBus bus = KafkaBus.connect(cluster.kafka(), "live" + run, m.registry());
+                 GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
+                         new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
+                 Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
+                if (spec.grm()) {
+                    awaitAllocation(g1);
+                }
+                double phaseWall = secondsPerPhase * scale;
+                List<double[]> samples = new ArrayList<>();
+                long start = System.nanoTime();
+                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+                sampler.scheduleAtFixedRate(() -> {
+                    double t = (System.nanoTime() - start) / 1e9;
+                    synchronized (samples) {
+                        samples.add(new double[] {t, g1.allocation().weights().getOrDefault("premium", 0.0),
+                                g1.allocation().weights().getOrDefault("basic", 0.0)});
+                    }
+                }, 0, Math.max(10, (long) (phaseWall * 100)), TimeUnit.MILLISECONDS);
+                Map<String, Object> summary;
+                try {
+                    summary = new LoadGenerator(Scenario.parse(sc.toString()),
+                            List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
+                            .run(Files.createDirectories(work.resolve("load" + run)));
+                } finally {
+                    sampler.shutdownNow();
+                }
+                List<Phase> out = new ArrayList<>();
+                List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
+                for (int i = 0; i < phases.length; i++) {
+                    double from = (i + 0.5) * phaseWall;
+                    double to = (i + 1) * phaseWall;
+                    double wp = 0;
+                    double wb = 0;
+                    int n = 0;
+                    synchronized (samples) {
+                        for (double[] s : samples) {
+                            if (s[0] >= from && s[0] < to) {
+                                wp += s[1];
+                                wb += s[2];
+                                n++;
+                            }
+                        }
+                    }
+                    Map<String, Object> cls = (Map<String, Object>) ph.get(i).get("classes");
+                    Map<String, Object> pc = (Map<String, Object>) cls.get("premium");
+                    Map<String, Object> bc = (Map<String, Object>) cls.get("basic");
+                    out.add(new Phase(phases[i][0], Integer.parseInt(phases[i][1]), Integer.parseInt(phases[i][2]),
+                            n == 0 ? 0 : wp / n, n == 0 ? 0 : wb / n,
+                            number(pc, "meanResponseSeconds") / scale, number(bc, "meanResponseSeconds") / scale,
+                            (number(pc, "throughputPerSecond") + number(bc, "throughputPerSecond")) * scale,
+                            (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok"))));
+                }
+                return out;
+            }
+        }
+    }
+
+    /** Waits (up to 30 s) until the GRM's first allocation reached the gateway. */
+    static void awaitAllocation(Gateway g) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (g.allocation().version() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    static double number(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        return v instanceof Number n ? n.doubleValue() : 0;
+    }
+}

@@ -1,0 +1,222 @@
+package org.arbiter.live.cli;
+
+import org.arbiter.live.*;
+import org.arbiter.sim.experiment.*;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.arbiter.sim.experiment.AdmissionExperiment;
+import org.arbiter.sim.experiment.CapacityExperiment;
+import org.arbiter.sim.experiment.Charts;
+import org.arbiter.sim.experiment.Experiments;
+import org.arbiter.live.LiveExperiments;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code arbiter experiment NAME}: 003 §V's experiments, in the simulator. */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
+                "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
+                "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
+                "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
+                "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
+                "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
+                "table.md; --faults picks faults, --quick shortens every phase)."})
+public final class ExperimentCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale or faults")
+    String name;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
+    Path out;
+
+    @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--live", description = {"concurrency, phases, regions, energy: run over a real Kafka broker, GRM, gateway and",
+            "simservers on loopback, durations multiplied by --time-scale; the simulated run is reported beside it.",
+            "energy: policies off, static and queue over a day of --seconds (default 3600)."})
+    boolean live;
+
+    @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
+    double timeScale;
+
+    @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point; for capacity, the load sinusoid's period (default: ${DEFAULT-VALUE}).")
+    double seconds;
+
+    /** The live run, with the simulated one beside it for comparison. */
+    private Map<String, Object> live(java.io.PrintWriter err) {
+        try {
+            Files.createDirectories(out);
+            if ("energy".equals(name)) {
+                boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                return org.arbiter.live.LiveEnergy.run(seed, given ? seconds : 3600, timeScale, out, err::println);
+            }
+            Map<String, Object> live = switch (name) {
+                case "phases" -> LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
+                case "concurrency" -> LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
+                default -> LiveExperiments.regions(seed, seconds, timeScale, out, err::println);
+            };
+            Map<String, Object> simulated = switch (name) {
+                case "phases" -> Experiments.phases(seed, seconds, s -> { });
+                case "concurrency" -> Experiments.concurrency(seed, seconds, s -> { });
+                default -> Experiments.regions(seed, seconds, s -> { });
+            };
+            live.put("simulated", simulated);
+            return live;
+        } catch (Exception e) {
+            throw new IllegalStateException("live " + name + " failed: " + e, e);
+        }
+    }
+
+    @Option(names = "--seeds", defaultValue = "0", paramLabel = "N",
+            description = {"energy only: also run the standard day's queue and static policies for seeds --seed …",
+                    "--seed + N − 1 and report how many reach 38 %% saved with at most 0.002 %% dropped",
+                    "(about 3 s per seed; default: ${DEFAULT-VALUE}, none)."})
+    int seeds;
+
+    @Option(names = "--faults", defaultValue = "all", paramLabel = "LIST",
+            description = {"faults only: all, or a comma list of simserver-kill, simserver-stop, grm-leader-kill,",
+                    "grm-leader-term, broker-term, broker-kill, gateway-term (default: ${DEFAULT-VALUE})."})
+    String faults;
+
+    @Option(names = "--quick", description = "faults only: 2 s warm-up, 5 s recovery, 5 s stop (CI) instead of 5, 15, 15.")
+    boolean quick;
+
+    private int faults(java.io.PrintWriter err) throws IOException {
+        java.util.List<org.arbiter.live.FaultCampaign.Fault> list;
+        try {
+            list = org.arbiter.live.FaultCampaign.Fault.parseList(faults);
+        } catch (IllegalArgumentException e) {
+            err.println("experiment: " + e.getMessage());
+            return 2;
+        }
+        var launcher = org.arbiter.live.FaultCampaign.javaLauncher(System.getProperty("java.class.path"));
+        var settings = quick ? org.arbiter.live.FaultCampaign.Settings.quick(launcher, list, seed)
+                : org.arbiter.live.FaultCampaign.Settings.full(launcher, list, seed);
+        org.arbiter.live.FaultReport report;
+        try {
+            report = org.arbiter.live.FaultCampaign.run(settings, out, line -> {
+                err.println(line);
+                err.flush();
+            });
+        } catch (Exception e) {
+            err.println("experiment: faults: " + e.getMessage());
+            return 1;
+        }
+        Files.createDirectories(out);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), report);
+        Files.writeString(out.resolve("table.md"), report.table());
+        spec.commandLine().getOut().print(report.table());
+        spec.commandLine().getOut().println("wrote " + out.resolve("result.json") + " and " + out.resolve("table.md"));
+        return 0;
+    }
+
+    @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
+            description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
+    String size;
+
+    private Map<String, Object> scale(java.io.PrintWriter err) {
+        String[] p = size.split(",");
+        int[] v = new int[3];
+        for (int i = 0; i < 3; i++) {
+            try {
+                v[i] = p.length == 3 ? Integer.parseInt(p[i].trim()) : 0;
+            } catch (NumberFormatException e) {
+                v[i] = 0;
+            }
+        }
+        if (v[0] < 1 || v[1] < 1 || v[2] < 2) {
+            throw new IllegalArgumentException("--size: " + size + " (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
+        }
+        boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+        return org.arbiter.sim.experiment.ScaleExperiment.run(v[0], v[1], v[2], given ? seconds : 3600, seed, err::println);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (live && !List.of("concurrency", "phases", "regions", "energy").contains(name)) {
+            spec.commandLine().getErr().println("experiment: --live: " + name
+                    + " (expected: --live with concurrency, phases, regions or energy)");
+            return 2;
+        }
+        if (live && !(timeScale > 0 && timeScale <= 1)) {
+            spec.commandLine().getErr().println("experiment: --time-scale: " + timeScale + " (expected: 0 < x <= 1)");
+            return 2;
+        }
+        if (seeds != 0 && !"energy".equals(name)) {
+            spec.commandLine().getErr().println("experiment: --seeds: " + name + " (expected: --seeds with energy)");
+            return 2;
+        }
+        if (seeds < 0 || seeds > 1000) {
+            spec.commandLine().getErr().println("experiment: --seeds: " + seeds + " (expected: 0 to 1000)");
+            return 2;
+        }
+        if (!(seconds > 0)) {
+            spec.commandLine().getErr().println("experiment: --seconds: " + seconds + " (expected: > 0)");
+            return 2;
+        }
+        var err = spec.commandLine().getErr();
+        if ("faults".equals(name)) {
+            return faults(err);
+        }
+        if (quick || spec.commandLine().getParseResult().hasMatchedOption("--faults")) {
+            err.println("experiment: --faults/--quick: " + name + " (expected: with faults)");
+            return 2;
+        }
+        Map<String, Object> result;
+        try {
+            result = result(err);
+        } catch (IllegalArgumentException e) {
+            err.println("experiment: " + e.getMessage());
+            return 2;
+        }
+        if (result == null) {
+            err.println("experiment: " + name
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults)");
+            return 2;
+        }
+        return write(result);
+    }
+
+    private Map<String, Object> result(java.io.PrintWriter err) {
+        return switch (name) {
+            case "concurrency" -> live ? live(err) : Experiments.concurrency(seed, seconds, err::println);
+            case "phases" -> live ? live(err) : Experiments.phases(seed, seconds, err::println);
+            case "regions" -> live ? live(err) : Experiments.regions(seed, seconds, err::println);
+            case "scale" -> scale(err);
+            case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
+            case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
+            case "energy" -> live ? live(err) : energy(err);
+            default -> null;
+        };
+    }
+
+    private Map<String, Object> energy(java.io.PrintWriter err) {
+        Map<String, Object> r = org.arbiter.sim.experiment.EnergyExperiment.run(seed, err::println);
+        if (seeds > 0) {
+            r.put("seeds", org.arbiter.sim.experiment.EnergyExperiment.seeds(seed, seeds, err::println));
+        }
+        return r;
+    }
+
+    private int write(Map<String, Object> result) throws IOException {
+        Files.createDirectories(out);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), result);
+        List<Path> charts = new ArrayList<>(Charts.write(name, result, out));
+        spec.commandLine().getOut().println("wrote " + out.resolve("result.json") + (charts.isEmpty() ? "" : " and " + charts));
+        return 0;
+    }
+}
