@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Topics;
 import org.arbiter.common.bus.MessageHandler;
 import org.arbiter.common.bus.Publisher;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. {@link #close()} stops every subscriber it started and the producer.
  */
-public final class KafkaBus implements AutoCloseable {
+public final class KafkaBus implements Bus, AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaBus.class);
 
@@ -120,6 +121,7 @@ public final class KafkaBus implements AutoCloseable {
         return bus;
     }
 
+    @Override
     public Topics topics() {
         return topics;
     }
@@ -212,6 +214,7 @@ public final class KafkaBus implements AutoCloseable {
     }
 
     /** A publisher to {@code topic}, keyed by each message's {@link Message#key()}. */
+    @Override
     public Publisher publisher(String topic) {
         requireNonNull(topic, "topic");
         return new Publisher() {
@@ -261,6 +264,21 @@ public final class KafkaBus implements AutoCloseable {
     public <T extends Message> Subscriber<T> subscribe(String topic, Class<T> type, Subscriber.Start start,
                                                        MessageHandler<T> handler) {
         return subscribe(topic, type, start, null, handler, null);
+    }
+
+    /** {@link Bus}'s form of {@link #subscribe(String, Class, Subscriber.Start, MessageHandler)}. */
+    @Override
+    public <T extends Message> Subscriber<T> subscribe(String topic, Class<T> type, Bus.Start start,
+                                                       MessageHandler<T> handler) {
+        requireNonNull(start, "start");
+        return subscribe(topic, type, start == Bus.Start.BEGINNING ? Subscriber.Start.BEGINNING : Subscriber.Start.END,
+                handler);
+    }
+
+    /** Leadership by consumer-group ownership of the leader topic; see {@link LeaderElection}. */
+    @Override
+    public LeaderElection joinElection(String group, String memberId, Consumer<Boolean> onChange) {
+        return LeaderElection.join(this, group, memberId, onChange);
     }
 
     /**

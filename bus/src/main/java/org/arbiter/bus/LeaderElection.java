@@ -3,6 +3,7 @@ package org.arbiter.bus;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
+import org.arbiter.common.bus.Bus;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe: {@link #isLeader()} may be read from any thread; the listener is called on the
  * subscriber's thread.
  */
-public final class LeaderElection implements AutoCloseable {
+public final class LeaderElection implements Bus.Election {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
@@ -55,11 +56,13 @@ public final class LeaderElection implements AutoCloseable {
                 requireNonNull(memberId, "memberId"), onChange);
     }
 
+    @Override
     public boolean isLeader() {
         return leader.get();
     }
 
     /** How many times this member gained or lost leadership. */
+    @Override
     public long changes() {
         return changes.get();
     }

@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.MessageHandler;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
@@ -37,9 +38,9 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> message type
  */
-public final class Subscriber<T> implements AutoCloseable {
+public final class Subscriber<T> implements Bus.Subscription {
 
-    /** Where a group-less subscriber starts reading. */
+    /** Where a group-less subscriber starts reading ({@link Bus.Start} is the bus-neutral form). */
     public enum Start { BEGINNING, END }
 
     private static final Logger LOG = LoggerFactory.getLogger(Subscriber.class);

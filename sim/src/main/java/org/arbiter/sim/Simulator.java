@@ -16,7 +16,6 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
-import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.loadgen.client.ResultRecorder;
 import org.arbiter.loadgen.client.Scenario;
@@ -26,9 +25,8 @@ import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.Ticket;
-import org.arbiter.grm.control.EpochClock;
+import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmStep;
-import org.arbiter.grm.control.OverrideBook;
 import org.arbiter.grm.sizing.Fleet;
 
 /*
@@ -37,10 +35,10 @@ import org.arbiter.grm.sizing.Fleet;
  * Virtual time, one thread, one event queue ordered by (time, sequence): deterministic under a
  * seed. The moving parts are the product's own core classes — each gateway is a GatewayCore
  * (classifier-free: simulated clients carry their class; queues, schedulers, balancer, caps,
- * statistics as in production), the GRM is GrmStep called every control period on the
- * snapshots the gateways' recorders produced every report period, and each server is a
- * processor-sharing model (PsServer). Only the wiring is the simulator's: clients, events,
- * recording.
+ * statistics as in production), the GRM is the service's GrmCore (stats book, epochs, last
+ * allocations, GrmStep), leading from the start, fed the snapshots the gateways' recorders produce
+ * every report period and ticked every control period, and each server is a processor-sharing
+ * model (PsServer). Only the wiring is the simulator's: clients, events, recording.
  *
  * Clients: closed-loop clients think Exp(think), send one request through their gateway (clients
  * are spread over gateways round-robin, as an L4 switch would), wait for the answer (a response or
@@ -50,14 +48,15 @@ import org.arbiter.grm.sizing.Fleet;
  * phase, asked for their next arrival on virtual time; each arrival is a one-shot client.
  * Demands are Exp(mean) per class as the server's sim spec gives.
  *
- * Control: with `grm` the allocations come from GrmStep (configured allocation until the first
- * report); without, every gateway keeps the configured one (the FCFS / priority baselines).
+ * Control: with `grm` the allocations come from GrmCore's ticks (configured allocation until the
+ * first report); the decisions and power orders it publishes are dropped (nothing reads them);
+ * without, every gateway keeps the configured one (the FCFS / priority baselines).
  *
  * Power: each server is a physical machine with the load generator's PowerModel (OFF → BOOTING →
  * ON → SHUTTING_DOWN → OFF, watts from servers[].power, exact energy: the busy fraction is
  * reported at every PsServer event). The GRM's actuations drive it: ON boots it for
  * sizing.startupDelay, OFF shuts it down for sizing.shutdownDelay (requests still in it are lost);
- * when a transition completes the GRM hears it (Fleet.observed). Completions due at a control
+ * when a transition completes the GRM hears it (GrmCore.serverSeen). Completions due at a control
  * instant are applied before that control step. An actuation that does not apply yet (ON while
  * shutting down) is remembered and carried out when the transition ends. A request dispatched to
  * a server that is not ON is lost (the gateway marks the server down for its probe interval);
@@ -81,11 +80,7 @@ public final class Simulator {
     private final double[] gatewayExpiry;
     private final List<Client> clients = new ArrayList<>();
     private final Map<String, Integer> activeClients = new HashMap<>();
-    private final Map<String, GatewayStats> latestStats = new TreeMap<>();
-    private final Map<String, Allocation> lastAllocations = new TreeMap<>();
-    private final GrmStep step;
-    private final OverrideBook overrides;
-    private final EpochClock versions = new EpochClock();
+    private final GrmCore core;
     private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
     private int phase = -1;
     private double phaseStart;
@@ -175,10 +170,10 @@ public final class Simulator {
         this.scenario = requireNonNull(scenario, "scenario");
         this.grm = grm;
         this.random = new SplittableRandom(scenario.seed());
-        this.step = new GrmStep(config, "sim-grm", () -> 0L);
-        this.overrides = new OverrideBook(config);
+        this.core = new GrmCore(config, new GrmStep(config, "sim-grm", () -> 0L), "sim");
+        core.leadershipGained(Instant.EPOCH);
         for (GatewayConfig g : config.gateways()) {
-            Allocation initial = step.configured(g.id(), Instant.EPOCH, EpochClock.Stamp.NONE, overrides);
+            Allocation initial = core.initialAllocation(g.id());
             gateways.add(GatewayCore.fromConfig(config, g.id(), initial, random.split(), 0));
         }
         for (ServerConfig s : config.servers()) {
@@ -469,7 +464,8 @@ public final class Simulator {
 
     private void report(double t) {
         for (GatewayCore<Req> g : gateways) {
-            latestStats.put(g.gatewayId(), g.snapshot(Instant.EPOCH.plusNanos(nanos(t)), nanos(t)));
+            Instant at = Instant.EPOCH.plusNanos(nanos(t));
+            core.stats(g.snapshot(at, nanos(t)), at);
         }
         sampleWeights(t);
         settlePower(t);
@@ -486,7 +482,7 @@ public final class Simulator {
             }
             watts += m.watts();
         }
-        Fleet fleet = step.fleet().orElse(null);
+        Fleet fleet = core.fleet().orElse(null);
         powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
                 fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
@@ -517,16 +513,20 @@ public final class Simulator {
     private void control(double t) {
         settlePower(t);
         long started = System.nanoTime();
-        var result = step.step(Instant.EPOCH.plusNanos(nanos(t)), Map.copyOf(latestStats), overrides,
-                Map.copyOf(lastAllocations), versions);
+        List<GrmCore.Command> commands = core.tick(Instant.EPOCH.plusNanos(nanos(t)));
         controlWallSeconds += (System.nanoTime() - started) / 1e9;
-        for (Fleet.Actuation a : result.actuations()) {
-            actuate(gateways.get(0).serverIndex(a.server()), a.action(), t); // every core lists the servers in config order
+        List<Allocation> allocations = new ArrayList<>();
+        for (GrmCore.Command c : commands) { // actuations first, then the allocations, as the period's outcome
+            if (c instanceof GrmCore.Command.Actuate a) {
+                // every core lists the servers in config order
+                actuate(gateways.get(0).serverIndex(a.actuation().server()), a.actuation().action(), t);
+            } else if (c instanceof GrmCore.Command.PublishAllocation a) {
+                allocations.add(a.allocation());
+            }
         }
         Map<String, Map<String, Double>> w = new TreeMap<>();
         Map<String, Map<String, Integer>> caps = new TreeMap<>();
-        for (Allocation a : result.allocations()) {
-            lastAllocations.put(a.gateway(), a);
+        for (Allocation a : allocations) {
             for (int i = 0; i < gateways.size(); i++) {
                 if (gateways.get(i).gatewayId().equals(a.gateway())) {
                     gateways.get(i).applyAllocation(a);
@@ -538,8 +538,8 @@ public final class Simulator {
                 caps.put(a.gateway(), a.serverCaps());
             }
         }
-        if (!result.allocations().isEmpty()) {
-            allocationLog.add(new SimResult.AllocationPoint(t, result.allocations().get(0).version(), w, caps));
+        if (!allocations.isEmpty()) {
+            allocationLog.add(new SimResult.AllocationPoint(t, allocations.get(0).version(), w, caps));
         }
     }
 
@@ -586,7 +586,8 @@ public final class Simulator {
             }
             PowerModel.State state = power[s].advanceTo(due);
             if (grm) {
-                step.observed(config.servers().get(s).id(), state == PowerModel.State.ON, Instant.EPOCH.plusNanos(nanos(due)));
+                core.serverSeen(config.servers().get(s).id(), state == PowerModel.State.ON, "",
+                        Instant.EPOCH.plusNanos(nanos(due)));
             }
             if (state == PowerModel.State.ON && !wantOn[s] || state == PowerModel.State.OFF && wantOn[s]) {
                 actuate(s, wantOn[s] ? ServerState.ON : ServerState.OFF, due);

@@ -1,0 +1,215 @@
+package org.arbiter.grm.service;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+import org.arbiter.common.bus.Refusals;
+import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.ServerState;
+import org.arbiter.grm.sizing.Fleet;
+
+/**
+ * The GRM service's meters ({@code arbiter.grm.*}) and its MBean view. Counters are written on
+ * the control thread; gauges and the MBean read volatile snapshots taken there. Thread-safe.
+ */
+final class GrmMetrics {
+
+    /** What the metrics show of the fleet, taken on the control thread after each period. */
+    record FleetView(int on, double joules, double watts, double capacity, double forecast, String states,
+                     double savedPercent, double serviceRate, double backlogSeconds) {
+        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "", 0, 0, 0);
+
+        static FleetView of(Fleet f) {
+            int on = 0;
+            double watts = 0;
+            StringJoiner states = new StringJoiner(",");
+            for (Map.Entry<String, Decision.Server> e : f.servers().entrySet()) {
+                on += e.getValue().state() == ServerState.ON ? 1 : 0;
+                watts += e.getValue().watts();
+                states.add(e.getKey() + "=" + e.getValue().state());
+            }
+            return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString(),
+                    f.savedPercent(), f.measuredServiceRate(), f.measuredBacklogSeconds());
+        }
+    }
+
+    final Counter ignoredStats;
+    final Counter periods;
+    final Counter leaderChanges;
+    final Timer solveTimer;
+    final Counter actuationsOk;
+    final Counter actuationsRetried;
+    final Counter actuationsFailed;
+    volatile String lastActuationFailure = "";
+    volatile FleetView fleetView = FleetView.NONE;
+    volatile double lastObjective = Double.NaN;
+    volatile double lastSolveMillis = Double.NaN;
+    volatile List<String> lastLive = List.of();
+    volatile long lastVersion;
+    volatile long lastEpoch;
+
+    GrmMetrics(MeterRegistry r, BooleanSupplier leader) {
+        this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
+        this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
+        this.leaderChanges = Counter.builder("arbiter.grm.leader.changes").description("leadership gained or lost").register(r);
+        this.solveTimer = Timer.builder("arbiter.grm.solve").description("time of one control step").register(r);
+        Gauge.builder("arbiter.grm.leader", () -> leader.getAsBoolean() ? 1 : 0).description("1 while this GRM leads").register(r);
+        Gauge.builder("arbiter.grm.objective", () -> lastObjective).description("Ω of the last decision").register(r);
+        Gauge.builder("arbiter.grm.gateways.live", () -> lastLive.size()).description("live gateways").register(r);
+        Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
+        Gauge.builder("arbiter.grm.energy", () -> fleetView.joules()).baseUnit("joules")
+                .description("energy the servers used since this GRM's fleet model started (the model's estimate)").register(r);
+        Gauge.builder("arbiter.grm.energy.saved", () -> fleetView.savedPercent()).baseUnit("percent")
+                .description("energy saved against every server always on doing the same work (the model's estimate)")
+                .register(r);
+        Gauge.builder("arbiter.grm.power.watts", () -> fleetView.watts()).baseUnit("watts")
+                .description("power the servers draw now (the model's estimate)").register(r);
+        Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests/s")
+                .description("estimated capacity of one server (0 = unknown)").register(r);
+        Gauge.builder("arbiter.grm.capacity.service.rate", () -> fleetView.serviceRate()).baseUnit("requests/s")
+                .description("service rate of one server measured in the gateways' backlog (0 = not measured)").register(r);
+        Gauge.builder("arbiter.grm.capacity.backlog", () -> fleetView.backlogSeconds()).baseUnit("seconds")
+                .description("seconds of gateway backlog the service rate is measured over").register(r);
+        Gauge.builder("arbiter.grm.forecast", () -> fleetView.forecast()).baseUnit("requests/s")
+                .description("forecast arrival rate one start-up delay ahead").register(r);
+        this.actuationsOk = Counter.builder("arbiter.grm.power.actuations").tag("result", "ok")
+                .description("power actuations carried out").register(r);
+        this.actuationsRetried = Counter.builder("arbiter.grm.power.actuations").tag("result", "retried")
+                .description("power actuation attempts that failed and will be retried").register(r);
+        this.actuationsFailed = Counter.builder("arbiter.grm.power.actuations").tag("result", "failed")
+                .description("power actuations that failed after every attempt").register(r);
+    }
+
+    /** The MBean over these meters and the service's own facts. */
+    GrmMBean view(String id, BooleanSupplier leader, LongSupplier leaderChanges, String actuator,
+                  Refusals allocationRefusals, Refusals powerRefusals) {
+        return new GrmMBean() {
+            @Override
+            public String getId() {
+                return id;
+            }
+
+            @Override
+            public boolean isLeader() {
+                return leader.getAsBoolean();
+            }
+
+            @Override
+            public long getLeaderChanges() {
+                return leaderChanges.getAsLong();
+            }
+
+            @Override
+            public double getLastObjective() {
+                return lastObjective;
+            }
+
+            @Override
+            public double getLastSolveMillis() {
+                return lastSolveMillis;
+            }
+
+            @Override
+            public long getLastAllocationVersion() {
+                return lastVersion;
+            }
+
+            @Override
+            public long getLastAllocationEpoch() {
+                return lastEpoch;
+            }
+
+            @Override
+            public long getRefusedRecords() {
+                return allocationRefusals.counts().values().stream().mapToLong(Long::longValue).sum()
+                        + powerRefusals.counts().values().stream().mapToLong(Long::longValue).sum();
+            }
+
+            @Override
+            public long getPeriods() {
+                return (long) periods.count();
+            }
+
+            @Override
+            public String getLiveGateways() {
+                return String.join(",", lastLive);
+            }
+
+            @Override
+            public long getIgnoredStats() {
+                return (long) ignoredStats.count();
+            }
+
+            @Override
+            public int getServersOn() {
+                return fleetView.on();
+            }
+
+            @Override
+            public String getPowerStates() {
+                return fleetView.states();
+            }
+
+            @Override
+            public double getEnergyJoules() {
+                return fleetView.joules();
+            }
+
+            @Override
+            public double getEnergySavedPercent() {
+                return fleetView.savedPercent();
+            }
+
+            @Override
+            public double getPowerWatts() {
+                return fleetView.watts();
+            }
+
+            @Override
+            public double getCapacityEstimate() {
+                return fleetView.capacity();
+            }
+
+            @Override
+            public double getCapacityServiceRate() {
+                return fleetView.serviceRate();
+            }
+
+            @Override
+            public double getCapacityBacklogSeconds() {
+                return fleetView.backlogSeconds();
+            }
+
+            @Override
+            public double getForecastRate() {
+                return fleetView.forecast();
+            }
+
+            @Override
+            public String getPowerActuator() {
+                return actuator;
+            }
+
+            @Override
+            public long getActuationFailures() {
+                return (long) actuationsFailed.count();
+            }
+
+            @Override
+            public long getActuationRetries() {
+                return (long) actuationsRetried.count();
+            }
+
+            @Override
+            public String getLastActuationFailure() {
+                return lastActuationFailure;
+            }
+        };
+    }
+}
