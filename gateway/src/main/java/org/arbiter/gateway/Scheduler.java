@@ -34,7 +34,7 @@ public interface Scheduler {
         long headSequence(int c);
     }
 
-    /** The paper's dynamic-boundary WRR over w(g,c) (003 §III-B, ARCHITECTURE.md). */
+    /** The paper's dynamic-boundary WRR over w(g,c) (003 §III-B, docs/gateway.md). */
     static Scheduler ofWeightedRoundRobin() {
         return new WeightedRoundRobin();
     }

@@ -13,7 +13,7 @@ import org.arbiter.common.message.GatewayStats.ServerStats;
 import org.arbiter.gateway.DropReason;
 
 /*
- * Measurement model (ARCHITECTURE.md "Measure", 003 §III, 000 §5):
+ * Measurement model (docs/architecture.md, data loop step 5; 003 §III, 000 §5):
  *
  * Time is cut into buckets of bucketNanos; a ring of ceil(window / bucket) buckets holds the
  * sliding window. Each bucket counts, per class, arrivals, accepted requests, drops by reason,

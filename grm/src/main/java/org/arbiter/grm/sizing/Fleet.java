@@ -20,8 +20,8 @@ import org.arbiter.grm.capacity.CapacityEstimator;
 import org.arbiter.grm.concurrency.ConcurrencyController;
 
 /*
- * Design note — the fleet: what the GRM knows and decides about its servers (ARCHITECTURE.md,
- * control plane steps 5 and 7; 000 §5 and §7.5; 004).
+ * Design note — the fleet: what the GRM knows and decides about its servers (docs/architecture.md,
+ * control loop steps 5 and 7; 000 §5 and §7.5; 004).
  *
  * Every control period, from the live gateways' latest statistics:
  *
