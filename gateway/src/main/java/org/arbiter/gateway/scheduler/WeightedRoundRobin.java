@@ -3,9 +3,9 @@ package org.arbiter.gateway.scheduler;
 import org.arbiter.gateway.Scheduler;
 
 /*
- * Model (003 §III-B, docs/architecture.md, data loop step 3): gateway g runs at most N_g = Σ_s N(g,s)
+ * Model (003 §III-A, eq. 1; docs/architecture.md, data loop step 3): gateway g runs at most N_g = Σ_s N(g,s)
  * requests at once; class c is guaranteed the share w(g,c)·N_g / w_g of them. The scheduler is
- * the paper's dynamic-boundary, work-conserving WRR: a class with an empty queue is not a
+ * 003's dynamic-boundary, work-conserving WRR: a class with an empty queue is not a
  * candidate, so its idle share is lent to the backlogged classes, and every slot that frees goes
  * to the backlogged class furthest below its share, so a lender gets its share back as slots turn
  * over.

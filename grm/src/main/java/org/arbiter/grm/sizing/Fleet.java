@@ -30,7 +30,7 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             it is due to shut down: an OFF actuation goes out, and the model is OFF a shutdown
  *             delay later (or when the actuator sees it off);
  *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
- *             static policy) gets one sample per period: the gateways' Tsai counters summed over
+ *             static policy) gets one sample per period: the gateways' 000 §5.3 counters summed over
  *             every class queue of every gateway and divided by the number of servers that had a
  *             cap through the period (a server that finished booting meanwhile served nothing yet)
  *             — the servers are alike, so one per-server estimate serves them all. K is the
