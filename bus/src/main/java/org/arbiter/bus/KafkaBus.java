@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Arbiter's connection to Kafka: one idempotent producer shared by all {@link Publisher}s, topic
  * creation at start, and {@link Subscriber} loops. Everything Kafka-specific stays behind this
- * class (ARCHITECTURE.md: thin adapters).
+ * class (docs/architecture.md: a pure core, thin adapters).
  *
  * <p>Thread-safe. {@link #close()} stops every subscriber it started and the producer.
  */

@@ -34,7 +34,7 @@ public interface Balancer {
         return new LeastOutstanding();
     }
 
-    /** Neptune's random polling (002 §3): poll d available servers at random, take the least loaded. */
+    /** Random polling (002 §3): poll d available servers at random, take the least loaded. */
     static Balancer randomPoll(int d, RandomGenerator random) {
         return new RandomPoll(d, random);
     }

@@ -17,7 +17,7 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.stats.StatsRecorder;
 
 /*
- * The gateway's data plane without I/O (ARCHITECTURE.md "Data plane"; 003 §III).
+ * The gateway's data plane without I/O (docs/architecture.md, the data loop; 003 §III).
  *
  * Queue:    one bounded FIFO per class (queue.limit, queue.timeout). A request that finds its queue
  *           full is rejected (queueFull); one that waits longer than the timeout is expired

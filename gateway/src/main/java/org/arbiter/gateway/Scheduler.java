@@ -34,23 +34,23 @@ public interface Scheduler {
         long headSequence(int c);
     }
 
-    /** The paper's dynamic-boundary WRR over w(g,c) (003 §III-B, ARCHITECTURE.md). */
+    /** 003's dynamic-boundary WRR over w(g,c) (003 §III-A, docs/gateway.md). */
     static Scheduler ofWeightedRoundRobin() {
         return new WeightedRoundRobin();
     }
 
-    /** One queue in arrival order across classes: the paper's FCFS baseline. */
+    /** One queue in arrival order across classes: 003's FCFS baseline (003 §V-C). */
     static Scheduler ofFcfs() {
         return new Fcfs();
     }
 
-    /** Static priority in file order (class 0 first): the paper's other baseline. */
+    /** Static priority in file order (class 0 first): 003's other baseline (003 §V-C). */
     static Scheduler ofPriority() {
         return new StaticPriority();
     }
 
     /**
-     * The scheduler named in {@code dispatch.scheduler}. Neptune's edf, yid, greedy and adaptive
+     * The scheduler named in {@code dispatch.scheduler}. 002's edf, yid, greedy and adaptive (002 §4.2)
      * are reserved names: their seam is this interface, they are not implemented yet.
      *
      * @throws IllegalArgumentException for an unknown or not yet implemented name

@@ -19,7 +19,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 
-/** The scheduling guarantees of ARCHITECTURE.md, on random instances in virtual time. */
+/** The scheduling guarantees of docs/gateway.md (step 3), on random instances in virtual time. */
 final class GatewayCoreProperties {
 
     private static ClusterConfig cluster(int classes, int servers) {

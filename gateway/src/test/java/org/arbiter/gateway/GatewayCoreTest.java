@@ -390,7 +390,7 @@ final class GatewayCoreTest {
         assertThat(c.next(900 * MS)).isNotNull(); // a free slot: no backlog
         GatewayStats s = c.snapshot(Instant.parse("2026-01-01T00:00:00Z"), 1000 * MS);
         GatewayStats.Backlog b = s.backlog();
-        assertThat(b.periodSeconds()).isEqualTo(s.classes().get("premium").period().periodSeconds()); // Tsai's period
+        assertThat(b.periodSeconds()).isEqualTo(s.classes().get("premium").period().periodSeconds()); // 000 §5.3's sampling period
         assertThat(b.seconds()).isCloseTo(0.5, within(1e-9));
         assertThat(b.dispatched()).isEqualTo(2);
     }

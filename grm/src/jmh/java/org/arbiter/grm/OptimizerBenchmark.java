@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Solve time of the GRM core ({@link GrmSolver#solve}: flow models, optimiser, N(g,s) partition)
- * for F flows sharing N slots, both objectives, granularity q (1 = the paper's integer weights).
+ * for F flows sharing N slots, both objectives, granularity q (1 = 003's integer weights).
  * Flows: 10 gateways × (F/10) classes, random loads around saturation (some flows unstable at
  * their fair share), N_s = 10 per server. Run with (common installed in ~/.m2, or add {@code -am}):
  *

@@ -13,8 +13,8 @@ import org.arbiter.grm.optimize.Optimizer;
 
 /**
  * The GRM core (003 §IV): from a {@link Problem} to a {@link Solution} — flow models (eq. 8-9,
- * or with 001's queue-length feedback), class utilities (eq. 7 / 002 yields), the exact DP
- * optimiser (eq. 2-3, see {@link Optimizer}) and the N(g,s) partition (eq. 5-6, see
+ * or with 001's queue-length feedback), class utilities (003 eq. 7 / 002 yields), the exact DP
+ * optimiser (003 eq. 2-3, see {@link Optimizer}) and the N(g,s) partition (003 eq. 5-6, see
  * {@link CapPartition}). Pure: no clock, no threads, no I/O. Stateless and thread-safe.
  */
 public final class GrmSolver {

@@ -75,7 +75,7 @@ final class GrmSolverProperties {
             if (f.arrivalRate() == 0 || f.responseTime() == 0) {
                 expected = Math.min(f.responseTime(), cap);
             } else {
-                // eq. 9; with 001's feedback the predicted load carries the backlog above Little's level.
+                // 003 eq. 9; with 001's feedback the predicted load carries the backlog above Little's level.
                 double lambda = f.arrivalRate();
                 if (problem.parameters().prediction() == Problem.Prediction.QUEUE_LENGTH) {
                     lambda += problem.parameters().gain()
@@ -89,7 +89,7 @@ final class GrmSolverProperties {
             assertThat(pr.responseTime()).isCloseTo(expected, within(1e-9));
             double tau = c.targetSeconds();
             double u = c.utility() instanceof UtilityFunction.Pacifici
-                    ? (expected <= tau ? (tau - expected) : -(expected - tau)) // eq. 7, φ = α = β = 1
+                    ? (expected <= tau ? (tau - expected) : -(expected - tau)) // 003 eq. 7, φ = α = β = 1
                     : c.utility().utility(expected);
             assertThat(pr.utility()).isCloseTo(u, within(1e-9));
         }
@@ -108,7 +108,7 @@ final class GrmSolverProperties {
             List<Problem.ClassSpec> cs = new ArrayList<>();
             for (int i = 0; i < c; i++) {
                 double tau = 0.5 + rnd.nextInt(6) * 0.5;
-                // Mostly eq. 7; sometimes one of 002's yield shapes (steps: ties and flat runs).
+                // Mostly 003 eq. 7; sometimes one of 002's yield shapes (steps: ties and flat runs).
                 UtilityFunction u = rnd.nextInt(4) > 0 ? UtilityFunction.pacifici(tau, 1, 1, 1)
                         : UtilityFunction.yield(List.of("throughput", "response-time", "hybrid").get(rnd.nextInt(3)),
                                 1 + rnd.nextInt(4), rnd.nextInt(3), tau, tau / 2);

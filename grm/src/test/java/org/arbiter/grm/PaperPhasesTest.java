@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * 003 §V-B: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, N = 10, service and
- * think times Exp(1 s). The paper's GRM settled at (premium, basic) = (6,4) in phase B (20,20
+ * think times Exp(1 s). 003's GRM settled at (premium, basic) = (6,4) in phase B (20,20
  * clients), (4,6) in C (5,20) and (8,2) in D (20,5). Fed the load each phase produces under the
- * paper's weights — closed loop, n clients, think Z = 1 s, w slots: X = min(w, n/(Z + 1)),
- * R = n/X − Z — the solver must choose those weights again, within one slot: the paper's
+ * 003's weights — closed loop, n clients, think Z = 1 s, w slots: X = min(w, n/(Z + 1)),
+ * R = n/X − Z — the solver must choose those weights again, within one slot: 003's
  * allocations are (near) fixed points of our controller, and premium's share orders C < B < D.
  */
 final class PaperPhasesTest {
@@ -43,7 +43,7 @@ final class PaperPhasesTest {
         double b = premium(closedLoop(20, 6, 20, 4));
         double c = premium(closedLoop(5, 4, 20, 6));
         double d = premium(closedLoop(20, 8, 5, 2));
-        // Within one slot of the paper (the bound the experiments use); the M/M/1 model is coarse.
+        // Within one slot of 003 (the bound the experiments use); the M/M/1 model is coarse.
         assertThat(b).isCloseTo(6.0, within(1.0));
         assertThat(c).isCloseTo(4.0, within(1.0));
         assertThat(d).isCloseTo(8.0, within(1.0));

@@ -40,7 +40,7 @@ import org.arbiter.sim.SimResult;
  * (queue limit 400, timeout 10 s), the GRM service with the policy's sizing and the http power
  * actuator (simserver's admin API), and the live load generator's open-loop diurnal source, all on
  * one embedded Kafka broker. Every duration is multiplied by the time scale and every rate divided
- * by it, so the system's dynamics are the paper's, faster. Energy is what the simservers metered
+ * by it, so the system's dynamics are 000 §7.5's, faster. Energy is what the simservers metered
  * themselves from the start of the load to its end; dropped = rejected + errors + timed out +
  * lost over sent, as the load generator counted them. The simulated day of the same length and
  * seed is reported beside it. Runs on the caller's thread.

@@ -13,7 +13,7 @@ import org.arbiter.broker.EmbeddedKafka;
 
 /**
  * 003's {@code concurrency}, {@code phases} and {@code regions} experiments live (see
- * {@link LiveRig}): the same result shapes as {@link Experiments}, in the paper's units.
+ * {@link LiveRig}): the same result shapes as {@link Experiments}, in 003's units.
  */
 public final class LiveExperiments {
 

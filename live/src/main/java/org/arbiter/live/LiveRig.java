@@ -31,12 +31,12 @@ import org.arbiter.loadgen.server.SimServerOptions;
 /*
  * Design note — 003's experiments live.
  *
- * One run = the paper's cluster over real processes' code on loopback: a simserver (10 virtual
+ * One run = 003 §V's cluster over real processes' code on loopback: a simserver (10 virtual
  * cores, demand Exp(1 s), optionally the overhead above the knee that Fig. 7 shows), one Netty
  * gateway with the given scheduler and N_s, the GRM service when the policy uses it, and the
  * live load generator with closed-loop premium/basic clients, all on one embedded Kafka broker
  * shared by the runs (each run its own topic prefix). Every duration is multiplied by the time
- * scale; results are reported back in the paper's seconds (response times ÷ scale, throughput ×
+ * scale; results are reported back in 003's seconds (response times ÷ scale, throughput ×
  * scale). The gateway's weights are sampled ten times per phase; a phase's weights are the mean of
  * its second half.
  */
@@ -44,7 +44,7 @@ import org.arbiter.loadgen.server.SimServerOptions;
 /** Runs one live configuration of 003's cluster. See the design note. */
 final class LiveRig {
 
-    /** One phase's outcome in the paper's units. */
+    /** One phase's outcome in 003's units. */
     record Phase(String name, int premiumClients, int basicClients, double premiumWeight, double basicWeight,
                  double premiumResponse, double basicResponse, double throughput, long sent, long ok) {
     }

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Fig. 7 live, shortened: a real broker, gateway and simserver on loopback. */
+/** 003 Fig. 7 live, shortened: a real broker, gateway and simserver on loopback. */
 final class LiveExperimentsTest {
 
     @TempDir

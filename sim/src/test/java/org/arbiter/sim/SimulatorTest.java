@@ -124,7 +124,7 @@ final class SimulatorTest {
 
     @Test
     void psServer_saturatesAtCoresOverDemand_andFallsPastTheKneeWithOverhead() {
-        // Fig. 7: closed loop with no think time, concurrency n.
+        // 003 Fig. 7: closed loop with no think time, concurrency n.
         double x10 = saturated(10, 0);
         double x30 = saturated(30, 0);
         double x30overhead = saturated(30, 0.05);

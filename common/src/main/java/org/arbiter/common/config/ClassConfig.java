@@ -11,7 +11,7 @@ import java.util.Optional;
  * @param name          unique class name
  * @param targetSeconds response-time target τ_c (003 eq. 7)
  * @param utility       003 eq. 7 parameters, used unless {@code yield} is present
- * @param yield         a Neptune yield shape (002 §2.2), or null
+ * @param yield         a yield shape (002 §2.2), or null
  * @param weight        initial / standalone w(g,c) before the GRM speaks
  * @param minShare      guaranteed fraction of N (002 §2.3), in [0, 1]
  * @param match         classification rule; all given conditions must hold
@@ -36,7 +36,7 @@ public record ClassConfig(
         requireNonNull(queue, "queue");
     }
 
-    /** The yield shape, when the class is valued by one instead of eq. 7. */
+    /** The yield shape, when the class is valued by one instead of 003 eq. 7. */
     public Optional<YieldSpec> yieldShape() {
         return Optional.ofNullable(yield);
     }
@@ -47,7 +47,7 @@ public record ClassConfig(
     }
 
     /**
-     * A Neptune yield function (002 §2.2).
+     * A yield function (002 §2.2).
      *
      * @param shape              throughput, response-time or hybrid
      * @param full               yield of a request served within its pre-deadline

@@ -72,7 +72,7 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
      * @param inFlight             requests of the class at servers at the snapshot
      * @param weight               w(g,c) in force
      * @param drops                rejected requests in the window by reason (queueFull, queueTimeout, backendTimeout, backendError)
-     * @param period               Tsai's queue-monitoring counters for the last report period (000 §5)
+     * @param period               the queue-monitoring counters for the last report period (000 §5.3)
      */
     public record ClassStats(double arrivalRate, double throughput, double meanResponseTime, double meanQueueTime,
                              double meanServiceTime, double p95ResponseTime, double meanQueueLength, int queueLength,
@@ -104,7 +104,7 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
     }
 
     /**
-     * Tsai's per-sampling-period counters (000 eq. 1-5).
+     * The per-sampling-period counters of 000 §5.3 (the inputs of 000 eq. 1-5).
      *
      * @param periodSeconds           length of the period
      * @param arrivals                n_arr

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 
 /**
- * An operator's override ("Override" in ARCHITECTURE.md; named so it does not shadow
+ * An operator's override (an "override" on the wire; named so it does not shadow
  * {@code java.lang.Override}), applied by the GRM. Topic {@code overrides} (compacted), key: the
  * override id. {@code active: false} (or a tombstone) removes it.
  *

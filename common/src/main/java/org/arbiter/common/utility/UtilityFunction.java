@@ -6,14 +6,14 @@ import org.arbiter.common.config.ClassConfig;
 /**
  * A class utility: the business value of a class's mean response time.
  *
- * <p><b>003 eq. 7</b> (Pacifici et al.), target τ, scale φ, exponents α and β:
+ * <p><b>003 eq. 7</b>, target τ, scale φ, exponents α and β:
  * <pre>
  *   U(t) =  φ (τ − t)^α   if t ≤ τ
  *   U(t) = −φ (t − τ)^β   if t > τ
  * </pre>
  * Monotone decreasing in t, zero at the target, positive below it, negative above it.
  *
- * <p><b>002 §2.2 yield shapes</b> (Neptune), the yield of a request served with response time t,
+ * <p><b>002 §2.2 yield shapes</b>, the yield of a request served with response time t,
  * valued here at the mean response time:
  * <ul>
  *   <li>throughput: {@code full} for t ≤ deadline;</li>
@@ -23,11 +23,11 @@ import org.arbiter.common.config.ClassConfig;
  * and {@code −dropPenalty} past the deadline (a request that misses its deadline is as good as
  * dropped). Non-increasing in t.
  *
- * <p><b>Yield and throughput.</b> Neptune sums yield over requests, so a flow's yield per second
- * would be λ·y(t). The GRM's optimiser does not scale by throughput: eq. 9 keeps each flow's
+ * <p><b>Yield and throughput.</b> 002 (eq. 1) sums yield over requests, so a flow's yield per second
+ * would be λ·y(t). The GRM's optimiser does not scale by throughput: 003 eq. 9 keeps each flow's
  * arrival rate fixed (every arrival is served, only later or sooner), so λ·y(t) would only weight
  * flows by their traffic, and a busy flow of a cheap class would outbid an idle flow of a costly
- * one. A yield is therefore valued like eq. 7, per flow at its predicted mean response time, and
+ * one. A yield is therefore valued like 003 eq. 7, per flow at its predicted mean response time, and
  * a class that should count per request says so in its {@code full} and {@code dropPenalty}.
  * That keeps one signature, {@code utility(responseTimeSeconds)}, for every utility.
  *

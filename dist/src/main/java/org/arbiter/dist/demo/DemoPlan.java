@@ -6,13 +6,13 @@ import java.util.Locale;
 /**
  * The demo's experiment, 003 §V-B, with every duration multiplied by the time scale: premium
  * (τ = 2 s) and basic (τ = 3 s), φ = α = β = 1, combine min; servers with N_s = 10 and service
- * demand Exp(1 s) (one by default: the paper's load, where (20,20) clients saturate it); two
+ * demand Exp(1 s) (one by default: 003 §V-B's load, where (20,20) clients saturate it); two
  * gateways; four phases of closed-loop clients (premium, basic) =
  * (5,5), (20,20), (5,20), (20,5) with think time Exp(1 s), filling the duration. Pure: it only
  * computes the configuration and the scenario as text.
  *
  * @param durationSeconds wall-clock length of the whole run
- * @param timeScale       multiplies every duration of the paper's experiment
+ * @param timeScale       multiplies every duration of 003 §V-B's experiment
  */
 public record DemoPlan(double durationSeconds, double timeScale) {
 

@@ -10,21 +10,21 @@ import org.arbiter.common.utility.UtilityFunction;
 /**
  * Adds what the demo knows to the load generator's summary: per phase the time-averaged weights
  * each gateway enforced and the cluster utility (min over classes of 003 eq. 7 at the class's
- * mean response time, in the paper's time units), and renders the per-phase table.
+ * mean response time, in 003's time units), and renders the per-phase table.
  */
 public final class DemoReport {
 
     private DemoReport() {
     }
 
-    /** The paper's utilities: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1. */
+    /** 003 §V-B's utilities: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1. */
     static final Map<String, UtilityFunction> UTILITY = Map.of(
             "premium", UtilityFunction.pacifici(2, 1, 1, 1), "basic", UtilityFunction.pacifici(3, 1, 1, 1));
 
     /**
      * @param summary      loadgen's summary.json (modified in place)
      * @param weights      what the gateways enforced, in seconds since the load started
-     * @param timeScale    to convert measured seconds back to the paper's
+     * @param timeScale    to convert measured seconds back to 003's
      */
     public static void enrich(ObjectNode summary, WeightTracker weights, double timeScale) {
         for (JsonNode phase : summary.withArray("phases")) {

@@ -6,7 +6,7 @@ import java.util.random.RandomGenerator;
 import org.arbiter.gateway.Balancer;
 
 /**
- * Neptune's random polling (002 §3): sample d distinct servers among those with a free slot,
+ * Random polling (002 §3): sample d distinct servers among those with a free slot,
  * uniformly, and send to the one with the smallest inflight(g,s) / N(g,s). With d ≥ the number of
  * available servers this is least-outstanding. The random source is injected so the simulator
  * and tests are reproducible. Not thread-safe; confined to the core's thread.

@@ -3,7 +3,7 @@ package org.arbiter.gateway.scheduler;
 import org.arbiter.gateway.Scheduler;
 
 /**
- * First come, first served across all classes (the paper's baseline): the head with the smallest
+ * First come, first served across all classes (003 §V-C's baseline): the head with the smallest
  * arrival sequence goes first, as if there were one queue. Stateless.
  */
 public final class Fcfs implements Scheduler {

@@ -3,7 +3,7 @@ package org.arbiter.gateway.scheduler;
 import org.arbiter.gateway.Scheduler;
 
 /**
- * Static priority in file order (the paper's other baseline): the first backlogged class in
+ * Static priority in file order (003 §V-C's other baseline): the first backlogged class in
  * {@code classes[]} always goes first. Stateless.
  */
 public final class StaticPriority implements Scheduler {

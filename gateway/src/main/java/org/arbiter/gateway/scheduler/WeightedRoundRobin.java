@@ -3,9 +3,9 @@ package org.arbiter.gateway.scheduler;
 import org.arbiter.gateway.Scheduler;
 
 /*
- * Model (003 §III-B, ARCHITECTURE.md "Schedule"): gateway g runs at most N_g = Σ_s N(g,s)
+ * Model (003 §III-A, eq. 1; docs/architecture.md, data loop step 3): gateway g runs at most N_g = Σ_s N(g,s)
  * requests at once; class c is guaranteed the share w(g,c)·N_g / w_g of them. The scheduler is
- * the paper's dynamic-boundary, work-conserving WRR: a class with an empty queue is not a
+ * 003's dynamic-boundary, work-conserving WRR: a class with an empty queue is not a
  * candidate, so its idle share is lent to the backlogged classes, and every slot that frees goes
  * to the backlogged class furthest below its share, so a lender gets its share back as slots turn
  * over.
@@ -13,7 +13,7 @@ import org.arbiter.gateway.Scheduler;
  * "Furthest below its share": let B be the backlogged classes, n = (requests in flight of
  * classes in B) + 1 the slots B holds once the free one is filled, and W_B = Σ_{c∈B} w(g,c). The
  * released class maximises the deficit  n·w(g,c)/W_B − inflight_c ; ties go round-robin, starting
- * after the class released last. ARCHITECTURE.md words the rule as "smallest inflight_c / w(g,c)";
+ * after the class released last. The rule was first worded as "smallest inflight_c / w(g,c)";
  * that ratio order and the deficit order agree whenever a class is more than a slot away from
  * its share, but with three or more classes the ratio order can leave a class more than one slot
  * off for good (jqwik found w = 0.1/0.1/0.23, N_g = 15: the small-weight classes with nothing in

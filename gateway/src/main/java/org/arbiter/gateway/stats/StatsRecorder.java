@@ -13,7 +13,7 @@ import org.arbiter.common.message.GatewayStats.ServerStats;
 import org.arbiter.gateway.DropReason;
 
 /*
- * Measurement model (ARCHITECTURE.md "Measure", 003 §III, 000 §5):
+ * Measurement model (docs/architecture.md, data loop step 5; 003 §III, 000 §5):
  *
  * Time is cut into buckets of bucketNanos; a ring of ceil(window / bucket) buckets holds the
  * sliding window. Each bucket counts, per class, arrivals, accepted requests, drops by reason,
@@ -24,7 +24,7 @@ import org.arbiter.gateway.DropReason;
  * in-flight count; and the gateway's backlog: the time requests waited with every slot busy (as
  * GatewayCore reports it), and the dispatches in that time (each into a slot a completion freed,
  * so their rate is the servers' service rate at any load). A snapshot sums the buckets of the
- * window; Tsai's per-period counters sum the
+ * window; 000 §5.3's per-period counters sum the
  * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it;
  * their n_acc is 000's "connections accepted by server processes": requests released from the
  * queue to a server, so that the queue grows by n_arr − n_acc − n_d over a period.
@@ -128,7 +128,7 @@ public final class StatsRecorder {
      * @param servers       server ids, by index
      * @param queueLimits   K per class (reported in the period counters)
      * @param windowNanos   sliding window (control.statsWindow)
-     * @param periodNanos   report period (control.reportPeriod), the span of Tsai's counters
+     * @param periodNanos   report period (control.reportPeriod), the span of 000 §5.3's counters
      * @param nowNanos      the start of measurement
      */
     public StatsRecorder(List<String> classes, List<String> servers, int[] queueLimits, long windowNanos,

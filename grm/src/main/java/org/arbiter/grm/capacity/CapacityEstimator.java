@@ -1,7 +1,7 @@
 package org.arbiter.grm.capacity;
 
 /**
- * Estimates the request rate a server sustains with a drop ratio at most ε_th (000 §3:
+ * Estimates the request rate a server sustains with a drop ratio at most ε_th (000 §4:
  * "capacity"). Fed one sample per sampling period; core classes, not thread-safe.
  */
 public interface CapacityEstimator {

@@ -1,7 +1,7 @@
 package org.arbiter.grm.capacity;
 
 /*
- * Design note — queue-monitoring capacity estimation (000 §5, Tsai et al.).
+ * Design note — queue-monitoring capacity estimation (000 §5.3).
  *
  * Per sampling period T: arrivals n_arr, accepted n_acc, dropped n_d, mean queue length seen by
  * arrivals ℓ̄, peak arrival rate λ_max, queue limit K. λ = n_arr/T, μ = n_acc/T, ε = n_d/n_arr.
@@ -22,7 +22,7 @@ package org.arbiter.grm.capacity;
  * Mode bit and fast start: until the first downward adaptation the mode bit is OFF and, when no
  * downward condition holds, c follows the peak arrival rate upward (c = max(c, λ_max)): the
  * estimate is then a lower bound. The first downward adaptation sets the bit ON for good.
- * α is not given in the paper; the default here is 0.9. One addition: the "too pessimistic" test
+ * α is not given in 000; the default here is 0.9. One addition: the "too pessimistic" test
  * c < μ asks for an excess of more than two standard deviations of counting noise (√(μT)
  * completions), so the estimate does not ratchet upwards on lucky periods. And in the fast-start
  * stage the overflow threshold ℓ_th is computed with min(c, μ), not the inflated lower bound c; the

@@ -1,6 +1,6 @@
 package org.arbiter.grm.capacity;
 
-/** A configured benchmark figure (000 §6, "static"). Immutable. */
+/** A configured benchmark figure (000 §5.1, "static"). Immutable. */
 final class StaticEstimator implements CapacityEstimator {
 
     private final double capacity;

@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The GRM's control step (ARCHITECTURE.md, control plane steps 1-8) over the pure
+ * The GRM's control step (docs/architecture.md, control loop steps 1-8) over the pure
  * {@link GrmSolver}: builds the problem from the live gateways' statistics, the configuration and
  * the overrides in force (pinned weights, pinned N_s, changed targets and utilities), solves it,
  * and turns the solution into one {@link Allocation} per live gateway, all with one new

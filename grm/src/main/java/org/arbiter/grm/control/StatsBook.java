@@ -16,7 +16,7 @@ import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.message.GatewayStats;
 
 /**
- * The latest statistics of every gateway, as the GRM sees them (ARCHITECTURE.md, control plane
+ * The latest statistics of every gateway, as the GRM sees them (docs/architecture.md, control loop
  * step 1). A gateway whose last report is older than {@code 3Γ} is not live and leaves the
  * problem. A report is ignored and counted when it is stale (not newer than the one held, or
  * older than 3Γ on arrival), comes from a gateway the configuration does not know, or names a

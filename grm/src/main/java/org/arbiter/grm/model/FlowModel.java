@@ -19,7 +19,7 @@ package org.arbiter.grm.model;
  * bad but finite and the optimiser can still compare allocations. A flow with λ̃ = 0 has a
  * constant prediction (t̃ if measured, else 0); so does a flow with no response time measured.
  *
- * Queue-length feedback (001, Liu et al., Steps 1-3). Eq. 9 sees only the average arrival rate;
+ * Queue-length feedback (001 Steps 1-3). 003 eq. 9 sees only the average arrival rate;
  * under bursty load a backlog ℓ builds up that the average hides. In steady state Little's law
  * gives the queue length the flow should carry, λ̃·t̃; the excess ℓ − λ̃·t̃ is backlog that must
  * be served on top of the new arrivals. Requiring it to drain within the next control period Γ
@@ -27,8 +27,8 @@ package org.arbiter.grm.model;
  *
  *     λ = λ̃ + k · max(0, ℓ − λ̃ t̃) / Γ,     t(w) = 1 / (μ − λ/w),
  *
- * with μ still inferred from the measured λ̃ by eq. 8 (the backlog does not change the service
- * rate, only the load it must carry). With ℓ at its steady level the prediction is eq. 9's.
+ * with μ still inferred from the measured λ̃ by 003 eq. 8 (the backlog does not change the service
+ * rate, only the load it must carry). With ℓ at its steady level the prediction is 003 eq. 9's.
  *
  * Thread-safety: immutable.
  */
@@ -41,7 +41,7 @@ package org.arbiter.grm.model;
  * @param responseTimeSeconds     t̃, measured (0 = not measured)
  * @param weightInForce           w̃ > 0, the weight the measurement was taken under
  * @param capSeconds              the largest prediction (responseTimeCap · τ_c)
- * @param predictionArrivalRate   λ used in eq. 9 (λ̃, or λ̃ plus the backlog term)
+ * @param predictionArrivalRate   λ used in 003 eq. 9 (λ̃, or λ̃ plus the backlog term)
  */
 public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
                         double capSeconds, double predictionArrivalRate) {
@@ -61,12 +61,12 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         }
     }
 
-    /** The paper's model (eq. 8-9). */
+    /** 003's model (eq. 8-9). */
     public static FlowModel mm1(double arrivalRate, double responseTime, double weightInForce, double capSeconds) {
         return new FlowModel(arrivalRate, responseTime, weightInForce, capSeconds, arrivalRate);
     }
 
-    /** With Liu's queue-length feedback: λ = λ̃ + gain·max(0, ℓ − λ̃t̃)/Γ. */
+    /** With 001's queue-length feedback: λ = λ̃ + gain·max(0, ℓ − λ̃t̃)/Γ. */
     public static FlowModel queueLength(double arrivalRate, double responseTime, double weightInForce, double capSeconds,
                                         double queueLength, double periodSeconds, double gain) {
         if (!(periodSeconds > 0)) {
@@ -77,7 +77,7 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
                 arrivalRate + gain * backlog / periodSeconds);
     }
 
-    /** μ, eq. 8: service rate per unit of weight, inferred from the measurement. */
+    /** μ, 003 eq. 8: service rate per unit of weight, inferred from the measurement. */
     public double mu() {
         return 1 / responseTimeSeconds + arrivalRatePerSecond / weightInForce;
     }
@@ -87,7 +87,7 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         return arrivalRatePerSecond == 0 || responseTimeSeconds == 0;
     }
 
-    /** t(w), eq. 9, clamped to the cap; an unstable prediction is the cap. */
+    /** t(w), 003 eq. 9, clamped to the cap; an unstable prediction is the cap. */
     public double predict(double weight) {
         if (isConstant()) {
             return Math.min(responseTimeSeconds, capSeconds);

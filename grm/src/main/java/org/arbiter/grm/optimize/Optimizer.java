@@ -16,7 +16,7 @@ import java.util.List;
  * Every flow is shifted to its lower bound first: k_i = L_i + x_i, Σ x_i = M' = M − Σ L_i
  * (infeasible when M' < 0, or when the upper bounds cannot hold M).
  *
- * Exact dynamic programming. The paper's recurrence is a chain of (max,+) convolutions,
+ * Exact dynamic programming. 003's recurrence (§IV-C) is a chain of (max,+) convolutions,
  *     f_i(n) = max_{0 ≤ x ≤ n} v_i(x) + f_{i−1}(n − x),
  * O(M'²) each, O(F·M'²) in all (003 §IV-C). The ceiling, not the target; three exact shortcuts:
  *
@@ -26,7 +26,7 @@ import java.util.List;
  *    of that piece cost O((M' + b − a) log M') instead of O(M'·(b − a)). Every table is split
  *    into maximal concave runs; the convolution is the max over runs. Eq. 9 with eq. 7
  *    (α = β = 1) gives two runs per flow — flat at U(cap) while the flow would be unstable, then
- *    concave (t(w) is convex and decreasing in w on the stable branch); Neptune's step-shaped
+ *    concave (t(w) is convex and decreasing in w on the stable branch); 002's step-shaped
  *    yields give a few flat runs. A table with many runs (arbitrary utilities) falls back to the
  *    direct O(M'·range) loop, whichever the operation count says is cheaper — always exact.
  * 2. Constant flows (no arrivals, no measurement, or pinned with L = H) leave the recurrence:
@@ -36,7 +36,7 @@ import java.util.List;
  * 3. min: per class c, the chain above gives V_c(n), the best class total with n units (for a
  *    fixed class budget the class's best sum is what maximises the minimum, and it also
  *    maximises the total). When every V_c is non-decreasing (always for monotone utilities,
- *    as eq. 7 and the yields are) the best minimum is a threshold search instead of the
+ *    as 003 eq. 7 and 002's yields are) the best minimum is a threshold search instead of the
  *    O(C·M'²) max-min merge: with u_c(m) = the fewest units for which V_c ≥ m, the threshold m
  *    is reachable iff Σ_c u_c(m) ≤ M'; m* is the largest reachable value among the V_c's
  *    (binary search per class, O(C² log² M')). The units left over, M' − Σ u_c(m*), are then
@@ -51,7 +51,7 @@ import java.util.List;
  * by rounding (≈1e−15 relative), never by a unit's worth of utility.
  *
  * Complexity: time O(F·P·(M' log M')) where P is the number of concave runs per table (2 for the
- * paper's model), bounded by the paper's O(F·M'²); min adds O(C² log² M') and a chain over
+ * 003's model), bounded by 003's O(F·M'²); min adds O(C² log² M') and a chain over
  * classes (O(C·R²) at worst, R = units left after the thresholds). Memory O(F·M') ints for the
  * choices that reconstruct the allocation.
  *

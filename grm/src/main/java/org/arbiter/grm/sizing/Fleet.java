@@ -20,8 +20,8 @@ import org.arbiter.grm.capacity.CapacityEstimator;
 import org.arbiter.grm.concurrency.ConcurrencyController;
 
 /*
- * Design note — the fleet: what the GRM knows and decides about its servers (ARCHITECTURE.md,
- * control plane steps 5 and 7; 000 §5 and §7.5; 004).
+ * Design note — the fleet: what the GRM knows and decides about its servers (docs/architecture.md,
+ * control loop steps 5 and 7; 000 §5 and §7.5; 004).
  *
  * Every control period, from the live gateways' latest statistics:
  *
@@ -30,7 +30,7 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *             it is due to shut down: an OFF actuation goes out, and the model is OFF a shutdown
  *             delay later (or when the actuator sees it off);
  *   capacity  the estimator (sizing.estimator: queue, static, utilization; always static under the
- *             static policy) gets one sample per period: the gateways' Tsai counters summed over
+ *             static policy) gets one sample per period: the gateways' 000 §5.3 counters summed over
  *             every class queue of every gateway and divided by the number of servers that had a
  *             cap through the period (a server that finished booting meanwhile served nothing yet)
  *             — the servers are alike, so one per-server estimate serves them all. K is the

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import org.arbiter.common.message.ServerState;
 
 /*
- * Design note — a server's power states (ARCHITECTURE.md, control plane step 7; 000 §7.5).
+ * Design note — a server's power states (docs/architecture.md, control loop step 7; 000 §7.5).
  *
  * OFF → BOOTING → ON → DRAINING → OFF. An order to power on moves an OFF server to BOOTING; it is
  * ON once the start-up delay has passed. An order to power off moves an ON server to DRAINING: the

@@ -10,7 +10,7 @@ package org.arbiter.grm.sizing;
  * is turned off only when the rest carry the load.
  *
  *   off       always every server (the always-on baseline);
- *   queue     ⌈λ̂ / c⌉ with c from an estimator (static or queue monitoring): the paper's policy;
+ *   queue     ⌈λ̂ / c⌉ with c from an estimator (static or queue monitoring): 000 §7.5's dynamic controller;
  *   schedule  a timetable: the number given for the time of day (000's fixed-schedule comparison);
  *   utility   the smallest set whose optimal Ω stays above a floor (needs the GRM's solver; see
  *             UtilitySizing).

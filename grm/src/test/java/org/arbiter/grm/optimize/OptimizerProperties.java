@@ -13,8 +13,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The optimiser on arbitrary value tables (not only eq. 7 of eq. 9): concave, flat-then-concave
- * (the paper's shape), steps (Neptune's yields), noise, non-monotone — against exhaustive
+ * The optimiser on arbitrary value tables (not only 003 eq. 7 of eq. 9): concave, flat-then-concave
+ * (003's shape), steps (002's yields), noise, non-monotone — against exhaustive
  * enumeration on small instances and against the plain O(F·M²) DP ({@link ReferenceOptimizer})
  * on larger ones, where the concave-run shortcut and the threshold search for min are exercised.
  */
@@ -125,7 +125,7 @@ final class OptimizerProperties {
     static double[] shape(Random rnd, int n) {
         double[] v = new double[n];
         switch (rnd.nextInt(6)) {
-            case 0 -> { // flat at the cap while unstable, then concave: eq. 7 of eq. 9
+            case 0 -> { // flat at the cap while unstable, then concave: 003 eq. 7 of eq. 9
                 double lambda = 0.5 + rnd.nextDouble() * n;
                 double mu = 0.5 + rnd.nextDouble() * 2;
                 double cap = 10;

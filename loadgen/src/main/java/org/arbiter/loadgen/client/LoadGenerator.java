@@ -49,7 +49,7 @@ import org.arbiter.loadgen.workload.ThinkTime;
 /*
  * Design note — the live load generator.
  *
- * Closed loop (the papers' clients): each client thinks Exp(think) (ThinkTime), sends one request
+ * Closed loop (003 §V's clients): each client thinks Exp(think) (ThinkTime), sends one request
  * on its own keep-alive connection, waits for the answer (or the timeout), records it, and thinks
  * again. Clients are spread over the targets one connection each, round-robin, as an L4 switch
  * spreads connections. At a phase boundary clients are added or retired (a retired client finishes

@@ -37,7 +37,7 @@ import org.arbiter.loadgen.workload.Distributions;
  * Reference capacity (000 §7.4): a linear ramp of the arrival rate from 50 % to 150 % of nominal
  * over 1200 s on the same model; the drop ratio is watched over a sliding 60 s window, and the
  * first time it reaches ε_th = 1 % the accepted throughput over that window is the capacity. Five
- * ramps (seeds seed+1…seed+5), averaged — the paper repeated its ramp 10 times.
+ * ramps (seeds seed+1…seed+5), averaged — 000 §7.4 repeated its ramp 10 times.
  *
  * Estimators, fed once per sampling period T with the queue's counters (arrivals, accepted,
  * dropped, mean queue seen by arrivals, peak arrival rate over T/10 sub-intervals, K, the
@@ -99,7 +99,7 @@ public final class CapacityExperiment {
         }
     }
 
-    /** 000's two workloads, scaled so the CPU-bound one sustains about 600 req/s like the paper's server. */
+    /** 000's two workloads, scaled so the CPU-bound one sustains about 600 req/s like 000's server. */
     static final List<Workload> WORKLOADS = List.of(
             new Workload("cpu", 4, 4.0 / 600, 0, 64, 128, 3),
             new Workload("io", 4, 0.1, 0.95, 32, 128, 3));

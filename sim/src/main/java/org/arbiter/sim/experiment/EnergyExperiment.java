@@ -45,7 +45,7 @@ import org.arbiter.sim.Simulator;
  *                 slot's peak rate at the benchmark capacity; slots of 30 min and 2 h of the
  *                 uncompressed day.
  *
- * Benchmark (000 §6's static estimation): one server of the standard workload under Poisson
+ * Benchmark (000 §5.1's static estimation): one server of the standard workload under Poisson
  * steps of BENCH_STEPS × nominal capacity; capacity = the highest throughput among the steps whose
  * drop ratio stays within ε_th.
  *
@@ -362,7 +362,7 @@ public final class EnergyExperiment {
     }
 
     /**
-     * 000 §6's static estimation on one server of the standard workload: Poisson steps around the
+     * 000 §5.1's static estimation on one server of the standard workload: Poisson steps around the
      * nominal capacity; the highest throughput of a step whose drop ratio stays within ε_th.
      */
     public static double benchmark(Setup setup, long seed, Consumer<String> progress) {

@@ -23,7 +23,7 @@ public final class Experiments {
     private Experiments() {
     }
 
-    /** The paper's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
+    /** 003 §V's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
     public static ClusterConfig paperCluster(String scheduler, int granularity, int concurrency, double overhead) {
         return ConfigLoader.parse(String.format(Locale.ROOT, """
                 classes:

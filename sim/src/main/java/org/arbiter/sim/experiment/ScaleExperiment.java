@@ -16,7 +16,7 @@ import org.arbiter.sim.Simulator;
  * Design note — the scale run (issue #7: "100 gateways, 1 000 servers, 20 classes, one simulated
  * hour").
  *
- * The cluster is generated: classes c01..c20 with targets from 0.5 s to 5 s (the utility of eq. 7
+ * The cluster is generated: classes c01..c20 with targets from 0.5 s to 5 s (the utility of 003 eq. 7
  * with φ = α = β = 1, combine min), servers of 10 virtual cores and N_s = 10 with demand Exp(1 s)
  * (10 req/s each, 10 000 req/s in all), gateways g001..g100. The load is open-loop Poisson, class
  * c_k's rate proportional to k, spread over the gateways as an L4 switch would: 60 % of capacity for
