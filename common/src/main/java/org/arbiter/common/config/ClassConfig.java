@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;
@@ -55,10 +57,32 @@ public record ClassConfig(
      * @param deadlineSeconds    deadline after which a request yields nothing (or the penalty)
      * @param preDeadlineSeconds hybrid: full yield up to here, then falling linearly to the deadline
      */
-    public record YieldSpec(String shape, double full, double dropPenalty, double deadlineSeconds,
+    public record YieldSpec(Shape shape, double full, double dropPenalty, double deadlineSeconds,
                             double preDeadlineSeconds) {
         public YieldSpec {
             requireNonNull(shape, "shape");
+        }
+
+        /** The yield shapes of 002 §2.2. */
+        public enum Shape implements Choice {
+            HYBRID("hybrid"), THROUGHPUT("throughput"), RESPONSE_TIME("response-time");
+
+            private final String wireName;
+
+            Shape(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
         }
     }
 

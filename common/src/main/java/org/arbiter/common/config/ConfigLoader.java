@@ -173,8 +173,8 @@ public final class ConfigLoader {
 
         Node d = root.object("dispatch");
         DispatchConfig dispatch = new DispatchConfig(
-                d.choice("scheduler", "wrr", "wrr", "fcfs", "priority", "edf", "yid", "greedy", "adaptive"),
-                d.choice("balancer", "least-outstanding", "least-outstanding", "random-poll"),
+                d.choice("scheduler", DispatchConfig.Scheduler.class, DispatchConfig.Scheduler.WRR),
+                d.choice("balancer", DispatchConfig.Balancer.class, DispatchConfig.Balancer.LEAST_OUTSTANDING),
                 d.integer("pollSize", 2, v -> v >= 1, ">= 1"),
                 d.duration("backendTimeout", 60, v -> v > 0, "> 0"),
                 d.duration("connectTimeout", 2, v -> v > 0, "> 0"),
@@ -190,11 +190,11 @@ public final class ConfigLoader {
                 k.duration("period", 5, v -> v > 0, "> 0"),
                 k.duration("reportPeriod", 5, v -> v > 0, "> 0"),
                 k.duration("statsWindow", 30, v -> v > 0, "> 0"),
-                k.choice("combine", "min", "min", "sum"),
+                k.choice("combine", ControlConfig.Combine.class, ControlConfig.Combine.MIN),
                 k.integer("granularity", 1, v -> v >= 1 && v <= 1000, "1..1000"),
                 k.number("minWeight", 1, v -> v >= 0, ">= 0"),
                 k.number("responseTimeCap", 10, v -> v > 1, "> 1"),
-                k.choice("prediction", "mm1", "mm1", "queue-length"),
+                k.choice("prediction", ControlConfig.Prediction.class, ControlConfig.Prediction.MM1),
                 k.number("gain", 1, v -> v >= 0, ">= 0"),
                 k.duration("maxClockSkew", ControlConfig.DEFAULT_MAX_CLOCK_SKEW_SECONDS, v -> v >= 0 && v <= 3600, "0s..1h"));
         k.finish();
@@ -206,7 +206,7 @@ public final class ConfigLoader {
         Node z = root.object("sizing");
         Node zs = z.object("schedule");
         SizingConfig sizing = new SizingConfig(
-                z.choice("policy", "off", "off", "static", "queue", "utility", "schedule"),
+                z.choice("policy", SizingConfig.Policy.class, SizingConfig.Policy.OFF),
                 z.integer("minServers", 1, v -> v >= 0, ">= 0"),
                 z.integer("maxServers", 0, v -> v >= 0, ">= 0 (0 = all servers)"),
                 z.duration("startupDelay", 60, v -> v >= 0, ">= 0"),
@@ -214,19 +214,22 @@ public final class ConfigLoader {
                 z.number("dropRatio", 0.01, v -> v > 0 && v < 1, "between 0 and 1"),
                 z.number("utilityFloor", 0, v -> true, "a number"),
                 z.number("staticCapacity", 0, v -> v >= 0, ">= 0"),
-                z.choice("estimator", "queue", "queue", "static", "utilization"),
+                z.choice("estimator", SizingConfig.Estimator.class, SizingConfig.Estimator.QUEUE),
                 z.duration("warmUp", 10, v -> v >= 0, ">= 0"),
                 zs.duration("slot", 1800, v -> v > 0, "> 0"),
                 scheduleServers(zs),
-                z.choice("forecast", "trend", "trend", "current"));
+                z.choice("forecast", SizingConfig.Forecast.class, SizingConfig.Forecast.TREND));
         zs.finish();
         z.finish();
-        if ("schedule".equals(sizing.policy()) && sizing.schedule().isEmpty()) {
+        if (sizing.policy() == SizingConfig.Policy.SCHEDULE && sizing.schedule().isEmpty()) {
             z.error("schedule.servers", "missing (expected: a list of server counts, one per slot, when policy is schedule)");
         }
-        if (("static".equals(sizing.policy()) || "static".equals(sizing.estimator())) && sizing.staticCapacity() <= 0
-                && !"off".equals(sizing.policy()) && !"schedule".equals(sizing.policy())
-                && !"utility".equals(sizing.policy())) {
+        boolean staticEstimate = switch (sizing.policy()) {
+            case STATIC -> true;
+            case QUEUE -> sizing.estimator() == SizingConfig.Estimator.STATIC;
+            case OFF, UTILITY, SCHEDULE -> false;
+        };
+        if (staticEstimate && sizing.staticCapacity() <= 0) {
             z.error("staticCapacity", "missing (expected: requests/s one server sustains, > 0, for the static estimator)");
         }
         if (sizing.maxServers() > 0 && sizing.minServers() > sizing.maxServers()) {
@@ -234,16 +237,16 @@ public final class ConfigLoader {
         }
 
         Node p = root.object("power");
-        String actuator = p.choice("actuator", "log", "log", "exec", "http");
+        PowerConfig.Actuator actuator = p.choice("actuator", PowerConfig.Actuator.class, PowerConfig.Actuator.LOG);
         String command = p.string("command", null);
         double powerTimeout = p.duration("timeout", 60, v -> v > 0, "> 0");
         int attempts = p.integer("attempts", 3, v -> v >= 1, ">= 1");
         double retryDelay = p.duration("retryDelay", 1, v -> v >= 0, ">= 0");
         p.finish();
-        if ("exec".equals(actuator) && command == null) {
+        if (actuator == PowerConfig.Actuator.EXEC && command == null) {
             p.error("command", "missing (expected: a command template with {server} and {action} when actuator is exec)");
         }
-        if ("http".equals(actuator)) {
+        if (actuator == PowerConfig.Actuator.HTTP) {
             for (int i = 0; i < servers.size(); i++) {
                 if (servers.get(i) != null && servers.get(i).adminUrl() == null) {
                     p.error("actuator", "http, but servers[" + i + "] (" + servers.get(i).id()
@@ -267,7 +270,7 @@ public final class ConfigLoader {
                 u.error("passwordHash", "not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, "
                         + "as printed by 'arbiter console hash-password')");
             }
-            String role = u.choice("role", "viewer", "admin", "viewer");
+            ConsoleConfig.Role role = u.choice("role", ConsoleConfig.Role.class, ConsoleConfig.Role.VIEWER);
             u.finish();
             users.add(new ConsoleConfig.User(name, hash, role));
         }
@@ -278,7 +281,7 @@ public final class ConfigLoader {
             if (sha != null && !sha.matches("[0-9a-fA-F]{64}")) {
                 t.error("sha256", sha + " (expected: 64 hex digits, the SHA-256 of the token)");
             }
-            String role = t.choice("role", "viewer", "admin", "viewer");
+            ConsoleConfig.Role role = t.choice("role", ConsoleConfig.Role.class, ConsoleConfig.Role.VIEWER);
             t.finish();
             tokens.add(new ConsoleConfig.Token(name, sha, role));
         }
@@ -332,7 +335,7 @@ public final class ConfigLoader {
         ClassConfig.YieldSpec yield = null;
         if (c.has("yield")) {
             Node y = c.object("yield");
-            String shape = y.choice("shape", "hybrid", "hybrid", "throughput", "response-time");
+            ClassConfig.YieldSpec.Shape shape = y.choice("shape", ClassConfig.YieldSpec.Shape.class, ClassConfig.YieldSpec.Shape.HYBRID);
             double full = y.number("full", 1, v -> v >= 0, ">= 0");
             double penalty = y.number("dropPenalty", 0, v -> v >= 0, ">= 0");
             double deadline = y.duration("deadline", target > 0 ? target : 1, v -> v > 0, "> 0");
@@ -415,7 +418,8 @@ public final class ConfigLoader {
                 a.error("path", "an empty string (expected: a file path)");
                 path = null;
             }
-            String format = a.choice("format", "combined", "combined", "json");
+            GatewayHttpConfig.AccessLog.Format format = a.choice("format", GatewayHttpConfig.AccessLog.Format.class,
+                    GatewayHttpConfig.AccessLog.Format.COMBINED);
             long maxFileBytes = a.bytes("maxFileSize", 100L << 20, 1024);
             int maxFiles = a.integer("maxFiles", 10, v -> v >= 1 && v <= 1000, "1..1000");
             if (path != null && format != null) {
@@ -495,7 +499,7 @@ public final class ConfigLoader {
         Node cc = s.object("concurrencyControl");
         ServerConfig.ConcurrencyControl d = ServerConfig.ConcurrencyControl.DEFAULT;
         ServerConfig.ConcurrencyControl control = new ServerConfig.ConcurrencyControl(
-                cc.choice("method", d.method(), "knee", "amc", "pmc"),
+                cc.choice("method", ServerConfig.ConcurrencyControl.Method.class, d.method()),
                 cc.integer("min", d.min(), v -> v >= 1, ">= 1"),
                 cc.integer("max", d.max(), v -> v >= 1, ">= 1"),
                 cc.duration("latencyMax", d.latencyMaxSeconds(), v -> v > 0, "> 0"),

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
@@ -26,11 +28,11 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
     }
 
     /** A user; {@code passwordHash} is {@code pbkdf2:<iterations>:<salt hex>:<hash hex>}. */
-    public record User(String name, String passwordHash, String role) {
+    public record User(String name, String passwordHash, Role role) {
     }
 
     /** A bearer token for scripts. */
-    public record Token(String name, String sha256, String role) {
+    public record Token(String name, String sha256, Role role) {
     }
 
     /**
@@ -74,6 +76,28 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
             if (!(forgetAfterSeconds > 0) || !Double.isFinite(forgetAfterSeconds)) {
                 throw new IllegalArgumentException("forgetAfter: " + forgetAfterSeconds + " (expected: > 0)");
             }
+        }
+    }
+
+    /** What a console user or token may do: admin writes overrides, viewer only reads. */
+    public enum Role implements Choice {
+        ADMIN("admin"), VIEWER("viewer");
+
+        private final String wireName;
+
+        Role(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -16,7 +18,7 @@ import static java.util.Objects.requireNonNull;
  * @param classHeader           add {@code X-Arbiter-Class} to responses
  * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
  */
-public record DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
+public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection) {
     public DispatchConfig {
@@ -26,7 +28,7 @@ public record DispatchConfig(String scheduler, String balancer, int pollSize, do
     }
 
     /** As above with the default ejection policy. */
-    public DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                           double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                           double idleTimeoutSeconds, boolean classHeader) {
         this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
@@ -53,6 +55,50 @@ public record DispatchConfig(String scheduler, String balancer, int pollSize, do
                 throw new IllegalArgumentException("maxBackoff: " + maxBackoffSeconds + " (expected: >= baseBackoff, "
                         + baseBackoffSeconds + ")");
             }
+        }
+    }
+
+    /** {@code dispatch.scheduler}: wrr, fcfs, priority; Neptune's edf, yid, greedy and adaptive are reserved (not implemented). */
+    public enum Scheduler implements Choice {
+        WRR("wrr"), FCFS("fcfs"), PRIORITY("priority"), EDF("edf"), YID("yid"), GREEDY("greedy"), ADAPTIVE("adaptive");
+
+        private final String wireName;
+
+        Scheduler(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code dispatch.balancer}: least-outstanding, or random-poll over {@code pollSize} servers (002 §3). */
+    public enum Balancer implements Choice {
+        LEAST_OUTSTANDING("least-outstanding"), RANDOM_POLL("random-poll");
+
+        private final String wireName;
+
+        Balancer(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -12,7 +14,7 @@ import static java.util.Objects.requireNonNull;
  * @param attempts          attempts per actuation before it is reported failed (≥ 1)
  * @param retryDelaySeconds back-off before the second attempt, doubling after each failure
  */
-public record PowerConfig(String actuator, String command, double timeoutSeconds, int attempts,
+public record PowerConfig(Actuator actuator, String command, double timeoutSeconds, int attempts,
                           double retryDelaySeconds) {
     public PowerConfig {
         requireNonNull(actuator, "actuator");
@@ -28,7 +30,29 @@ public record PowerConfig(String actuator, String command, double timeoutSeconds
     }
 
     /** The defaults: 60 s per attempt, 3 attempts, 1 s first back-off. */
-    public PowerConfig(String actuator, String command) {
+    public PowerConfig(Actuator actuator, String command) {
         this(actuator, command, 60, 3, 1);
+    }
+
+    /** {@code power.actuator}: log, exec (with {@code command}) or http (every server's {@code adminUrl}). */
+    public enum Actuator implements Choice {
+        LOG("log"), EXEC("exec"), HTTP("http");
+
+        private final String wireName;
+
+        Actuator(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
@@ -88,12 +90,34 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
      * @param maxStep           most N_s moves in one control period
      * @param hysteresis        least change worth making
      */
-    public record ConcurrencyControl(String method, int min, int max, double latencyMaxSeconds, double abandonMax,
+    public record ConcurrencyControl(Method method, int min, int max, double latencyMaxSeconds, double abandonMax,
                                      double gain, int maxStep, int hysteresis) {
-        public static final ConcurrencyControl DEFAULT = new ConcurrencyControl("knee", 1, 100, 2, 0.1, 0.5, 2, 1);
+        public static final ConcurrencyControl DEFAULT = new ConcurrencyControl(Method.KNEE, 1, 100, 2, 0.1, 0.5, 2, 1);
 
         public ConcurrencyControl {
             requireNonNull(method, "method");
+        }
+
+        /** N_s estimation: knee (004 eq. 7 fit), amc (eq. 10) or pmc (eq. 13). */
+        public enum Method implements Choice {
+            KNEE("knee"), AMC("amc"), PMC("pmc");
+
+            private final String wireName;
+
+            Method(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -23,10 +25,10 @@ import static java.util.Objects.requireNonNull;
  *                             trend stands out of the noise) or current (the measured rate, as 000's
  *                             controllers compare it)
  */
-public record SizingConfig(String policy, int minServers, int maxServers, double startupDelaySeconds,
+public record SizingConfig(Policy policy, int minServers, int maxServers, double startupDelaySeconds,
                            double shutdownDelaySeconds, double dropRatio, double utilityFloor,
-                           double staticCapacity, String estimator, double warmUpSeconds,
-                           double scheduleSlotSeconds, List<Integer> schedule, String forecast) {
+                           double staticCapacity, Estimator estimator, double warmUpSeconds,
+                           double scheduleSlotSeconds, List<Integer> schedule, Forecast forecast) {
     public SizingConfig {
         requireNonNull(policy, "policy");
         requireNonNull(estimator, "estimator");
@@ -36,6 +38,72 @@ public record SizingConfig(String policy, int minServers, int maxServers, double
 
     /** Sizing off: every server always on. */
     public static SizingConfig off() {
-        return new SizingConfig("off", 1, 0, 60, 60, 0.01, 0, 0, "queue", 10, 1800, List.of(), "trend");
+        return new SizingConfig(Policy.OFF, 1, 0, 60, 60, 0.01, 0, 0, Estimator.QUEUE, 10, 1800, List.of(), Forecast.TREND);
+    }
+
+    /** {@code sizing.policy} (000 §7.5). */
+    public enum Policy implements Choice {
+        OFF("off"), STATIC("static"), QUEUE("queue"), UTILITY("utility"), SCHEDULE("schedule");
+
+        private final String wireName;
+
+        Policy(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code sizing.estimator}: queue (000 eq. 1-5), static or utilization. */
+    public enum Estimator implements Choice {
+        QUEUE("queue"), STATIC("static"), UTILIZATION("utilization");
+
+        private final String wireName;
+
+        Estimator(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code sizing.forecast}: trend or current. */
+    public enum Forecast implements Choice {
+        TREND("trend"), CURRENT("current");
+
+        private final String wireName;
+
+        Forecast(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
     }
 }
