@@ -143,9 +143,10 @@ public final class ConfigLoader {
         Set<Integer> ports = new HashSet<>();
         for (Node g : root.list("gateways")) {
             String id = id(g, "id");
-            String host = g.string("host", "127.0.0.1");
-            int port = g.integer("port", 8080, v -> v >= 0 && v <= 65535, "0..65535");
-            int adminPort = g.integer("adminPort", port == 0 ? 0 : port + 100, v -> v >= 0 && v <= 65535, "0..65535");
+            String host = g.string("host", GatewayConfig.DEFAULT_HOST);
+            int port = g.integer("port", GatewayConfig.DEFAULT_PORT, v -> v >= 0 && v <= 65535, "0..65535");
+            int adminPort = g.integer("adminPort", GatewayConfig.defaultAdminPort(port), v -> v >= 0 && v <= 65535,
+                    "0..65535");
             double drainTimeout = g.duration("drainTimeout", GatewayConfig.DEFAULT_DRAIN_TIMEOUT_SECONDS,
                     v -> v >= 0 && v <= 3600, "0..1h");
             double startupGrace = g.duration("startupGrace", GatewayConfig.DEFAULT_STARTUP_GRACE_SECONDS,
@@ -168,35 +169,37 @@ public final class ConfigLoader {
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {
-            gateways.add(new GatewayConfig("g1", "127.0.0.1", 8080, 8180));
+            gateways.add(GatewayConfig.defaultGateway());
         }
 
         Node d = root.object("dispatch");
+        DispatchConfig dd = DispatchConfig.DEFAULT;
         DispatchConfig dispatch = new DispatchConfig(
-                d.choice("scheduler", DispatchConfig.Scheduler.class, DispatchConfig.Scheduler.WRR),
-                d.choice("balancer", DispatchConfig.Balancer.class, DispatchConfig.Balancer.LEAST_OUTSTANDING),
-                d.integer("pollSize", 2, v -> v >= 1, ">= 1"),
-                d.duration("backendTimeout", 60, v -> v > 0, "> 0"),
-                d.duration("connectTimeout", 2, v -> v > 0, "> 0"),
-                d.bytes("maxBodyBytes", 10L << 20, 0),
-                d.bytes("maxHeaderBytes", 16L << 10, 256),
-                d.duration("idleTimeout", 60, v -> v > 0, "> 0"),
-                d.bool("classHeader", true),
+                d.choice("scheduler", DispatchConfig.Scheduler.class, dd.scheduler()),
+                d.choice("balancer", DispatchConfig.Balancer.class, dd.balancer()),
+                d.integer("pollSize", dd.pollSize(), v -> v >= 1, ">= 1"),
+                d.duration("backendTimeout", dd.backendTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.duration("connectTimeout", dd.connectTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.bytes("maxBodyBytes", dd.maxBodyBytes(), 0),
+                d.bytes("maxHeaderBytes", dd.maxHeaderBytes(), 256),
+                d.duration("idleTimeout", dd.idleTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.bool("classHeader", dd.classHeader()),
                 readEjection(d.object("ejection")));
         d.finish();
 
         Node k = root.object("control");
+        ControlConfig kd = ControlConfig.DEFAULT;
         ControlConfig control = new ControlConfig(
-                k.duration("period", 5, v -> v > 0, "> 0"),
-                k.duration("reportPeriod", 5, v -> v > 0, "> 0"),
-                k.duration("statsWindow", 30, v -> v > 0, "> 0"),
-                k.choice("combine", ControlConfig.Combine.class, ControlConfig.Combine.MIN),
-                k.integer("granularity", 1, v -> v >= 1 && v <= 1000, "1..1000"),
-                k.number("minWeight", 1, v -> v >= 0, ">= 0"),
-                k.number("responseTimeCap", 10, v -> v > 1, "> 1"),
-                k.choice("prediction", ControlConfig.Prediction.class, ControlConfig.Prediction.MM1),
-                k.number("gain", 1, v -> v >= 0, ">= 0"),
-                k.duration("maxClockSkew", ControlConfig.DEFAULT_MAX_CLOCK_SKEW_SECONDS, v -> v >= 0 && v <= 3600, "0s..1h"));
+                k.duration("period", kd.periodSeconds(), v -> v > 0, "> 0"),
+                k.duration("reportPeriod", kd.reportPeriodSeconds(), v -> v > 0, "> 0"),
+                k.duration("statsWindow", kd.statsWindowSeconds(), v -> v > 0, "> 0"),
+                k.choice("combine", ControlConfig.Combine.class, kd.combine()),
+                k.integer("granularity", kd.granularity(), v -> v >= 1 && v <= 1000, "1..1000"),
+                k.number("minWeight", kd.minWeight(), v -> v >= 0, ">= 0"),
+                k.number("responseTimeCap", kd.responseTimeCap(), v -> v > 1, "> 1"),
+                k.choice("prediction", ControlConfig.Prediction.class, kd.prediction()),
+                k.number("gain", kd.gain(), v -> v >= 0, ">= 0"),
+                k.duration("maxClockSkew", kd.maxClockSkewSeconds(), v -> v >= 0 && v <= 3600, "0s..1h"));
         k.finish();
         if (control.statsWindowSeconds() < control.reportPeriodSeconds()) {
             k.error("statsWindow", Durations.format(control.statsWindowSeconds())
@@ -205,20 +208,21 @@ public final class ConfigLoader {
 
         Node z = root.object("sizing");
         Node zs = z.object("schedule");
+        SizingConfig zd = SizingConfig.DEFAULT;
         SizingConfig sizing = new SizingConfig(
-                z.choice("policy", SizingConfig.Policy.class, SizingConfig.Policy.OFF),
-                z.integer("minServers", 1, v -> v >= 0, ">= 0"),
-                z.integer("maxServers", 0, v -> v >= 0, ">= 0 (0 = all servers)"),
-                z.duration("startupDelay", 60, v -> v >= 0, ">= 0"),
-                z.duration("shutdownDelay", 60, v -> v >= 0, ">= 0"),
-                z.number("dropRatio", 0.01, v -> v > 0 && v < 1, "between 0 and 1"),
-                z.number("utilityFloor", 0, v -> true, "a number"),
-                z.number("staticCapacity", 0, v -> v >= 0, ">= 0"),
-                z.choice("estimator", SizingConfig.Estimator.class, SizingConfig.Estimator.QUEUE),
-                z.duration("warmUp", 10, v -> v >= 0, ">= 0"),
-                zs.duration("slot", 1800, v -> v > 0, "> 0"),
+                z.choice("policy", SizingConfig.Policy.class, zd.policy()),
+                z.integer("minServers", zd.minServers(), v -> v >= 0, ">= 0"),
+                z.integer("maxServers", zd.maxServers(), v -> v >= 0, ">= 0 (0 = all servers)"),
+                z.duration("startupDelay", zd.startupDelaySeconds(), v -> v >= 0, ">= 0"),
+                z.duration("shutdownDelay", zd.shutdownDelaySeconds(), v -> v >= 0, ">= 0"),
+                z.number("dropRatio", zd.dropRatio(), v -> v > 0 && v < 1, "between 0 and 1"),
+                z.number("utilityFloor", zd.utilityFloor(), v -> true, "a number"),
+                z.number("staticCapacity", zd.staticCapacity(), v -> v >= 0, ">= 0"),
+                z.choice("estimator", SizingConfig.Estimator.class, zd.estimator()),
+                z.duration("warmUp", zd.warmUpSeconds(), v -> v >= 0, ">= 0"),
+                zs.duration("slot", zd.scheduleSlotSeconds(), v -> v > 0, "> 0"),
                 scheduleServers(zs),
-                z.choice("forecast", SizingConfig.Forecast.class, SizingConfig.Forecast.TREND));
+                z.choice("forecast", SizingConfig.Forecast.class, zd.forecast()));
         zs.finish();
         z.finish();
         if (sizing.policy() == SizingConfig.Policy.SCHEDULE && sizing.schedule().isEmpty()) {
@@ -237,11 +241,12 @@ public final class ConfigLoader {
         }
 
         Node p = root.object("power");
-        PowerConfig.Actuator actuator = p.choice("actuator", PowerConfig.Actuator.class, PowerConfig.Actuator.LOG);
-        String command = p.string("command", null);
-        double powerTimeout = p.duration("timeout", 60, v -> v > 0, "> 0");
-        int attempts = p.integer("attempts", 3, v -> v >= 1, ">= 1");
-        double retryDelay = p.duration("retryDelay", 1, v -> v >= 0, ">= 0");
+        PowerConfig pd = PowerConfig.DEFAULT;
+        PowerConfig.Actuator actuator = p.choice("actuator", PowerConfig.Actuator.class, pd.actuator());
+        String command = p.string("command", pd.command());
+        double powerTimeout = p.duration("timeout", pd.timeoutSeconds(), v -> v > 0, "> 0");
+        int attempts = p.integer("attempts", pd.attempts(), v -> v >= 1, ">= 1");
+        double retryDelay = p.duration("retryDelay", pd.retryDelaySeconds(), v -> v >= 0, ">= 0");
         p.finish();
         if (actuator == PowerConfig.Actuator.EXEC && command == null) {
             p.error("command", "missing (expected: a command template with {server} and {action} when actuator is exec)");
@@ -254,14 +259,14 @@ public final class ConfigLoader {
                 }
             }
         }
-        PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : 60,
+        PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : pd.timeoutSeconds(),
                 Math.max(1, attempts), Math.max(0, retryDelay));
 
         KafkaConfig kafka = KafkaSection.read(root.object("kafka"));
 
         Node o = root.object("console");
-        int consolePort = o.integer("port", 8090, v -> v >= 0 && v <= 65535, "0..65535");
-        boolean publicRead = o.bool("publicRead", false);
+        int consolePort = o.integer("port", ConsoleConfig.DEFAULT.port(), v -> v >= 0 && v <= 65535, "0..65535");
+        boolean publicRead = o.bool("publicRead", ConsoleConfig.DEFAULT.publicRead());
         List<ConsoleConfig.User> users = new ArrayList<>();
         for (Node u : o.list("users")) {
             String name = u.require("name") ? u.string("name", null) : null;
@@ -327,10 +332,11 @@ public final class ConfigLoader {
             target = c.duration("target", 0, v -> v > 0, "> 0");
         }
         Node u = c.object("utility");
+        ClassConfig.UtilitySpec ud = ClassConfig.UtilitySpec.DEFAULT;
         ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(
-                u.number("phi", 1, v -> v >= 0, ">= 0"),
-                u.number("alpha", 1, v -> v > 0, "> 0"),
-                u.number("beta", 1, v -> v > 0, "> 0"));
+                u.number("phi", ud.phi(), v -> v >= 0, ">= 0"),
+                u.number("alpha", ud.alpha(), v -> v > 0, "> 0"),
+                u.number("beta", ud.beta(), v -> v > 0, "> 0"));
         u.finish();
         ClassConfig.YieldSpec yield = null;
         if (c.has("yield")) {
@@ -353,9 +359,10 @@ public final class ConfigLoader {
         double minShare = c.number("minShare", 0, v -> v >= 0 && v <= 1, "between 0 and 1");
         MatchRule match = readMatch(c.object("match"));
         Node q = c.object("queue");
+        ClassConfig.QueueConfig qd = ClassConfig.QueueConfig.DEFAULT;
         ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(
-                q.integer("limit", 1000, v -> v >= 0, ">= 0"),
-                q.duration("timeout", 30, v -> v > 0, "> 0"));
+                q.integer("limit", qd.limit(), v -> v >= 0, ">= 0"),
+                q.duration("timeout", qd.timeoutSeconds(), v -> v > 0, "> 0"));
         q.finish();
         boolean isDefault = c.bool("default", false);
         c.finish();
@@ -459,27 +466,29 @@ public final class ConfigLoader {
         if (s.require("url")) {
             url = uri(s, "url", s.string("url", null));
         }
-        int concurrency = 10;
+        int concurrency = ServerConfig.DEFAULT_CONCURRENCY;
         boolean auto = false;
         if (s.has("concurrency")) {
-            String raw = s.string("concurrency", "10");
+            String raw = s.string("concurrency", Integer.toString(ServerConfig.DEFAULT_CONCURRENCY));
             if ("auto".equals(raw)) {
                 auto = true;
-                concurrency = 10;
+                concurrency = ServerConfig.DEFAULT_CONCURRENCY;
             } else {
-                concurrency = s.integer("concurrency", 10, v -> v >= 1, ">= 1, or auto");
+                concurrency = s.integer("concurrency", ServerConfig.DEFAULT_CONCURRENCY, v -> v >= 1, ">= 1, or auto");
             }
         }
         Node pw = s.object("power");
+        ServerConfig.PowerModel pd = ServerConfig.PowerModel.DEFAULT;
         ServerConfig.PowerModel power = new ServerConfig.PowerModel(
-                pw.number("off", 0, v -> v >= 0, ">= 0"),
-                pw.number("boot", 60, v -> v >= 0, ">= 0"),
-                pw.number("idle", 60, v -> v >= 0, ">= 0"),
-                pw.number("busy", 65, v -> v >= 0, ">= 0"));
+                pw.number("off", pd.offWatts(), v -> v >= 0, ">= 0"),
+                pw.number("boot", pd.bootWatts(), v -> v >= 0, ">= 0"),
+                pw.number("idle", pd.idleWatts(), v -> v >= 0, ">= 0"),
+                pw.number("busy", pd.busyWatts(), v -> v >= 0, ">= 0"));
         pw.finish();
         URI admin = s.has("adminUrl") ? uri(s, "adminUrl", s.string("adminUrl", null)) : null;
         Node sim = s.object("sim");
-        double meanDemand = sim.duration("meanDemand", 1, v -> v > 0, "> 0");
+        ServerConfig.SimSpec sd = ServerConfig.SimSpec.DEFAULT;
+        double meanDemand = sim.duration("meanDemand", sd.meanDemandSeconds(), v -> v > 0, "> 0");
         Node dem = sim.object("demand");
         Map<String, Double> demand = new LinkedHashMap<>();
         for (String cls : classNames) {
@@ -489,12 +498,12 @@ public final class ConfigLoader {
         }
         dem.finish();
         ServerConfig.SimSpec spec = new ServerConfig.SimSpec(
-                sim.integer("cores", 10, v -> v >= 1, ">= 1"),
+                sim.integer("cores", sd.cores(), v -> v >= 1, ">= 1"),
                 meanDemand,
                 demand,
-                sim.number("ioFraction", 0, v -> v >= 0 && v < 1, "0 <= x < 1"),
-                sim.number("overhead", 0, v -> v >= 0, ">= 0"),
-                sim.integer("knee", 10, v -> v >= 1, ">= 1"));
+                sim.number("ioFraction", sd.ioFraction(), v -> v >= 0 && v < 1, "0 <= x < 1"),
+                sim.number("overhead", sd.overhead(), v -> v >= 0, ">= 0"),
+                sim.integer("knee", sd.knee(), v -> v >= 1, ">= 1"));
         sim.finish();
         Node cc = s.object("concurrencyControl");
         ServerConfig.ConcurrencyControl d = ServerConfig.ConcurrencyControl.DEFAULT;

@@ -100,4 +100,69 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
             return wireName;
         }
     }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: port 8090, no public reads, no users or tokens, the
+     * default login throttling.
+     */
+    public static final ConsoleConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().port(port).publicRead(publicRead).users(users).tokens(tokens).login(login);
+    }
+
+    /**
+     * Builds a {@link ConsoleConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private int port = 8090;
+        private boolean publicRead = false;
+        private List<User> users = List.of();
+        private List<Token> tokens = List.of();
+        private Login login = Login.DEFAULT;
+
+        private Builder() {
+        }
+
+        /** {@code port}; default 8090. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** {@code publicRead}; default false. */
+        public Builder publicRead(boolean publicRead) {
+            this.publicRead = publicRead;
+            return this;
+        }
+
+        /** {@code users}; default none. */
+        public Builder users(List<User> users) {
+            this.users = users;
+            return this;
+        }
+
+        /** {@code tokens}; default none. */
+        public Builder tokens(List<Token> tokens) {
+            this.tokens = tokens;
+            return this;
+        }
+
+        /** {@code login}; default {@link Login#DEFAULT}. */
+        public Builder login(Login login) {
+            this.login = login;
+            return this;
+        }
+
+        public ConsoleConfig build() {
+            return new ConsoleConfig(port, publicRead, users, tokens, login);
+        }
+    }
 }

@@ -123,6 +123,43 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void builders_haveTheLoadersDefaults() {
+        ClusterConfig built = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).build())
+                .addServer(ServerConfig.builder("s1", java.net.URI.create("http://127.0.0.1:9001")).concurrency(10).build())
+                .build();
+        assertThat(built).isEqualTo(ConfigLoader.parse(MINIMAL));
+        assertThat(ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                gateways: [{id: g1, port: 0}, {id: g2, port: 9000}]
+                """).gateways()).containsExactly(GatewayConfig.builder("g1").port(0).build(),
+                GatewayConfig.builder("g2").port(9000).build());
+        assertThat(GatewayConfig.builder("g2").port(9000).build().adminPort()).isEqualTo(9100);
+    }
+
+    @Test
+    void aBuiltConfiguration_isWrittenAndLoadedBackEqual() {
+        ClusterConfig built = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("web", 1).isDefault(true).queue(50, 2.5).build())
+                .addServer(ServerConfig.builder("s1", java.net.URI.create("http://127.0.0.1:9001"))
+                        .sim(ServerConfig.SimSpec.builder().cores(4).meanDemandSeconds(0.25).overhead(0.03).build()).build())
+                .addGateway(GatewayConfig.builder("g1").port(0).build())
+                .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.FCFS)
+                        .balancer(DispatchConfig.Balancer.RANDOM_POLL).pollSize(3).build())
+                .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10)
+                        .combine(ControlConfig.Combine.SUM).prediction(ControlConfig.Prediction.QUEUE_LENGTH).build())
+                .sizing(SizingConfig.builder().policy(SizingConfig.Policy.SCHEDULE).schedule(List.of(1, 2))
+                        .scheduleSlotSeconds(60).forecast(SizingConfig.Forecast.CURRENT).build())
+                .power(PowerConfig.builder().actuator(PowerConfig.Actuator.EXEC).command("echo {server} {action}").build())
+                .build();
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(built))).isEqualTo(built);
+        assertThat(built.toBuilder().build()).isEqualTo(built);
+        assertThat(built.sizing().toBuilder().build()).isEqualTo(built.sizing());
+    }
+
+    @Test
     void effectiveConfiguration_loadsBackToTheSameModel() {
         ClusterConfig c = ConfigLoader.parse(FULL);
         String yaml = ConfigWriter.toYaml(c);
