@@ -171,10 +171,9 @@ public record ClassConfig(
             return this;
         }
 
-        /** {@code queue: {limit, timeout}}. */
+        /** {@code queue}; default {@link QueueConfig#DEFAULT} (1000 requests, 30 s). */
         public Builder queue(int limit, double timeoutSeconds) {
-            this.queue = new QueueConfig(limit, timeoutSeconds);
-            return this;
+            return queue(new QueueConfig(limit, timeoutSeconds));
         }
 
         public ClassConfig build() {
