@@ -173,13 +173,17 @@ public record ClusterConfig(
             return this;
         }
 
-        private Builder classes(List<ClassConfig> all) {
-            classes.addAll(all);
+        /** Replaces the classes added so far. */
+        public Builder classes(List<ClassConfig> all) {
+            classes.clear();
+            all.forEach(this::addClass);
             return this;
         }
 
-        private Builder servers(List<ServerConfig> all) {
-            servers.addAll(all);
+        /** Replaces the servers added so far. */
+        public Builder servers(List<ServerConfig> all) {
+            servers.clear();
+            all.forEach(this::addServer);
             return this;
         }
 
