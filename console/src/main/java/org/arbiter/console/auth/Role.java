@@ -6,11 +6,6 @@ import org.arbiter.common.config.ConsoleConfig;
 public enum Role {
     ADMIN, VIEWER;
 
-    /** {@code admin} or {@code viewer} as written in {@code cluster.yaml}; anything else is a viewer. */
-    public static Role of(String name) {
-        return "admin".equalsIgnoreCase(name) ? ADMIN : VIEWER;
-    }
-
     /** The role {@code cluster.yaml} gives a user or token. */
     public static Role of(ConsoleConfig.Role role) {
         return switch (role) {
