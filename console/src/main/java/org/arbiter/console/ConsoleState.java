@@ -329,7 +329,7 @@ public final class ConsoleState {
         for (ClassConfig c : config.classes()) {
             ClassConfig e = effective(c);
             classes.add(new ClassView(c.name(), e.targetSeconds(), c.targetSeconds(), e.utility().phi(),
-                    e.utility().alpha(), e.utility().beta(), c.yieldShape().map(ClassConfig.YieldSpec::shape).orElse(null),
+                    e.utility().alpha(), e.utility().beta(), c.yieldShape().map(y -> y.shape().wireName()).orElse(null),
                     c.weight(), c.minShare(), c.isDefault()));
         }
         Duration liveFor = Duration.ofMillis((long) (3_000 * config.control().reportPeriodSeconds()));

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.dist.demo.DemoPlan;
@@ -51,15 +51,19 @@ final class ClosedLoopEndToEndTest {
              SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, SCALE, 0))) {
             DemoPlan plan = new DemoPlan(20, SCALE);
             int[] ports = {0, 0, 0, 0};
-            String premiumTarget = "target: " + Math.round(2000 * SCALE) + "ms";
-            ClusterConfig cluster = ConfigLoader.parse(plan.clusterYaml(kafka.bootstrap(), new int[] {server.port()}, ports, 0)
-                    .replaceFirst(premiumTarget + "\n(\\s*)utility: \\{phi: 1,",
-                            "target: " + Math.round(1000 * SCALE) + "ms\n$1utility: {phi: 3,")
-                    // φ = 3: with φ = 1 the model's optimum at equal shares sits on the edge between 5 and 6
-                    // premium slots, and CI twice settled at 5 for the whole phase; at φ = 3 the step to 6
-                    // gains a third of the minimum. A 60 paper-second statistics window (the demo's is 30):
-                    // each flow's inputs then hold ~300 requests.
-                    .replaceFirst("statsWindow: [0-9.]+ms", "statsWindow: " + Math.round(60_000 * SCALE) + "ms"));
+            ClusterConfig demo = plan.cluster(kafka.bootstrap(), new int[] {server.port()}, new int[] {server.adminPort()},
+                    ports, 0, null);
+            ClassConfig premium = demo.classes().get(0);
+            // φ = 3: with φ = 1 the model's optimum at equal shares sits on the edge between 5 and 6
+            // premium slots, and CI twice settled at 5 for the whole phase; at φ = 3 the step to 6
+            // gains a third of the minimum. A 60 paper-second statistics window (the demo's is 30):
+            // each flow's inputs then hold ~300 requests.
+            ClusterConfig cluster = demo.toBuilder()
+                    .classes(List.of(ClassConfig.builder(premium.name(), Math.round(1000 * SCALE) / 1e3)
+                            .utility(new ClassConfig.UtilitySpec(3, 1, 1)).match(premium.match()).queue(premium.queue())
+                            .build(), demo.classes().get(1)))
+                    .control(demo.control().toBuilder().statsWindowSeconds(Math.round(60_000 * SCALE) / 1e3).build())
+                    .build();
             assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(SCALE);
             assertThat(cluster.classes().get(0).utility().phi()).isEqualTo(3.0);
             assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * SCALE);

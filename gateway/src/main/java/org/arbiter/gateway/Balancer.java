@@ -1,5 +1,6 @@
 package org.arbiter.gateway;
 
+import org.arbiter.common.config.DispatchConfig;
 import java.util.random.RandomGenerator;
 import org.arbiter.gateway.dispatch.LeastOutstanding;
 import org.arbiter.gateway.dispatch.RandomPoll;
@@ -40,12 +41,10 @@ public interface Balancer {
     }
 
     /** The balancer named in {@code dispatch.balancer}. */
-    static Balancer named(String name, int pollSize, RandomGenerator random) {
-        return switch (name) {
-            case "least-outstanding" -> leastOutstanding();
-            case "random-poll" -> randomPoll(pollSize, random);
-            default -> throw new IllegalArgumentException("dispatch.balancer: " + name
-                    + " (expected: least-outstanding or random-poll)");
+    static Balancer of(DispatchConfig.Balancer kind, int pollSize, RandomGenerator random) {
+        return switch (kind) {
+            case LEAST_OUTSTANDING -> leastOutstanding();
+            case RANDOM_POLL -> randomPoll(pollSize, random);
         };
     }
 }

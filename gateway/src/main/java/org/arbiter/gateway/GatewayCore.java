@@ -203,8 +203,8 @@ public final class GatewayCore<R> {
     /** A core with the scheduler and balancer named in {@code dispatch}. */
     public static <R> GatewayCore<R> fromConfig(ClusterConfig cluster, String gatewayId, Allocation initial,
                                                 RandomGenerator random, long nowNanos) {
-        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.named(cluster.dispatch().scheduler()),
-                Balancer.named(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
+        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.of(cluster.dispatch().scheduler()),
+                Balancer.of(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
     }
 
     // ---------------------------------------------------------------- requests

@@ -1,5 +1,7 @@
 package org.arbiter.gateway;
 
+import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.gateway.scheduler.Fcfs;
 import org.arbiter.gateway.scheduler.StaticPriority;
 import org.arbiter.gateway.scheduler.WeightedRoundRobin;
@@ -56,13 +58,22 @@ public interface Scheduler {
      * @throws IllegalArgumentException for an unknown or not yet implemented name
      */
     static Scheduler named(String name) {
-        return switch (name) {
-            case "wrr" -> ofWeightedRoundRobin();
-            case "fcfs" -> ofFcfs();
-            case "priority" -> ofPriority();
-            case "edf", "yid", "greedy", "adaptive" -> throw new IllegalArgumentException(
-                    "dispatch.scheduler: " + name + " (expected: wrr, fcfs or priority; " + name + " is not implemented yet)");
-            default -> throw new IllegalArgumentException("dispatch.scheduler: " + name + " (expected: wrr, fcfs or priority)");
+        return of(Choice.find(DispatchConfig.Scheduler.class, name).orElseThrow(() -> new IllegalArgumentException(
+                "dispatch.scheduler: " + name + " (expected: wrr, fcfs or priority)")));
+    }
+
+    /**
+     * The scheduler {@code dispatch.scheduler} names.
+     *
+     * @throws IllegalArgumentException for a reserved, not yet implemented one
+     */
+    static Scheduler of(DispatchConfig.Scheduler kind) {
+        return switch (kind) {
+            case WRR -> ofWeightedRoundRobin();
+            case FCFS -> ofFcfs();
+            case PRIORITY -> ofPriority();
+            case EDF, YID, GREEDY, ADAPTIVE -> throw new IllegalArgumentException(
+                    "dispatch.scheduler: " + kind + " (expected: wrr, fcfs or priority; " + kind + " is not implemented yet)");
         };
     }
 }

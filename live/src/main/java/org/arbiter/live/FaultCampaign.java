@@ -29,6 +29,14 @@ import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.ServerConfig;
 import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.client.StatusTally;
@@ -196,26 +204,30 @@ public final class FaultCampaign implements AutoCloseable {
     private final ObjectMapper json = new ObjectMapper();
     private final JMXConnector[] jmx = new JMXConnector[2];
 
+    /** The campaign's cluster: premium (300 ms) and basic (600 ms), two servers of N_s = 4, two gateways, Γ = 1 s. */
+    static ClusterConfig cluster(int[] serverPorts, int[] gatewayPorts, int[] adminPorts, int kafkaPort) {
+        ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(10_000, 60);
+        ClusterConfig.Builder b = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("premium", 0.3).matchHeader("X-Class", "premium").queue(queue).build())
+                .addClass(ClassConfig.builder("basic", 0.6).isDefault(true).queue(queue).build());
+        for (int i = 0; i < 2; i++) {
+            b.addServer(ServerConfig.builder("s" + (i + 1), URI.create("http://127.0.0.1:" + serverPorts[i])).concurrency(4)
+                    .build());
+            b.addGateway(GatewayConfig.builder("g" + (i + 1)).port(gatewayPorts[i]).adminPort(adminPorts[i]).build());
+        }
+        return b.dispatch(DispatchConfig.builder().backendTimeoutSeconds(60).connectTimeoutSeconds(1).build())
+                .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10).build())
+                .kafka(KafkaConfig.builder().bootstrap("127.0.0.1:" + kafkaPort).topicPrefix("faults.").build())
+                .build();
+    }
+
     private FaultCampaign(Settings settings, Path dir, Consumer<String> progress) throws IOException {
         this.settings = settings;
         this.dir = dir;
         this.progress = progress;
         Path logs = Files.createDirectories(dir.resolve("logs"));
         Path config = dir.resolve("cluster.yaml");
-        Files.writeString(config, String.format(Locale.ROOT, """
-                classes:
-                  - {name: premium, target: 300ms, match: {header: {X-Class: premium}}, queue: {limit: 10000, timeout: 60s}}
-                  - {name: basic, target: 600ms, default: true, queue: {limit: 10000, timeout: 60s}}
-                servers:
-                  - {id: s1, url: "http://127.0.0.1:%d", concurrency: 4}
-                  - {id: s2, url: "http://127.0.0.1:%d", concurrency: 4}
-                gateways:
-                  - {id: g1, port: %d, adminPort: %d}
-                  - {id: g2, port: %d, adminPort: %d}
-                dispatch: {backendTimeout: 60s, connectTimeout: 1s}
-                control: {period: 1s, reportPeriod: 1s, statsWindow: 10s}
-                kafka: {bootstrap: "127.0.0.1:%d", topicPrefix: "faults."}
-                """, serverPorts[0], serverPorts[1], gatewayPorts[0], adminPorts[0], gatewayPorts[1], adminPorts[1], kafkaPort));
+        Files.writeString(config, ConfigWriter.toYaml(cluster(serverPorts, gatewayPorts, adminPorts, kafkaPort)));
         List<String> jvm = new ArrayList<>(settings.launcher());
         // Small, quick-starting JVMs: seven of them share the machine with the client.
         jvm.addAll(1, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));

@@ -19,7 +19,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.PowerConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.config.SizingConfig;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
@@ -133,31 +139,29 @@ public final class LiveEnergy {
                         .withDelays(EnergyExperiment.STARTUP_SECONDS * scale, EnergyExperiment.SHUTDOWN_SECONDS * scale)
                         .withSeed(seed * 10 + i)));
             }
-            StringBuilder servers = new StringBuilder();
+            ClusterConfig.Builder b = ClusterConfig.builder()
+                    .addClass(ClassConfig.builder("web", scale).isDefault(true)
+                            .queue(setup.queueLimit(), setup.queueTimeoutSeconds() * scale).build());
             for (int i = 0; i < n; i++) {
-                servers.append(String.format(Locale.ROOT, "  - {id: s%d, url: \"http://127.0.0.1:%d\", adminUrl: "
-                                + "\"http://127.0.0.1:%d\", concurrency: %d, power: {off: 0, boot: 60, idle: 60, busy: 65}}%n",
-                        i + 1, sims.get(i).port(), sims.get(i).adminPort(), setup.cores()));
+                b.addServer(ServerConfig.builder("s" + (i + 1), URI.create("http://127.0.0.1:" + sims.get(i).port()))
+                        .adminUrl(URI.create("http://127.0.0.1:" + sims.get(i).adminPort())).concurrency(setup.cores())
+                        .power(new ServerConfig.PowerModel(0, 60, 60, 65)).build());
             }
-            String sizing = switch (policy) {
-                case "off" -> "policy: off";
-                case "static" -> "policy: static, staticCapacity: " + fmt(capacity / scale);
-                default -> "policy: queue, estimator: queue";
+            SizingConfig.Builder sizing = switch (policy) {
+                case "off" -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
+                case "static" -> SizingConfig.builder().policy(SizingConfig.Policy.STATIC).staticCapacity(capacity / scale);
+                default -> SizingConfig.builder().policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE);
             };
-            ClusterConfig cluster = ConfigLoader.parse(String.format(Locale.ROOT, """
-                    classes:
-                      - {name: web, target: %1$sms, default: true, queue: {limit: %2$d, timeout: %3$sms}}
-                    servers:
-                    %4$sgateways:
-                      - {id: g1, port: 0, adminPort: 0}
-                    control: {period: %5$sms, reportPeriod: %5$sms, statsWindow: %6$sms}
-                    sizing: {%7$s, minServers: 1, startupDelay: %8$sms, shutdownDelay: %9$sms, dropRatio: %10$s, warmUp: %11$sms}
-                    power: {actuator: http, timeout: 10s, attempts: 3, retryDelay: 200ms}
-                    kafka: {bootstrap: "%12$s", topicPrefix: "energy%13$d."}
-                    """, fmt(1000 * scale), setup.queueLimit(), fmt(setup.queueTimeoutSeconds() * 1000 * scale), servers,
-                    fmt(setup.periodSeconds() * 1000 * scale), fmt(30_000 * scale), sizing,
-                    fmt(EnergyExperiment.STARTUP_SECONDS * 1000 * scale), fmt(EnergyExperiment.SHUTDOWN_SECONDS * 1000 * scale),
-                    fmt(EnergyExperiment.DROP_RATIO), fmt(10_000 * scale), kafka.bootstrap(), run));
+            ClusterConfig cluster = b.addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
+                    .control(ControlConfig.builder().periodSeconds(setup.periodSeconds() * scale)
+                            .reportPeriodSeconds(setup.periodSeconds() * scale).statsWindowSeconds(30 * scale).build())
+                    .sizing(sizing.minServers(1).startupDelaySeconds(EnergyExperiment.STARTUP_SECONDS * scale)
+                            .shutdownDelaySeconds(EnergyExperiment.SHUTDOWN_SECONDS * scale)
+                            .dropRatio(EnergyExperiment.DROP_RATIO).warmUpSeconds(10 * scale).build())
+                    .power(PowerConfig.builder().actuator(PowerConfig.Actuator.HTTP).timeoutSeconds(10).attempts(3)
+                            .retryDelaySeconds(0.2).build())
+                    .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("energy" + run + ".").build())
+                    .build();
             String scenario = String.format(Locale.ROOT, """
                     timeScale: %s
                     classes:

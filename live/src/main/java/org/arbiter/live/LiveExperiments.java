@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.DispatchConfig;
 
 /**
  * 003's {@code concurrency}, {@code phases} and {@code regions} experiments live (see
@@ -31,7 +33,7 @@ public final class LiveExperiments {
         progress.accept(String.format(Locale.ROOT, "live phases: 4 × %.1f s of wall time (scale %s)",
                 secondsPerPhase * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
-            List<LiveRig.Phase> r = new LiveRig(kafka, work, scale).run(new LiveRig.Spec("wrr", true, 1, 10, 0),
+            List<LiveRig.Phase> r = new LiveRig(kafka, work, scale).run(new LiveRig.Spec(DispatchConfig.Scheduler.WRR, true, 1, 10, 0),
                     phases, secondsPerPhase, seed, progress);
             List<Map<String, Object>> out = new ArrayList<>();
             for (LiveRig.Phase p : r) {
@@ -61,7 +63,7 @@ public final class LiveExperiments {
             LiveRig rig = new LiveRig(kafka, work, scale);
             for (int i = 0; i < points.length; i++) {
                 int n = points[i];
-                x[i] = rig.run(new LiveRig.Spec("fcfs", false, 1, n, 0.03),
+                x[i] = rig.run(new LiveRig.Spec(DispatchConfig.Scheduler.FCFS, false, 1, n, 0.03),
                         new String[][] {{"load", "0", "60"}}, secondsPerPoint, seed + n, progress).get(0).throughput();
                 progress.accept(String.format(Locale.ROOT, "live concurrency N_s=%d: %.2f req/s", n, x[i]));
             }
@@ -81,7 +83,7 @@ public final class LiveExperiments {
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
             out = Experiments.regions(progress, "live regions", (v, p, b) -> {
-                LiveRig.Phase r = rig.run(new LiveRig.Spec(v[1], Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
+                LiveRig.Phase r = rig.run(new LiveRig.Spec(Choice.of(DispatchConfig.Scheduler.class, v[1]), Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
                         new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
                 progress.accept(String.format(Locale.ROOT, "live regions %s (%d, %d): R %.2f s / %.2f s",

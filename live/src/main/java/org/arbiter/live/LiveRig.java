@@ -16,7 +16,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.ServerConfig;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
@@ -56,7 +61,7 @@ final class LiveRig {
      * @param concurrency N_s
      * @param overhead    the simserver's efficiency loss per request above the knee of 10
      */
-    record Spec(String scheduler, boolean grm, int granularity, int concurrency, double overhead) {
+    record Spec(DispatchConfig.Scheduler scheduler, boolean grm, int granularity, int concurrency, double overhead) {
     }
 
     private final EmbeddedKafka kafka;
@@ -84,22 +89,22 @@ final class LiveRig {
     List<Phase> run(Spec spec, String[][] phases, double secondsPerPhase, long seed, Consumer<String> progress)
             throws Exception {
         int run = ++runs;
-        String ms = "ms";
         try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, scale, spec.overhead())
                 .withKnee(10).withSeed(seed))) {
-            ClusterConfig cluster = ConfigLoader.parse(String.format(Locale.ROOT, """
-                    classes:
-                      - {name: premium, target: %1$.3f%2$s, match: {header: {X-Class: premium}}, queue: {limit: 100000, timeout: 1h}}
-                      - {name: basic, target: %3$.3f%2$s, default: true, queue: {limit: 100000, timeout: 1h}}
-                    servers:
-                      - {id: s1, url: "http://127.0.0.1:%4$d", concurrency: %8$d}
-                    gateways:
-                      - {id: g1, port: 0, adminPort: 0}
-                    dispatch: {scheduler: %9$s, backendTimeout: 1h}
-                    control: {period: %5$.3f%2$s, reportPeriod: %5$.3f%2$s, statsWindow: %6$.3f%2$s, combine: min, granularity: %10$d}
-                    kafka: {bootstrap: "%7$s", topicPrefix: "live%11$d."}
-                    """, 2000 * scale, ms, 3000 * scale, server.port(), 5000 * scale, 30000 * scale, kafka.bootstrap(),
-                    spec.concurrency(), spec.scheduler(), spec.granularity(), run));
+            ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
+            ClusterConfig cluster = ClusterConfig.builder()
+                    .addClass(ClassConfig.builder("premium", 2 * scale).matchHeader("X-Class", "premium").queue(unbounded)
+                            .build())
+                    .addClass(ClassConfig.builder("basic", 3 * scale).isDefault(true).queue(unbounded).build())
+                    .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:" + server.port()))
+                            .concurrency(spec.concurrency()).build())
+                    .addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
+                    .dispatch(DispatchConfig.builder().scheduler(spec.scheduler()).backendTimeoutSeconds(3600).build())
+                    .control(ControlConfig.builder().periodSeconds(5 * scale).reportPeriodSeconds(5 * scale)
+                            .statsWindowSeconds(30 * scale).combine(ControlConfig.Combine.MIN)
+                            .granularity(spec.granularity()).build())
+                    .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("live" + run + ".").build())
+                    .build();
             StringBuilder sc = new StringBuilder(String.format(Locale.ROOT, """
                     classes:
                       premium: {headers: {X-Class: premium}}

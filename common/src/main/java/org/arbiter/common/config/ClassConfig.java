@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;
@@ -55,14 +57,127 @@ public record ClassConfig(
      * @param deadlineSeconds    deadline after which a request yields nothing (or the penalty)
      * @param preDeadlineSeconds hybrid: full yield up to here, then falling linearly to the deadline
      */
-    public record YieldSpec(String shape, double full, double dropPenalty, double deadlineSeconds,
+    public record YieldSpec(Shape shape, double full, double dropPenalty, double deadlineSeconds,
                             double preDeadlineSeconds) {
         public YieldSpec {
             requireNonNull(shape, "shape");
+        }
+
+        /** The yield shapes of 002 §2.2. */
+        public enum Shape implements Choice {
+            HYBRID("hybrid"), THROUGHPUT("throughput"), RESPONSE_TIME("response-time");
+
+            private final String wireName;
+
+            Shape(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
         }
     }
 
     /** Queue bound (requests) and the longest a request may wait before a 503. */
     public record QueueConfig(int limit, double timeoutSeconds) {
+        /** The defaults: 1000 requests, 30 s. */
+        public static final QueueConfig DEFAULT = new QueueConfig(1000, 30);
+    }
+
+    /** A builder starting from the defaults with the required name, targetSeconds (see {@link Builder}). */
+    public static Builder builder(String name, double targetSeconds) {
+        return new Builder(name, targetSeconds);
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(name, targetSeconds).utility(utility).yield(yield).weight(weight).minShare(minShare)
+                .match(match).queue(queue).isDefault(isDefault);
+    }
+
+    /**
+     * Builds a {@link ClassConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private final String name;
+        private final double targetSeconds;
+        private UtilitySpec utility = UtilitySpec.DEFAULT;
+        private YieldSpec yield = null;
+        private double weight = 1;
+        private double minShare = 0;
+        private MatchRule match = MatchRule.NONE;
+        private QueueConfig queue = QueueConfig.DEFAULT;
+        private boolean isDefault = false;
+
+        private Builder(String name, double targetSeconds) {
+            this.name = requireNonNull(name, "name");
+            this.targetSeconds = targetSeconds;
+        }
+
+        /** {@code utility}, 003 eq. 7's φ, α, β; default 1, 1, 1. */
+        public Builder utility(UtilitySpec utility) {
+            this.utility = utility;
+            return this;
+        }
+
+        /** {@code yield}, a Neptune yield shape used instead of {@code utility}; default none. */
+        public Builder yield(YieldSpec yield) {
+            this.yield = yield;
+            return this;
+        }
+
+        /** {@code weight}, w(g,c) before the GRM speaks; default 1. */
+        public Builder weight(double weight) {
+            this.weight = weight;
+            return this;
+        }
+
+        /** {@code minShare}; default 0. */
+        public Builder minShare(double minShare) {
+            this.minShare = minShare;
+            return this;
+        }
+
+        /** {@code match}; default none (reached only as the default class). */
+        public Builder match(MatchRule match) {
+            this.match = match;
+            return this;
+        }
+
+        /** {@code queue}; default {@link QueueConfig#DEFAULT} (1000 requests, 30 s). */
+        public Builder queue(QueueConfig queue) {
+            this.queue = queue;
+            return this;
+        }
+
+        /** {@code default}; default false. */
+        public Builder isDefault(boolean isDefault) {
+            this.isDefault = isDefault;
+            return this;
+        }
+
+        /** {@code match: {header: {name: value}}}: a rule on one header (value exact, or {@code regex:...}). */
+        public Builder matchHeader(String header, String value) {
+            this.match = new MatchRule(java.util.Map.of(header, value), null, null, null);
+            return this;
+        }
+
+        /** {@code queue}; default {@link QueueConfig#DEFAULT} (1000 requests, 30 s). */
+        public Builder queue(int limit, double timeoutSeconds) {
+            return queue(new QueueConfig(limit, timeoutSeconds));
+        }
+
+        public ClassConfig build() {
+            return new ClassConfig(name, targetSeconds, utility, yield, weight, minShare, match, queue, isDefault);
+        }
     }
 }

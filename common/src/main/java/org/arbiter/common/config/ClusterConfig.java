@@ -2,6 +2,7 @@ package org.arbiter.common.config;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,5 +68,133 @@ public record ClusterConfig(
     /** Σ_s N_s over servers with a configured concurrency (auto servers count their initial value). */
     public int totalConcurrency() {
         return servers.stream().mapToInt(ServerConfig::concurrency).sum();
+    }
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().classes(classes).servers(servers).gateways(gateways).dispatch(dispatch).control(control)
+                .sizing(sizing).power(power).kafka(kafka).console(console).gatewayHttp(gatewayHttp);
+    }
+
+    /**
+     * Builds a {@link ClusterConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private List<GatewayConfig> gateways = List.of(GatewayConfig.defaultGateway());
+        private boolean explicitGateways;
+        private DispatchConfig dispatch = DispatchConfig.DEFAULT;
+        private ControlConfig control = ControlConfig.DEFAULT;
+        private SizingConfig sizing = SizingConfig.DEFAULT;
+        private PowerConfig power = PowerConfig.DEFAULT;
+        private KafkaConfig kafka = KafkaConfig.DEFAULT;
+        private ConsoleConfig console = ConsoleConfig.DEFAULT;
+        private GatewayHttpConfig gatewayHttp = GatewayHttpConfig.DEFAULT;
+
+        private final List<ClassConfig> classes = new ArrayList<>();
+        private final List<ServerConfig> servers = new ArrayList<>();
+
+        private Builder() {
+        }
+
+        /** Adds a class ({@code classes:} is required: at least one, exactly one of them the default). */
+        public Builder addClass(ClassConfig c) {
+            classes.add(requireNonNull(c, "c"));
+            return this;
+        }
+
+        /** Adds a server ({@code servers:} is required: at least one). */
+        public Builder addServer(ServerConfig s) {
+            servers.add(requireNonNull(s, "s"));
+            return this;
+        }
+
+        /** Adds a gateway; the first one replaces the default gateway. */
+        public Builder addGateway(GatewayConfig g) {
+            if (!explicitGateways) {
+                gateways = new ArrayList<>();
+                explicitGateways = true;
+            }
+            gateways.add(requireNonNull(g, "g"));
+            return this;
+        }
+
+        /** {@code gateways}; default one, {@link GatewayConfig#defaultGateway()}. */
+        public Builder gateways(List<GatewayConfig> gateways) {
+            this.gateways = new ArrayList<>(gateways);
+            this.explicitGateways = true;
+            return this;
+        }
+
+        /** {@code dispatch}; default {@link DispatchConfig#DEFAULT}. */
+        public Builder dispatch(DispatchConfig dispatch) {
+            this.dispatch = dispatch;
+            return this;
+        }
+
+        /** {@code control}; default {@link ControlConfig#DEFAULT}. */
+        public Builder control(ControlConfig control) {
+            this.control = control;
+            return this;
+        }
+
+        /** {@code sizing}; default {@link SizingConfig#DEFAULT} (off). */
+        public Builder sizing(SizingConfig sizing) {
+            this.sizing = sizing;
+            return this;
+        }
+
+        /** {@code power}; default {@link PowerConfig#DEFAULT} (log). */
+        public Builder power(PowerConfig power) {
+            this.power = power;
+            return this;
+        }
+
+        /** {@code kafka}; default {@link KafkaConfig#DEFAULT} (no bus). */
+        public Builder kafka(KafkaConfig kafka) {
+            this.kafka = kafka;
+            return this;
+        }
+
+        /** {@code console}; default {@link ConsoleConfig#DEFAULT}. */
+        public Builder console(ConsoleConfig console) {
+            this.console = console;
+            return this;
+        }
+
+        /** {@code gateway}; default {@link GatewayHttpConfig#DEFAULT}. */
+        public Builder gatewayHttp(GatewayHttpConfig gatewayHttp) {
+            this.gatewayHttp = gatewayHttp;
+            return this;
+        }
+
+        /** Replaces the classes added so far. */
+        public Builder classes(List<ClassConfig> all) {
+            classes.clear();
+            all.forEach(this::addClass);
+            return this;
+        }
+
+        /** Replaces the servers added so far. */
+        public Builder servers(List<ServerConfig> all) {
+            servers.clear();
+            all.forEach(this::addServer);
+            return this;
+        }
+
+        /**
+         * The configuration. The records check their own fields; the rules across sections that
+         * {@link ConfigLoader} reports (one default class, unique ids and ports, statsWindow >= reportPeriod,
+         * what a sizing policy or an actuator needs) are the caller's to keep.
+         */
+        public ClusterConfig build() {
+            return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
+                    gatewayHttp);
+        }
     }
 }

@@ -143,9 +143,10 @@ public final class ConfigLoader {
         Set<Integer> ports = new HashSet<>();
         for (Node g : root.list("gateways")) {
             String id = id(g, "id");
-            String host = g.string("host", "127.0.0.1");
-            int port = g.integer("port", 8080, v -> v >= 0 && v <= 65535, "0..65535");
-            int adminPort = g.integer("adminPort", port == 0 ? 0 : port + 100, v -> v >= 0 && v <= 65535, "0..65535");
+            String host = g.string("host", GatewayConfig.DEFAULT_HOST);
+            int port = g.integer("port", GatewayConfig.DEFAULT_PORT, v -> v >= 0 && v <= 65535, "0..65535");
+            int adminPort = g.integer("adminPort", GatewayConfig.defaultAdminPort(port), v -> v >= 0 && v <= 65535,
+                    "0..65535");
             double drainTimeout = g.duration("drainTimeout", GatewayConfig.DEFAULT_DRAIN_TIMEOUT_SECONDS,
                     v -> v >= 0 && v <= 3600, "0..1h");
             double startupGrace = g.duration("startupGrace", GatewayConfig.DEFAULT_STARTUP_GRACE_SECONDS,
@@ -168,35 +169,37 @@ public final class ConfigLoader {
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {
-            gateways.add(new GatewayConfig("g1", "127.0.0.1", 8080, 8180));
+            gateways.add(GatewayConfig.defaultGateway());
         }
 
         Node d = root.object("dispatch");
+        DispatchConfig dd = DispatchConfig.DEFAULT;
         DispatchConfig dispatch = new DispatchConfig(
-                d.choice("scheduler", "wrr", "wrr", "fcfs", "priority", "edf", "yid", "greedy", "adaptive"),
-                d.choice("balancer", "least-outstanding", "least-outstanding", "random-poll"),
-                d.integer("pollSize", 2, v -> v >= 1, ">= 1"),
-                d.duration("backendTimeout", 60, v -> v > 0, "> 0"),
-                d.duration("connectTimeout", 2, v -> v > 0, "> 0"),
-                d.bytes("maxBodyBytes", 10L << 20, 0),
-                d.bytes("maxHeaderBytes", 16L << 10, 256),
-                d.duration("idleTimeout", 60, v -> v > 0, "> 0"),
-                d.bool("classHeader", true),
+                d.choice("scheduler", DispatchConfig.Scheduler.class, dd.scheduler()),
+                d.choice("balancer", DispatchConfig.Balancer.class, dd.balancer()),
+                d.integer("pollSize", dd.pollSize(), v -> v >= 1, ">= 1"),
+                d.duration("backendTimeout", dd.backendTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.duration("connectTimeout", dd.connectTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.bytes("maxBodyBytes", dd.maxBodyBytes(), 0),
+                d.bytes("maxHeaderBytes", dd.maxHeaderBytes(), 256),
+                d.duration("idleTimeout", dd.idleTimeoutSeconds(), v -> v > 0, "> 0"),
+                d.bool("classHeader", dd.classHeader()),
                 readEjection(d.object("ejection")));
         d.finish();
 
         Node k = root.object("control");
+        ControlConfig kd = ControlConfig.DEFAULT;
         ControlConfig control = new ControlConfig(
-                k.duration("period", 5, v -> v > 0, "> 0"),
-                k.duration("reportPeriod", 5, v -> v > 0, "> 0"),
-                k.duration("statsWindow", 30, v -> v > 0, "> 0"),
-                k.choice("combine", "min", "min", "sum"),
-                k.integer("granularity", 1, v -> v >= 1 && v <= 1000, "1..1000"),
-                k.number("minWeight", 1, v -> v >= 0, ">= 0"),
-                k.number("responseTimeCap", 10, v -> v > 1, "> 1"),
-                k.choice("prediction", "mm1", "mm1", "queue-length"),
-                k.number("gain", 1, v -> v >= 0, ">= 0"),
-                k.duration("maxClockSkew", ControlConfig.DEFAULT_MAX_CLOCK_SKEW_SECONDS, v -> v >= 0 && v <= 3600, "0s..1h"));
+                k.duration("period", kd.periodSeconds(), v -> v > 0, "> 0"),
+                k.duration("reportPeriod", kd.reportPeriodSeconds(), v -> v > 0, "> 0"),
+                k.duration("statsWindow", kd.statsWindowSeconds(), v -> v > 0, "> 0"),
+                k.choice("combine", ControlConfig.Combine.class, kd.combine()),
+                k.integer("granularity", kd.granularity(), v -> v >= 1 && v <= 1000, "1..1000"),
+                k.number("minWeight", kd.minWeight(), v -> v >= 0, ">= 0"),
+                k.number("responseTimeCap", kd.responseTimeCap(), v -> v > 1, "> 1"),
+                k.choice("prediction", ControlConfig.Prediction.class, kd.prediction()),
+                k.number("gain", kd.gain(), v -> v >= 0, ">= 0"),
+                k.duration("maxClockSkew", kd.maxClockSkewSeconds(), v -> v >= 0 && v <= 3600, "0s..1h"));
         k.finish();
         if (control.statsWindowSeconds() < control.reportPeriodSeconds()) {
             k.error("statsWindow", Durations.format(control.statsWindowSeconds())
@@ -205,28 +208,32 @@ public final class ConfigLoader {
 
         Node z = root.object("sizing");
         Node zs = z.object("schedule");
+        SizingConfig zd = SizingConfig.DEFAULT;
         SizingConfig sizing = new SizingConfig(
-                z.choice("policy", "off", "off", "static", "queue", "utility", "schedule"),
-                z.integer("minServers", 1, v -> v >= 0, ">= 0"),
-                z.integer("maxServers", 0, v -> v >= 0, ">= 0 (0 = all servers)"),
-                z.duration("startupDelay", 60, v -> v >= 0, ">= 0"),
-                z.duration("shutdownDelay", 60, v -> v >= 0, ">= 0"),
-                z.number("dropRatio", 0.01, v -> v > 0 && v < 1, "between 0 and 1"),
-                z.number("utilityFloor", 0, v -> true, "a number"),
-                z.number("staticCapacity", 0, v -> v >= 0, ">= 0"),
-                z.choice("estimator", "queue", "queue", "static", "utilization"),
-                z.duration("warmUp", 10, v -> v >= 0, ">= 0"),
-                zs.duration("slot", 1800, v -> v > 0, "> 0"),
+                z.choice("policy", SizingConfig.Policy.class, zd.policy()),
+                z.integer("minServers", zd.minServers(), v -> v >= 0, ">= 0"),
+                z.integer("maxServers", zd.maxServers(), v -> v >= 0, ">= 0 (0 = all servers)"),
+                z.duration("startupDelay", zd.startupDelaySeconds(), v -> v >= 0, ">= 0"),
+                z.duration("shutdownDelay", zd.shutdownDelaySeconds(), v -> v >= 0, ">= 0"),
+                z.number("dropRatio", zd.dropRatio(), v -> v > 0 && v < 1, "between 0 and 1"),
+                z.number("utilityFloor", zd.utilityFloor(), v -> true, "a number"),
+                z.number("staticCapacity", zd.staticCapacity(), v -> v >= 0, ">= 0"),
+                z.choice("estimator", SizingConfig.Estimator.class, zd.estimator()),
+                z.duration("warmUp", zd.warmUpSeconds(), v -> v >= 0, ">= 0"),
+                zs.duration("slot", zd.scheduleSlotSeconds(), v -> v > 0, "> 0"),
                 scheduleServers(zs),
-                z.choice("forecast", "trend", "trend", "current"));
+                z.choice("forecast", SizingConfig.Forecast.class, zd.forecast()));
         zs.finish();
         z.finish();
-        if ("schedule".equals(sizing.policy()) && sizing.schedule().isEmpty()) {
+        if (sizing.policy() == SizingConfig.Policy.SCHEDULE && sizing.schedule().isEmpty()) {
             z.error("schedule.servers", "missing (expected: a list of server counts, one per slot, when policy is schedule)");
         }
-        if (("static".equals(sizing.policy()) || "static".equals(sizing.estimator())) && sizing.staticCapacity() <= 0
-                && !"off".equals(sizing.policy()) && !"schedule".equals(sizing.policy())
-                && !"utility".equals(sizing.policy())) {
+        boolean staticEstimate = switch (sizing.policy()) {
+            case STATIC -> true;
+            case QUEUE -> sizing.estimator() == SizingConfig.Estimator.STATIC;
+            case OFF, UTILITY, SCHEDULE -> false;
+        };
+        if (staticEstimate && sizing.staticCapacity() <= 0) {
             z.error("staticCapacity", "missing (expected: requests/s one server sustains, > 0, for the static estimator)");
         }
         if (sizing.maxServers() > 0 && sizing.minServers() > sizing.maxServers()) {
@@ -234,16 +241,17 @@ public final class ConfigLoader {
         }
 
         Node p = root.object("power");
-        String actuator = p.choice("actuator", "log", "log", "exec", "http");
-        String command = p.string("command", null);
-        double powerTimeout = p.duration("timeout", 60, v -> v > 0, "> 0");
-        int attempts = p.integer("attempts", 3, v -> v >= 1, ">= 1");
-        double retryDelay = p.duration("retryDelay", 1, v -> v >= 0, ">= 0");
+        PowerConfig pd = PowerConfig.DEFAULT;
+        PowerConfig.Actuator actuator = p.choice("actuator", PowerConfig.Actuator.class, pd.actuator());
+        String command = p.string("command", pd.command());
+        double powerTimeout = p.duration("timeout", pd.timeoutSeconds(), v -> v > 0, "> 0");
+        int attempts = p.integer("attempts", pd.attempts(), v -> v >= 1, ">= 1");
+        double retryDelay = p.duration("retryDelay", pd.retryDelaySeconds(), v -> v >= 0, ">= 0");
         p.finish();
-        if ("exec".equals(actuator) && command == null) {
+        if (actuator == PowerConfig.Actuator.EXEC && command == null) {
             p.error("command", "missing (expected: a command template with {server} and {action} when actuator is exec)");
         }
-        if ("http".equals(actuator)) {
+        if (actuator == PowerConfig.Actuator.HTTP) {
             for (int i = 0; i < servers.size(); i++) {
                 if (servers.get(i) != null && servers.get(i).adminUrl() == null) {
                     p.error("actuator", "http, but servers[" + i + "] (" + servers.get(i).id()
@@ -251,14 +259,14 @@ public final class ConfigLoader {
                 }
             }
         }
-        PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : 60,
+        PowerConfig power = new PowerConfig(actuator, command, powerTimeout > 0 ? powerTimeout : pd.timeoutSeconds(),
                 Math.max(1, attempts), Math.max(0, retryDelay));
 
         KafkaConfig kafka = KafkaSection.read(root.object("kafka"));
 
         Node o = root.object("console");
-        int consolePort = o.integer("port", 8090, v -> v >= 0 && v <= 65535, "0..65535");
-        boolean publicRead = o.bool("publicRead", false);
+        int consolePort = o.integer("port", ConsoleConfig.DEFAULT.port(), v -> v >= 0 && v <= 65535, "0..65535");
+        boolean publicRead = o.bool("publicRead", ConsoleConfig.DEFAULT.publicRead());
         List<ConsoleConfig.User> users = new ArrayList<>();
         for (Node u : o.list("users")) {
             String name = u.require("name") ? u.string("name", null) : null;
@@ -267,7 +275,7 @@ public final class ConfigLoader {
                 u.error("passwordHash", "not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, "
                         + "as printed by 'arbiter console hash-password')");
             }
-            String role = u.choice("role", "viewer", "admin", "viewer");
+            ConsoleConfig.Role role = u.choice("role", ConsoleConfig.Role.class, ConsoleConfig.Role.VIEWER);
             u.finish();
             users.add(new ConsoleConfig.User(name, hash, role));
         }
@@ -278,7 +286,7 @@ public final class ConfigLoader {
             if (sha != null && !sha.matches("[0-9a-fA-F]{64}")) {
                 t.error("sha256", sha + " (expected: 64 hex digits, the SHA-256 of the token)");
             }
-            String role = t.choice("role", "viewer", "admin", "viewer");
+            ConsoleConfig.Role role = t.choice("role", ConsoleConfig.Role.class, ConsoleConfig.Role.VIEWER);
             t.finish();
             tokens.add(new ConsoleConfig.Token(name, sha, role));
         }
@@ -324,15 +332,16 @@ public final class ConfigLoader {
             target = c.duration("target", 0, v -> v > 0, "> 0");
         }
         Node u = c.object("utility");
+        ClassConfig.UtilitySpec ud = ClassConfig.UtilitySpec.DEFAULT;
         ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(
-                u.number("phi", 1, v -> v >= 0, ">= 0"),
-                u.number("alpha", 1, v -> v > 0, "> 0"),
-                u.number("beta", 1, v -> v > 0, "> 0"));
+                u.number("phi", ud.phi(), v -> v >= 0, ">= 0"),
+                u.number("alpha", ud.alpha(), v -> v > 0, "> 0"),
+                u.number("beta", ud.beta(), v -> v > 0, "> 0"));
         u.finish();
         ClassConfig.YieldSpec yield = null;
         if (c.has("yield")) {
             Node y = c.object("yield");
-            String shape = y.choice("shape", "hybrid", "hybrid", "throughput", "response-time");
+            ClassConfig.YieldSpec.Shape shape = y.choice("shape", ClassConfig.YieldSpec.Shape.class, ClassConfig.YieldSpec.Shape.HYBRID);
             double full = y.number("full", 1, v -> v >= 0, ">= 0");
             double penalty = y.number("dropPenalty", 0, v -> v >= 0, ">= 0");
             double deadline = y.duration("deadline", target > 0 ? target : 1, v -> v > 0, "> 0");
@@ -350,9 +359,10 @@ public final class ConfigLoader {
         double minShare = c.number("minShare", 0, v -> v >= 0 && v <= 1, "between 0 and 1");
         MatchRule match = readMatch(c.object("match"));
         Node q = c.object("queue");
+        ClassConfig.QueueConfig qd = ClassConfig.QueueConfig.DEFAULT;
         ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(
-                q.integer("limit", 1000, v -> v >= 0, ">= 0"),
-                q.duration("timeout", 30, v -> v > 0, "> 0"));
+                q.integer("limit", qd.limit(), v -> v >= 0, ">= 0"),
+                q.duration("timeout", qd.timeoutSeconds(), v -> v > 0, "> 0"));
         q.finish();
         boolean isDefault = c.bool("default", false);
         c.finish();
@@ -415,7 +425,8 @@ public final class ConfigLoader {
                 a.error("path", "an empty string (expected: a file path)");
                 path = null;
             }
-            String format = a.choice("format", "combined", "combined", "json");
+            GatewayHttpConfig.AccessLog.Format format = a.choice("format", GatewayHttpConfig.AccessLog.Format.class,
+                    GatewayHttpConfig.AccessLog.Format.COMBINED);
             long maxFileBytes = a.bytes("maxFileSize", 100L << 20, 1024);
             int maxFiles = a.integer("maxFiles", 10, v -> v >= 1 && v <= 1000, "1..1000");
             if (path != null && format != null) {
@@ -455,27 +466,29 @@ public final class ConfigLoader {
         if (s.require("url")) {
             url = uri(s, "url", s.string("url", null));
         }
-        int concurrency = 10;
+        int concurrency = ServerConfig.DEFAULT_CONCURRENCY;
         boolean auto = false;
         if (s.has("concurrency")) {
-            String raw = s.string("concurrency", "10");
+            String raw = s.string("concurrency", Integer.toString(ServerConfig.DEFAULT_CONCURRENCY));
             if ("auto".equals(raw)) {
                 auto = true;
-                concurrency = 10;
+                concurrency = ServerConfig.DEFAULT_CONCURRENCY;
             } else {
-                concurrency = s.integer("concurrency", 10, v -> v >= 1, ">= 1, or auto");
+                concurrency = s.integer("concurrency", ServerConfig.DEFAULT_CONCURRENCY, v -> v >= 1, ">= 1, or auto");
             }
         }
         Node pw = s.object("power");
+        ServerConfig.PowerModel pd = ServerConfig.PowerModel.DEFAULT;
         ServerConfig.PowerModel power = new ServerConfig.PowerModel(
-                pw.number("off", 0, v -> v >= 0, ">= 0"),
-                pw.number("boot", 60, v -> v >= 0, ">= 0"),
-                pw.number("idle", 60, v -> v >= 0, ">= 0"),
-                pw.number("busy", 65, v -> v >= 0, ">= 0"));
+                pw.number("off", pd.offWatts(), v -> v >= 0, ">= 0"),
+                pw.number("boot", pd.bootWatts(), v -> v >= 0, ">= 0"),
+                pw.number("idle", pd.idleWatts(), v -> v >= 0, ">= 0"),
+                pw.number("busy", pd.busyWatts(), v -> v >= 0, ">= 0"));
         pw.finish();
         URI admin = s.has("adminUrl") ? uri(s, "adminUrl", s.string("adminUrl", null)) : null;
         Node sim = s.object("sim");
-        double meanDemand = sim.duration("meanDemand", 1, v -> v > 0, "> 0");
+        ServerConfig.SimSpec sd = ServerConfig.SimSpec.DEFAULT;
+        double meanDemand = sim.duration("meanDemand", sd.meanDemandSeconds(), v -> v > 0, "> 0");
         Node dem = sim.object("demand");
         Map<String, Double> demand = new LinkedHashMap<>();
         for (String cls : classNames) {
@@ -485,17 +498,17 @@ public final class ConfigLoader {
         }
         dem.finish();
         ServerConfig.SimSpec spec = new ServerConfig.SimSpec(
-                sim.integer("cores", 10, v -> v >= 1, ">= 1"),
+                sim.integer("cores", sd.cores(), v -> v >= 1, ">= 1"),
                 meanDemand,
                 demand,
-                sim.number("ioFraction", 0, v -> v >= 0 && v < 1, "0 <= x < 1"),
-                sim.number("overhead", 0, v -> v >= 0, ">= 0"),
-                sim.integer("knee", 10, v -> v >= 1, ">= 1"));
+                sim.number("ioFraction", sd.ioFraction(), v -> v >= 0 && v < 1, "0 <= x < 1"),
+                sim.number("overhead", sd.overhead(), v -> v >= 0, ">= 0"),
+                sim.integer("knee", sd.knee(), v -> v >= 1, ">= 1"));
         sim.finish();
         Node cc = s.object("concurrencyControl");
         ServerConfig.ConcurrencyControl d = ServerConfig.ConcurrencyControl.DEFAULT;
         ServerConfig.ConcurrencyControl control = new ServerConfig.ConcurrencyControl(
-                cc.choice("method", d.method(), "knee", "amc", "pmc"),
+                cc.choice("method", ServerConfig.ConcurrencyControl.Method.class, d.method()),
                 cc.integer("min", d.min(), v -> v >= 1, ">= 1"),
                 cc.integer("max", d.max(), v -> v >= 1, ">= 1"),
                 cc.duration("latencyMax", d.latencyMaxSeconds(), v -> v > 0, "> 0"),

@@ -34,7 +34,7 @@ public final class ConfigWriter {
             m.put("name", k.name());
             m.put("target", Durations.format(k.targetSeconds()));
             if (k.yield() != null) {
-                m.put("yield", map("shape", k.yield().shape(), "full", k.yield().full(),
+                m.put("yield", map("shape", k.yield().shape().wireName(), "full", k.yield().full(),
                         "dropPenalty", k.yield().dropPenalty(), "deadline", Durations.format(k.yield().deadlineSeconds()),
                         "preDeadline", Durations.format(k.yield().preDeadlineSeconds())));
             } else {
@@ -80,7 +80,7 @@ public final class ConfigWriter {
             m.put("sim", sim);
             ServerConfig.ConcurrencyControl cc = s.control();
             if (!cc.equals(ServerConfig.ConcurrencyControl.DEFAULT)) {
-                m.put("concurrencyControl", map("method", cc.method(), "min", cc.min(), "max", cc.max(),
+                m.put("concurrencyControl", map("method", cc.method().wireName(), "min", cc.min(), "max", cc.max(),
                         "latencyMax", Durations.format(cc.latencyMaxSeconds()), "abandonMax", cc.abandonMax(),
                         "gain", cc.gain(), "maxStep", cc.maxStep(), "hysteresis", cc.hysteresis()));
             }
@@ -100,7 +100,7 @@ public final class ConfigWriter {
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();
-        root.put("dispatch", map("scheduler", d.scheduler(), "balancer", d.balancer(), "pollSize", d.pollSize(),
+        root.put("dispatch", map("scheduler", d.scheduler().wireName(), "balancer", d.balancer().wireName(), "pollSize", d.pollSize(),
                 "backendTimeout", Durations.format(d.backendTimeoutSeconds()),
                 "connectTimeout", Durations.format(d.connectTimeoutSeconds()),
                 "maxBodyBytes", Durations.formatBytes(d.maxBodyBytes()),
@@ -112,21 +112,21 @@ public final class ConfigWriter {
         ControlConfig k = c.control();
         root.put("control", map("period", Durations.format(k.periodSeconds()),
                 "reportPeriod", Durations.format(k.reportPeriodSeconds()),
-                "statsWindow", Durations.format(k.statsWindowSeconds()), "combine", k.combine(),
+                "statsWindow", Durations.format(k.statsWindowSeconds()), "combine", k.combine().wireName(),
                 "granularity", k.granularity(), "minWeight", k.minWeight(), "responseTimeCap", k.responseTimeCap(),
-                "prediction", k.prediction(), "gain", k.gain(),
+                "prediction", k.prediction().wireName(), "gain", k.gain(),
                 "maxClockSkew", Durations.format(k.maxClockSkewSeconds())));
         SizingConfig z = c.sizing();
-        Map<String, Object> sizing = map("policy", z.policy(), "minServers", z.minServers(), "maxServers", z.maxServers(),
+        Map<String, Object> sizing = map("policy", z.policy().wireName(), "minServers", z.minServers(), "maxServers", z.maxServers(),
                 "startupDelay", Durations.format(z.startupDelaySeconds()),
                 "shutdownDelay", Durations.format(z.shutdownDelaySeconds()), "dropRatio", z.dropRatio(),
-                "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity(), "estimator", z.estimator(),
-                "warmUp", Durations.format(z.warmUpSeconds()), "forecast", z.forecast());
+                "utilityFloor", z.utilityFloor(), "staticCapacity", z.staticCapacity(), "estimator", z.estimator().wireName(),
+                "warmUp", Durations.format(z.warmUpSeconds()), "forecast", z.forecast().wireName());
         if (!z.schedule().isEmpty()) {
             sizing.put("schedule", map("slot", Durations.format(z.scheduleSlotSeconds()), "servers", z.schedule()));
         }
         root.put("sizing", sizing);
-        Map<String, Object> power = map("actuator", c.power().actuator());
+        Map<String, Object> power = map("actuator", c.power().actuator().wireName());
         putIf(power, "command", c.power().command());
         power.put("timeout", Durations.format(c.power().timeoutSeconds()));
         power.put("attempts", c.power().attempts());
@@ -163,9 +163,9 @@ public final class ConfigWriter {
         root.put("kafka", kafka);
         Map<String, Object> console = map("port", c.console().port(), "publicRead", c.console().publicRead());
         List<Object> users = new ArrayList<>();
-        c.console().users().forEach(u -> users.add(map("name", u.name(), "passwordHash", u.passwordHash(), "role", u.role())));
+        c.console().users().forEach(u -> users.add(map("name", u.name(), "passwordHash", u.passwordHash(), "role", u.role().wireName())));
         List<Object> tokens = new ArrayList<>();
-        c.console().tokens().forEach(t -> tokens.add(map("name", t.name(), "sha256", t.sha256(), "role", t.role())));
+        c.console().tokens().forEach(t -> tokens.add(map("name", t.name(), "sha256", t.sha256(), "role", t.role().wireName())));
         console.put("users", users);
         console.put("tokens", tokens);
         ConsoleConfig.Login l = c.console().login();
@@ -177,7 +177,7 @@ public final class ConfigWriter {
         Map<String, Object> gateway = new LinkedHashMap<>();
         gateway.put("trustedProxies", h.trustedProxies().stream().map(Cidr::toString).toList());
         if (h.accessLog().enabled()) {
-            gateway.put("accessLog", map("path", h.accessLog().path(), "format", h.accessLog().format(),
+            gateway.put("accessLog", map("path", h.accessLog().path(), "format", h.accessLog().format().wireName(),
                     "maxFileSize", Durations.formatBytes(h.accessLog().maxFileBytes()), "maxFiles", h.accessLog().maxFiles()));
         }
         root.put("gateway", gateway);

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
@@ -26,11 +28,11 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
     }
 
     /** A user; {@code passwordHash} is {@code pbkdf2:<iterations>:<salt hex>:<hash hex>}. */
-    public record User(String name, String passwordHash, String role) {
+    public record User(String name, String passwordHash, Role role) {
     }
 
     /** A bearer token for scripts. */
-    public record Token(String name, String sha256, String role) {
+    public record Token(String name, String sha256, Role role) {
     }
 
     /**
@@ -74,6 +76,93 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
             if (!(forgetAfterSeconds > 0) || !Double.isFinite(forgetAfterSeconds)) {
                 throw new IllegalArgumentException("forgetAfter: " + forgetAfterSeconds + " (expected: > 0)");
             }
+        }
+    }
+
+    /** What a console user or token may do: admin writes overrides, viewer only reads. */
+    public enum Role implements Choice {
+        ADMIN("admin"), VIEWER("viewer");
+
+        private final String wireName;
+
+        Role(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: port 8090, no public reads, no users or tokens, the
+     * default login throttling.
+     */
+    public static final ConsoleConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().port(port).publicRead(publicRead).users(users).tokens(tokens).login(login);
+    }
+
+    /**
+     * Builds a {@link ConsoleConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private int port = 8090;
+        private boolean publicRead = false;
+        private List<User> users = List.of();
+        private List<Token> tokens = List.of();
+        private Login login = Login.DEFAULT;
+
+        private Builder() {
+        }
+
+        /** {@code port}; default 8090. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** {@code publicRead}; default false. */
+        public Builder publicRead(boolean publicRead) {
+            this.publicRead = publicRead;
+            return this;
+        }
+
+        /** {@code users}; default none. */
+        public Builder users(List<User> users) {
+            this.users = users;
+            return this;
+        }
+
+        /** {@code tokens}; default none. */
+        public Builder tokens(List<Token> tokens) {
+            this.tokens = tokens;
+            return this;
+        }
+
+        /** {@code login}; default {@link Login#DEFAULT}. */
+        public Builder login(Login login) {
+            this.login = login;
+            return this;
+        }
+
+        public ConsoleConfig build() {
+            return new ConsoleConfig(port, publicRead, users, tokens, login);
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -18,16 +20,16 @@ import static java.util.Objects.requireNonNull;
  *                            reader's clock before it is refused as implausible (0..1h, default 30 s)
  */
 public record ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
-                            String combine, int granularity, double minWeight, double responseTimeCap,
-                            String prediction, double gain, double maxClockSkewSeconds) {
+                            Combine combine, int granularity, double minWeight, double responseTimeCap,
+                            Prediction prediction, double gain, double maxClockSkewSeconds) {
 
     /** The default {@code control.maxClockSkew}. */
     public static final double DEFAULT_MAX_CLOCK_SKEW_SECONDS = 30;
 
     /** With the default clock skew (30 s). */
     public ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
-                         String combine, int granularity, double minWeight, double responseTimeCap,
-                         String prediction, double gain) {
+                         Combine combine, int granularity, double minWeight, double responseTimeCap,
+                         Prediction prediction, double gain) {
         this(periodSeconds, reportPeriodSeconds, statsWindowSeconds, combine, granularity, minWeight, responseTimeCap,
                 prediction, gain, DEFAULT_MAX_CLOCK_SKEW_SECONDS);
     }
@@ -40,5 +42,153 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
     public ControlConfig {
         requireNonNull(combine, "combine");
         requireNonNull(prediction, "prediction");
+    }
+
+    /** {@code control.combine}: min (003 eq. 2b) or sum (eq. 2a). */
+    public enum Combine implements Choice {
+        MIN("min"), SUM("sum");
+
+        private final String wireName;
+
+        Combine(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code control.prediction}: mm1 (003 eq. 9) or queue-length (001, with {@code gain}). */
+    public enum Prediction implements Choice {
+        MM1("mm1"), QUEUE_LENGTH("queue-length");
+
+        private final String wireName;
+
+        Prediction(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: Γ = 5 s, reports every 5 s over 30 s, combine min, q
+     * = 1, minWeight 1, cap 10 τ, mm1, gain 1.
+     */
+    public static final ControlConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().periodSeconds(periodSeconds).reportPeriodSeconds(reportPeriodSeconds)
+                .statsWindowSeconds(statsWindowSeconds).combine(combine).granularity(granularity).minWeight(minWeight)
+                .responseTimeCap(responseTimeCap).prediction(prediction).gain(gain)
+                .maxClockSkewSeconds(maxClockSkewSeconds);
+    }
+
+    /**
+     * Builds a {@link ControlConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private double periodSeconds = 5;
+        private double reportPeriodSeconds = 5;
+        private double statsWindowSeconds = 30;
+        private Combine combine = Combine.MIN;
+        private int granularity = 1;
+        private double minWeight = 1;
+        private double responseTimeCap = 10;
+        private Prediction prediction = Prediction.MM1;
+        private double gain = 1;
+        private double maxClockSkewSeconds = DEFAULT_MAX_CLOCK_SKEW_SECONDS;
+
+        private Builder() {
+        }
+
+        /** {@code period}, Γ; default 5 s. */
+        public Builder periodSeconds(double periodSeconds) {
+            this.periodSeconds = periodSeconds;
+            return this;
+        }
+
+        /** {@code reportPeriod}; default 5 s. */
+        public Builder reportPeriodSeconds(double reportPeriodSeconds) {
+            this.reportPeriodSeconds = reportPeriodSeconds;
+            return this;
+        }
+
+        /** {@code statsWindow}; default 30 s (at least the report period). */
+        public Builder statsWindowSeconds(double statsWindowSeconds) {
+            this.statsWindowSeconds = statsWindowSeconds;
+            return this;
+        }
+
+        /** {@code combine}; default min. */
+        public Builder combine(Combine combine) {
+            this.combine = combine;
+            return this;
+        }
+
+        /** {@code granularity}, q; default 1. */
+        public Builder granularity(int granularity) {
+            this.granularity = granularity;
+            return this;
+        }
+
+        /** {@code minWeight}; default 1. */
+        public Builder minWeight(double minWeight) {
+            this.minWeight = minWeight;
+            return this;
+        }
+
+        /** {@code responseTimeCap}; default 10 (× τ_c). */
+        public Builder responseTimeCap(double responseTimeCap) {
+            this.responseTimeCap = responseTimeCap;
+            return this;
+        }
+
+        /** {@code prediction}; default mm1. */
+        public Builder prediction(Prediction prediction) {
+            this.prediction = prediction;
+            return this;
+        }
+
+        /** {@code gain}, k of queue-length; default 1. */
+        public Builder gain(double gain) {
+            this.gain = gain;
+            return this;
+        }
+
+        /** {@code maxClockSkew}; default 30 s. */
+        public Builder maxClockSkewSeconds(double maxClockSkewSeconds) {
+            this.maxClockSkewSeconds = maxClockSkewSeconds;
+            return this;
+        }
+
+        public ControlConfig build() {
+            return new ControlConfig(periodSeconds, reportPeriodSeconds, statsWindowSeconds, combine, granularity,
+                    minWeight, responseTimeCap, prediction, gain, maxClockSkewSeconds);
+        }
     }
 }

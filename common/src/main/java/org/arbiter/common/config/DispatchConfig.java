@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -16,7 +18,7 @@ import static java.util.Objects.requireNonNull;
  * @param classHeader           add {@code X-Arbiter-Class} to responses
  * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
  */
-public record DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
+public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection) {
     public DispatchConfig {
@@ -26,7 +28,7 @@ public record DispatchConfig(String scheduler, String balancer, int pollSize, do
     }
 
     /** As above with the default ejection policy. */
-    public DispatchConfig(String scheduler, String balancer, int pollSize, double backendTimeoutSeconds,
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                           double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                           double idleTimeoutSeconds, boolean classHeader) {
         this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
@@ -53,6 +55,157 @@ public record DispatchConfig(String scheduler, String balancer, int pollSize, do
                 throw new IllegalArgumentException("maxBackoff: " + maxBackoffSeconds + " (expected: >= baseBackoff, "
                         + baseBackoffSeconds + ")");
             }
+        }
+    }
+
+    /**
+     * {@code dispatch.scheduler}: wrr, fcfs, priority; Neptune's edf, yid, greedy and adaptive are reserved (not
+     * implemented).
+     */
+    public enum Scheduler implements Choice {
+        WRR("wrr"), FCFS("fcfs"), PRIORITY("priority"), EDF("edf"), YID("yid"), GREEDY("greedy"), ADAPTIVE("adaptive");
+
+        private final String wireName;
+
+        Scheduler(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code dispatch.balancer}: least-outstanding, or random-poll over {@code pollSize} servers (002 §3). */
+    public enum Balancer implements Choice {
+        LEAST_OUTSTANDING("least-outstanding"), RANDOM_POLL("random-poll");
+
+        private final String wireName;
+
+        Balancer(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: wrr, least-outstanding, d = 2, 60 s backend and idle
+     * timeouts, 2 s connect, 10 MiB bodies, 16 KiB heads.
+     */
+    public static final DispatchConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().scheduler(scheduler).balancer(balancer).pollSize(pollSize)
+                .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
+                .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
+                .classHeader(classHeader).ejection(ejection);
+    }
+
+    /**
+     * Builds a {@link DispatchConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private Scheduler scheduler = Scheduler.WRR;
+        private Balancer balancer = Balancer.LEAST_OUTSTANDING;
+        private int pollSize = 2;
+        private double backendTimeoutSeconds = 60;
+        private double connectTimeoutSeconds = 2;
+        private long maxBodyBytes = 10L << 20;
+        private long maxHeaderBytes = 16L << 10;
+        private double idleTimeoutSeconds = 60;
+        private boolean classHeader = true;
+        private Ejection ejection = Ejection.DEFAULT;
+
+        private Builder() {
+        }
+
+        /** {@code scheduler}; default wrr. */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
+
+        /** {@code balancer}; default least-outstanding. */
+        public Builder balancer(Balancer balancer) {
+            this.balancer = balancer;
+            return this;
+        }
+
+        /** {@code pollSize}, d of random-poll; default 2. */
+        public Builder pollSize(int pollSize) {
+            this.pollSize = pollSize;
+            return this;
+        }
+
+        /** {@code backendTimeout}; default 60 s. */
+        public Builder backendTimeoutSeconds(double backendTimeoutSeconds) {
+            this.backendTimeoutSeconds = backendTimeoutSeconds;
+            return this;
+        }
+
+        /** {@code connectTimeout}; default 2 s. */
+        public Builder connectTimeoutSeconds(double connectTimeoutSeconds) {
+            this.connectTimeoutSeconds = connectTimeoutSeconds;
+            return this;
+        }
+
+        /** {@code maxBodyBytes}; default 10 MiB. */
+        public Builder maxBodyBytes(long maxBodyBytes) {
+            this.maxBodyBytes = maxBodyBytes;
+            return this;
+        }
+
+        /** {@code maxHeaderBytes}; default 16 KiB. */
+        public Builder maxHeaderBytes(long maxHeaderBytes) {
+            this.maxHeaderBytes = maxHeaderBytes;
+            return this;
+        }
+
+        /** {@code idleTimeout}; default 60 s. */
+        public Builder idleTimeoutSeconds(double idleTimeoutSeconds) {
+            this.idleTimeoutSeconds = idleTimeoutSeconds;
+            return this;
+        }
+
+        /** {@code classHeader}; default true. */
+        public Builder classHeader(boolean classHeader) {
+            this.classHeader = classHeader;
+            return this;
+        }
+
+        /** {@code ejection}; default {@link Ejection#DEFAULT} (3 failures, 1 s doubling to 30 s). */
+        public Builder ejection(Ejection ejection) {
+            this.ejection = ejection;
+            return this;
+        }
+
+        public DispatchConfig build() {
+            return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
+                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection);
         }
     }
 }

@@ -42,4 +42,90 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         this(id, host, port, adminPort, DEFAULT_DRAIN_TIMEOUT_SECONDS, DEFAULT_STARTUP_GRACE_SECONDS,
                 DEFAULT_ADMIN_MAX_CONNECTIONS);
     }
+
+    /** The default {@code host}. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    /** The default {@code port}. */
+    public static final int DEFAULT_PORT = 8080;
+
+    /** The default {@code adminPort}: {@code port + 100}, or 0 (any free port) when {@code port} is 0. */
+    public static int defaultAdminPort(int port) {
+        return port == 0 ? 0 : port + 100;
+    }
+
+    /** The gateway a configuration without {@code gateways:} has: g1 on 127.0.0.1:8080, admin 8180. */
+    public static GatewayConfig defaultGateway() {
+        return builder("g1").build();
+    }
+
+    /** A builder starting from the defaults with the required id (see {@link Builder}). */
+    public static Builder builder(String id) {
+        return new Builder(id);
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
+                .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections);
+    }
+
+    /**
+     * Builds a {@link GatewayConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private final String id;
+        private String host = DEFAULT_HOST;
+        private int port = DEFAULT_PORT;
+        private Integer adminPort = null;
+        private double drainTimeoutSeconds = DEFAULT_DRAIN_TIMEOUT_SECONDS;
+        private double startupGraceSeconds = DEFAULT_STARTUP_GRACE_SECONDS;
+        private int adminMaxConnections = DEFAULT_ADMIN_MAX_CONNECTIONS;
+
+        private Builder(String id) {
+            this.id = requireNonNull(id, "id");
+        }
+
+        /** {@code host}; default 127.0.0.1. */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        /** {@code port}; default 8080 (0: any free port). */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** {@code adminPort}; default {@code port + 100}, or 0 when {@code port} is 0. */
+        public Builder adminPort(int adminPort) {
+            this.adminPort = adminPort;
+            return this;
+        }
+
+        /** {@code drainTimeout}; default 30 s. */
+        public Builder drainTimeoutSeconds(double drainTimeoutSeconds) {
+            this.drainTimeoutSeconds = drainTimeoutSeconds;
+            return this;
+        }
+
+        /** {@code startupGrace}; default 10 s. */
+        public Builder startupGraceSeconds(double startupGraceSeconds) {
+            this.startupGraceSeconds = startupGraceSeconds;
+            return this;
+        }
+
+        /** {@code adminMaxConnections}; default 256. */
+        public Builder adminMaxConnections(int adminMaxConnections) {
+            this.adminMaxConnections = adminMaxConnections;
+            return this;
+        }
+
+        public GatewayConfig build() {
+            return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
+                    drainTimeoutSeconds,
+                    startupGraceSeconds, adminMaxConnections);
+        }
+    }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.net.InetAddress;
@@ -43,15 +45,12 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) 
      * @param maxFileBytes the file is rolled over when it reaches this size
      * @param maxFiles     rolled files kept ({@code path.1} … {@code path.N})
      */
-    public record AccessLog(String path, String format, long maxFileBytes, int maxFiles) {
+    public record AccessLog(String path, Format format, long maxFileBytes, int maxFiles) {
 
-        public static final AccessLog OFF = new AccessLog(null, "combined", 100L << 20, 10);
+        public static final AccessLog OFF = new AccessLog(null, Format.COMBINED, 100L << 20, 10);
 
         public AccessLog {
             requireNonNull(format, "format");
-            if (!format.equals("combined") && !format.equals("json")) {
-                throw new IllegalArgumentException("format: " + format + " (expected: combined or json)");
-            }
             if (maxFileBytes < 1024) {
                 throw new IllegalArgumentException("maxFileBytes: " + maxFileBytes + " (expected: >= 1024)");
             }
@@ -67,6 +66,28 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) 
         /** The file for gateway {@code gatewayId}. */
         public String pathFor(String gatewayId) {
             return path.replace("{gateway}", gatewayId);
+        }
+
+        /** An access log line: combined (Apache/nginx) or json. */
+        public enum Format implements Choice {
+            COMBINED("combined"), JSON("json");
+
+            private final String wireName;
+
+            Format(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
         }
     }
 }

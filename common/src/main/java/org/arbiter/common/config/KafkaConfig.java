@@ -38,4 +38,62 @@ public record KafkaConfig(String bootstrap, String topicPrefix, Map<String, Stri
     public KafkaConfig withSecurity(KafkaSecurity newSecurity) {
         return new KafkaConfig(bootstrap, topicPrefix, properties, newSecurity);
     }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: no bootstrap, topics prefixed {@code arbiter.}, no
+     * extra properties, no security.
+     */
+    public static final KafkaConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().bootstrap(bootstrap).topicPrefix(topicPrefix).properties(properties).security(security);
+    }
+
+    /**
+     * Builds a {@link KafkaConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private String bootstrap = null;
+        private String topicPrefix = "arbiter.";
+        private Map<String, String> properties = Map.of();
+        private KafkaSecurity security = KafkaSecurity.NONE;
+
+        private Builder() {
+        }
+
+        /** {@code bootstrap}; default none (gateways run standalone). */
+        public Builder bootstrap(String bootstrap) {
+            this.bootstrap = bootstrap;
+            return this;
+        }
+
+        /** {@code topicPrefix}; default {@code arbiter.}. */
+        public Builder topicPrefix(String topicPrefix) {
+            this.topicPrefix = topicPrefix;
+            return this;
+        }
+
+        /** {@code properties}; default none. */
+        public Builder properties(Map<String, String> properties) {
+            this.properties = properties;
+            return this;
+        }
+
+        /** {@code security}; default {@link KafkaSecurity#NONE}. */
+        public Builder security(KafkaSecurity security) {
+            this.security = security;
+            return this;
+        }
+
+        public KafkaConfig build() {
+            return new KafkaConfig(bootstrap, topicPrefix, properties, security);
+        }
+    }
 }

@@ -26,7 +26,7 @@ final class KafkaSection {
 
     static KafkaConfig read(Node f) {
         String bootstrap = f.string("bootstrap", null);
-        String prefix = f.string("topicPrefix", "arbiter.");
+        String prefix = f.string("topicPrefix", KafkaConfig.DEFAULT.topicPrefix());
         Map<String, String> properties = f.stringMap("properties");
         KafkaSecurity security = KafkaSecurity.NONE;
         if (f.has("security")) {

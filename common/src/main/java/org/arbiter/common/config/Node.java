@@ -120,6 +120,15 @@ public final class Node {
         return defaultValue;
     }
 
+    /**
+     * A policy that must be one of {@code type}'s words; an unknown word is an error naming the
+     * path, the word and every allowed one (with a "did you mean"), and gives {@code defaultValue}.
+     */
+    public <E extends Enum<E> & Choice> E choice(String key, Class<E> type, E defaultValue) {
+        String s = choice(key, defaultValue == null ? null : defaultValue.wireName(), Choice.names(type));
+        return s == null ? null : Choice.find(type, s).orElse(defaultValue);
+    }
+
     public boolean bool(String key, boolean defaultValue) {
         JsonNode v = value(key);
         if (v == null) {

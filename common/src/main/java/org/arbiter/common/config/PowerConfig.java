@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -12,7 +14,7 @@ import static java.util.Objects.requireNonNull;
  * @param attempts          attempts per actuation before it is reported failed (≥ 1)
  * @param retryDelaySeconds back-off before the second attempt, doubling after each failure
  */
-public record PowerConfig(String actuator, String command, double timeoutSeconds, int attempts,
+public record PowerConfig(Actuator actuator, String command, double timeoutSeconds, int attempts,
                           double retryDelaySeconds) {
     public PowerConfig {
         requireNonNull(actuator, "actuator");
@@ -28,7 +30,95 @@ public record PowerConfig(String actuator, String command, double timeoutSeconds
     }
 
     /** The defaults: 60 s per attempt, 3 attempts, 1 s first back-off. */
-    public PowerConfig(String actuator, String command) {
+    public PowerConfig(Actuator actuator, String command) {
         this(actuator, command, 60, 3, 1);
+    }
+
+    /** {@code power.actuator}: log, exec (with {@code command}) or http (every server's {@code adminUrl}). */
+    public enum Actuator implements Choice {
+        LOG("log"), EXEC("exec"), HTTP("http");
+
+        private final String wireName;
+
+        Actuator(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: the log actuator, 60 s per attempt, 3 attempts, 1 s
+     * first back-off.
+     */
+    public static final PowerConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().actuator(actuator).command(command).timeoutSeconds(timeoutSeconds).attempts(attempts)
+                .retryDelaySeconds(retryDelaySeconds);
+    }
+
+    /**
+     * Builds a {@link PowerConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private Actuator actuator = Actuator.LOG;
+        private String command = null;
+        private double timeoutSeconds = 60;
+        private int attempts = 3;
+        private double retryDelaySeconds = 1;
+
+        private Builder() {
+        }
+
+        /** {@code actuator}; default log. */
+        public Builder actuator(Actuator actuator) {
+            this.actuator = actuator;
+            return this;
+        }
+
+        /** {@code command}, the exec template with {@code {server}} and {@code {action}}; default none. */
+        public Builder command(String command) {
+            this.command = command;
+            return this;
+        }
+
+        /** {@code timeout}; default 60 s. */
+        public Builder timeoutSeconds(double timeoutSeconds) {
+            this.timeoutSeconds = timeoutSeconds;
+            return this;
+        }
+
+        /** {@code attempts}; default 3. */
+        public Builder attempts(int attempts) {
+            this.attempts = attempts;
+            return this;
+        }
+
+        /** {@code retryDelay}; default 1 s. */
+        public Builder retryDelaySeconds(double retryDelaySeconds) {
+            this.retryDelaySeconds = retryDelaySeconds;
+            return this;
+        }
+
+        public PowerConfig build() {
+            return new PowerConfig(actuator, command, timeoutSeconds, attempts, retryDelaySeconds);
+        }
     }
 }

@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import static java.util.Objects.requireNonNull;
 
 import java.net.URI;
@@ -20,6 +22,9 @@ import java.util.Map;
  */
 public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
                            URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health) {
+
+    /** The default {@code concurrency}, N_s (also where an {@code auto} server starts). */
+    public static final int DEFAULT_CONCURRENCY = 10;
 
     public ServerConfig {
         requireNonNull(id, "id");
@@ -88,12 +93,121 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
      * @param maxStep           most N_s moves in one control period
      * @param hysteresis        least change worth making
      */
-    public record ConcurrencyControl(String method, int min, int max, double latencyMaxSeconds, double abandonMax,
+    public record ConcurrencyControl(Method method, int min, int max, double latencyMaxSeconds, double abandonMax,
                                      double gain, int maxStep, int hysteresis) {
-        public static final ConcurrencyControl DEFAULT = new ConcurrencyControl("knee", 1, 100, 2, 0.1, 0.5, 2, 1);
 
         public ConcurrencyControl {
             requireNonNull(method, "method");
+        }
+
+        /**
+         * Every default, as {@link ConfigLoader} applies them: knee, 1..100, L_max 2 s, α_max 0.1, γ 0.5, steps
+         * of at most 2, hysteresis 1.
+         */
+        public static final ConcurrencyControl DEFAULT = builder().build();
+
+        /** A builder starting from the defaults (see {@link Builder}). */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** A builder starting from this configuration. */
+        public Builder toBuilder() {
+            return new Builder().method(method).min(min).max(max).latencyMaxSeconds(latencyMaxSeconds)
+                    .abandonMax(abandonMax).gain(gain).maxStep(maxStep).hysteresis(hysteresis);
+        }
+
+        /**
+         * Builds a {@link ConcurrencyControl}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+         * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+         */
+        public static final class Builder {
+            private Method method = Method.KNEE;
+            private int min = 1;
+            private int max = 100;
+            private double latencyMaxSeconds = 2;
+            private double abandonMax = 0.1;
+            private double gain = 0.5;
+            private int maxStep = 2;
+            private int hysteresis = 1;
+
+            private Builder() {
+            }
+
+            /** {@code method}; default knee. */
+            public Builder method(Method method) {
+                this.method = method;
+                return this;
+            }
+
+            /** {@code min}; default 1. */
+            public Builder min(int min) {
+                this.min = min;
+                return this;
+            }
+
+            /** {@code max}; default 100. */
+            public Builder max(int max) {
+                this.max = max;
+                return this;
+            }
+
+            /** {@code latencyMax}, AM-C's L_max; default 2 s. */
+            public Builder latencyMaxSeconds(double latencyMaxSeconds) {
+                this.latencyMaxSeconds = latencyMaxSeconds;
+                return this;
+            }
+
+            /** {@code abandonMax}, PM-C's α_max; default 0.1. */
+            public Builder abandonMax(double abandonMax) {
+                this.abandonMax = abandonMax;
+                return this;
+            }
+
+            /** {@code gain}, γ; default 0.5. */
+            public Builder gain(double gain) {
+                this.gain = gain;
+                return this;
+            }
+
+            /** {@code maxStep}; default 2. */
+            public Builder maxStep(int maxStep) {
+                this.maxStep = maxStep;
+                return this;
+            }
+
+            /** {@code hysteresis}; default 1. */
+            public Builder hysteresis(int hysteresis) {
+                this.hysteresis = hysteresis;
+                return this;
+            }
+
+            public ConcurrencyControl build() {
+                return new ConcurrencyControl(method, min, max, latencyMaxSeconds, abandonMax, gain, maxStep,
+                        hysteresis);
+            }
+        }
+
+        /** N_s estimation: knee (004 eq. 7 fit), amc (eq. 10) or pmc (eq. 13). */
+        public enum Method implements Choice {
+            KNEE("knee"), AMC("amc"), PMC("pmc");
+
+            private final String wireName;
+
+            Method(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
         }
     }
 
@@ -114,10 +228,160 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
      */
     public record SimSpec(int cores, double meanDemandSeconds, Map<String, Double> demandSeconds,
                           double ioFraction, double overhead, int knee) {
-        public static final SimSpec DEFAULT = new SimSpec(10, 1.0, Map.of(), 0, 0, 10);
 
         public SimSpec {
             demandSeconds = Map.copyOf(requireNonNull(demandSeconds, "demandSeconds"));
+        }
+
+        /**
+         * Every default, as {@link ConfigLoader} applies them: a processor-sharing server of 10 cores, demand 1
+         * s, no I/O, no overhead, knee 10.
+         */
+        public static final SimSpec DEFAULT = builder().build();
+
+        /** A builder starting from the defaults (see {@link Builder}). */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** A builder starting from this configuration. */
+        public Builder toBuilder() {
+            return new Builder().cores(cores).meanDemandSeconds(meanDemandSeconds).demandSeconds(demandSeconds)
+                    .ioFraction(ioFraction).overhead(overhead).knee(knee);
+        }
+
+        /**
+         * Builds a {@link SimSpec}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+         * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+         */
+        public static final class Builder {
+            private int cores = 10;
+            private double meanDemandSeconds = 1.0;
+            private Map<String, Double> demandSeconds = Map.of();
+            private double ioFraction = 0;
+            private double overhead = 0;
+            private int knee = 10;
+
+            private Builder() {
+            }
+
+            /** {@code cores}; default 10. */
+            public Builder cores(int cores) {
+                this.cores = cores;
+                return this;
+            }
+
+            /** {@code meanDemand}; default 1 s. */
+            public Builder meanDemandSeconds(double meanDemandSeconds) {
+                this.meanDemandSeconds = meanDemandSeconds;
+                return this;
+            }
+
+            /** {@code demand}, per class; default none. */
+            public Builder demandSeconds(Map<String, Double> demandSeconds) {
+                this.demandSeconds = demandSeconds;
+                return this;
+            }
+
+            /** {@code ioFraction}; default 0. */
+            public Builder ioFraction(double ioFraction) {
+                this.ioFraction = ioFraction;
+                return this;
+            }
+
+            /** {@code overhead}; default 0. */
+            public Builder overhead(double overhead) {
+                this.overhead = overhead;
+                return this;
+            }
+
+            /** {@code knee}; default 10. */
+            public Builder knee(int knee) {
+                this.knee = knee;
+                return this;
+            }
+
+            public SimSpec build() {
+                return new SimSpec(cores, meanDemandSeconds, demandSeconds, ioFraction, overhead, knee);
+            }
+        }
+    }
+
+    /** A builder starting from the defaults with the required id, url (see {@link Builder}). */
+    public static Builder builder(String id, URI url) {
+        return new Builder(id, url);
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(id, url).concurrency(concurrency).autoConcurrency(autoConcurrency).power(power)
+                .adminUrl(adminUrl).sim(sim).control(control).health(health);
+    }
+
+    /**
+     * Builds a {@link ServerConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private final String id;
+        private final URI url;
+        private int concurrency = DEFAULT_CONCURRENCY;
+        private boolean autoConcurrency = false;
+        private PowerModel power = PowerModel.DEFAULT;
+        private URI adminUrl = null;
+        private SimSpec sim = SimSpec.DEFAULT;
+        private ConcurrencyControl control = ConcurrencyControl.DEFAULT;
+        private HealthCheck health = HealthCheck.OFF;
+
+        private Builder(String id, URI url) {
+            this.id = requireNonNull(id, "id");
+            this.url = requireNonNull(url, "url");
+        }
+
+        /** {@code concurrency}, N_s; default 10 (also the starting value of an auto server). */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** {@code concurrency: auto}; default false. */
+        public Builder autoConcurrency(boolean autoConcurrency) {
+            this.autoConcurrency = autoConcurrency;
+            return this;
+        }
+
+        /** {@code power}; default {@link PowerModel#DEFAULT} (0, 60, 60, 65 W). */
+        public Builder power(PowerModel power) {
+            this.power = power;
+            return this;
+        }
+
+        /** {@code adminUrl}; default none. */
+        public Builder adminUrl(URI adminUrl) {
+            this.adminUrl = adminUrl;
+            return this;
+        }
+
+        /** {@code sim}; default {@link SimSpec#DEFAULT} (10 cores, demand 1 s). */
+        public Builder sim(SimSpec sim) {
+            this.sim = sim;
+            return this;
+        }
+
+        /** {@code concurrencyControl}; default {@link ConcurrencyControl#DEFAULT}. */
+        public Builder control(ConcurrencyControl control) {
+            this.control = control;
+            return this;
+        }
+
+        /** {@code health}; default {@link HealthCheck#OFF}. */
+        public Builder health(HealthCheck health) {
+            this.health = health;
+            return this;
+        }
+
+        public ServerConfig build() {
+            return new ServerConfig(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health);
         }
     }
 }

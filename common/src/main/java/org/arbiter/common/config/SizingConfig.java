@@ -1,5 +1,7 @@
 package org.arbiter.common.config;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -23,10 +25,10 @@ import static java.util.Objects.requireNonNull;
  *                             trend stands out of the noise) or current (the measured rate, as 000's
  *                             controllers compare it)
  */
-public record SizingConfig(String policy, int minServers, int maxServers, double startupDelaySeconds,
+public record SizingConfig(Policy policy, int minServers, int maxServers, double startupDelaySeconds,
                            double shutdownDelaySeconds, double dropRatio, double utilityFloor,
-                           double staticCapacity, String estimator, double warmUpSeconds,
-                           double scheduleSlotSeconds, List<Integer> schedule, String forecast) {
+                           double staticCapacity, Estimator estimator, double warmUpSeconds,
+                           double scheduleSlotSeconds, List<Integer> schedule, Forecast forecast) {
     public SizingConfig {
         requireNonNull(policy, "policy");
         requireNonNull(estimator, "estimator");
@@ -36,6 +38,199 @@ public record SizingConfig(String policy, int minServers, int maxServers, double
 
     /** Sizing off: every server always on. */
     public static SizingConfig off() {
-        return new SizingConfig("off", 1, 0, 60, 60, 0.01, 0, 0, "queue", 10, 1800, List.of(), "trend");
+        return DEFAULT;
+    }
+
+    /** {@code sizing.policy} (000 §7.5). */
+    public enum Policy implements Choice {
+        OFF("off"), STATIC("static"), QUEUE("queue"), UTILITY("utility"), SCHEDULE("schedule");
+
+        private final String wireName;
+
+        Policy(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code sizing.estimator}: queue (000 eq. 1-5), static or utilization. */
+    public enum Estimator implements Choice {
+        QUEUE("queue"), STATIC("static"), UTILIZATION("utilization");
+
+        private final String wireName;
+
+        Estimator(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** {@code sizing.forecast}: trend or current. */
+    public enum Forecast implements Choice {
+        TREND("trend"), CURRENT("current");
+
+        private final String wireName;
+
+        Forecast(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /**
+     * Every default, as {@link ConfigLoader} applies them: sizing off, 1..all servers, 60 s start-up and
+     * shutdown, ε_th = 0.01, queue estimator, 10 s warm-up, 30 min slots, trend.
+     */
+    public static final SizingConfig DEFAULT = builder().build();
+
+    /** A builder starting from the defaults (see {@link Builder}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder().policy(policy).minServers(minServers).maxServers(maxServers)
+                .startupDelaySeconds(startupDelaySeconds).shutdownDelaySeconds(shutdownDelaySeconds)
+                .dropRatio(dropRatio).utilityFloor(utilityFloor).staticCapacity(staticCapacity).estimator(estimator)
+                .warmUpSeconds(warmUpSeconds).scheduleSlotSeconds(scheduleSlotSeconds).schedule(schedule)
+                .forecast(forecast);
+    }
+
+    /**
+     * Builds a {@link SizingConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
+     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     */
+    public static final class Builder {
+        private Policy policy = Policy.OFF;
+        private int minServers = 1;
+        private int maxServers = 0;
+        private double startupDelaySeconds = 60;
+        private double shutdownDelaySeconds = 60;
+        private double dropRatio = 0.01;
+        private double utilityFloor = 0;
+        private double staticCapacity = 0;
+        private Estimator estimator = Estimator.QUEUE;
+        private double warmUpSeconds = 10;
+        private double scheduleSlotSeconds = 1800;
+        private List<Integer> schedule = List.of();
+        private Forecast forecast = Forecast.TREND;
+
+        private Builder() {
+        }
+
+        /** {@code policy}; default off (every server always on). */
+        public Builder policy(Policy policy) {
+            this.policy = policy;
+            return this;
+        }
+
+        /** {@code minServers}; default 1. */
+        public Builder minServers(int minServers) {
+            this.minServers = minServers;
+            return this;
+        }
+
+        /** {@code maxServers}; default 0 (all servers). */
+        public Builder maxServers(int maxServers) {
+            this.maxServers = maxServers;
+            return this;
+        }
+
+        /** {@code startupDelay}; default 60 s. */
+        public Builder startupDelaySeconds(double startupDelaySeconds) {
+            this.startupDelaySeconds = startupDelaySeconds;
+            return this;
+        }
+
+        /** {@code shutdownDelay}; default 60 s. */
+        public Builder shutdownDelaySeconds(double shutdownDelaySeconds) {
+            this.shutdownDelaySeconds = shutdownDelaySeconds;
+            return this;
+        }
+
+        /** {@code dropRatio}, ε_th; default 0.01. */
+        public Builder dropRatio(double dropRatio) {
+            this.dropRatio = dropRatio;
+            return this;
+        }
+
+        /** {@code utilityFloor}; default 0. */
+        public Builder utilityFloor(double utilityFloor) {
+            this.utilityFloor = utilityFloor;
+            return this;
+        }
+
+        /** {@code staticCapacity}, requests/s per server; default 0 (unknown; the static estimator needs it). */
+        public Builder staticCapacity(double staticCapacity) {
+            this.staticCapacity = staticCapacity;
+            return this;
+        }
+
+        /** {@code estimator}; default queue. */
+        public Builder estimator(Estimator estimator) {
+            this.estimator = estimator;
+            return this;
+        }
+
+        /** {@code warmUp}; default 10 s. */
+        public Builder warmUpSeconds(double warmUpSeconds) {
+            this.warmUpSeconds = warmUpSeconds;
+            return this;
+        }
+
+        /** {@code schedule.slot}; default 30 min. */
+        public Builder scheduleSlotSeconds(double scheduleSlotSeconds) {
+            this.scheduleSlotSeconds = scheduleSlotSeconds;
+            return this;
+        }
+
+        /** {@code schedule.servers}; default none (the schedule policy needs them). */
+        public Builder schedule(List<Integer> schedule) {
+            this.schedule = schedule;
+            return this;
+        }
+
+        /** {@code forecast}; default trend. */
+        public Builder forecast(Forecast forecast) {
+            this.forecast = forecast;
+            return this;
+        }
+
+        public SizingConfig build() {
+            return new SizingConfig(policy, minServers, maxServers, startupDelaySeconds, shutdownDelaySeconds,
+                    dropRatio, utilityFloor, staticCapacity, estimator, warmUpSeconds, scheduleSlotSeconds, schedule,
+                    forecast);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package org.arbiter.common.utility;
 
 import java.util.Locale;
+import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ClassConfig;
 
 /**
@@ -51,15 +52,24 @@ public interface UtilityFunction {
     /** 002 §2.2; {@code shape} is throughput, response-time or hybrid. */
     static UtilityFunction yield(String shape, double full, double dropPenalty, double deadlineSeconds,
                                  double preDeadlineSeconds) {
+        ClassConfig.YieldSpec.Shape s = Choice.find(ClassConfig.YieldSpec.Shape.class, shape)
+                .orElseThrow(() -> new IllegalArgumentException("shape: " + shape
+                        + " (expected: one of throughput, response-time, hybrid)"));
+        return UtilityFunction.yield(s, full, dropPenalty, deadlineSeconds, preDeadlineSeconds);
+    }
+
+    /** 002 §2.2. */
+    static UtilityFunction yield(ClassConfig.YieldSpec.Shape shape, double full, double dropPenalty,
+                                 double deadlineSeconds, double preDeadlineSeconds) {
         check("deadlineSeconds", deadlineSeconds, deadlineSeconds > 0, "> 0");
         check("full", full, full >= 0, ">= 0");
         check("dropPenalty", dropPenalty, dropPenalty >= 0, ">= 0");
         check("preDeadlineSeconds", preDeadlineSeconds, preDeadlineSeconds >= 0 && preDeadlineSeconds <= deadlineSeconds,
                 "0 <= x <= deadline");
         return switch (shape) {
-            case "throughput" -> t -> t <= deadlineSeconds ? full : -dropPenalty;
-            case "response-time" -> t -> t <= deadlineSeconds ? full * (1 - t / deadlineSeconds) : -dropPenalty;
-            case "hybrid" -> t -> {
+            case THROUGHPUT -> t -> t <= deadlineSeconds ? full : -dropPenalty;
+            case RESPONSE_TIME -> t -> t <= deadlineSeconds ? full * (1 - t / deadlineSeconds) : -dropPenalty;
+            case HYBRID -> t -> {
                 if (t <= preDeadlineSeconds) {
                     return full;
                 }
@@ -69,8 +79,6 @@ public interface UtilityFunction {
                 }
                 return -dropPenalty;
             };
-            default -> throw new IllegalArgumentException("shape: " + shape
-                    + " (expected: one of throughput, response-time, hybrid)");
         };
     }
 

@@ -66,11 +66,12 @@ final class ConfigLoaderTest {
         assertThat(premium.queue()).isEqualTo(new ClassConfig.QueueConfig(1000, 30));
         assertThat(premium.match().headers()).containsEntry("X-Class", "premium");
         assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180));
-        assertThat(c.dispatch()).isEqualTo(new DispatchConfig("wrr", "least-outstanding", 2, 60, 2, 10L << 20,
+        assertThat(c.dispatch()).isEqualTo(new DispatchConfig(DispatchConfig.Scheduler.WRR, DispatchConfig.Balancer.LEAST_OUTSTANDING, 2, 60, 2, 10L << 20,
                 16L << 10, 60, true));
-        assertThat(c.control()).isEqualTo(new ControlConfig(5, 5, 30, "min", 1, 1, 10, "mm1", 1));
-        assertThat(c.sizing().policy()).isEqualTo("off");
-        assertThat(c.power()).isEqualTo(new PowerConfig("log", null, 60, 3, 1));
+        assertThat(c.control()).isEqualTo(new ControlConfig(5, 5, 30, ControlConfig.Combine.MIN, 1, 1, 10,
+                ControlConfig.Prediction.MM1, 1));
+        assertThat(c.sizing().policy()).isEqualTo(SizingConfig.Policy.OFF);
+        assertThat(c.power()).isEqualTo(new PowerConfig(PowerConfig.Actuator.LOG, null, 60, 3, 1));
         assertThat(c.kafka().bootstrapServers()).isEmpty();
         assertThat(c.kafka().topicPrefix()).isEqualTo("arbiter.");
         assertThat(c.console().port()).isEqualTo(8090);
@@ -82,7 +83,7 @@ final class ConfigLoaderTest {
     void fullExample_fromTheSchema_loads() {
         ClusterConfig c = ConfigLoader.parse(FULL);
         assertThat(c.classes()).hasSize(3);
-        assertThat(c.classes().get(1).yieldShape()).contains(new ClassConfig.YieldSpec("hybrid", 4, 2, 2, 1));
+        assertThat(c.classes().get(1).yieldShape()).contains(new ClassConfig.YieldSpec(ClassConfig.YieldSpec.Shape.HYBRID, 4, 2, 2, 1));
         assertThat(c.classes().get(1).targetSeconds()).isEqualTo(1.5);
         assertThat(c.servers().get(1).autoConcurrency()).isTrue();
         assertThat(c.servers().get(1).sim().demandSeconds()).containsEntry("premium", 1.0);
@@ -90,6 +91,72 @@ final class ConfigLoaderTest {
         assertThat(c.kafka().bootstrapServers()).contains("127.0.0.1:9092");
         assertThat(c.kafka().properties()).containsEntry("security.protocol", "PLAINTEXT");
         assertThat(c.classes().get(0).match().host()).isEqualTo("example.com");
+    }
+
+    @Test
+    void unknownPolicies_areAllReported_withPathValueAndEveryAllowedWord() {
+        assertThatThrownBy(() -> ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true, yield: {shape: step}}]
+                servers: [{id: s1, url: "http://127.0.0.1:1", concurrencyControl: {method: pid}}]
+                dispatch: {scheduler: wfq, balancer: random}
+                control: {combine: max, prediction: mm2}
+                sizing: {policy: queu, estimator: guess, forecast: tomorrow}
+                power: {actuator: ssh}
+                console: {users: [{name: u, passwordHash: "pbkdf2:1:00:00", role: root}], tokens: [{name: t, sha256: "%s", role: owner}]}
+                gateway: {accessLog: {path: a.log, format: xml}}
+                """.formatted("0".repeat(64))))
+                .isInstanceOf(ConfigException.class)
+                .extracting(e -> ((ConfigException) e).errors()).asList().containsExactlyInAnyOrder(
+                        "classes[0].yield.shape: step (expected: one of hybrid, throughput, response-time)",
+                        "servers[0].concurrencyControl.method: pid (expected: one of knee, amc, pmc)",
+                        "dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)",
+                        "dispatch.balancer: random (expected: one of least-outstanding, random-poll)",
+                        "control.combine: max (expected: one of min, sum)",
+                        "control.prediction: mm2 (expected: one of mm1, queue-length; did you mean 'mm1'?)",
+                        "sizing.policy: queu (expected: one of off, static, queue, utility, schedule; did you mean 'queue'?)",
+                        "sizing.estimator: guess (expected: one of queue, static, utilization)",
+                        "sizing.forecast: tomorrow (expected: one of trend, current)",
+                        "power.actuator: ssh (expected: one of log, exec, http)",
+                        "console.users[0].role: root (expected: one of admin, viewer)",
+                        "console.tokens[0].role: owner (expected: one of admin, viewer)",
+                        "gateway.accessLog.format: xml (expected: one of combined, json)");
+    }
+
+    @Test
+    void builders_haveTheLoadersDefaults() {
+        ClusterConfig built = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).build())
+                .addServer(ServerConfig.builder("s1", java.net.URI.create("http://127.0.0.1:9001")).concurrency(10).build())
+                .build();
+        assertThat(built).isEqualTo(ConfigLoader.parse(MINIMAL));
+        assertThat(ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                gateways: [{id: g1, port: 0}, {id: g2, port: 9000}]
+                """).gateways()).containsExactly(GatewayConfig.builder("g1").port(0).build(),
+                GatewayConfig.builder("g2").port(9000).build());
+        assertThat(GatewayConfig.builder("g2").port(9000).build().adminPort()).isEqualTo(9100);
+    }
+
+    @Test
+    void aBuiltConfiguration_isWrittenAndLoadedBackEqual() {
+        ClusterConfig built = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("web", 1).isDefault(true).queue(50, 2.5).build())
+                .addServer(ServerConfig.builder("s1", java.net.URI.create("http://127.0.0.1:9001"))
+                        .sim(ServerConfig.SimSpec.builder().cores(4).meanDemandSeconds(0.25).overhead(0.03).build()).build())
+                .addGateway(GatewayConfig.builder("g1").port(0).build())
+                .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.FCFS)
+                        .balancer(DispatchConfig.Balancer.RANDOM_POLL).pollSize(3).build())
+                .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10)
+                        .combine(ControlConfig.Combine.SUM).prediction(ControlConfig.Prediction.QUEUE_LENGTH).build())
+                .sizing(SizingConfig.builder().policy(SizingConfig.Policy.SCHEDULE).schedule(List.of(1, 2))
+                        .scheduleSlotSeconds(60).forecast(SizingConfig.Forecast.CURRENT).build())
+                .power(PowerConfig.builder().actuator(PowerConfig.Actuator.EXEC).command("echo {server} {action}").build())
+                .build();
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(built))).isEqualTo(built);
+        assertThat(built.toBuilder().build()).isEqualTo(built);
+        assertThat(built.sizing().toBuilder().build()).isEqualTo(built.sizing());
     }
 
     @Test
@@ -110,10 +177,10 @@ final class ConfigLoaderTest {
                 sizing: {policy: schedule, estimator: utilization, warmUp: 5s, schedule: {slot: 30m, servers: [1, 3, 2]}}
                 """);
         assertThat(c.servers().get(0).control()).isEqualTo(
-                new ServerConfig.ConcurrencyControl("amc", 2, 40, 1.5, 0.1, 0.3, 2, 1));
+                new ServerConfig.ConcurrencyControl(ServerConfig.ConcurrencyControl.Method.AMC, 2, 40, 1.5, 0.1, 0.3, 2, 1));
         assertThat(c.sizing().schedule()).containsExactly(1, 3, 2);
         assertThat(c.sizing().scheduleSlotSeconds()).isEqualTo(1800);
-        assertThat(c.sizing().estimator()).isEqualTo("utilization");
+        assertThat(c.sizing().estimator()).isEqualTo(SizingConfig.Estimator.UTILIZATION);
         assertThat(c.sizing().warmUpSeconds()).isEqualTo(5);
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
     }

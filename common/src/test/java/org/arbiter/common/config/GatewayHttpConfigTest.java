@@ -33,7 +33,7 @@ final class GatewayHttpConfigTest {
         assertThat(h.trustedProxies()).extracting(Cidr::toString)
                 .containsExactly("10.0.0.0/8", "192.168.1.7/32", "fd00:0:0:0:0:0:0:0/8", "0:0:0:0:0:0:0:1/128");
         assertThat(h.accessLog()).isEqualTo(new GatewayHttpConfig.AccessLog("/var/log/arbiter/access-{gateway}.log",
-                "json", 5L << 20, 3));
+                GatewayHttpConfig.AccessLog.Format.JSON, 5L << 20, 3));
         assertThat(h.accessLog().pathFor("g2")).isEqualTo("/var/log/arbiter/access-g2.log");
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
         assertThat(h.trusted(InetAddress.getByName("10.200.3.4"))).isTrue();
@@ -47,7 +47,7 @@ final class GatewayHttpConfigTest {
     @Test
     void accessLogDefaults_combined100MiB10Files() {
         GatewayHttpConfig.AccessLog a = parse("gateway: {accessLog: {path: access.log}}").gatewayHttp().accessLog();
-        assertThat(a).isEqualTo(new GatewayHttpConfig.AccessLog("access.log", "combined", 100L << 20, 10));
+        assertThat(a).isEqualTo(new GatewayHttpConfig.AccessLog("access.log", GatewayHttpConfig.AccessLog.Format.COMBINED, 100L << 20, 10));
     }
 
     @ParameterizedTest(name = "{0}")

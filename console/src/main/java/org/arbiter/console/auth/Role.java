@@ -1,12 +1,17 @@
 package org.arbiter.console.auth;
 
+import org.arbiter.common.config.ConsoleConfig;
+
 /** What a console user or token may do: an admin may write (overrides), a viewer only read. */
 public enum Role {
     ADMIN, VIEWER;
 
-    /** {@code admin} or {@code viewer} as written in {@code cluster.yaml}; anything else is a viewer. */
-    public static Role of(String name) {
-        return "admin".equalsIgnoreCase(name) ? ADMIN : VIEWER;
+    /** The role {@code cluster.yaml} gives a user or token. */
+    public static Role of(ConsoleConfig.Role role) {
+        return switch (role) {
+            case ADMIN -> ADMIN;
+            case VIEWER -> VIEWER;
+        };
     }
 
     public boolean mayWrite() {

@@ -17,7 +17,6 @@ import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.ConfigWriter;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.KafkaSecurity.Role;
@@ -116,21 +115,16 @@ public final class Demo implements AutoCloseable {
         java.security.SecureRandom rnd = new java.security.SecureRandom();
         String password = java.util.HexFormat.of().formatHex(rnd.generateSeed(6));
         String hash = org.arbiter.console.auth.Pbkdf2.hash(password.toCharArray(), 10_000, rnd);
-        String yaml = plan.clusterYaml(kafka.bootstrap(), serverPorts, gatewayPorts, consolePort, hash);
-        // The simservers' admin ports are not port + 1000 here: point the URLs at the real ones.
-        for (SimServer s : sims) {
-            yaml = yaml.replace("http://127.0.0.1:" + (s.port() + 1000), "http://127.0.0.1:" + s.adminPort());
-        }
-        ClusterConfig cluster = ConfigLoader.parse(yaml);
+        ClusterConfig cluster = plan.cluster(kafka.bootstrap(), serverPorts,
+                sims.stream().mapToInt(SimServer::adminPort).toArray(), gatewayPorts, consolePort, hash);
         if (secure) {
             cluster = cluster.withKafka(cluster.kafka().withSecurity(security));
-            yaml = ConfigWriter.toYaml(cluster);
             BusAcls.Applied acls = BusAcls.apply(kafka.superUserProperties(), cluster.kafka());
             log.printf("demo: %d ACL bindings applied (only demo-grm writes allocation, power, decisions; "
                     + "demo-gateway writes stats; demo-console writes overrides); see 'arbiter kafka acls --config %s'%n",
                     acls.bindings(), out.resolve("cluster.yaml"));
         }
-        Files.writeString(out.resolve("cluster.yaml"), yaml);
+        Files.writeString(out.resolve("cluster.yaml"), ConfigWriter.toYaml(cluster));
         Files.writeString(out.resolve("scenario.yaml"), plan.scenarioYaml());
         log.printf("demo: %d simserver(s) on %s (10 virtual cores, N_s = 10, demand Exp(%s ms))%n", serverCount,
                 sims.stream().map(s -> "127.0.0.1:" + s.port()).toList(), plan.scaled(1.0) * 1000);

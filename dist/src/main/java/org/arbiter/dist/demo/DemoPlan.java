@@ -1,7 +1,16 @@
 package org.arbiter.dist.demo;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Locale;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConsoleConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.ServerConfig;
 
 /**
  * The demo's experiment, 003 §V-B, with every duration multiplied by the time scale: premium
@@ -9,7 +18,7 @@ import java.util.Locale;
  * demand Exp(1 s) (one by default: 003 §V-B's load, where (20,20) clients saturate it); two
  * gateways; four phases of closed-loop clients (premium, basic) =
  * (5,5), (20,20), (5,20), (20,5) with think time Exp(1 s), filling the duration. Pure: it only
- * computes the configuration and the scenario as text.
+ * computes the configuration (built, not written as text) and the scenario.
  *
  * @param durationSeconds wall-clock length of the whole run
  * @param timeScale       multiplies every duration of 003 §V-B's experiment
@@ -43,51 +52,39 @@ public record DemoPlan(double durationSeconds, double timeScale) {
     }
 
     /**
-     * cluster.yaml for the demo.
+     * The demo's cluster.
      *
-     * @param bootstrap     the embedded broker
-     * @param serverPorts   the two simservers' request ports
-     * @param gatewayPorts  request and admin ports: g1, g1 admin, g2, g2 admin
-     * @param consolePort   the console's port
+     * @param bootstrap         the embedded broker
+     * @param serverPorts       the simservers' request ports
+     * @param serverAdminPorts  the simservers' admin ports, in the same order
+     * @param gatewayPorts      request and admin ports: g1, g1 admin, g2, g2 admin
+     * @param consolePort       the console's port
+     * @param adminPasswordHash the PBKDF2 hash of console user {@code admin}'s password, or null for no user
      */
-    public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort) {
-        return clusterYaml(bootstrap, serverPorts, gatewayPorts, consolePort, null);
-    }
-
-    /** As above, with a console user {@code admin} whose PBKDF2 hash is {@code adminPasswordHash} (or none). */
-    public String clusterYaml(String bootstrap, int[] serverPorts, int[] gatewayPorts, int consolePort,
-                              String adminPasswordHash) {
-        StringBuilder servers = new StringBuilder();
+    public ClusterConfig cluster(String bootstrap, int[] serverPorts, int[] serverAdminPorts, int[] gatewayPorts,
+                                 int consolePort, String adminPasswordHash) {
+        ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(1000, scaled(60));
+        ClusterConfig.Builder b = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("premium", scaled(2)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
+                        .matchHeader("X-Class", "premium").queue(queue).build())
+                .addClass(ClassConfig.builder("basic", scaled(3)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
+                        .isDefault(true).queue(queue).build());
+        ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(scaled(1)).build();
         for (int i = 0; i < serverPorts.length; i++) {
-            servers.append(String.format(Locale.ROOT,
-                    "  - {id: s%d, url: \"http://127.0.0.1:%d\", adminUrl: \"http://127.0.0.1:%d\", concurrency: 10, sim: {cores: 10, meanDemand: %sms}}%n",
-                    i + 1, serverPorts[i], serverPorts[i] + 1000, ms(1)));
+            b.addServer(ServerConfig.builder("s" + (i + 1), URI.create("http://127.0.0.1:" + serverPorts[i]))
+                    .adminUrl(URI.create("http://127.0.0.1:" + serverAdminPorts[i])).concurrency(10).sim(sim).build());
         }
-        return String.format(Locale.ROOT, """
-                classes:
-                  - name: premium
-                    target: %1$sms
-                    utility: {phi: 1, alpha: 1, beta: 1}
-                    match: {header: {X-Class: premium}}
-                    queue: {limit: 1000, timeout: %2$sms}
-                  - name: basic
-                    target: %3$sms
-                    utility: {phi: 1, alpha: 1, beta: 1}
-                    default: true
-                    queue: {limit: 1000, timeout: %2$sms}
-                servers:
-                %4$sgateways:
-                  - {id: g1, port: %5$d, adminPort: %6$d}
-                  - {id: g2, port: %7$d, adminPort: %8$d}
-                dispatch: {scheduler: wrr, balancer: least-outstanding, backendTimeout: %9$sms}
-                control: {period: %10$sms, reportPeriod: %11$sms, statsWindow: %12$sms, combine: min, granularity: 1, minWeight: 1}
-                kafka: {bootstrap: "%13$s", topicPrefix: "demo."}
-                console: {port: %14$d, publicRead: true%15$s}
-                """,
-                ms(2), ms(60), ms(3), servers,
-                gatewayPorts[0], gatewayPorts[1], gatewayPorts[2], gatewayPorts[3], ms(60),
-                ms(5), ms(5), ms(30), bootstrap, consolePort,
-                adminPasswordHash == null ? "" : ", users: [{name: admin, passwordHash: \"" + adminPasswordHash + "\", role: admin}]");
+        List<ConsoleConfig.User> users = adminPasswordHash == null ? List.of()
+                : List.of(new ConsoleConfig.User("admin", adminPasswordHash, ConsoleConfig.Role.ADMIN));
+        return b.addGateway(GatewayConfig.builder("g1").port(gatewayPorts[0]).adminPort(gatewayPorts[1]).build())
+                .addGateway(GatewayConfig.builder("g2").port(gatewayPorts[2]).adminPort(gatewayPorts[3]).build())
+                .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.WRR)
+                        .balancer(DispatchConfig.Balancer.LEAST_OUTSTANDING).backendTimeoutSeconds(scaled(60)).build())
+                .control(ControlConfig.builder().periodSeconds(scaled(5)).reportPeriodSeconds(scaled(5))
+                        .statsWindowSeconds(scaled(30)).combine(ControlConfig.Combine.MIN).granularity(1).minWeight(1).build())
+                .kafka(KafkaConfig.builder().bootstrap(bootstrap).topicPrefix("demo.").build())
+                .console(ConsoleConfig.builder().port(consolePort).publicRead(true).users(users).build())
+                .build();
     }
 
     /** The load generator's scenario: the four phases, closed loop, think Exp(1 s). */

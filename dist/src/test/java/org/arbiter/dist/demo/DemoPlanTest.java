@@ -5,20 +5,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.config.ConsoleConfig;
 import org.junit.jupiter.api.Test;
 
 final class DemoPlanTest {
 
     @Test
-    void clusterYaml_isValid_andScaled() {
+    void cluster_isValid_andScaled() {
         DemoPlan plan = new DemoPlan(120, 0.05);
-        ClusterConfig c = ConfigLoader.parse(plan.clusterYaml("127.0.0.1:9092", new int[] {9001, 9002},
-                new int[] {8080, 8180, 8081, 8181}, 8090));
+        ClusterConfig c = plan.cluster("127.0.0.1:9092", new int[] {9001, 9002}, new int[] {10001, 10002},
+                new int[] {8080, 8180, 8081, 8181}, 8090, null);
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
         assertThat(c.classes().get(0).targetSeconds()).isEqualTo(0.1);
         assertThat(c.classes().get(1).targetSeconds()).isCloseTo(0.15, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(c.control().periodSeconds()).isEqualTo(0.25);
         assertThat(c.totalConcurrency()).isEqualTo(20);
         assertThat(c.gateways()).hasSize(2);
+        assertThat(c.servers().get(1).adminUrl()).hasToString("http://127.0.0.1:10002");
+        assertThat(c.console().users()).isEmpty();
+        assertThat(plan.cluster("127.0.0.1:9092", new int[] {9001}, new int[] {10001}, new int[] {0, 0, 0, 0}, 0, "h")
+                .console().users()).singleElement().extracting(ConsoleConfig.User::role).isEqualTo(ConsoleConfig.Role.ADMIN);
         assertThat(plan.phaseSeconds()).isEqualTo(30.0);
         assertThat(plan.scenarioYaml()).contains("{name: B, duration: 30000ms, clients: {premium: 20, basic: 20}}")
                 .contains("think: 50ms");

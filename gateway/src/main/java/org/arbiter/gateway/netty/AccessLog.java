@@ -72,7 +72,7 @@ public final class AccessLog implements AutoCloseable {
             LOG.warn("access log of gateway {}: cannot set up a rolling file at {} ({}); lines go to logger {}",
                     gatewayId, config.pathFor(gatewayId), e.toString(), loggerName);
         }
-        return new AccessLog(LoggerFactory.getLogger(loggerName), config.format().equals("json"), onClose);
+        return new AccessLog(LoggerFactory.getLogger(loggerName), config.format() == GatewayHttpConfig.AccessLog.Format.JSON, onClose);
     }
 
     boolean enabled() {

@@ -235,9 +235,15 @@ public final class GrmStep implements ControlStep {
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
         pins.weightPins().forEach((f, w) -> weightPins.put(new Problem.FlowId(f.gateway(), f.cls()), w));
         Problem.Parameters p = new Problem.Parameters(
-                "sum".equals(config.control().combine()) ? Problem.Combine.SUM : Problem.Combine.MIN,
+                switch (config.control().combine()) {
+                    case SUM -> Problem.Combine.SUM;
+                    case MIN -> Problem.Combine.MIN;
+                },
                 q, config.control().minWeight(),
-                "queue-length".equals(config.control().prediction()) ? Problem.Prediction.QUEUE_LENGTH : Problem.Prediction.MM1,
+                switch (config.control().prediction()) {
+                    case QUEUE_LENGTH -> Problem.Prediction.QUEUE_LENGTH;
+                    case MM1 -> Problem.Prediction.MM1;
+                },
                 config.control().periodSeconds(), config.control().gain());
         return new Built(new Problem(servers, classes, flows, p, weightPins), pins);
     }
@@ -295,7 +301,7 @@ public final class GrmStep implements ControlStep {
         Map<String, Decision.Server> servers = new LinkedHashMap<>(fleet.servers());
         problem.servers().forEach(s -> servers.computeIfPresent(s.id(),
                 (id, d) -> new Decision.Server(d.state(), s.concurrency(), d.capacity(), d.watts())));
-        return new Decision(Message.VERSION, now, grmId, sequence, stamp.counter(), config.control().combine(),
+        return new Decision(Message.VERSION, now, grmId, sequence, stamp.counter(), config.control().combine().wireName(),
                 solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
                 servers, fleet.energyJoules(), overrides.ids(), built.pins().statuses(), stamp.epoch());
     }

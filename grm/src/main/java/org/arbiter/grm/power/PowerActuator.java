@@ -49,12 +49,12 @@ public interface PowerActuator {
         requireNonNull(config, "config");
         Duration timeout = Duration.ofMillis(Math.round(config.power().timeoutSeconds() * 1000));
         return switch (config.power().actuator()) {
-            case "exec" -> new ExecActuator(config.power().command(), timeout);
-            case "http" -> new HttpActuator(
+            case EXEC -> new ExecActuator(config.power().command(), timeout);
+            case HTTP -> new HttpActuator(
                     Duration.ofMillis(Math.round(config.sizing().startupDelaySeconds() * 1000)).plus(timeout),
                     Duration.ofMillis(Math.round(config.sizing().shutdownDelaySeconds() * 1000)).plus(timeout),
                     Duration.ofMillis(100));
-            default -> new LogActuator();
+            case LOG -> new LogActuator();
         };
     }
 

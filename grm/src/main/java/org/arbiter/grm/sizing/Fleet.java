@@ -130,20 +130,21 @@ public final class Fleet {
             }
         }
         // policy static means the configured capacity (ConfigLoader requires staticCapacity for it)
-        String estimator = "static".equals(sizing.policy()) ? "static" : sizing.estimator();
+        SizingConfig.Estimator estimator = sizing.policy() == SizingConfig.Policy.STATIC
+                ? SizingConfig.Estimator.STATIC : sizing.estimator();
         this.capacity = switch (estimator) {
-            case "static" -> CapacityEstimator.ofStatic(sizing.staticCapacity());
-            case "utilization" -> CapacityEstimator.ofUtilization(0.5);
-            default -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);
+            case STATIC -> CapacityEstimator.ofStatic(sizing.staticCapacity());
+            case UTILIZATION -> CapacityEstimator.ofUtilization(0.5);
+            case QUEUE -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);
         };
         SizingPolicy policy = switch (sizing.policy()) {
-            case "static", "queue" -> SizingPolicy.byCapacity(1.0);
-            case "schedule" -> SizingPolicy.schedule(sizing.scheduleSlotSeconds(),
+            case STATIC, QUEUE -> SizingPolicy.byCapacity(1.0);
+            case SCHEDULE -> SizingPolicy.schedule(sizing.scheduleSlotSeconds(),
                     sizing.schedule().stream().mapToInt(Integer::intValue).toArray());
-            case "utility" -> (now, rate, c, n) -> utilityWanted;
-            default -> SizingPolicy.alwaysOn();
+            case UTILITY -> (now, rate, c, n) -> utilityWanted;
+            case OFF -> SizingPolicy.alwaysOn();
         };
-        this.controller = "off".equals(sizing.policy()) ? null
+        this.controller = sizing.policy() == SizingConfig.Policy.OFF ? null
                 : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
                         sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
         // the line is fitted over FORECAST_WINDOWS statistics windows (each rate is counted over one:
@@ -160,9 +161,9 @@ public final class Fleet {
         ServerConfig.ConcurrencyControl c = s.control();
         int start = Math.max(c.min(), Math.min(c.max(), s.concurrency()));
         ConcurrencyController inner = switch (c.method()) {
-            case "amc" -> ConcurrencyController.ofLatencyBound(start, c.latencyMaxSeconds(), c.gain());
-            case "pmc" -> ConcurrencyController.ofAbandonBound(start, c.abandonMax(), c.gain());
-            default -> ConcurrencyController.ofKnee(start, c.min(), c.max(), hold);
+            case AMC -> ConcurrencyController.ofLatencyBound(start, c.latencyMaxSeconds(), c.gain());
+            case PMC -> ConcurrencyController.ofAbandonBound(start, c.abandonMax(), c.gain());
+            case KNEE -> ConcurrencyController.ofKnee(start, c.min(), c.max(), hold);
         };
         return ConcurrencyController.bounded(inner, c.min(), c.max(), c.maxStep(), c.hysteresis());
     }
@@ -207,7 +208,7 @@ public final class Fleet {
         }
         sampleCapacity(m);
         double trend = forecast.update(nowSeconds, m.rate);
-        lastForecast = "current".equals(sizing.forecast()) ? m.rate : trend;
+        lastForecast = sizing.forecast() == SizingConfig.Forecast.CURRENT ? m.rate : trend;
         for (int i = 0; i < servers.size(); i++) {
             if (ns[i] != null && power.get(i).state() == ServerState.ON && m.throughput[i] > 0) {
                 ns[i].update(new ConcurrencyController.Sample(m.meanInFlight[i], m.serviceWeighted[i] / m.throughput[i],
@@ -371,7 +372,7 @@ public final class Fleet {
         if (free.isEmpty()) {
             return;
         }
-        boolean utility = "utility".equals(sizing.policy());
+        boolean utility = sizing.policy() == SizingConfig.Policy.UTILITY;
         double c = capacityPerServer();
         double load = Math.max(0, lastForecast - pinnedOn * c);
         if (utility) {

@@ -1,14 +1,18 @@
 package org.arbiter.sim.experiment;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.config.SizingConfig;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.sim.SimResult;
@@ -305,41 +309,47 @@ public final class EnergyExperiment {
         return new Simulator(c, sc, true).run();
     }
 
-    /** The cluster for one run. */
+    /**
+     * The cluster for one run. Durations, rates and demands are rounded to six significant digits
+     * ({@link #sig6}), as in the configurations the documented results were made from.
+     */
     static ClusterConfig cluster(Setup setup, double demand, String policy, double startupSeconds,
                                  double benchmarkCapacity, double peak, double trough) {
-        StringBuilder servers = new StringBuilder();
+        ClusterConfig.Builder b = ClusterConfig.builder().addClass(web(setup.queueLimit(), setup));
+        ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(setup.cores())
+                .meanDemandSeconds(sig6(setup.demandSeconds() * demand * 1000) / 1e3).build();
         for (int i = 1; i <= SERVERS; i++) {
-            servers.append(String.format(Locale.ROOT, "  - {id: s%d, url: \"http://127.0.0.1:%d\", concurrency: %d, "
-                            + "power: {off: 0, boot: 60, idle: 60, busy: 65}, sim: {cores: %d, meanDemand: %sms}}%n",
-                    i, 9000 + i, setup.cores(), setup.cores(), fmt(setup.demandSeconds() * demand * 1000)));
+            b.addServer(ServerConfig.builder("s" + i, URI.create("http://127.0.0.1:" + (9000 + i)))
+                    .concurrency(setup.cores()).power(new ServerConfig.PowerModel(0, 60, 60, 65)).sim(sim).build());
         }
-        String sizing = switch (policy) {
-            case "off" -> "policy: off";
-            case "static" -> "policy: queue, estimator: static, staticCapacity: " + fmt(benchmarkCapacity);
-            case "queue" -> "policy: queue, estimator: queue";
-            case "queue-current" -> "policy: queue, estimator: queue, forecast: current";
-            case "utility" -> "policy: utility, utilityFloor: " + fmt(UTILITY_FLOOR);
+        SizingConfig.Builder sizing = SizingConfig.builder();
+        switch (policy) {
+            case "off" -> sizing.policy(SizingConfig.Policy.OFF);
+            case "static" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.STATIC)
+                    .staticCapacity(sig6(benchmarkCapacity));
+            case "queue" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE);
+            case "queue-current" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE)
+                    .forecast(SizingConfig.Forecast.CURRENT);
+            case "utility" -> sizing.policy(SizingConfig.Policy.UTILITY).utilityFloor(sig6(UTILITY_FLOOR));
             case "schedule-30m", "schedule-2h" -> {
                 double slotDay = "schedule-30m".equals(policy) ? 1800 : 7200;
-                List<Integer> counts = schedule(setup, slotDay, benchmarkCapacity, peak, trough);
-                yield "policy: schedule, estimator: static, staticCapacity: " + fmt(benchmarkCapacity)
-                        + ", schedule: {slot: " + fmt(slotDay / setup.compression()) + "s, servers: "
-                        + counts.stream().map(String::valueOf).collect(Collectors.joining(", ", "[", "]")) + "}";
+                sizing.policy(SizingConfig.Policy.SCHEDULE).estimator(SizingConfig.Estimator.STATIC)
+                        .staticCapacity(sig6(benchmarkCapacity)).scheduleSlotSeconds(sig6(slotDay / setup.compression()))
+                        .schedule(schedule(setup, slotDay, benchmarkCapacity, peak, trough));
             }
             default -> throw new IllegalArgumentException("policy: " + policy + " (expected: one of " + POLICIES + ")");
-        };
-        return ConfigLoader.parse(String.format(Locale.ROOT, """
-                classes:
-                  - {name: web, target: 1s, default: true, queue: {limit: %d, timeout: %ss}}
-                servers:
-                %sgateways:
-                  - {id: g1, port: 8080}
-                control: {period: %ss, reportPeriod: %ss, statsWindow: 30s}
-                sizing: {%s, minServers: 1, startupDelay: %ss, shutdownDelay: %ss, dropRatio: %s, warmUp: 10s}
-                """, setup.queueLimit(), fmt(setup.queueTimeoutSeconds()), servers, fmt(setup.periodSeconds()),
-                fmt(setup.periodSeconds()), sizing, fmt(startupSeconds),
-                fmt(SHUTDOWN_SECONDS), fmt(DROP_RATIO)));
+        }
+        return b.addGateway(GatewayConfig.builder("g1").port(8080).build())
+                .control(ControlConfig.builder().periodSeconds(sig6(setup.periodSeconds()))
+                        .reportPeriodSeconds(sig6(setup.periodSeconds())).statsWindowSeconds(30).build())
+                .sizing(sizing.minServers(1).startupDelaySeconds(sig6(startupSeconds))
+                        .shutdownDelaySeconds(sig6(SHUTDOWN_SECONDS)).dropRatio(sig6(DROP_RATIO)).warmUpSeconds(10).build())
+                .build();
+    }
+
+    /** The one class, web (τ = 1 s, the default), with a queue of {@code queueLimit}. */
+    private static ClassConfig web(int queueLimit, Setup setup) {
+        return ClassConfig.builder("web", 1).isDefault(true).queue(queueLimit, sig6(setup.queueTimeoutSeconds())).build();
     }
 
     /**
@@ -369,15 +379,13 @@ public final class EnergyExperiment {
         double best = 0;
         for (double step : BENCH_STEPS) {
             double rate = step * setup.nominalCapacity();
-            ClusterConfig c = ConfigLoader.parse(String.format(Locale.ROOT, """
-                    classes:
-                      - {name: web, target: 1s, default: true, queue: {limit: %d, timeout: %ss}}
-                    servers:
-                      - {id: s1, url: "http://127.0.0.1:9001", concurrency: %d, sim: {cores: %d, meanDemand: %sms}}
-                    gateways:
-                      - {id: g1, port: 8080}
-                    """, setup.queueLimit() / SERVERS, fmt(setup.queueTimeoutSeconds()), setup.cores(), setup.cores(),
-                    fmt(setup.demandSeconds() * 1000)));
+            ClusterConfig c = ClusterConfig.builder().addClass(web(setup.queueLimit() / SERVERS, setup))
+                    .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(setup.cores())
+                            .sim(ServerConfig.SimSpec.builder().cores(setup.cores())
+                                    .meanDemandSeconds(sig6(setup.demandSeconds() * 1000) / 1e3).build())
+                            .build())
+                    .addGateway(GatewayConfig.builder("g1").port(8080).build())
+                    .build();
             SimResult r = new Simulator(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
                     setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed), false).run();
             var w = r.phases().get(0).classes().get("web");
@@ -389,6 +397,11 @@ public final class EnergyExperiment {
             }
         }
         return best;
+    }
+
+    /** {@code d} rounded to six significant digits (half up). */
+    static double sig6(double d) {
+        return new java.math.BigDecimal(d).round(new java.math.MathContext(6)).doubleValue();
     }
 
     public static String fmt(double d) {

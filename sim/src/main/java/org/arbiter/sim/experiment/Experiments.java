@@ -1,5 +1,6 @@
 package org.arbiter.sim.experiment;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +8,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.utility.UtilityFunction;
 import org.arbiter.sim.SimResult;
 import org.arbiter.sim.SimScenario;
@@ -24,18 +30,20 @@ public final class Experiments {
     }
 
     /** 003 §V's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
-    public static ClusterConfig paperCluster(String scheduler, int granularity, int concurrency, double overhead) {
-        return ConfigLoader.parse(String.format(Locale.ROOT, """
-                classes:
-                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}, queue: {limit: 100000, timeout: 1h}}
-                  - {name: basic, target: 3s, default: true, queue: {limit: 100000, timeout: 1h}}
-                servers:
-                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: %d, sim: {cores: 10, meanDemand: 1s, overhead: %s, knee: 10}}
-                gateways:
-                  - {id: g1, port: 8080}
-                dispatch: {scheduler: %s}
-                control: {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min, granularity: %d}
-                """, concurrency, overhead, scheduler, granularity));
+    public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
+                                             double overhead) {
+        ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
+        return ClusterConfig.builder()
+                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded).build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).build())
+                .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(concurrency)
+                        .sim(ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(1).overhead(overhead).knee(10).build())
+                        .build())
+                .addGateway(GatewayConfig.builder("g1").port(8080).build())
+                .dispatch(DispatchConfig.builder().scheduler(scheduler).build())
+                .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30)
+                        .combine(ControlConfig.Combine.MIN).granularity(granularity).build())
+                .build();
     }
 
     /** Fig. 7: throughput against N_s = 1..30 under heavy closed-loop load (60 clients, think 1 s). */
@@ -45,7 +53,7 @@ public final class Experiments {
         for (int n = 1; n <= 30; n++) {
             SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("load", secondsPerPoint,
                     Map.of("basic", 60), null)), seed + n);
-            SimResult r = new Simulator(paperCluster("fcfs", 1, n, 0.03), sc, false).run();
+            SimResult r = new Simulator(paperCluster(DispatchConfig.Scheduler.FCFS, 1, n, 0.03), sc, false).run();
             ns[n - 1] = n;
             x[n - 1] = r.phases().get(0).classes().get("basic").throughputPerSecond();
             progress.accept(String.format(Locale.ROOT, "concurrency N_s=%d: %.2f req/s", n, x[n - 1]));
@@ -81,7 +89,7 @@ public final class Experiments {
                 new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
                 new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
-        SimResult r = new Simulator(paperCluster("wrr", 1, 10, 0), sc, true).run();
+        SimResult r = new Simulator(paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0), sc, true).run();
         List<Map<String, Object>> phases = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
@@ -136,7 +144,8 @@ public final class Experiments {
             return regions(progress, "regions", (v, p, b) -> {
                 SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
                         Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
-                SimResult r = new Simulator(paperCluster(v[1], Integer.parseInt(v[2]), 10, 0), sc,
+                SimResult r = new Simulator(paperCluster(Choice.of(DispatchConfig.Scheduler.class, v[1]),
+                        Integer.parseInt(v[2]), 10, 0), sc,
                         Boolean.parseBoolean(v[3])).run();
                 return new double[] {r.phases().get(0).classes().get("premium").meanResponseSeconds(),
                         r.phases().get(0).classes().get("basic").meanResponseSeconds()};

@@ -1,5 +1,8 @@
 package org.arbiter.sim.experiment;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,7 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
 import org.arbiter.sim.SimResult;
 import org.arbiter.sim.SimScenario;
 import org.arbiter.sim.Simulator;
@@ -31,26 +37,25 @@ public final class ScaleExperiment {
     private ScaleExperiment() {
     }
 
-    /** The generated cluster. */
+    /** The generated cluster (class targets rounded to the millisecond). */
     public static ClusterConfig cluster(int gateways, int servers, int classes) {
-        StringBuilder y = new StringBuilder("classes:\n");
+        ClusterConfig.Builder b = ClusterConfig.builder();
         for (int c = 1; c <= classes; c++) {
             double target = 0.5 + 4.5 * (c - 1) / Math.max(1, classes - 1);
-            y.append(String.format(Locale.ROOT,
-                    "  - {name: %s, target: %.3fs, queue: {limit: 100000, timeout: 60s}%s}%n",
-                    name(c), target, c == classes ? ", default: true" : ""));
+            b.addClass(ClassConfig.builder(name(c), BigDecimal.valueOf(target).setScale(3, RoundingMode.HALF_UP).doubleValue())
+                    .queue(100_000, 60).isDefault(c == classes).build());
         }
-        y.append("servers:\n");
+        ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(1).build();
         for (int s = 1; s <= servers; s++) {
-            y.append(String.format(Locale.ROOT, "  - {id: s%04d, url: \"http://127.0.0.1:%d\", concurrency: 10, "
-                    + "sim: {cores: 10, meanDemand: 1s}}%n", s, 10000 + s));
+            b.addServer(ServerConfig.builder(String.format(Locale.ROOT, "s%04d", s), URI.create("http://127.0.0.1:" + (10000 + s)))
+                    .concurrency(10).sim(sim).build());
         }
-        y.append("gateways:\n");
         for (int g = 1; g <= gateways; g++) {
-            y.append(String.format(Locale.ROOT, "  - {id: g%03d, port: %d, adminPort: %d}%n", g, 20000 + g, 30000 + g));
+            b.addGateway(GatewayConfig.builder(String.format(Locale.ROOT, "g%03d", g)).port(20000 + g).adminPort(30000 + g)
+                    .build());
         }
-        y.append("control: {period: 5s, reportPeriod: 5s, statsWindow: 30s, combine: min, granularity: 1}\n");
-        return ConfigLoader.parse(y.toString());
+        return b.control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30)
+                .combine(ControlConfig.Combine.MIN).granularity(1).build()).build();
     }
 
     private static String name(int c) {
