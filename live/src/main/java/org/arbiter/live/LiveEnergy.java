@@ -64,13 +64,13 @@ public final class LiveEnergy {
      * @param daySeconds the day's length in the experiment's seconds (wall time is this × scale)
      * @param scale      time scale (0 < scale ≤ 1)
      */
-    public static Map<String, Object> run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress)
+    public static LiveResult.Energy run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress)
             throws Exception {
         return run(seed, daySeconds, scale, work, progress, POLICIES);
     }
 
-    static Map<String, Object> run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress,
-                                   List<String> policies) throws Exception {
+    static LiveResult.Energy run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress,
+                                 List<String> policies) throws Exception {
         if (!(daySeconds > 0) || !(scale > 0 && scale <= 1)) {
             throw new IllegalArgumentException("day " + daySeconds + " s at scale " + scale
                     + " (expected: day > 0, 0 < scale <= 1)");
@@ -85,51 +85,48 @@ public final class LiveEnergy {
         double trough = EnergyExperiment.TROUGH_RATIO * peak;
         progress.accept(String.format(Locale.ROOT, "live energy: %s × %.0f s of wall time (a %.0f s day at scale %s), "
                 + "peak %.0f req/s of wall time", policies, daySeconds * scale, daySeconds, scale, peak / scale));
-        Map<String, Object> live = new LinkedHashMap<>();
-        Map<String, Object> simulated = new LinkedHashMap<>();
+        Map<String, LiveResult.LiveDay> live = new LinkedHashMap<>();
+        Map<String, LiveResult.SimulatedDay> simulated = new LinkedHashMap<>();
         double offJoules = Double.NaN;
         double offSimJoules = Double.NaN;
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             int run = 0;
             for (String policy : policies) {
-                Map<String, Object> r = day(kafka, work, ++run, policy, setup, capacity, peak, trough, scale, seed, progress);
-                double joules = ((Number) r.get("energyJoules")).doubleValue();
+                LiveResult.LiveDay measured = day(kafka, work, ++run, policy, setup, capacity, peak, trough, scale, seed,
+                        progress);
+                double joules = measured.energyJoules();
                 if ("off".equals(policy)) {
                     offJoules = joules;
                 }
-                r.put("savingsPercent", Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
+                LiveResult.LiveDay r = measured.withSavingsPercent(
+                        Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
                 live.put(policy, r);
                 SimResult s = EnergyExperiment.day(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity, peak,
                         trough, seed);
                 if ("off".equals(policy)) {
                     offSimJoules = s.totalEnergyJoules();
                 }
-                Map<String, Object> sm = new LinkedHashMap<>();
-                sm.put("savingsPercent", Experiments.round(100 * (1 - s.totalEnergyJoules() / offSimJoules)));
-                sm.put("droppedPercent", s.sent() == 0 ? 0.0 : Math.round(100.0 * s.dropped() / s.sent() * 1e5) / 1e5);
-                sm.put("meanServersOn", Experiments.round(s.power().stream()
-                        .mapToInt(x -> x.serversOn() + x.serversBooting()).average().orElse(0)));
+                LiveResult.SimulatedDay sm = new LiveResult.SimulatedDay(
+                        Experiments.round(100 * (1 - s.totalEnergyJoules() / offSimJoules)),
+                        s.sent() == 0 ? 0.0 : Math.round(100.0 * s.dropped() / s.sent() * 1e5) / 1e5,
+                        Experiments.round(s.power().stream()
+                                .mapToInt(x -> x.serversOn() + x.serversBooting()).average().orElse(0)));
                 simulated.put(policy, sm);
                 progress.accept(String.format(Locale.ROOT, "live energy %s: saved %s %% (simulated %s %%), dropped %s %% "
                                 + "of %s (simulated %s %%; rejected %s, errors %s, timed out %s, lost %s), mean servers up %s "
-                                + "(simulated %s)", policy, r.get("savingsPercent"), sm.get("savingsPercent"),
-                        r.get("droppedPercent"), r.get("sent"), sm.get("droppedPercent"), r.get("rejected"), r.get("errors"),
-                        r.get("timedOut"), r.get("lost"), r.get("meanServersUp"), sm.get("meanServersOn")));
+                                + "(simulated %s)", policy, r.savingsPercent(), sm.savingsPercent(),
+                        r.droppedPercent(), r.sent(), sm.droppedPercent(), r.rejected(), r.errors(),
+                        r.timedOut(), r.lost(), r.meanServersUp(), sm.meanServersOn()));
             }
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("live", live);
-        out.put("simulated", simulated);
-        out.put("daySeconds", daySeconds);
-        out.put("timeScale", scale);
-        out.put("staticCapacityPerServer", Experiments.round(capacity));
-        return out;
+        return new LiveResult.Energy(live, simulated, daySeconds, scale, Experiments.round(capacity));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> day(EmbeddedKafka kafka, Path work, int run, String policy,
-                                           EnergyExperiment.Setup setup, double capacity, double peak, double trough,
-                                           double scale, long seed, Consumer<String> progress) throws Exception {
+    /** One live day of {@code policy}, its savings not yet known (0). */
+    private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, String policy,
+                                          EnergyExperiment.Setup setup, double capacity, double peak, double trough,
+                                          double scale, long seed, Consumer<String> progress) throws Exception {
         int n = EnergyExperiment.SERVERS;
         List<SimServer> sims = new ArrayList<>();
         try {
@@ -206,18 +203,11 @@ public final class LiveEnergy {
                 Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
                 long sent = number(web, "sent");
                 long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
-                Map<String, Object> r = new LinkedHashMap<>();
-                r.put("energyJoules", Math.round(joules));
-                r.put("droppedPercent", sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5);
-                r.put("dropped", dropped);
-                for (String k : List.of("rejected", "errors", "timedOut", "lost")) {
-                    r.put(k, number(web, k));
-                }
-                r.put("sent", sent);
-                r.put("meanServersUp", samples.get() == 0 ? 0.0 : Experiments.round((double) upSamples.get() / samples.get()));
-                r.put("meanResponseSeconds", Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue()
-                        / scale));
-                return r;
+                return new LiveResult.LiveDay(Math.round(joules),
+                        sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5, dropped,
+                        number(web, "rejected"), number(web, "errors"), number(web, "timedOut"), number(web, "lost"), sent,
+                        samples.get() == 0 ? 0.0 : Experiments.round((double) upSamples.get() / samples.get()),
+                        Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue() / scale), 0);
             }
         } finally {
             for (SimServer s : sims) {

@@ -4,10 +4,8 @@ import org.arbiter.sim.experiment.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.config.Choice;
@@ -15,7 +13,8 @@ import org.arbiter.common.config.DispatchConfig;
 
 /**
  * 003's {@code concurrency}, {@code phases} and {@code regions} experiments live (see
- * {@link LiveRig}): the same result shapes as {@link Experiments}, in 003's units.
+ * {@link LiveRig}): the same result records as {@link Experiments}, in 003's units; the
+ * experiment command puts them beside the simulated runs in a {@link LiveResult}.
  */
 public final class LiveExperiments {
 
@@ -26,7 +25,7 @@ public final class LiveExperiments {
     }
 
     /** Fig. 8-12 live: the four phases under the GRM. */
-    public static Map<String, Object> phases(long seed, double secondsPerPhase, double scale, Path work,
+    public static List<PhasesResult.Phase> phases(long seed, double secondsPerPhase, double scale, Path work,
                                              Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
         String[][] phases = {{"A", "5", "5"}, {"B", "20", "20"}, {"C", "5", "20"}, {"D", "20", "5"}};
@@ -35,26 +34,23 @@ public final class LiveExperiments {
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             List<LiveRig.Phase> r = new LiveRig(kafka, work, scale).run(new LiveRig.Spec(DispatchConfig.Scheduler.WRR, true, 1, 10, 0),
                     phases, secondsPerPhase, seed, progress);
-            List<Map<String, Object>> out = new ArrayList<>();
+            List<PhasesResult.Phase> out = new ArrayList<>();
             for (LiveRig.Phase p : r) {
                 out.add(Experiments.phaseRow(p.name(), p.premiumClients(), p.basicClients(), p.premiumWeight(),
                         p.basicWeight(), p.premiumResponse(), p.basicResponse(), p.throughput(), "live phase", progress));
             }
-            Map<String, Object> result = new LinkedHashMap<>();
-            result.put("phases", out);
-            result.put("timeScale", scale);
-            return result;
+            return out;
         }
     }
 
     /** Fig. 7 live: throughput against N_s under 60 closed-loop clients, FCFS, no GRM. */
-    public static Map<String, Object> concurrency(long seed, double secondsPerPoint, double scale, Path work,
-                                                  Consumer<String> progress) throws Exception {
+    public static ConcurrencyResult concurrency(long seed, double secondsPerPoint, double scale, Path work,
+                                                Consumer<String> progress) throws Exception {
         return concurrency(seed, secondsPerPoint, scale, work, progress, CONCURRENCY_POINTS);
     }
 
-    static Map<String, Object> concurrency(long seed, double secondsPerPoint, double scale, Path work,
-                                           Consumer<String> progress, int[] points) throws Exception {
+    static ConcurrencyResult concurrency(long seed, double secondsPerPoint, double scale, Path work,
+                                         Consumer<String> progress, int[] points) throws Exception {
         Files.createDirectories(work);
         progress.accept(String.format(Locale.ROOT, "live concurrency: %d points × %.1f s of wall time (scale %s)",
                 points.length, secondsPerPoint * scale, scale));
@@ -68,21 +64,18 @@ public final class LiveExperiments {
                 progress.accept(String.format(Locale.ROOT, "live concurrency N_s=%d: %.2f req/s", n, x[i]));
             }
         }
-        Map<String, Object> out = Experiments.concurrencyResult(points, x);
-        out.put("timeScale", scale);
-        return out;
+        return Experiments.concurrencyResult(points, x);
     }
 
     /** Fig. 13-15 live: the 16 points for FCFS, priority, GRM and GRM with q = 10; one run per point. */
-    public static Map<String, Object> regions(long seed, double secondsPerPoint, double scale, Path work,
-                                              Consumer<String> progress) throws Exception {
+    public static RegionsResult regions(long seed, double secondsPerPoint, double scale, Path work,
+                                        Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
         progress.accept(String.format(Locale.ROOT, "live regions: 4 policies × 16 points × %.1f s of wall time (scale %s)",
                 secondsPerPoint * scale, scale));
-        Map<String, Object> out;
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
-            out = Experiments.regions(progress, "live regions", (v, p, b) -> {
+            return Experiments.regions(progress, "live regions", (v, p, b) -> {
                 LiveRig.Phase r = rig.run(new LiveRig.Spec(Choice.of(DispatchConfig.Scheduler.class, v[1]), Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
                         new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
@@ -91,7 +84,5 @@ public final class LiveExperiments {
                 return new double[] {r.premiumResponse(), r.basicResponse()};
             });
         }
-        out.put("timeScale", scale);
-        return out;
     }
 }

@@ -24,20 +24,19 @@ final class LiveEnergyTest {
     Path dir;
 
     @Test
-    @SuppressWarnings("unchecked")
     void queuePolicy_savesMeteredEnergy_andAnswersEveryRequest() throws Exception {
-        Map<String, Object> r = LiveEnergy.run(3, 600, 0.05, dir, System.out::println, List.of("off", "queue"));
-        Map<String, Map<String, Object>> live = (Map<String, Map<String, Object>>) r.get("live");
-        Map<String, Object> off = live.get("off");
-        Map<String, Object> queue = live.get("queue");
-        assertThat(((Number) off.get("meanServersUp")).doubleValue()).isEqualTo(5.0);
-        assertThat(((Number) queue.get("meanServersUp")).doubleValue()).isLessThan(4.5);
-        assertThat(((Number) queue.get("savingsPercent")).doubleValue()).isGreaterThan(5);
-        for (Map<String, Object> p : live.values()) {
-            assertThat(((Number) p.get("sent")).longValue()).isGreaterThan(10_000);
-            assertThat(((Number) p.get("lost")).longValue()).as("unanswered requests").isZero();
+        LiveResult.Energy r = LiveEnergy.run(3, 600, 0.05, dir, System.out::println, List.of("off", "queue"));
+        Map<String, LiveResult.LiveDay> live = r.live();
+        LiveResult.LiveDay off = live.get("off");
+        LiveResult.LiveDay queue = live.get("queue");
+        assertThat(off.meanServersUp()).isEqualTo(5.0);
+        assertThat(queue.meanServersUp()).isLessThan(4.5);
+        assertThat(queue.savingsPercent()).isGreaterThan(5);
+        for (LiveResult.LiveDay p : live.values()) {
+            assertThat(p.sent()).isGreaterThan(10_000);
+            assertThat(p.lost()).as("unanswered requests").isZero();
         }
-        assertThat((Map<String, Object>) r.get("simulated")).containsKeys("off", "queue");
+        assertThat(r.simulated()).containsKeys("off", "queue");
     }
 
     @Test

@@ -2,14 +2,11 @@ package org.arbiter.live.cli;
 
 import org.arbiter.live.*;
 import org.arbiter.sim.experiment.*;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.arbiter.sim.experiment.AdmissionExperiment;
 import org.arbiter.sim.experiment.CapacityExperiment;
@@ -56,26 +53,45 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point; for capacity, the load sinusoid's period (default: ${DEFAULT-VALUE}).")
     double seconds;
 
+    /** What an experiment produced: the record result.json is written from, and how to draw its charts. */
+    private record Output(Object result, ChartWriter charts) {
+    }
+
+    /** Draws an experiment's charts into a directory. */
+    @FunctionalInterface
+    private interface ChartWriter {
+        List<Path> write(Path dir) throws IOException;
+    }
+
     /** The live run, with the simulated one beside it for comparison. */
-    private Map<String, Object> live(java.io.PrintWriter err) {
+    private Output live(java.io.PrintWriter err) {
         try {
             Files.createDirectories(out);
-            if ("energy".equals(name)) {
-                boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
-                return org.arbiter.live.LiveEnergy.run(seed, given ? seconds : 3600, timeScale, out, err::println);
-            }
-            Map<String, Object> live = switch (name) {
-                case "phases" -> LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
-                case "concurrency" -> LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
-                default -> LiveExperiments.regions(seed, seconds, timeScale, out, err::println);
+            return switch (name) {
+                case "energy" -> {
+                    boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                    // the live day has no per-minute series, so no chart
+                    yield new Output(LiveEnergy.run(seed, given ? seconds : 3600, timeScale, out, err::println),
+                            dir -> List.of());
+                }
+                case "phases" -> {
+                    List<PhasesResult.Phase> live = LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
+                    PhasesResult simulated = Experiments.phases(seed, seconds, s -> { });
+                    yield new Output(new LiveResult.Phases(live, timeScale, simulated), dir -> Charts.phases(live, dir));
+                }
+                case "concurrency" -> {
+                    ConcurrencyResult live = LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
+                    ConcurrencyResult simulated = Experiments.concurrency(seed, seconds, s -> { });
+                    yield new Output(new LiveResult.Concurrency(live, timeScale, simulated),
+                            dir -> Charts.concurrency(live, simulated, dir));
+                }
+                default -> {
+                    RegionsResult live = LiveExperiments.regions(seed, seconds, timeScale, out, err::println);
+                    RegionsResult simulated = Experiments.regions(seed, seconds, s -> { });
+                    yield new Output(new LiveResult.Regions(live, timeScale, simulated),
+                            dir -> Charts.regions(live, simulated, dir));
+                }
             };
-            Map<String, Object> simulated = switch (name) {
-                case "phases" -> Experiments.phases(seed, seconds, s -> { });
-                case "concurrency" -> Experiments.concurrency(seed, seconds, s -> { });
-                default -> Experiments.regions(seed, seconds, s -> { });
-            };
-            live.put("simulated", simulated);
-            return live;
         } catch (Exception e) {
             throw new IllegalStateException("live " + name + " failed: " + e, e);
         }
@@ -117,7 +133,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             return 1;
         }
         Files.createDirectories(out);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), report);
+        ResultJson.write(report, out.resolve("result.json"));
         Files.writeString(out.resolve("table.md"), report.table());
         spec.commandLine().getOut().print(report.table());
         spec.commandLine().getOut().println("wrote " + out.resolve("result.json") + " and " + out.resolve("table.md"));
@@ -128,7 +144,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
     String size;
 
-    private Map<String, Object> scale(java.io.PrintWriter err) {
+    private ScaleResult scale(java.io.PrintWriter err) {
         String[] p = size.split(",");
         int[] v = new int[3];
         for (int i = 0; i < 3; i++) {
@@ -176,7 +192,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             err.println("experiment: --faults/--quick: " + name + " (expected: with faults)");
             return 2;
         }
-        Map<String, Object> result;
+        Output result;
         try {
             result = result(err);
         } catch (IllegalArgumentException e) {
@@ -191,31 +207,50 @@ public final class ExperimentCommand implements Callable<Integer> {
         return write(result);
     }
 
-    private Map<String, Object> result(java.io.PrintWriter err) {
+    /** The experiment {@code name} names, or null if it names none. */
+    private Output result(java.io.PrintWriter err) {
+        if (live) {
+            return live(err);
+        }
         return switch (name) {
-            case "concurrency" -> live ? live(err) : Experiments.concurrency(seed, seconds, err::println);
-            case "phases" -> live ? live(err) : Experiments.phases(seed, seconds, err::println);
-            case "regions" -> live ? live(err) : Experiments.regions(seed, seconds, err::println);
-            case "scale" -> scale(err);
-            case "capacity" -> CapacityExperiment.run(seed, seconds, err::println);
-            case "admission" -> AdmissionExperiment.run(seed, seconds, err::println);
-            case "energy" -> live ? live(err) : energy(err);
+            case "concurrency" -> {
+                ConcurrencyResult r = Experiments.concurrency(seed, seconds, err::println);
+                yield new Output(r, dir -> Charts.concurrency(r, dir));
+            }
+            case "phases" -> {
+                PhasesResult r = Experiments.phases(seed, seconds, err::println);
+                yield new Output(r, dir -> Charts.phases(r.phases(), dir));
+            }
+            case "regions" -> {
+                RegionsResult r = Experiments.regions(seed, seconds, err::println);
+                yield new Output(r, dir -> Charts.regions(r, dir));
+            }
+            case "scale" -> new Output(scale(err), dir -> List.of());
+            case "capacity" -> {
+                CapacityResult r = CapacityExperiment.run(seed, seconds, err::println);
+                yield new Output(r, dir -> Charts.capacity(r, dir));
+            }
+            case "admission" -> {
+                AdmissionResult r = AdmissionExperiment.run(seed, seconds, err::println);
+                yield new Output(r, dir -> Charts.admission(r, dir));
+            }
+            case "energy" -> {
+                EnergyResult r = energy(err);
+                yield new Output(r, dir -> Charts.energy(r, dir));
+            }
             default -> null;
         };
     }
 
-    private Map<String, Object> energy(java.io.PrintWriter err) {
-        Map<String, Object> r = org.arbiter.sim.experiment.EnergyExperiment.run(seed, err::println);
-        if (seeds > 0) {
-            r.put("seeds", org.arbiter.sim.experiment.EnergyExperiment.seeds(seed, seeds, err::println));
-        }
-        return r;
+    private EnergyResult energy(java.io.PrintWriter err) {
+        EnergyResult r = EnergyExperiment.run(seed, err::println);
+        return seeds > 0 ? r.withSeeds(EnergyExperiment.seeds(seed, seeds, err::println)) : r;
     }
 
-    private int write(Map<String, Object> result) throws IOException {
+    private int write(Output result) throws IOException {
         Files.createDirectories(out);
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.resolve("result.json").toFile(), result);
-        List<Path> charts = new ArrayList<>(Charts.write(name, result, out));
+        ResultJson.write(result.result(), out.resolve("result.json"));
+        List<Path> charts = new ArrayList<>(result.charts().write(out));
         spec.commandLine().getOut().println("wrote " + out.resolve("result.json") + (charts.isEmpty() ? "" : " and " + charts));
         return 0;
     }

@@ -1,10 +1,8 @@
 package org.arbiter.sim.experiment;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
@@ -86,31 +84,20 @@ public final class AdmissionExperiment {
     }
 
     /** Runs AM-C and PM-C on the same workload (same seed), each phase {@code secondsPerPhase} long. */
-    public static Map<String, Object> run(long seed, double secondsPerPhase, Consumer<String> progress) {
+    public static AdmissionResult run(long seed, double secondsPerPhase, Consumer<String> progress) {
         if (!(secondsPerPhase > 0)) {
             throw new IllegalArgumentException("secondsPerPhase: " + secondsPerPhase + " (expected: > 0)");
         }
-        Map<String, Object> amc = simulate(controller(
+        AdmissionResult.Run amc = simulate(controller(
                 ConcurrencyController.ofLatencyBound(INITIAL_LIMIT, LATENCY_MAX_SECONDS, AMC_GAIN)), seed, secondsPerPhase);
-        Map<String, Object> amcOut = new LinkedHashMap<>();
-        amcOut.put("latencyMax", LATENCY_MAX_SECONDS);
-        amcOut.put("gain", AMC_GAIN);
-        amcOut.putAll(amc);
         progress.accept(String.format(Locale.ROOT, "admission amc: mean latency after convergence %.3f s (bound %.1f s), abandon %.3f",
-                amc.get("meanLatencyAfterConvergence"), LATENCY_MAX_SECONDS, amc.get("abandonAfterConvergence")));
-        Map<String, Object> pmc = simulate(controller(
+                amc.meanLatencyAfterConvergence(), LATENCY_MAX_SECONDS, amc.abandonAfterConvergence()));
+        AdmissionResult.Run pmc = simulate(controller(
                 ConcurrencyController.ofAbandonBound(INITIAL_LIMIT, ABANDON_MAX, PMC_GAIN)), seed, secondsPerPhase);
-        Map<String, Object> pmcOut = new LinkedHashMap<>();
-        pmcOut.put("abandonMax", ABANDON_MAX);
-        pmcOut.put("gain", PMC_GAIN);
-        pmcOut.putAll(pmc);
         progress.accept(String.format(Locale.ROOT, "admission pmc: abandon after convergence %.3f (bound %.2f), mean latency %.3f s",
-                pmc.get("abandonAfterConvergence"), ABANDON_MAX, pmc.get("meanLatencyAfterConvergence")));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("amc", amcOut);
-        out.put("pmc", pmcOut);
-        out.put("setup", setup(secondsPerPhase));
-        return out;
+                pmc.abandonAfterConvergence(), ABANDON_MAX, pmc.meanLatencyAfterConvergence()));
+        return new AdmissionResult(new AdmissionResult.Amc(LATENCY_MAX_SECONDS, AMC_GAIN, amc),
+                new AdmissionResult.Pmc(ABANDON_MAX, PMC_GAIN, pmc), setup(secondsPerPhase));
     }
 
     /** The control law, fed smoothed samples, its output bounded. */
@@ -118,19 +105,9 @@ public final class AdmissionExperiment {
         return ConcurrencyController.bounded(ConcurrencyController.smoothed(law, SMOOTHING), 1, MAX_LIMIT, MAX_STEP, 1);
     }
 
-    private static Map<String, Object> setup(double secondsPerPhase) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("secondsPerPhase", secondsPerPhase);
-        m.put("controlSeconds", CONTROL_SECONDS);
-        m.put("smoothing", SMOOTHING);
-        m.put("thinkSeconds", THINK_SECONDS);
-        m.put("cores", CORES);
-        m.put("overhead", OVERHEAD);
-        m.put("knee", KNEE);
-        m.put("readSeconds", READ_SECONDS);
-        m.put("writeSeconds", WRITE_SECONDS);
-        m.put("limit", Map.of("initial", INITIAL_LIMIT, "min", 1, "max", MAX_LIMIT, "maxStep", MAX_STEP));
-        return m;
+    private static AdmissionResult.Setup setup(double secondsPerPhase) {
+        return new AdmissionResult.Setup(secondsPerPhase, CONTROL_SECONDS, SMOOTHING, THINK_SECONDS, CORES, OVERHEAD, KNEE,
+                READ_SECONDS, WRITE_SECONDS, new AdmissionResult.Limit(INITIAL_LIMIT, 1, MAX_LIMIT, MAX_STEP));
     }
 
     /** A request in the server. */
@@ -147,7 +124,7 @@ public final class AdmissionExperiment {
         long limitSamples;
     }
 
-    private static Map<String, Object> simulate(ConcurrencyController controller, long seed, double secondsPerPhase) {
+    private static AdmissionResult.Run simulate(ConcurrencyController controller, long seed, double secondsPerPhase) {
         SplittableRandom random = new SplittableRandom(seed);
         ThinkTime think = new ThinkTime(THINK_SECONDS);
         PsServer<Request> server = new PsServer<>(CORES, OVERHEAD, KNEE, 0);
@@ -158,7 +135,7 @@ public final class AdmissionExperiment {
         boolean[] busy = new boolean[maxClients]; // thinking or in the server
         int limit = controller.current();
         List<Half> halves = new ArrayList<>();
-        List<Map<String, Object>> series = new ArrayList<>();
+        List<AdmissionResult.Row> series = new ArrayList<>();
         double end = secondsPerPhase * PHASES.size();
         double t = 0;
         double nextControl = CONTROL_SECONDS;
@@ -240,13 +217,8 @@ public final class AdmissionExperiment {
                     half.limitSum += limit;
                     half.limitSamples++;
                 }
-                Map<String, Object> row = new LinkedHashMap<>();
-                row.put("t", Experiments.round(t));
-                row.put("limit", limit);
-                row.put("inFlight", Experiments.round(ne));
-                row.put("latency", Experiments.round(latency));
-                row.put("abandon", Experiments.round(abandon));
-                series.add(row);
+                series.add(new AdmissionResult.Row(Experiments.round(t), limit, Experiments.round(ne),
+                        Experiments.round(latency), Experiments.round(abandon)));
                 arrivals = 0;
                 rejected = 0;
                 completions = 0;
@@ -258,9 +230,9 @@ public final class AdmissionExperiment {
         return summarize(halves, series, secondsPerPhase);
     }
 
-    private static Map<String, Object> summarize(List<Half> halves, List<Map<String, Object>> series,
+    private static AdmissionResult.Run summarize(List<Half> halves, List<AdmissionResult.Row> series,
                                                  double secondsPerPhase) {
-        List<Map<String, Object>> phases = new ArrayList<>();
+        List<AdmissionResult.Phase> phases = new ArrayList<>();
         long arrivals = 0;
         long rejected = 0;
         long completions = 0;
@@ -268,25 +240,17 @@ public final class AdmissionExperiment {
         for (int i = 0; i < halves.size(); i++) {
             Half h = halves.get(i);
             Phase p = PHASES.get(i);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", p.name());
-            m.put("clients", p.clients());
-            m.put("writeShare", p.writeShare());
-            m.put("meanLatency", Experiments.round(h.completions == 0 ? 0 : h.latencySum / h.completions));
-            m.put("abandon", Experiments.round(h.arrivals == 0 ? 0 : (double) h.rejected / h.arrivals));
-            m.put("meanLimit", Experiments.round(h.limitSamples == 0 ? 0 : h.limitSum / h.limitSamples));
-            m.put("throughputPerSecond", Experiments.round(h.completions / (secondsPerPhase / 2)));
-            phases.add(m);
+            phases.add(new AdmissionResult.Phase(p.name(), p.clients(), p.writeShare(),
+                    Experiments.round(h.completions == 0 ? 0 : h.latencySum / h.completions),
+                    Experiments.round(h.arrivals == 0 ? 0 : (double) h.rejected / h.arrivals),
+                    Experiments.round(h.limitSamples == 0 ? 0 : h.limitSum / h.limitSamples),
+                    Experiments.round(h.completions / (secondsPerPhase / 2))));
             arrivals += h.arrivals;
             rejected += h.rejected;
             completions += h.completions;
             latencySum += h.latencySum;
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("meanLatencyAfterConvergence", Experiments.round(completions == 0 ? 0 : latencySum / completions));
-        out.put("abandonAfterConvergence", Experiments.round(arrivals == 0 ? 0 : (double) rejected / arrivals));
-        out.put("phases", phases);
-        out.put("series", series);
-        return out;
+        return new AdmissionResult.Run(Experiments.round(completions == 0 ? 0 : latencySum / completions),
+                Experiments.round(arrivals == 0 ? 0 : (double) rejected / arrivals), phases, series);
     }
 }

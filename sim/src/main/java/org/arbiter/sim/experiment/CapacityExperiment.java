@@ -86,16 +86,9 @@ public final class CapacityExperiment {
             return Math.min(cores / ((1 - ioFraction) * meanDemandSeconds), processes / meanDemandSeconds);
         }
 
-        Map<String, Object> describe() {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("cores", cores);
-            m.put("meanDemandSeconds", meanDemandSeconds);
-            m.put("ioFraction", ioFraction);
-            m.put("processes", processes);
-            m.put("queueLimit", queueLimit);
-            m.put("queueTimeoutSeconds", queueTimeoutSeconds);
-            m.put("nominalPerSecond", Experiments.round(nominalPerSecond()));
-            return m;
+        CapacityResult.Server describe() {
+            return new CapacityResult.Server(cores, meanDemandSeconds, ioFraction, processes, queueLimit,
+                    queueTimeoutSeconds, Experiments.round(nominalPerSecond()));
         }
     }
 
@@ -111,25 +104,19 @@ public final class CapacityExperiment {
      * Runs both workloads: two periods of a sinusoid, each {@code periodSeconds} simulated
      * seconds long, with the three estimators; and the ramps that give the reference.
      */
-    public static Map<String, Object> run(long seed, double periodSeconds, Consumer<String> progress) {
+    public static CapacityResult run(long seed, double periodSeconds, Consumer<String> progress) {
         if (!(periodSeconds > 0)) {
             throw new IllegalArgumentException("periodSeconds: " + periodSeconds + " (expected: > 0)");
         }
         double seconds = 2 * periodSeconds;
-        Map<String, Object> workloads = new LinkedHashMap<>();
+        Map<String, CapacityResult.Workload> workloads = new LinkedHashMap<>();
         for (Workload w : WORKLOADS) {
             workloads.put(w.name(), runWorkload(w, seed, seconds, progress));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("workloads", workloads);
-        out.put("dropRatioBound", DROP_RATIO_BOUND);
-        out.put("sampleSeconds", SAMPLE_SECONDS);
-        out.put("periodSeconds", periodSeconds);
-        out.put("seconds", seconds);
-        return out;
+        return new CapacityResult(workloads, DROP_RATIO_BOUND, SAMPLE_SECONDS, periodSeconds, seconds);
     }
 
-    private static Map<String, Object> runWorkload(Workload w, long seed, double seconds, Consumer<String> progress) {
+    private static CapacityResult.Workload runWorkload(Workload w, long seed, double seconds, Consumer<String> progress) {
         List<Double> ramps = new ArrayList<>();
         double sum = 0;
         for (int i = 1; i <= RAMPS; i++) {
@@ -155,28 +142,21 @@ public final class CapacityExperiment {
             totals[2] += s.dropped();
             return true;
         });
-        Map<String, Object> estimates = new LinkedHashMap<>();
-        estimates.put("queue", Experiments.round(queue.estimate()));
-        estimates.put("utilization", Experiments.round(utilization.estimate()));
-        estimates.put("static", Experiments.round(fixed.estimate()));
-        Map<String, Object> errors = new LinkedHashMap<>();
-        for (var e : estimates.entrySet()) {
-            errors.put(e.getKey(), Experiments.round(100 * (((Number) e.getValue()).doubleValue() / reference - 1)));
-        }
+        CapacityResult.Estimates estimates = new CapacityResult.Estimates(Experiments.round(queue.estimate()),
+                Experiments.round(utilization.estimate()), Experiments.round(fixed.estimate()));
+        CapacityResult.Estimates errors = new CapacityResult.Estimates(errorPercent(estimates.queue(), reference),
+                errorPercent(estimates.utilization(), reference), errorPercent(estimates.fixed(), reference));
         progress.accept(String.format(Locale.ROOT, "capacity %s: estimates queue %.1f, utilization %.1f, static %.1f req/s",
                 w.name(), queue.estimate(), utilization.estimate(), fixed.estimate()));
 
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("reference", Experiments.round(reference));
-        m.put("estimates", estimates);
-        m.put("errorPercent", errors);
-        m.put("referenceRamps", ramps);
-        m.put("workload", w.describe());
-        m.put("sinusoid", Map.of("troughPerSecond", Experiments.round(0.3 * nominal),
-                "peakPerSecond", Experiments.round(1.3 * nominal), "periodSeconds", seconds / 2));
-        m.put("dropRatio", totals[0] == 0 ? 0.0 : Experiments.round((double) totals[2] / totals[0]));
-        m.put("series", series(rows));
-        return m;
+        return new CapacityResult.Workload(Experiments.round(reference), estimates, errors, ramps, w.describe(),
+                new CapacityResult.Sinusoid(Experiments.round(0.3 * nominal), Experiments.round(1.3 * nominal), seconds / 2),
+                totals[0] == 0 ? 0.0 : Experiments.round((double) totals[2] / totals[0]), series(rows));
+    }
+
+    /** An estimate's error against the reference, %. */
+    private static double errorPercent(double estimate, double reference) {
+        return Experiments.round(100 * (estimate / reference - 1));
     }
 
     /** The reference capacity of one ramp: accepted req/s over the first 60 s window with drop ratio ≥ ε_th (0 if never). */
@@ -220,18 +200,19 @@ public final class CapacityExperiment {
         return found[0];
     }
 
-    private static Map<String, Object> series(List<double[]> rows) {
+    /** The rows' columns (time, arrival rate, throughput, drop ratio, the three estimates), at most 400 rows. */
+    private static CapacityResult.Series series(List<double[]> rows) {
         int stride = Math.max(1, (rows.size() + MAX_SERIES_POINTS - 1) / MAX_SERIES_POINTS);
-        String[] names = {"timeSeconds", "arrivalRate", "throughput", "dropRatio", "queue", "utilization", "static"};
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int j = 0; j < names.length; j++) {
+        List<List<Double>> columns = new ArrayList<>();
+        for (int j = 0; j < 7; j++) {
             List<Double> col = new ArrayList<>();
             for (int i = stride - 1; i < rows.size(); i += stride) {
                 col.add(Experiments.round(rows.get(i)[j]));
             }
-            out.put(names[j], col);
+            columns.add(col);
         }
-        return out;
+        return new CapacityResult.Series(columns.get(0), columns.get(1), columns.get(2), columns.get(3), columns.get(4),
+                columns.get(5), columns.get(6));
     }
 
     /** Receives one sampling period; returns false to stop the run. */

@@ -3,193 +3,195 @@ package org.arbiter.sim.experiment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 
-/** PNG charts mirroring the papers' figures (003, 000, 004), drawn with XChart. */
+/**
+ * PNG charts mirroring the papers' figures (003, 000, 004), drawn with XChart from the
+ * experiments' result records. Each method writes its charts into {@code dir} and returns their
+ * paths. Stateless and thread-safe.
+ */
 public final class Charts {
 
     private Charts() {
     }
 
-    @SuppressWarnings("unchecked")
-    public static List<Path> write(String name, Map<String, Object> result, Path dir) throws IOException {
+    /** 003 Fig. 7 from a simulated run. */
+    public static List<Path> concurrency(ConcurrencyResult simulated, Path dir) throws IOException {
+        return concurrency(Map.of("simulated", simulated), dir);
+    }
+
+    /** 003 Fig. 7 from a live run, with the simulated run of the same seed beside it. */
+    public static List<Path> concurrency(ConcurrencyResult live, ConcurrencyResult simulated, Path dir) throws IOException {
+        Map<String, ConcurrencyResult> runs = new LinkedHashMap<>();
+        runs.put("live", live);
+        runs.put("simulated", simulated);
+        return concurrency(runs, dir);
+    }
+
+    private static List<Path> concurrency(Map<String, ConcurrencyResult> runs, Path dir) throws IOException {
+        XYChart c = new XYChartBuilder().width(800).height(500).title("Throughput against N_s (003 Fig. 7)")
+                .xAxisTitle("N_s (concurrent requests at the server)").yAxisTitle("throughput (req/s)").build();
+        for (var run : runs.entrySet()) {
+            List<ConcurrencyResult.Point> pts = run.getValue().points();
+            c.addSeries(run.getKey(), pts.stream().map(p -> (double) p.concurrency()).toList(),
+                    pts.stream().map(ConcurrencyResult.Point::throughput).toList());
+        }
+        return List.of(save(c, dir.resolve("concurrency.png")));
+    }
+
+    /** 003 Fig. 9-10: weights and mean response times per phase (simulated or live). */
+    public static List<Path> phases(List<PhasesResult.Phase> phases, Path dir) throws IOException {
+        List<String> names = phases.stream().map(PhasesResult.Phase::name).toList();
+        CategoryChart w = new CategoryChartBuilder().width(800).height(500)
+                .title("Weights per phase (003 Fig. 10); paper: B (6,4), C (4,6), D (8,2)")
+                .xAxisTitle("phase").yAxisTitle("w(g,c)").build();
+        w.addSeries("premium", names, phases.stream().map(p -> p.weights().premium()).toList());
+        w.addSeries("basic", names, phases.stream().map(p -> p.weights().basic()).toList());
+        Path p1 = save(w, dir.resolve("phases-weights.png"));
+        CategoryChart r = new CategoryChartBuilder().width(800).height(500)
+                .title("Mean response time per phase (003 Fig. 9); targets 2 s and 3 s")
+                .xAxisTitle("phase").yAxisTitle("seconds").build();
+        r.addSeries("premium", names, phases.stream().map(p -> p.meanResponseSeconds().premium()).toList());
+        r.addSeries("basic", names, phases.stream().map(p -> p.meanResponseSeconds().basic()).toList());
+        Path p2 = save(r, dir.resolve("phases-response.png"));
+        return List.of(p1, p2);
+    }
+
+    /** 003 Fig. 13-15 from a simulated run. */
+    public static List<Path> regions(RegionsResult simulated, Path dir) throws IOException {
+        return regions(Map.of("", simulated), dir);
+    }
+
+    /** 003 Fig. 13-15 from a live run, with the simulated run of the same seed beside it. */
+    public static List<Path> regions(RegionsResult live, RegionsResult simulated, Path dir) throws IOException {
+        Map<String, RegionsResult> runs = new LinkedHashMap<>();
+        runs.put(" (live)", live);
+        runs.put(" (simulated)", simulated);
+        return regions(runs, dir);
+    }
+
+    /** @param runs by the suffix of their series' names */
+    private static List<Path> regions(Map<String, RegionsResult> runs, Path dir) throws IOException {
+        XYChart c = new XYChartBuilder().width(900).height(500)
+                .title("Cluster utility over (premium, basic) clients (003 Fig. 13-15)")
+                .xAxisTitle("point (premium·4 + basic), premium-major order").yAxisTitle("min utility").build();
+        for (var run : runs.entrySet()) {
+            for (var e : run.getValue().policies().entrySet()) {
+                List<RegionsResult.Point> pts = e.getValue().points();
+                List<Double> xs = new ArrayList<>();
+                for (int i = 0; i < pts.size(); i++) {
+                    xs.add((double) i);
+                }
+                c.addSeries(e.getKey() + run.getKey(), xs, pts.stream().map(RegionsResult.Point::clusterUtility).toList());
+            }
+        }
+        return List.of(save(c, dir.resolve("regions.png")));
+    }
+
+    /** 000 Fig. 9-10: the three estimates against the ramps' reference, one chart per workload. */
+    public static List<Path> capacity(CapacityResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        switch (name) {
-            case "concurrency" -> {
-                List<Map<String, Object>> pts = (List<Map<String, Object>>) result.get("points");
-                XYChart c = new XYChartBuilder().width(800).height(500).title("Throughput against N_s (003 Fig. 7)")
-                        .xAxisTitle("N_s (concurrent requests at the server)").yAxisTitle("throughput (req/s)").build();
-                boolean live = result.containsKey("timeScale");
-                c.addSeries(live ? "live" : "simulated", pts.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
-                        pts.stream().map(p -> ((Number) p.get("throughput")).doubleValue()).toList());
-                if (result.get("simulated") instanceof Map<?, ?> sim) {
-                    List<Map<String, Object>> sp = (List<Map<String, Object>>) sim.get("points");
-                    c.addSeries("simulated", sp.stream().map(p -> ((Number) p.get("concurrency")).doubleValue()).toList(),
-                            sp.stream().map(p -> ((Number) p.get("throughput")).doubleValue()).toList());
-                }
-                Path p = dir.resolve("concurrency.png");
-                BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
-                out.add(p);
-            }
-            case "phases" -> {
-                List<Map<String, Object>> ph = (List<Map<String, Object>>) result.get("phases");
-                List<String> names = ph.stream().map(p -> (String) p.get("name")).toList();
-                CategoryChart w = new CategoryChartBuilder().width(800).height(500)
-                        .title("Weights per phase (003 Fig. 10); paper: B (6,4), C (4,6), D (8,2)")
-                        .xAxisTitle("phase").yAxisTitle("w(g,c)").build();
-                for (String cls : List.of("premium", "basic")) {
-                    w.addSeries(cls, names, ph.stream().map(p -> ((Map<String, Number>) p.get("weights")).get(cls)).toList());
-                }
-                Path p1 = dir.resolve("phases-weights.png");
-                BitmapEncoder.saveBitmap(w, p1.toString(), BitmapEncoder.BitmapFormat.PNG);
-                CategoryChart r = new CategoryChartBuilder().width(800).height(500)
-                        .title("Mean response time per phase (003 Fig. 9); targets 2 s and 3 s")
-                        .xAxisTitle("phase").yAxisTitle("seconds").build();
-                for (String cls : List.of("premium", "basic")) {
-                    r.addSeries(cls, names, ph.stream().map(p -> ((Map<String, Number>) p.get("meanResponseSeconds")).get(cls)).toList());
-                }
-                Path p2 = dir.resolve("phases-response.png");
-                BitmapEncoder.saveBitmap(r, p2.toString(), BitmapEncoder.BitmapFormat.PNG);
-                out.add(p1);
-                out.add(p2);
-            }
-            case "regions" -> {
-                Map<String, Map<String, Object>> pol = (Map<String, Map<String, Object>>) result.get("policies");
-                XYChart c = new XYChartBuilder().width(900).height(500)
-                        .title("Cluster utility over (premium, basic) clients (003 Fig. 13-15)")
-                        .xAxisTitle("point (premium·4 + basic), premium-major order").yAxisTitle("min utility").build();
-                boolean live = result.containsKey("timeScale");
-                Map<String, Map<String, Map<String, Object>>> sources = new java.util.LinkedHashMap<>();
-                sources.put(live ? " (live)" : "", pol);
-                if (result.get("simulated") instanceof Map<?, ?> sim) {
-                    sources.put(" (simulated)", (Map<String, Map<String, Object>>) sim.get("policies"));
-                }
-                for (var src : sources.entrySet()) {
-                    for (var e : src.getValue().entrySet()) {
-                        List<Map<String, Object>> pts = (List<Map<String, Object>>) e.getValue().get("points");
-                        List<Double> xs = new ArrayList<>();
-                        for (int i = 0; i < pts.size(); i++) {
-                            xs.add((double) i);
-                        }
-                        c.addSeries(e.getKey() + src.getKey(), xs,
-                                pts.stream().map(p -> ((Number) p.get("clusterUtility")).doubleValue()).toList());
-                    }
-                }
-                Path p = dir.resolve("regions.png");
-                BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
-                out.add(p);
-            }
-            case "capacity" -> {
-                Map<String, Map<String, Object>> ws = (Map<String, Map<String, Object>>) result.get("workloads");
-                for (var e : ws.entrySet()) {
-                    Map<String, List<Number>> s = (Map<String, List<Number>>) e.getValue().get("series");
-                    double reference = ((Number) e.getValue().get("reference")).doubleValue();
-                    XYChart c = new XYChartBuilder().width(900).height(500)
-                            .title("Capacity estimates, " + e.getKey() + "-bound workload (000 Fig. "
-                                    + (e.getKey().equals("io") ? "10" : "9") + ")")
-                            .xAxisTitle("time (s)").yAxisTitle("req/s").build();
-                    List<Double> t = doubles(s.get("timeSeconds"));
-                    c.addSeries("arrival rate", t, doubles(s.get("arrivalRate")));
-                    c.addSeries("throughput", t, doubles(s.get("throughput")));
-                    for (String est : List.of("queue", "utilization", "static")) {
-                        c.addSeries(est + " estimate", t, doubles(s.get(est)));
-                    }
-                    c.addSeries("reference (ramp)", List.of(t.get(0), t.get(t.size() - 1)), List.of(reference, reference));
-                    c.getStyler().setMarkerSize(0);
-                    c.getStyler().setXAxisDecimalPattern("#");
-                    Path p = dir.resolve("capacity-" + e.getKey() + ".png");
-                    BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
-                    out.add(p);
-                }
-            }
-            case "admission" -> {
-                for (String law : List.of("amc", "pmc")) {
-                    Map<String, Object> r = (Map<String, Object>) result.get(law);
-                    List<Map<String, Number>> rows = (List<Map<String, Number>>) r.get("series");
-                    List<Double> t = rows.stream().map(x -> x.get("t").doubleValue()).toList();
-                    XYChart n = new XYChartBuilder().width(900).height(400)
-                            .title(law.toUpperCase(java.util.Locale.ROOT) + ": concurrency limit N and admitted N_e (004 Fig. "
-                                    + (law.equals("amc") ? "6-7" : "8") + ")")
-                            .xAxisTitle("time (s)").yAxisTitle("requests").build();
-                    n.addSeries("limit N", t, rows.stream().map(x -> x.get("limit").doubleValue()).toList());
-                    n.addSeries("N_e", t, rows.stream().map(x -> x.get("inFlight").doubleValue()).toList());
-                    n.getStyler().setMarkerSize(0);
-                    n.getStyler().setXAxisDecimalPattern("#");
-                    Path p1 = dir.resolve("admission-" + law + "-limit.png");
-                    BitmapEncoder.saveBitmap(n, p1.toString(), BitmapEncoder.BitmapFormat.PNG);
-                    String key = law.equals("amc") ? "latency" : "abandon";
-                    double bound = ((Number) r.get(law.equals("amc") ? "latencyMax" : "abandonMax")).doubleValue();
-                    XYChart q = new XYChartBuilder().width(900).height(400)
-                            .title(law.toUpperCase(java.util.Locale.ROOT) + ": " + (law.equals("amc") ? "mean latency" : "abandon rate")
-                                    + " per control period against its bound")
-                            .xAxisTitle("time (s)").yAxisTitle(law.equals("amc") ? "seconds" : "rejected / arrived").build();
-                    q.addSeries(key, t, rows.stream().map(x -> x.get(key).doubleValue()).toList());
-                    q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
-                    q.getStyler().setMarkerSize(0);
-                    q.getStyler().setXAxisDecimalPattern("#");
-                    Path p2 = dir.resolve("admission-" + law + "-" + key + ".png");
-                    BitmapEncoder.saveBitmap(q, p2.toString(), BitmapEncoder.BitmapFormat.PNG);
-                    out.add(p1);
-                    out.add(p2);
-                }
-            }
-            case "energy" -> {
-                if (result.containsKey("series")) { // the live run has no per-minute series
-                    out.addAll(energy(result, dir));
-                }
-            }
-            default -> { }
+        for (var e : result.workloads().entrySet()) {
+            CapacityResult.Series s = e.getValue().series();
+            double reference = e.getValue().reference();
+            XYChart c = new XYChartBuilder().width(900).height(500)
+                    .title("Capacity estimates, " + e.getKey() + "-bound workload (000 Fig. "
+                            + (e.getKey().equals("io") ? "10" : "9") + ")")
+                    .xAxisTitle("time (s)").yAxisTitle("req/s").build();
+            List<Double> t = s.timeSeconds();
+            c.addSeries("arrival rate", t, s.arrivalRate());
+            c.addSeries("throughput", t, s.throughput());
+            c.addSeries("queue estimate", t, s.queue());
+            c.addSeries("utilization estimate", t, s.utilization());
+            c.addSeries("static estimate", t, s.fixed());
+            c.addSeries("reference (ramp)", List.of(t.get(0), t.get(t.size() - 1)), List.of(reference, reference));
+            c.getStyler().setMarkerSize(0);
+            c.getStyler().setXAxisDecimalPattern("#");
+            out.add(save(c, dir.resolve("capacity-" + e.getKey() + ".png")));
         }
         return out;
     }
 
-    /** 000 Fig. 11-12: servers up and load over the day per policy (one chart per demand); savings against start-up delay. */
-    @SuppressWarnings("unchecked")
-    private static List<Path> energy(Map<String, Object> result, Path dir) throws IOException {
+    /** 004 Fig. 6-8: each law's limit and N_e, and the quantity it bounds against its bound. */
+    public static List<Path> admission(AdmissionResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        Map<String, Map<String, Map<String, Object>>> series =
-                (Map<String, Map<String, Map<String, Object>>>) result.get("series");
-        for (var demand : series.entrySet()) {
+        out.addAll(admission("amc", "6-7", result.amc().run(), "latency", "mean latency", "seconds",
+                AdmissionResult.Row::latency, result.amc().latencyMax(), dir));
+        out.addAll(admission("pmc", "8", result.pmc().run(), "abandon", "abandon rate", "rejected / arrived",
+                AdmissionResult.Row::abandon, result.pmc().abandonMax(), dir));
+        return out;
+    }
+
+    private static List<Path> admission(String law, String figure, AdmissionResult.Run run, String key, String what,
+                                        String unit, ToDoubleFunction<AdmissionResult.Row> measured, double bound,
+                                        Path dir) throws IOException {
+        List<AdmissionResult.Row> rows = run.series();
+        List<Double> t = rows.stream().map(AdmissionResult.Row::t).toList();
+        String title = law.toUpperCase(Locale.ROOT);
+        XYChart n = new XYChartBuilder().width(900).height(400)
+                .title(title + ": concurrency limit N and admitted N_e (004 Fig. " + figure + ")")
+                .xAxisTitle("time (s)").yAxisTitle("requests").build();
+        n.addSeries("limit N", t, rows.stream().map(x -> (double) x.limit()).toList());
+        n.addSeries("N_e", t, rows.stream().map(AdmissionResult.Row::inFlight).toList());
+        n.getStyler().setMarkerSize(0);
+        n.getStyler().setXAxisDecimalPattern("#");
+        Path p1 = save(n, dir.resolve("admission-" + law + "-limit.png"));
+        XYChart q = new XYChartBuilder().width(900).height(400)
+                .title(title + ": " + what + " per control period against its bound")
+                .xAxisTitle("time (s)").yAxisTitle(unit).build();
+        q.addSeries(key, t, rows.stream().map(x -> measured.applyAsDouble(x)).toList());
+        q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
+        q.getStyler().setMarkerSize(0);
+        q.getStyler().setXAxisDecimalPattern("#");
+        Path p2 = save(q, dir.resolve("admission-" + law + "-" + key + ".png"));
+        return List.of(p1, p2);
+    }
+
+    /** 000 Fig. 11-12: servers up and load over the day per policy (one chart per demand); savings against start-up delay. */
+    public static List<Path> energy(EnergyResult result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        double capacity = result.setup().benchmarkCapacityPerServer();
+        for (var demand : result.series().entrySet()) {
             XYChart c = new XYChartBuilder().width(1000).height(550)
                     .title("Servers up (on or booting) over the compressed day, " + demand.getKey() + " requests (000 Fig. 11)")
                     .xAxisTitle("time (s)").yAxisTitle("servers up; load in servers' worth at the benchmark capacity").build();
             boolean first = true;
-            double capacity = ((Number) ((Map<String, Object>) result.get("setup")).get("benchmarkCapacityPerServer")).doubleValue();
             for (var policy : demand.getValue().entrySet()) {
-                List<Double> t = doubles((List<Number>) policy.getValue().get("timeSeconds"));
+                List<Double> t = policy.getValue().timeSeconds();
                 if (first) {
-                    c.addSeries("load (req/s ÷ " + capacity + ")", t, doubles((List<Number>) policy.getValue().get("arrivalRate"))
-                            .stream().map(x -> x / capacity).toList());
+                    c.addSeries("load (req/s ÷ " + capacity + ")", t,
+                            policy.getValue().arrivalRate().stream().map(x -> x / capacity).toList());
                     first = false;
                 }
-                c.addSeries(policy.getKey(), t, doubles((List<Number>) policy.getValue().get("serversUp")));
+                c.addSeries(policy.getKey(), t, policy.getValue().serversUp());
             }
             c.getStyler().setMarkerSize(0);
-            Path p = dir.resolve("energy-" + demand.getKey() + ".png");
-            BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
-            out.add(p);
+            out.add(save(c, dir.resolve("energy-" + demand.getKey() + ".png")));
         }
-        List<Map<String, Object>> sweep = (List<Map<String, Object>>) result.get("startupSweep");
+        List<EnergyResult.SweepPoint> sweep = result.startupSweep();
         if (!sweep.isEmpty()) {
             XYChart c = new XYChartBuilder().width(800).height(500)
                     .title("Energy saved against start-up delay, queue policy, standard day (000 Fig. 12)")
                     .xAxisTitle("start-up delay (s)").yAxisTitle("energy saved vs always-on (%)").build();
-            c.addSeries("simulated", sweep.stream().map(m -> ((Number) m.get("startupSeconds")).doubleValue()).toList(),
-                    sweep.stream().map(m -> ((Number) m.get("savingsPercent")).doubleValue()).toList());
-            Path p = dir.resolve("energy-startup.png");
-            BitmapEncoder.saveBitmap(c, p.toString(), BitmapEncoder.BitmapFormat.PNG);
-            out.add(p);
+            c.addSeries("simulated", sweep.stream().map(EnergyResult.SweepPoint::startupSeconds).toList(),
+                    sweep.stream().map(m -> m.day().savingsPercent()).toList());
+            out.add(save(c, dir.resolve("energy-startup.png")));
         }
         return out;
     }
 
-    private static List<Double> doubles(List<? extends Number> xs) {
-        return xs.stream().map(Number::doubleValue).toList();
+    private static Path save(Chart<?, ?> chart, Path file) throws IOException {
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return file;
     }
 }

@@ -99,20 +99,20 @@ public final class EnergyExperiment {
     }
 
     /** The full experiment: three demands × six policies, the start-up sweep, the benchmark. */
-    public static Map<String, Object> run(long seed, Consumer<String> progress) {
+    public static EnergyResult run(long seed, Consumer<String> progress) {
         return run(FULL, seed, POLICIES, STARTUP_SWEEP, progress);
     }
 
-    static Map<String, Object> run(Setup setup, long seed, List<String> policies, double[] sweep, Consumer<String> progress) {
+    static EnergyResult run(Setup setup, long seed, List<String> policies, double[] sweep, Consumer<String> progress) {
         long wallStart = System.nanoTime();
         double capacity = benchmark(setup, seed, progress);
         double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
         double trough = TROUGH_RATIO * peak;
-        Map<String, Object> scenarios = new LinkedHashMap<>();
-        Map<String, Object> series = new LinkedHashMap<>();
+        Map<String, Map<String, EnergyResult.Day>> scenarios = new LinkedHashMap<>();
+        Map<String, Map<String, EnergyResult.Series>> series = new LinkedHashMap<>();
         for (Map.Entry<String, Double> demand : demands().entrySet()) {
-            Map<String, Object> byPolicy = new LinkedHashMap<>();
-            Map<String, Object> seriesByPolicy = new LinkedHashMap<>();
+            Map<String, EnergyResult.Day> byPolicy = new LinkedHashMap<>();
+            Map<String, EnergyResult.Series> seriesByPolicy = new LinkedHashMap<>();
             double offJoules = Double.NaN;
             for (String policy : policies) {
                 SimResult r = day(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
@@ -120,55 +120,34 @@ public final class EnergyExperiment {
                 if ("off".equals(policy)) {
                     offJoules = joules;
                 }
-                Map<String, Object> m = summary(r, offJoules);
+                EnergyResult.Day m = summary(r, offJoules);
                 byPolicy.put(policy, m);
                 seriesByPolicy.put(policy, series(r, setup));
                 progress.accept(String.format(Locale.ROOT, "energy %s %s: %.2f MJ, saved %s %%, dropped %s %% (%d lost), "
                                 + "mean servers on %.2f, %.1f s wall", demand.getKey(), policy, joules / 1e6,
-                        m.get("savingsPercent"), m.get("droppedPercent"), r.lost(), meanOn(r), r.wallSeconds()));
+                        m.savingsPercent(), m.droppedPercent(), r.lost(), meanOn(r), r.wallSeconds()));
             }
             scenarios.put(demand.getKey(), byPolicy);
             series.put(demand.getKey(), seriesByPolicy);
         }
-        List<Map<String, Object>> sweepOut = new ArrayList<>();
+        List<EnergyResult.SweepPoint> sweepOut = new ArrayList<>();
         if (sweep.length > 0) {
             SimResult off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed);
             for (double startup : sweep) {
                 SimResult r = day(setup, 1.0, "queue", startup, capacity, peak, trough, seed);
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("startupSeconds", startup);
-                m.putAll(summary(r, off.totalEnergyJoules()));
-                sweepOut.add(m);
+                EnergyResult.Day m = summary(r, off.totalEnergyJoules());
+                sweepOut.add(new EnergyResult.SweepPoint(startup, m));
                 progress.accept(String.format(Locale.ROOT, "energy sweep start-up %.0f s: saved %s %%, dropped %s %%",
-                        startup, m.get("savingsPercent"), m.get("droppedPercent")));
+                        startup, m.savingsPercent(), m.droppedPercent()));
             }
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("scenarios", scenarios);
-        out.put("startupSweep", sweepOut);
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("servers", SERVERS);
-        s.put("daySeconds", setup.daySeconds());
-        s.put("compression", setup.compression());
-        s.put("coresPerServer", setup.cores());
-        s.put("meanDemandSeconds", setup.demandSeconds());
-        s.put("demandFactors", demands());
-        s.put("nominalCapacityPerServer", setup.nominalCapacity());
-        s.put("benchmarkCapacityPerServer", Experiments.round(capacity));
-        s.put("peakRate", peak);
-        s.put("troughRate", trough);
-        s.put("queueLimit", setup.queueLimit());
-        s.put("queueTimeoutSeconds", setup.queueTimeoutSeconds());
-        s.put("startupSeconds", STARTUP_SECONDS);
-        s.put("shutdownSeconds", SHUTDOWN_SECONDS);
-        s.put("dropRatioBound", DROP_RATIO);
-        s.put("utilityFloor", UTILITY_FLOOR);
-        s.put("schedules", Map.of("schedule-30m", schedule(setup, 1800, capacity, peak, trough),
-                "schedule-2h", schedule(setup, 7200, capacity, peak, trough)));
-        s.put("wallSeconds", Experiments.round((System.nanoTime() - wallStart) / 1e9));
-        out.put("setup", s);
-        out.put("series", series);
-        return out;
+        EnergyResult.Setup s = new EnergyResult.Setup(SERVERS, setup.daySeconds(), setup.compression(), setup.cores(),
+                setup.demandSeconds(), demands(), setup.nominalCapacity(), Experiments.round(capacity), peak, trough,
+                setup.queueLimit(), setup.queueTimeoutSeconds(), STARTUP_SECONDS, SHUTDOWN_SECONDS, DROP_RATIO,
+                UTILITY_FLOOR, new EnergyResult.Schedules(schedule(setup, 1800, capacity, peak, trough),
+                        schedule(setup, 7200, capacity, peak, trough)),
+                Experiments.round((System.nanoTime() - wallStart) / 1e9));
+        return new EnergyResult(scenarios, sweepOut, s, series, null);
     }
 
     /** The done-when's bar: saved at least this much... */
@@ -183,17 +162,17 @@ public final class EnergyExperiment {
      * of every seed and how many reach the target (≥ 38 % saved, ≤ 0.002 % dropped). Static uses
      * each seed's own benchmark, as the main run does.
      */
-    public static Map<String, Object> seeds(long first, int count, Consumer<String> progress) {
+    public static EnergyResult.Seeds seeds(long first, int count, Consumer<String> progress) {
         return seeds(FULL, first, count, progress);
     }
 
-    static Map<String, Object> seeds(Setup setup, long first, int count, Consumer<String> progress) {
+    static EnergyResult.Seeds seeds(Setup setup, long first, int count, Consumer<String> progress) {
         if (count < 1) {
             throw new IllegalArgumentException("seeds: " + count + " (expected: >= 1)");
         }
         double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
         double trough = TROUGH_RATIO * peak;
-        Map<String, List<Map<String, Object>>> perSeed = new LinkedHashMap<>();
+        Map<String, List<EnergyResult.SeedDay>> perSeed = new LinkedHashMap<>();
         SEED_POLICIES.forEach(p -> perSeed.put(p, new ArrayList<>()));
         for (long seed = first; seed < first + count; seed++) {
             double capacity = benchmark(setup, seed, x -> { });
@@ -202,47 +181,38 @@ public final class EnergyExperiment {
                     seed, seed - first + 1, count));
             for (String policy : SEED_POLICIES) {
                 SimResult r = day(setup, 1.0, policy, STARTUP_SECONDS, capacity, peak, trough, seed);
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("seed", seed);
-                m.putAll(summary(r, off));
+                EnergyResult.Day m = summary(r, off);
                 List<SimResult.PowerPoint> pts = r.power();
-                m.put("capacityEstimate", pts.isEmpty() ? 0.0 : Experiments.round(pts.get(pts.size() - 1).capacityPerServer()));
-                perSeed.get(policy).add(m);
-                line.append(String.format(Locale.ROOT, ", %s saved %s %% dropped %s %%", policy, m.get("savingsPercent"),
-                        m.get("droppedPercent")));
+                perSeed.get(policy).add(new EnergyResult.SeedDay(seed, m,
+                        pts.isEmpty() ? 0.0 : Experiments.round(pts.get(pts.size() - 1).capacityPerServer())));
+                line.append(String.format(Locale.ROOT, ", %s saved %s %% dropped %s %%", policy, m.savingsPercent(),
+                        m.droppedPercent()));
             }
             progress.accept(line.toString());
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("first", first);
-        out.put("count", count);
-        out.put("targetSavingsPercent", TARGET_SAVINGS_PERCENT);
-        out.put("targetDroppedPercent", TARGET_DROPPED_PERCENT);
+        Map<String, EnergyResult.SeedPolicy> out = new LinkedHashMap<>();
         for (String policy : SEED_POLICIES) {
-            List<Map<String, Object>> rows = perSeed.get(policy);
-            double[] saved = rows.stream().mapToDouble(m -> ((Number) m.get("savingsPercent")).doubleValue()).toArray();
-            double[] dropped = rows.stream().mapToDouble(m -> ((Number) m.get("droppedPercent")).doubleValue()).toArray();
+            List<EnergyResult.SeedDay> rows = perSeed.get(policy);
+            double[] saved = rows.stream().mapToDouble(m -> m.day().savingsPercent()).toArray();
+            double[] dropped = rows.stream().mapToDouble(m -> m.day().droppedPercent()).toArray();
             int atTarget = 0;
             int withinDrops = 0;
             for (int i = 0; i < saved.length; i++) {
                 withinDrops += dropped[i] <= TARGET_DROPPED_PERCENT ? 1 : 0;
                 atTarget += saved[i] >= TARGET_SAVINGS_PERCENT && dropped[i] <= TARGET_DROPPED_PERCENT ? 1 : 0;
             }
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("meanSavingsPercent", Experiments.round(java.util.Arrays.stream(saved).average().orElse(0)));
-            m.put("minSavingsPercent", java.util.Arrays.stream(saved).min().orElse(0));
-            m.put("maxSavingsPercent", java.util.Arrays.stream(saved).max().orElse(0));
-            m.put("maxDroppedPercent", java.util.Arrays.stream(dropped).max().orElse(0));
-            m.put("seedsWithinDropBound", withinDrops);
-            m.put("seedsAtTarget", atTarget);
-            m.put("perSeed", rows);
+            EnergyResult.SeedPolicy m = new EnergyResult.SeedPolicy(
+                    Experiments.round(java.util.Arrays.stream(saved).average().orElse(0)),
+                    java.util.Arrays.stream(saved).min().orElse(0), java.util.Arrays.stream(saved).max().orElse(0),
+                    java.util.Arrays.stream(dropped).max().orElse(0), withinDrops, atTarget, rows);
             out.put(policy, m);
             progress.accept(String.format(Locale.ROOT, "energy seeds: %s mean %s %% saved (%s-%s), %d of %d seeds within "
-                            + "%s %% dropped, %d of %d at the target", policy, m.get("meanSavingsPercent"),
-                    m.get("minSavingsPercent"), m.get("maxSavingsPercent"), withinDrops, count, fmt(TARGET_DROPPED_PERCENT),
+                            + "%s %% dropped, %d of %d at the target", policy, m.meanSavingsPercent(),
+                    m.minSavingsPercent(), m.maxSavingsPercent(), withinDrops, count, fmt(TARGET_DROPPED_PERCENT),
                     atTarget, count));
         }
-        return out;
+        return new EnergyResult.Seeds(first, count, TARGET_SAVINGS_PERCENT, TARGET_DROPPED_PERCENT, out.get("queue"),
+                out.get("static"));
     }
 
     static Map<String, Double> demands() {
@@ -253,19 +223,13 @@ public final class EnergyExperiment {
         return d;
     }
 
-    private static Map<String, Object> summary(SimResult r, double offJoules) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static EnergyResult.Day summary(SimResult r, double offJoules) {
         double joules = r.totalEnergyJoules();
-        m.put("energyJoules", Math.round(joules));
-        m.put("savingsPercent", Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
-        m.put("droppedPercent", r.sent() == 0 ? 0.0 : Math.round(100.0 * r.dropped() / r.sent() * 1e5) / 1e5);
-        m.put("dropped", r.dropped());
-        m.put("lost", r.lost());
-        m.put("sent", r.sent());
-        m.put("meanServersOn", Experiments.round(meanOn(r)));
         var c = r.phases().get(0).classes().get("web");
-        m.put("meanResponseSeconds", Experiments.round(c.meanResponseSeconds()));
-        return m;
+        return new EnergyResult.Day(Math.round(joules),
+                Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)),
+                r.sent() == 0 ? 0.0 : Math.round(100.0 * r.dropped() / r.sent() * 1e5) / 1e5,
+                r.dropped(), r.lost(), r.sent(), Experiments.round(meanOn(r)), Experiments.round(c.meanResponseSeconds()));
     }
 
     private static double meanOn(SimResult r) {
@@ -273,7 +237,7 @@ public final class EnergyExperiment {
     }
 
     /** Servers on and load over the day, one point per minute of simulated time (for the charts). */
-    private static Map<String, Object> series(SimResult r, Setup setup) {
+    private static EnergyResult.Series series(SimResult r, Setup setup) {
         int every = (int) Math.max(1, Math.round(setup.daySeconds() / 240 / 5));
         List<Double> t = new ArrayList<>();
         List<Double> on = new ArrayList<>();
@@ -292,12 +256,7 @@ public final class EnergyExperiment {
             rate.add(Experiments.round(sumRate / every));
             capacity.add(Experiments.round(pts.get(i + every - 1).capacityPerServer()));
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("timeSeconds", t);
-        m.put("serversUp", on);
-        m.put("arrivalRate", rate);
-        m.put("capacityEstimate", capacity);
-        return m;
+        return new EnergyResult.Series(t, on, rate, capacity);
     }
 
     /** One compressed day of {@code policy} at demand factor {@code demand}. */

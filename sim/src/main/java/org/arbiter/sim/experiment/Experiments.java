@@ -21,8 +21,8 @@ import org.arbiter.sim.Simulator;
 
 /**
  * 003 §V's reference experiments in the simulator: {@code concurrency} (Fig. 7), {@code phases}
- * (Fig. 8-12) and {@code regions} (Fig. 13-15). Each returns its result as plain maps and lists,
- * ready for JSON. Deterministic under the seed. Not thread-safe (runs on the caller's thread).
+ * (Fig. 8-12) and {@code regions} (Fig. 13-15). Each returns its result as a record that
+ * {@link ResultJson} writes as result.json. Deterministic under the seed. Not thread-safe (runs on the caller's thread).
  */
 public final class Experiments {
 
@@ -47,7 +47,7 @@ public final class Experiments {
     }
 
     /** Fig. 7: throughput against N_s = 1..30 under heavy closed-loop load (60 clients, think 1 s). */
-    public static Map<String, Object> concurrency(long seed, double secondsPerPoint, Consumer<String> progress) {
+    public static ConcurrencyResult concurrency(long seed, double secondsPerPoint, Consumer<String> progress) {
         int[] ns = new int[30];
         double[] x = new double[30];
         for (int n = 1; n <= 30; n++) {
@@ -62,11 +62,11 @@ public final class Experiments {
     }
 
     /** Fig. 7's result: the points and the knee, the smallest N_s reaching 95 % of the peak throughput. */
-    public static Map<String, Object> concurrencyResult(int[] ns, double[] throughput) {
-        List<Map<String, Object>> points = new ArrayList<>();
+    public static ConcurrencyResult concurrencyResult(int[] ns, double[] throughput) {
+        List<ConcurrencyResult.Point> points = new ArrayList<>();
         double best = 0;
         for (int i = 0; i < ns.length; i++) {
-            points.add(Map.of("concurrency", ns[i], "throughput", round(throughput[i])));
+            points.add(new ConcurrencyResult.Point(ns[i], round(throughput[i])));
             best = Math.max(best, throughput[i]);
         }
         int knee = ns[ns.length - 1];
@@ -76,21 +76,18 @@ public final class Experiments {
                 break;
             }
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("points", points);
-        out.put("knee", knee);
-        return out;
+        return new ConcurrencyResult(points, knee);
     }
 
     /** Fig. 8-12: the four phases; weights averaged over each phase's second half. */
-    public static Map<String, Object> phases(long seed, double secondsPerPhase, Consumer<String> progress) {
+    public static PhasesResult phases(long seed, double secondsPerPhase, Consumer<String> progress) {
         SimScenario sc = new SimScenario(1, List.of(
                 new SimScenario.Phase("A", secondsPerPhase, Map.of("premium", 5, "basic", 5), null),
                 new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
                 new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
         SimResult r = new Simulator(paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0), sc, true).run();
-        List<Map<String, Object>> phases = new ArrayList<>();
+        List<PhasesResult.Phase> phases = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
@@ -99,30 +96,23 @@ public final class Experiments {
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
                     pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("phases", phases);
-        out.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
-        return out;
+        return new PhasesResult(phases, Math.round(r.requestsPerWallSecond()));
     }
 
     static final UtilityFunction PREMIUM = UtilityFunction.pacifici(2, 1, 1, 1);
     static final UtilityFunction BASIC = UtilityFunction.pacifici(3, 1, 1, 1);
 
     /** One row of the phases result (weights, mean responses in s, throughput in req/s), reported to {@code progress}. */
-    public static Map<String, Object> phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
-                                        double basicWeight, double premiumResponse, double basicResponse,
-                                        double throughput, String label, Consumer<String> progress) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", name);
-        m.put("clients", Map.of("premium", premiumClients, "basic", basicClients));
-        m.put("weights", Map.of("premium", round(premiumWeight), "basic", round(basicWeight)));
-        m.put("meanResponseSeconds", Map.of("premium", round(premiumResponse), "basic", round(basicResponse)));
-        m.put("throughputPerSecond", round(throughput));
-        m.put("utility", Map.of("premium", round(PREMIUM.utility(premiumResponse)),
-                "basic", round(BASIC.utility(basicResponse))));
+    public static PhasesResult.Phase phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
+                                             double basicWeight, double premiumResponse, double basicResponse,
+                                             double throughput, String label, Consumer<String> progress) {
+        PhasesResult.Phase row = new PhasesResult.Phase(name, new PerClass<>(premiumClients, basicClients),
+                new PerClass<>(round(premiumWeight), round(basicWeight)),
+                new PerClass<>(round(premiumResponse), round(basicResponse)), round(throughput),
+                new PerClass<>(round(PREMIUM.utility(premiumResponse)), round(BASIC.utility(basicResponse))));
         progress.accept(String.format(Locale.ROOT, "%s %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
                 label, name, premiumWeight, basicWeight, premiumResponse, basicResponse, throughput));
-        return m;
+        return row;
     }
 
     private static int clients(String phase, int cls) {
@@ -139,7 +129,7 @@ public final class Experiments {
             {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
 
     /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
-    public static Map<String, Object> regions(long seed, double secondsPerPoint, Consumer<String> progress) {
+    public static RegionsResult regions(long seed, double secondsPerPoint, Consumer<String> progress) {
         try {
             return regions(progress, "regions", (v, p, b) -> {
                 SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
@@ -163,32 +153,26 @@ public final class Experiments {
     }
 
     /** The regions experiment over any way of running a point (simulated or live). */
-    public static Map<String, Object> regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
-        Map<String, Object> policies = new LinkedHashMap<>();
+    public static RegionsResult regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
+        Map<String, RegionsResult.Policy> policies = new LinkedHashMap<>();
         for (String[] v : REGION_POLICIES) {
-            List<Map<String, Object>> points = new ArrayList<>();
+            List<RegionsResult.Point> points = new ArrayList<>();
             int nonNegative = 0;
             double sum = 0;
             for (int p = 5; p <= 20; p += 5) {
                 for (int b = 5; b <= 20; b += 5) {
                     double[] r = point.responses(v, p, b);
                     double u = Math.min(PREMIUM.utility(r[0]), BASIC.utility(r[1]));
-                    points.add(Map.of("premium", p, "basic", b, "clusterUtility", round(u)));
+                    points.add(new RegionsResult.Point(p, b, round(u)));
                     nonNegative += u >= 0 ? 1 : 0;
                     sum += u;
                 }
             }
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("points", points);
-            m.put("nonNegative", nonNegative);
-            m.put("meanUtility", round(sum / 16));
-            policies.put(v[0], m);
+            policies.put(v[0], new RegionsResult.Policy(points, nonNegative, round(sum / 16)));
             progress.accept(String.format(Locale.ROOT, "%s %s: %d non-negative points, mean utility %.3f",
                     label, v[0], nonNegative, sum / 16));
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("policies", policies);
-        return out;
+        return new RegionsResult(policies);
     }
 
     public static double round(double d) {

@@ -67,7 +67,7 @@ public final class ScaleExperiment {
      *
      * @param simulatedSeconds one hour in the issue; less for a quick look
      */
-    public static Map<String, Object> run(int gateways, int servers, int classes, double simulatedSeconds, long seed,
+    public static ScaleResult run(int gateways, int servers, int classes, double simulatedSeconds, long seed,
                                           Consumer<String> progress) {
         long built = System.nanoTime();
         ClusterConfig config = cluster(gateways, servers, classes);
@@ -88,21 +88,7 @@ public final class ScaleExperiment {
         Simulator sim = new Simulator(config, sc, true).withoutCapLog()
                 .withProgress(progress, Math.max(60, simulatedSeconds / 20));
         SimResult r = sim.run();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("gateways", gateways);
-        out.put("servers", servers);
-        out.put("classes", classes);
-        out.put("flows", gateways * classes);
-        out.put("slots", servers * 10);
-        out.put("simulatedSeconds", simulatedSeconds);
-        out.put("simulatedRequests", r.simulatedRequests());
-        out.put("wallSeconds", Experiments.round(r.wallSeconds()));
-        out.put("controlPeriods", r.allocations().size());
-        out.put("grmWallSeconds", Experiments.round(sim.controlWallSeconds()));
-        out.put("grmMeanSecondsPerPeriod", r.allocations().isEmpty() ? 0
-                : Experiments.round(sim.controlWallSeconds() / r.allocations().size()));
-        out.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
-        List<Map<String, Object>> phases = new ArrayList<>();
+        List<ScaleResult.Phase> phases = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             long sent = 0;
             long ok = 0;
@@ -114,16 +100,13 @@ public final class ScaleExperiment {
                 rejected += c.rejected();
                 worst = Math.max(worst, c.meanResponseSeconds());
             }
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("name", p.name());
-            m.put("sent", sent);
-            m.put("ok", ok);
-            m.put("rejected", rejected);
-            m.put("throughputPerSecond", Experiments.round(ok / (p.endSeconds() - p.startSeconds())));
-            m.put("worstClassMeanResponseSeconds", Experiments.round(worst));
-            phases.add(m);
+            phases.add(new ScaleResult.Phase(p.name(), sent, ok, rejected,
+                    Experiments.round(ok / (p.endSeconds() - p.startSeconds())), Experiments.round(worst)));
         }
-        out.put("phases", phases);
-        return out;
+        return new ScaleResult(gateways, servers, classes, gateways * classes, servers * 10, simulatedSeconds,
+                r.simulatedRequests(), Experiments.round(r.wallSeconds()), r.allocations().size(),
+                Experiments.round(sim.controlWallSeconds()), r.allocations().isEmpty() ? 0
+                : Experiments.round(sim.controlWallSeconds() / r.allocations().size()),
+                Math.round(r.requestsPerWallSecond()), phases);
     }
 }

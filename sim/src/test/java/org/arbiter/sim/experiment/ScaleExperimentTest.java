@@ -4,24 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The scale run, small: the generated cluster is valid, the GRM runs every period, the load is carried. */
 final class ScaleExperimentTest {
 
     @Test
-    @SuppressWarnings("unchecked")
     void smallScaleRun_carriesItsLoad_withTheGrmInTheLoop() {
         List<String> progress = new ArrayList<>();
-        Map<String, Object> r = ScaleExperiment.run(4, 20, 5, 600, 1, progress::add);
-        assertThat(r.get("flows")).isEqualTo(20);
-        assertThat(r.get("controlPeriods")).isEqualTo(119); // every 5 s of 600 s but the last instant
-        List<Map<String, Object>> phases = (List<Map<String, Object>>) r.get("phases");
+        ScaleResult r = ScaleExperiment.run(4, 20, 5, 600, 1, progress::add);
+        assertThat(r.flows()).isEqualTo(20);
+        assertThat(r.controlPeriods()).isEqualTo(119); // every 5 s of 600 s but the last instant
+        List<ScaleResult.Phase> phases = r.phases();
         // 20 servers × 10 req/s: 60 % then 85 % of 200 req/s, all served (nothing rejected)
-        assertThat(((Number) phases.get(0).get("throughputPerSecond")).doubleValue()).isBetween(110.0, 130.0);
-        assertThat(((Number) phases.get(1).get("throughputPerSecond")).doubleValue()).isBetween(155.0, 185.0);
-        assertThat(phases).allSatisfy(p -> assertThat(p.get("rejected")).isEqualTo(0L));
+        assertThat(phases.get(0).throughputPerSecond()).isBetween(110.0, 130.0);
+        assertThat(phases.get(1).throughputPerSecond()).isBetween(155.0, 185.0);
+        assertThat(phases).allSatisfy(p -> assertThat(p.rejected()).isZero());
         assertThat(progress).anyMatch(l -> l.startsWith("sim: 60 of 600 simulated s"));
     }
 }

@@ -1,0 +1,79 @@
+package org.arbiter.live;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.arbiter.sim.experiment.ConcurrencyResult;
+import org.arbiter.sim.experiment.PhasesResult;
+import org.arbiter.sim.experiment.RegionsResult;
+
+/**
+ * The result of a live experiment ({@code experiment NAME --live}), as result.json holds it: the
+ * live run in the paper's units, the time scale it ran at, and the simulator's run of the same
+ * seed under {@code simulated}. The live run's keys come first, as the simulated result's do.
+ */
+public sealed interface LiveResult {
+
+    /** Every duration of the live run was multiplied by this. */
+    double timeScale();
+
+    /** 003 Fig. 7 live: the live points and knee, then the time scale, then the simulated run. */
+    record Concurrency(@JsonUnwrapped ConcurrencyResult live, double timeScale, ConcurrencyResult simulated)
+            implements LiveResult {
+    }
+
+    /** 003 Fig. 8-12 live: the live phases, then the time scale, then the simulated run. */
+    record Phases(List<PhasesResult.Phase> phases, double timeScale, PhasesResult simulated) implements LiveResult {
+
+        public Phases {
+            phases = List.copyOf(phases);
+        }
+    }
+
+    /** 003 Fig. 13-15 live: the live policies, then the time scale, then the simulated run. */
+    record Regions(@JsonUnwrapped RegionsResult live, double timeScale, RegionsResult simulated) implements LiveResult {
+    }
+
+    /**
+     * 000 §7.5 live ({@link LiveEnergy}).
+     *
+     * @param live                    by policy, in run order (off first)
+     * @param simulated               the simulated day of the same length and seed, by policy
+     * @param daySeconds              the day's length in the experiment's seconds
+     * @param staticCapacityPerServer the benchmark's capacity the static policy was given (req/s)
+     */
+    record Energy(Map<String, LiveDay> live, Map<String, SimulatedDay> simulated, double daySeconds, double timeScale,
+                  double staticCapacityPerServer) implements LiveResult {
+
+        public Energy {
+            live = Collections.unmodifiableMap(new LinkedHashMap<>(live));
+            simulated = Collections.unmodifiableMap(new LinkedHashMap<>(simulated));
+        }
+    }
+
+    /**
+     * One live day, as the simservers metered it and the load generator counted it.
+     *
+     * @param energyJoules        metered by the simservers from the start of the load to its end
+     * @param droppedPercent      dropped / sent, %
+     * @param dropped             rejected + errors + timed out + lost
+     * @param meanServersUp       servers on or booting, sampled every 50 ms of wall time
+     * @param meanResponseSeconds in the paper's seconds
+     * @param savingsPercent      1 − E / E(off), % (0 for off itself)
+     */
+    record LiveDay(long energyJoules, double droppedPercent, long dropped, long rejected, long errors, long timedOut,
+                   long lost, long sent, double meanServersUp, double meanResponseSeconds, double savingsPercent) {
+
+        /** This day with its savings against the off day. */
+        LiveDay withSavingsPercent(double percent) {
+            return new LiveDay(energyJoules, droppedPercent, dropped, rejected, errors, timedOut, lost, sent, meanServersUp,
+                    meanResponseSeconds, percent);
+        }
+    }
+
+    /** The simulated day of one policy beside the live one. */
+    record SimulatedDay(double savingsPercent, double droppedPercent, double meanServersOn) {
+    }
+}
