@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -15,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
@@ -41,8 +41,9 @@ import org.arbiter.sim.SimResult;
  * actuator (simserver's admin API), and the live load generator's open-loop diurnal source, all on
  * one embedded Kafka broker. Every duration is multiplied by the time scale and every rate divided
  * by it, so the system's dynamics are the paper's, faster. Energy is what the simservers metered
- * themselves from the start of the load to its end; dropped = rejected + errors + timed out +
- * lost over sent, as the load generator counted them. The simulated day of the same length and
+ * themselves from the start of the load to its end, and the power states sampled meanwhile bound
+ * it (PowerSampler: the powered server-seconds, the servers seen going off and on); dropped =
+ * rejected + errors + timed out + lost over sent, as the load generator counted them. The simulated day of the same length and
  * seed is reported beside it. Runs on the caller's thread.
  */
 
@@ -173,32 +174,24 @@ public final class LiveEnergy {
                  GrmService grm = GrmService.start(id, cluster, bus, Clock.systemUTC(), new GrmStep(cluster, id, System::nanoTime), m);
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 LiveRig.awaitAllocation(g1);
+                PowerSampler power = new PowerSampler(sims, EnergyExperiment.STARTUP_SECONDS * scale);
                 double[] startJoules = new double[n];
                 for (int i = 0; i < n; i++) {
                     startJoules[i] = joules(sims.get(i));
                 }
-                AtomicLong upSamples = new AtomicLong();
-                AtomicLong samples = new AtomicLong();
-                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-                sampler.scheduleAtFixedRate(() -> {
-                    int up = 0;
-                    for (SimServer s : sims) {
-                        up += s.state() == SimServer.State.ON || s.state() == SimServer.State.BOOTING ? 1 : 0;
-                    }
-                    upSamples.addAndGet(up);
-                    samples.incrementAndGet();
-                }, 0, 50, TimeUnit.MILLISECONDS);
+                power.start();
                 Map<String, Object> summary;
                 try {
                     summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
                             null).run(Files.createDirectories(work.resolve("load-" + policy)));
                 } finally {
-                    sampler.shutdownNow();
+                    power.stop();
                 }
                 double joules = 0;
                 for (int i = 0; i < n; i++) {
                     joules += joules(sims.get(i)) - startJoules[i];
                 }
+                power.end();
                 Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
                 long sent = number(web, "sent");
                 long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
@@ -210,7 +203,12 @@ public final class LiveEnergy {
                     r.put(k, number(web, k));
                 }
                 r.put("sent", sent);
-                r.put("meanServersUp", samples.get() == 0 ? 0.0 : Experiments.round((double) upSamples.get() / samples.get()));
+                r.put("meanServersUp", Experiments.round(power.meanServersUp()));
+                r.put("powerOffs", power.offs);
+                r.put("powerOns", power.ons);
+                r.put("meteredSeconds", Experiments.round(power.seconds()));
+                r.put("poweredServerSecondsMin", Experiments.round(power.poweredSeconds(false)));
+                r.put("poweredServerSecondsMax", Experiments.round(power.poweredSeconds(true)));
                 r.put("meanResponseSeconds", Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue()
                         / scale));
                 return r;
@@ -219,6 +217,101 @@ public final class LiveEnergy {
             for (SimServer s : sims) {
                 s.close();
             }
+        }
+    }
+
+    /**
+     * Watches the simservers' power states from just before the first meter reading to just after
+     * the last, so that the metered energy can be checked against the states seen: every 50 ms it
+     * samples each server's state with the time. A server found in the same state at both ends of
+     * an interval shorter than the boot delay stayed in it (going through OFF and back, or up and
+     * back to OFF, takes a boot at least), so that interval is known: powered (ON, BOOTING or
+     * SHUTTING_DOWN) or not — provided the samples on either side agree too, since the state a
+     * simserver shows may lag its meter's by its clock thread's delay. The other intervals, and the
+     * gaps before the first and after the last sample, are unknown: the bounds count them powered
+     * for the most, unpowered for the least.
+     * Sampling runs on its own thread; read the results after {@link #end}.
+     */
+    private static final class PowerSampler {
+        private record Sample(long nanos, SimServer.State[] states) {
+        }
+
+        private final List<SimServer> sims;
+        private final long bootNanos;
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final long from = System.nanoTime();
+        private final List<Sample> samples = new ArrayList<>();
+        private long to;
+        private int offs;
+        private int ons;
+
+        PowerSampler(List<SimServer> sims, double bootSeconds) {
+            this.sims = sims;
+            this.bootNanos = (long) (bootSeconds * 1e9);
+        }
+
+        void start() {
+            timer.scheduleAtFixedRate(this::sample, 0, 50, TimeUnit.MILLISECONDS);
+        }
+
+        private void sample() {
+            SimServer.State[] states = new SimServer.State[sims.size()];
+            for (int i = 0; i < states.length; i++) {
+                states[i] = sims.get(i).state();
+            }
+            synchronized (samples) {
+                samples.add(new Sample(System.nanoTime(), states));
+            }
+        }
+
+        void stop() throws InterruptedException {
+            timer.shutdown();
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+        }
+
+        /** After the last meter reading. */
+        void end() {
+            to = System.nanoTime();
+            for (int k = 1; k < samples.size(); k++) {
+                for (int i = 0; i < sims.size(); i++) {
+                    boolean was = samples.get(k - 1).states()[i] == SimServer.State.OFF;
+                    boolean is = samples.get(k).states()[i] == SimServer.State.OFF;
+                    offs += !was && is ? 1 : 0;
+                    ons += was && !is ? 1 : 0;
+                }
+            }
+        }
+
+        double seconds() {
+            return (to - from) / 1e9;
+        }
+
+        /** The mean over the samples of the servers ON or BOOTING. */
+        double meanServersUp() {
+            return samples.stream().mapToLong(s -> Arrays.stream(s.states())
+                    .filter(st -> st == SimServer.State.ON || st == SimServer.State.BOOTING).count()).average().orElse(0);
+        }
+
+        /** Server-seconds powered (not OFF) between the meter readings; {@code most}: unknown time counts as powered. */
+        double poweredSeconds(boolean most) {
+            int n = sims.size();
+            long unknown = samples.isEmpty() ? to - from
+                    : samples.get(0).nanos() - from + to - samples.get(samples.size() - 1).nanos();
+            double nanos = most ? (double) unknown * n : 0;
+            for (int k = 1; k < samples.size(); k++) {
+                long dt = samples.get(k).nanos() - samples.get(k - 1).nanos();
+                for (int i = 0; i < n; i++) {
+                    SimServer.State was = samples.get(k - 1).states()[i];
+                    boolean known = dt < bootNanos;
+                    for (int j = Math.max(0, k - 2); j <= Math.min(samples.size() - 1, k + 1); j++) {
+                        known &= samples.get(j).states()[i] == was;
+                    }
+                    if (known ? was != SimServer.State.OFF : most) {
+                        nanos += dt;
+                    }
+                }
+            }
+            return nanos / 1e9;
         }
     }
 
