@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
@@ -41,8 +42,9 @@ import org.arbiter.sim.SimResult;
  * actuator (simserver's admin API), and the live load generator's open-loop diurnal source, all on
  * one embedded Kafka broker. Every duration is multiplied by the time scale and every rate divided
  * by it, so the system's dynamics are the paper's, faster. Energy is what the simservers metered
- * themselves from the start of the load to its end, and the power states sampled meanwhile bound
- * it (PowerSampler: the powered server-seconds, the servers seen going off and on); dropped =
+ * themselves over the day's wall time from the start of the load, and the power states sampled
+ * meanwhile bound it (PowerSampler: the powered server-seconds, the servers seen going off and
+ * on); dropped =
  * rejected + errors + timed out + lost over sent, as the load generator counted them. The simulated day of the same length and
  * seed is reported beside it. Runs on the caller's thread.
  */
@@ -175,11 +177,7 @@ public final class LiveEnergy {
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 LiveRig.awaitAllocation(g1);
                 PowerSampler power = new PowerSampler(sims, EnergyExperiment.STARTUP_SECONDS * scale);
-                double[] startJoules = new double[n];
-                for (int i = 0; i < n; i++) {
-                    startJoules[i] = joules(sims.get(i));
-                }
-                power.start();
+                power.start(setup.daySeconds() * scale);
                 Map<String, Object> summary;
                 try {
                     summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
@@ -187,11 +185,7 @@ public final class LiveEnergy {
                 } finally {
                     power.stop();
                 }
-                double joules = 0;
-                for (int i = 0; i < n; i++) {
-                    joules += joules(sims.get(i)) - startJoules[i];
-                }
-                power.end();
+                double joules = power.joules();
                 Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
                 long sent = number(web, "sent");
                 long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
@@ -221,16 +215,18 @@ public final class LiveEnergy {
     }
 
     /**
-     * Watches the simservers' power states from just before the first meter reading to just after
-     * the last, so that the metered energy can be checked against the states seen: every 50 ms it
-     * samples each server's state with the time. A server found in the same state at both ends of
-     * an interval shorter than the boot delay stayed in it (going through OFF and back, or up and
-     * back to OFF, takes a boot at least), so that interval is known: powered (ON, BOOTING or
-     * SHUTTING_DOWN) or not — provided the samples on either side agree too, since the state a
-     * simserver shows may lag its meter's by its clock thread's delay. The other intervals, and the
-     * gaps before the first and after the last sample, are unknown: the bounds count them powered
-     * for the most, unpowered for the least.
-     * Sampling runs on its own thread; read the results after {@link #end}.
+     * Meters the simservers over the day's span and watches their power states meanwhile. It reads
+     * every simserver's meter at the start and again when the day's wall time is over, not when
+     * the load generator returns (that waits for the last answers, longer when more requests
+     * wait: a loaded off run's tail once made it 0.9 s longer than queue's), so that every policy
+     * is metered over the same span. Every 50 ms in between it samples each server's state with
+     * the time. A server found in the same state at both ends of an interval shorter than the
+     * boot delay stayed in it (going through OFF and back, or up and back to OFF, takes a boot at
+     * least), so that interval is known: powered (ON, BOOTING or SHUTTING_DOWN) or not — provided
+     * the samples on either side agree too, since the state a simserver shows may lag its meter's
+     * by its clock thread's delay. The other intervals, and the gaps before the first and after
+     * the last sample, are unknown: the bounds count them powered for the most, unpowered for the
+     * least. Runs on its own thread; read the results after {@link #joules}.
      */
     private static final class PowerSampler {
         private record Sample(long nanos, SimServer.State[] states) {
@@ -239,19 +235,31 @@ public final class LiveEnergy {
         private final List<SimServer> sims;
         private final long bootNanos;
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-        private final long from = System.nanoTime();
         private final List<Sample> samples = new ArrayList<>();
+        private final double[] startJoules;
+        private long from;
         private long to;
+        private double joules;
         private int offs;
         private int ons;
+        private ScheduledFuture<?> sampling;
+        private ScheduledFuture<?> end;
 
         PowerSampler(List<SimServer> sims, double bootSeconds) {
             this.sims = sims;
             this.bootNanos = (long) (bootSeconds * 1e9);
+            this.startJoules = new double[sims.size()];
         }
 
-        void start() {
-            timer.scheduleAtFixedRate(this::sample, 0, 50, TimeUnit.MILLISECONDS);
+        /** Reads the meters now and again {@code spanSeconds} later; samples the states in between. */
+        void start(double spanSeconds) {
+            from = System.nanoTime();
+            for (int i = 0; i < sims.size(); i++) {
+                startJoules[i] = LiveEnergy.joules(sims.get(i));
+            }
+            sampling = timer.scheduleAtFixedRate(this::sample, 0, 50, TimeUnit.MILLISECONDS);
+            end = timer.schedule(this::end, Math.round(spanSeconds * 1e9) - (System.nanoTime() - from),
+                    TimeUnit.NANOSECONDS);
         }
 
         private void sample() {
@@ -259,18 +267,16 @@ public final class LiveEnergy {
             for (int i = 0; i < states.length; i++) {
                 states[i] = sims.get(i).state();
             }
-            synchronized (samples) {
-                samples.add(new Sample(System.nanoTime(), states));
+            samples.add(new Sample(System.nanoTime(), states));
+        }
+
+        /** On the timer's thread, when the span is over. */
+        private void end() {
+            sampling.cancel(false);
+            sample();
+            for (int i = 0; i < sims.size(); i++) {
+                joules += LiveEnergy.joules(sims.get(i)) - startJoules[i];
             }
-        }
-
-        void stop() throws InterruptedException {
-            timer.shutdown();
-            timer.awaitTermination(10, TimeUnit.SECONDS);
-        }
-
-        /** After the last meter reading. */
-        void end() {
             to = System.nanoTime();
             for (int k = 1; k < samples.size(); k++) {
                 for (int i = 0; i < sims.size(); i++) {
@@ -280,6 +286,20 @@ public final class LiveEnergy {
                     ons += was && !is ? 1 : 0;
                 }
             }
+        }
+
+        /** After the load: the end reading, if the load ended first, happens now. */
+        void stop() throws InterruptedException {
+            if (end != null && end.cancel(false)) {
+                timer.execute(this::end);
+            }
+            timer.shutdown();
+            timer.awaitTermination(30, TimeUnit.SECONDS);
+        }
+
+        /** The energy metered over the span, J (after {@link #stop}). */
+        double joules() {
+            return joules;
         }
 
         double seconds() {
