@@ -1,16 +1,19 @@
 package org.arbiter.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ClassConfig;
-import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.dist.demo.DemoPlan;
 import org.arbiter.gateway.server.Gateway;
@@ -93,10 +96,8 @@ final class ClosedLoopEndToEndTest {
                          new GrmStep(cluster, "e2e", System::nanoTime), m);
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
                  Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults())) {
-                long deadline = System.nanoTime() + 30_000_000_000L;
-                while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
-                    Thread.sleep(20);
-                }
+                await("the GRM's first allocation at both gateways").atMost(Duration.ofSeconds(30))
+                        .until(() -> g1.allocation().version() > 0 && g2.allocation().version() > 0);
                 org.arbiter.dist.demo.WeightTracker weights = new org.arbiter.dist.demo.WeightTracker();
                 long start = System.nanoTime();
                 java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();

@@ -1,6 +1,7 @@
 package org.arbiter.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.micrometer.core.instrument.Counter;
@@ -12,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,10 +26,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.common.metrics.ProcessMetrics;
@@ -216,11 +218,8 @@ final class PoisonedAllocationEndToEndTest {
         return (System.nanoTime() - sinceNanos) / 1e9 / PERIOD_SECONDS;
     }
 
-    static void awaitTrue(String what, double seconds, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + (long) (seconds * 1e9);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("within %.0f s: %s", seconds, what).isLessThan(deadline);
-            Thread.sleep(10);
-        }
+    static void awaitTrue(String what, double seconds, BooleanSupplier condition) {
+        await(what).atMost(Duration.ofMillis(Math.round(seconds * 1000))).pollInterval(Duration.ofMillis(10))
+                .until(condition::getAsBoolean);
     }
 }

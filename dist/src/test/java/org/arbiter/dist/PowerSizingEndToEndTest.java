@@ -1,10 +1,12 @@
 package org.arbiter.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +15,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.common.metrics.ProcessMetrics;
@@ -29,9 +31,9 @@ import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Cluster sizing closed end to end on a real broker, with real power actions: a GRM (period 0.5 s;
@@ -102,11 +104,8 @@ final class PowerSizingEndToEndTest {
             closing.add(0, grm);
             Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
             closing.add(0, g1);
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (g1.allocation().version() == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertThat(g1.allocation().version()).as("the GRM leads and hands out allocations").isPositive();
+            await("the GRM leads and hands out allocations").atMost(Duration.ofSeconds(30))
+                    .until(() -> g1.allocation().version() > 0);
 
             Map<String, Seen> seen = new ConcurrentHashMap<>();
             long start = System.nanoTime();

@@ -8,14 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
@@ -47,8 +48,10 @@ import org.arbiter.sim.SimResult;
  * actuator (simserver's admin API), and the live load generator's open-loop diurnal source, all on
  * one embedded Kafka broker. Every duration is multiplied by the time scale and every rate divided
  * by it, so the system's dynamics are 000 §7.5's, faster. Energy is what the simservers metered
- * themselves from the start of the load to its end; dropped = rejected + errors + timed out +
- * lost over sent, as the load generator counted them. The simulated day of the same length and
+ * themselves over the day's wall time from the start of the load, and the power states sampled
+ * meanwhile bound it (PowerSampler: the powered server-seconds, the servers seen going off and
+ * on); dropped =
+ * rejected + errors + timed out + lost over sent, as the load generator counted them. The simulated day of the same length and
  * seed is reported beside it. Runs on the caller's thread.
  */
 
@@ -174,45 +177,152 @@ public final class LiveEnergy {
                  GrmService grm = GrmService.start(id, cluster, bus, Clock.systemUTC(), new GrmStep(cluster, id, System::nanoTime), m);
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 LiveRig.awaitAllocation(g1);
-                double[] startJoules = new double[n];
-                for (int i = 0; i < n; i++) {
-                    startJoules[i] = joules(sims.get(i));
-                }
-                AtomicLong upSamples = new AtomicLong();
-                AtomicLong samples = new AtomicLong();
-                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-                sampler.scheduleAtFixedRate(() -> {
-                    int up = 0;
-                    for (SimServer s : sims) {
-                        up += s.state() == SimServer.State.ON || s.state() == SimServer.State.BOOTING ? 1 : 0;
-                    }
-                    upSamples.addAndGet(up);
-                    samples.incrementAndGet();
-                }, 0, 50, TimeUnit.MILLISECONDS);
+                PowerSampler power = new PowerSampler(sims, EnergyExperiment.STARTUP_SECONDS * scale);
+                power.start(setup.daySeconds() * scale);
                 Map<String, Object> summary;
                 try {
                     summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
                             null).run(Files.createDirectories(work.resolve("load-" + policy)));
                 } finally {
-                    sampler.shutdownNow();
+                    power.stop();
                 }
-                double joules = 0;
-                for (int i = 0; i < n; i++) {
-                    joules += joules(sims.get(i)) - startJoules[i];
-                }
+                double joules = power.joules();
                 Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
                 long sent = number(web, "sent");
                 long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
                 return new LiveResult.LiveDay(Math.round(joules),
                         sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5, dropped,
                         number(web, "rejected"), number(web, "errors"), number(web, "timedOut"), number(web, "lost"), sent,
-                        samples.get() == 0 ? 0.0 : Experiments.round((double) upSamples.get() / samples.get()),
+                        Experiments.round(power.meanServersUp()), power.offs, power.ons,
+                        Experiments.round(power.seconds()), Experiments.round(power.poweredSeconds(false)),
+                        Experiments.round(power.poweredSeconds(true)),
                         Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue() / scale), 0);
             }
         } finally {
             for (SimServer s : sims) {
                 s.close();
             }
+        }
+    }
+
+    /**
+     * Meters the simservers over the day's span and watches their power states meanwhile. It reads
+     * every simserver's meter at the start and again when the day's wall time is over, not when
+     * the load generator returns (that waits for the last answers, longer when more requests
+     * wait: a loaded off run's tail once made it 0.9 s longer than queue's), so that every policy
+     * is metered over the same span. Every 50 ms in between it samples each server's state with
+     * the time. A server found in the same state at both ends of an interval shorter than the
+     * boot delay stayed in it (going through OFF and back, or up and back to OFF, takes a boot at
+     * least), so that interval is known: powered (ON, BOOTING or SHUTTING_DOWN) or not — provided
+     * the samples on either side agree too, since the state a simserver shows may lag its meter's
+     * by its clock thread's delay. The other intervals, and the gaps before the first and after
+     * the last sample, are unknown: the bounds count them powered for the most, unpowered for the
+     * least. Runs on its own thread; read the results after {@link #joules}.
+     */
+    private static final class PowerSampler {
+        private record Sample(long nanos, SimServer.State[] states) {
+        }
+
+        private final List<SimServer> sims;
+        private final long bootNanos;
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        private final List<Sample> samples = new ArrayList<>();
+        private final double[] startJoules;
+        private long from;
+        private long to;
+        private double joules;
+        private int offs;
+        private int ons;
+        private ScheduledFuture<?> sampling;
+        private ScheduledFuture<?> end;
+
+        PowerSampler(List<SimServer> sims, double bootSeconds) {
+            this.sims = sims;
+            this.bootNanos = (long) (bootSeconds * 1e9);
+            this.startJoules = new double[sims.size()];
+        }
+
+        /** Reads the meters now and again {@code spanSeconds} later; samples the states in between. */
+        void start(double spanSeconds) {
+            from = System.nanoTime();
+            for (int i = 0; i < sims.size(); i++) {
+                startJoules[i] = LiveEnergy.joules(sims.get(i));
+            }
+            sampling = timer.scheduleAtFixedRate(this::sample, 0, 50, TimeUnit.MILLISECONDS);
+            end = timer.schedule(this::end, Math.round(spanSeconds * 1e9) - (System.nanoTime() - from),
+                    TimeUnit.NANOSECONDS);
+        }
+
+        private void sample() {
+            SimServer.State[] states = new SimServer.State[sims.size()];
+            for (int i = 0; i < states.length; i++) {
+                states[i] = sims.get(i).state();
+            }
+            samples.add(new Sample(System.nanoTime(), states));
+        }
+
+        /** On the timer's thread, when the span is over. */
+        private void end() {
+            sampling.cancel(false);
+            sample();
+            for (int i = 0; i < sims.size(); i++) {
+                joules += LiveEnergy.joules(sims.get(i)) - startJoules[i];
+            }
+            to = System.nanoTime();
+            for (int k = 1; k < samples.size(); k++) {
+                for (int i = 0; i < sims.size(); i++) {
+                    boolean was = samples.get(k - 1).states()[i] == SimServer.State.OFF;
+                    boolean is = samples.get(k).states()[i] == SimServer.State.OFF;
+                    offs += !was && is ? 1 : 0;
+                    ons += was && !is ? 1 : 0;
+                }
+            }
+        }
+
+        /** After the load: the end reading, if the load ended first, happens now. */
+        void stop() throws InterruptedException {
+            if (end != null && end.cancel(false)) {
+                timer.execute(this::end);
+            }
+            timer.shutdown();
+            timer.awaitTermination(30, TimeUnit.SECONDS);
+        }
+
+        /** The energy metered over the span, J (after {@link #stop}). */
+        double joules() {
+            return joules;
+        }
+
+        double seconds() {
+            return (to - from) / 1e9;
+        }
+
+        /** The mean over the samples of the servers ON or BOOTING. */
+        double meanServersUp() {
+            return samples.stream().mapToLong(s -> Arrays.stream(s.states())
+                    .filter(st -> st == SimServer.State.ON || st == SimServer.State.BOOTING).count()).average().orElse(0);
+        }
+
+        /** Server-seconds powered (not OFF) between the meter readings; {@code most}: unknown time counts as powered. */
+        double poweredSeconds(boolean most) {
+            int n = sims.size();
+            long unknown = samples.isEmpty() ? to - from
+                    : samples.get(0).nanos() - from + to - samples.get(samples.size() - 1).nanos();
+            double nanos = most ? (double) unknown * n : 0;
+            for (int k = 1; k < samples.size(); k++) {
+                long dt = samples.get(k).nanos() - samples.get(k - 1).nanos();
+                for (int i = 0; i < n; i++) {
+                    SimServer.State was = samples.get(k - 1).states()[i];
+                    boolean known = dt < bootNanos;
+                    for (int j = Math.max(0, k - 2); j <= Math.min(samples.size() - 1, k + 1); j++) {
+                        known &= samples.get(j).states()[i] == was;
+                    }
+                    if (known ? was != SimServer.State.OFF : most) {
+                        nanos += dt;
+                    }
+                }
+            }
+            return nanos / 1e9;
         }
     }
 

@@ -56,19 +56,27 @@ public sealed interface LiveResult {
     /**
      * One live day, as the simservers metered it and the load generator counted it.
      *
-     * @param energyJoules        metered by the simservers from the start of the load to its end
+     * @param energyJoules        metered by the simservers over the day's wall time from the start of the load
      * @param droppedPercent      dropped / sent, %
      * @param dropped             rejected + errors + timed out + lost
      * @param meanServersUp       servers on or booting, sampled every 50 ms of wall time
+     * @param powerOffs           servers seen going off by the sampler
+     * @param powerOns            servers seen coming back on by the sampler
+     * @param meteredSeconds      the wall time the meters were read over
+     * @param poweredServerSecondsMin server-seconds surely powered (samples on both sides agree)
+     * @param poweredServerSecondsMax server-seconds possibly powered
      * @param meanResponseSeconds in the paper's seconds
      * @param savingsPercent      1 − E / E(off), % (0 for off itself)
      */
     record LiveDay(long energyJoules, double droppedPercent, long dropped, long rejected, long errors, long timedOut,
-                   long lost, long sent, double meanServersUp, double meanResponseSeconds, double savingsPercent) {
+                   long lost, long sent, double meanServersUp, long powerOffs, long powerOns, double meteredSeconds,
+                   double poweredServerSecondsMin, double poweredServerSecondsMax, double meanResponseSeconds,
+                   double savingsPercent) {
 
         /** This day with its savings against the off day. */
         LiveDay withSavingsPercent(double percent) {
             return new LiveDay(energyJoules, droppedPercent, dropped, rejected, errors, timedOut, lost, sent, meanServersUp,
+                    powerOffs, powerOns, meteredSeconds, poweredServerSecondsMin, poweredServerSecondsMax,
                     meanResponseSeconds, percent);
         }
     }

@@ -132,8 +132,8 @@ final class LiveResultJsonTest {
     @Test
     void energy_livePoliciesInRunOrder_savingsLast() {
         Map<String, LiveResult.LiveDay> live = new LinkedHashMap<>();
-        live.put("off", new LiveResult.LiveDay(1_000_000, 0.0, 0, 0, 0, 0, 0, 20_000, 5.0, 0.21, 0.0));
-        live.put("queue", new LiveResult.LiveDay(600_000, 0.015, 3, 1, 0, 2, 0, 20_000, 3.1, 0.25, 40.0));
+        live.put("off", new LiveResult.LiveDay(1_000_000, 0.0, 0, 0, 0, 0, 0, 20_000, 5.0, 0, 0, 30.001, 150.0, 150.1, 0.21, 0.0));
+        live.put("queue", new LiveResult.LiveDay(600_000, 0.015, 3, 1, 0, 2, 0, 20_000, 3.1, 3, 3, 30.001, 90.0, 95.5, 0.25, 40.0));
         Map<String, LiveResult.SimulatedDay> simulated = new LinkedHashMap<>();
         simulated.put("off", new LiveResult.SimulatedDay(0.0, 0.0, 5.0));
         simulated.put("queue", new LiveResult.SimulatedDay(39.5, 0.0, 3.0));

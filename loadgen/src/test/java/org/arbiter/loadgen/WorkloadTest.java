@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
+import static org.awaitility.Awaitility.await;
 
 import java.net.ConnectException;
 import java.net.Socket;
@@ -13,9 +14,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
@@ -201,19 +202,15 @@ final class WorkloadTest {
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
             http.send(HttpRequest.newBuilder(admin.resolve("/power/off")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
-            Thread.sleep(400);
-            assertThat(s.state()).isEqualTo(SimServer.State.OFF);
+            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == SimServer.State.OFF);
             assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
             http.send(HttpRequest.newBuilder(admin.resolve("/power/on")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
-            Thread.sleep(200);
-            assertThat(s.state()).isEqualTo(SimServer.State.BOOTING);
+            // BOOTING once the clock thread took the order; the check below comes within the 0.5 s boot.
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
+                    .until(() -> s.state() == SimServer.State.BOOTING);
             assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (s.state() != SimServer.State.ON && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertThat(s.state()).isEqualTo(SimServer.State.ON);
+            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == SimServer.State.ON);
             assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
             String status = http.send(HttpRequest.newBuilder(admin.resolve("/status")).build(),
@@ -233,19 +230,19 @@ final class WorkloadTest {
             URI admin = URI.create("http://127.0.0.1:" + s.adminPort());
             URI target = URI.create("http://127.0.0.1:" + s.port());
             double normal = meanResponse(target, "normal");
-            fault(http, admin, "{\"kind\": \"slow\", \"factor\": 5}");
+            fault(s, http, admin, "{\"kind\": \"slow\", \"factor\": 5}");
             double slow = meanResponse(target, "slow");
             // 10 clients on 10 cores never queue: mean response = mean demand (0.1 s, then 0.5 s).
             assertThat(normal).isBetween(0.07, 0.2);
             assertThat(slow).isBetween(0.3, 0.8);
-            fault(http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
+            fault(s, http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
             Map<String, Object> errors = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
                     .run(dir.resolve("errors")));
             assertThat(((Number) errors.get("errors")).longValue()).isEqualTo(((Number) errors.get("sent")).longValue()).isPositive();
-            fault(http, admin, "{\"kind\": \"none\"}");
-            fault(http, admin, "{\"kind\": \"crash\"}");
-            Thread.sleep(200);
-            assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
+            fault(s, http, admin, "{\"kind\": \"none\"}");
+            fault(s, http, admin, "{\"kind\": \"crash\"}");
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class));
         }
     }
 
@@ -254,10 +251,12 @@ final class WorkloadTest {
         return ((Number) r.get("meanResponseSeconds")).doubleValue();
     }
 
-    private static void fault(HttpClient http, URI admin, String body) throws Exception {
+    /** Posts a fault and waits until the simserver applied it (its clock thread does, after the answer). */
+    private static void fault(SimServer s, HttpClient http, URI admin, String body) throws Exception {
         assertThat(http.send(HttpRequest.newBuilder(admin.resolve("/fault")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-        Thread.sleep(50);
+        String kind = body.replaceAll(".*\"kind\": \"(\\w+)\".*", "$1");
+        await().atMost(Duration.ofSeconds(5)).until(() -> kind.equals(s.status().get("fault")));
     }
 
     @Test

@@ -161,13 +161,16 @@ public final class StatsRecorder {
             integrate(end);
             long behind = (nowNanos - bucketStart) / bucketNanos;
             if (behind > ring.length + 1) {
-                // Idle for longer than the window: clear everything at once.
+                // Idle for longer than the window: the buckets that end before the window starts
+                // are skipped at once (no event fell in them); the window's own buckets are then
+                // walked one by one below, so the queue, in-flight and backlog integrals that held
+                // through the idle time fill them.
                 for (Bucket b : ring) {
                     b.clear();
                 }
-                long skip = behind - 1;
+                long skip = behind - ring.length;
                 bucketStart += skip * bucketNanos;
-                lastIntegrated = Math.max(lastIntegrated, bucketStart);
+                lastIntegrated = bucketStart;
                 current = (int) ((current + skip) % ring.length);
                 filledBuckets += skip;
                 continue;

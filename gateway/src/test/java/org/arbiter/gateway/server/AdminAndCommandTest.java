@@ -1,12 +1,14 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import javax.management.ObjectName;
@@ -33,7 +35,7 @@ final class AdminAndCommandTest {
             }
             g.accept(new Allocation(1, Instant.parse("2026-01-01T00:00:00Z"), "g1", 3,
                     Map.of("premium", 6.5, "basic", 3.5), Map.of("s1", 9), "grm"));
-            Thread.sleep(100);
+            await().atMost(Duration.ofSeconds(5)).until(() -> g.allocation().version() == 3);
             try (var a = GatewayTestSupport.http(g.adminPort())) {
                 assertThat(a.get("/health").status()).isEqualTo(200);
                 assertThat(a.get("/ready").status()).isEqualTo(200);

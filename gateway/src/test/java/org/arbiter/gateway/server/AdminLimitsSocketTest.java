@@ -1,17 +1,19 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.GatewayTestSupport.Http;
+import org.arbiter.gateway.GatewayTestSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,9 +55,8 @@ final class AdminLimitsSocketTest {
                 // Connections over the cap got a 503 and were closed at once; the others got nothing yet.
                 assertThat(g.adminConnections()).isLessThanOrEqualTo(256);
                 List<Socket> unanswered = new ArrayList<>(sockets);
-                int busy = 0;
-                long scan = System.nanoTime();
-                while (busy < CONNECTIONS - 256 && System.nanoTime() - scan < 3_000_000_000L) {
+                int[] answered = {0};
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
                     for (var it = unanswered.iterator(); it.hasNext(); ) {
                         Socket s = it.next();
                         if (s.getInputStream().available() > 0) {
@@ -63,12 +64,13 @@ final class AdminLimitsSocketTest {
                             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
                             assertThat(answer).startsWith("HTTP/1.1 503").contains("Retry-After: 1")
                                     .contains("too many admin connections");
-                            busy++;
+                            answered[0]++;
                             it.remove();
                         }
                     }
-                    Thread.sleep(20);
-                }
+                    return answered[0] >= CONNECTIONS - 256;
+                });
+                int busy = answered[0];
                 int open = unanswered.size();
                 assertThat(busy).isEqualTo(CONNECTIONS - 256);
                 assertThat(open).isEqualTo(256);

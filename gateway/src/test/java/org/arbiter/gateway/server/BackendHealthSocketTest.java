@@ -30,6 +30,9 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,8 +43,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LogEvent;
@@ -268,14 +269,9 @@ final class BackendHealthSocketTest {
         }
     }
 
-    private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + millis + " ms");
-            }
-            Thread.sleep(10);
-        }
+    private static void await(BooleanSupplier condition, long millis) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofMillis(millis)).pollInterval(Duration.ofMillis(10))
+                .until(condition::getAsBoolean);
     }
 
     /**

@@ -1,7 +1,9 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.Map;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.GatewayTestSupport;
@@ -21,8 +23,9 @@ final class BacklogSocketTest {
              Gateway g = Gateway.start(GatewayTestSupport.twoClasses(200, "30s", backend.url()), "g1",
                      GatewayOptions.defaults().standalone().withPorts(0, 0))) {
             try (var light = new GatewayTestSupport.Load(g.port(), Map.of("premium", 3))) {
-                Thread.sleep(1500);
-                GatewayStats s = g.stats();
+                // a whole report period (1 s, 0.9 s of it closed buckets) of light load
+                GatewayStats s = await().atMost(Duration.ofSeconds(10)).until(g::stats,
+                        stats -> stats.backlog().periodSeconds() >= 0.9 && stats.classes().get("premium").period().accepted() > 5);
                 System.out.println("3 clients on 10 slots: " + s.backlog());
                 assertThat(s.classes().get("premium").period().accepted()).isGreaterThan(5);
                 assertThat(s.backlog().seconds()).isZero();

@@ -1,6 +1,7 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -20,8 +22,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.GatewayTestSupport.Http;
+import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.cli.GatewayCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,39 +103,28 @@ final class DrainProcessTest {
                     }, pool));
                 }
                 long sent = System.nanoTime();
-                while (backend.inFlight("none") < 10 && System.nanoTime() - sent < 5_000_000_000L) {
-                    Thread.sleep(5);
-                }
+                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                        .until(() -> backend.inFlight("none") >= 10);
                 assertThat(backend.inFlight("none")).isEqualTo(10);
                 Thread.sleep(Math.max(0, 500 - (System.nanoTime() - sent) / 1_000_000));
 
                 long signal = System.nanoTime();
                 // SIGTERM. Process.destroy() would also close our end of the child's output.
                 assertThat(p.toHandle().destroy()).isTrue();
-                long notReadyNanos = -1;
-                Http.Response notReady = null;
-                while (System.nanoTime() - signal < 2_000_000_000L) {
-                    Http.Response r = adminGet(adminPort, "/ready");
-                    if (r.status() == 503) {
-                        notReadyNanos = System.nanoTime() - signal;
-                        notReady = r;
-                        break;
-                    }
-                    Thread.sleep(2);
-                }
-                assertThat(notReady).as("/ready turned 503").isNotNull();
+                Http.Response notReady = await("/ready turned 503").atMost(Duration.ofSeconds(2))
+                        .pollInterval(Duration.ofMillis(2)).until(() -> adminGet(adminPort, "/ready"), r -> r.status() == 503);
+                long notReadyNanos = System.nanoTime() - signal;
                 assertThat(notReady.body()).contains("\"ready\":false").contains("\"reason\":\"draining\"");
-                long refusedNanos = -1;
-                while (System.nanoTime() - signal < 2_000_000_000L) {
-                    try (Socket s = new Socket()) {
-                        s.connect(new InetSocketAddress("127.0.0.1", port), 500);
-                    } catch (ConnectException e) {
-                        refusedNanos = System.nanoTime() - signal;
-                        break;
-                    }
-                    Thread.sleep(2);
-                }
-                assertThat(refusedNanos).as("a new connection is refused").isPositive();
+                await("a new connection is refused").atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
+                        .until(() -> {
+                            try (Socket s = new Socket()) {
+                                s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+                                return false;
+                            } catch (ConnectException e) {
+                                return true;
+                            }
+                        });
+                long refusedNanos = System.nanoTime() - signal;
                 assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(503);
 
                 int ok = 0;

@@ -1,8 +1,10 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Allocation;
-import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.GatewayTestSupport.Http;
+import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.netty.DataPlane;
 import org.junit.jupiter.api.Test;
 
@@ -53,9 +55,8 @@ final class DrainSocketTest {
                     }
                 }, pool));
             }
-            while (backend.inFlight("none") < 4 || g.stats().classes().get("basic").queueLength() < 2) {
-                Thread.sleep(5);
-            }
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> backend.inFlight("none") >= 4 && g.stats().classes().get("basic").queueLength() >= 2);
             long t0 = System.nanoTime();
             Http.Response drain;
             try (Http admin = GatewayTestSupport.http(g.adminPort())) {
@@ -101,9 +102,8 @@ final class DrainSocketTest {
             assertThat(before.status()).isEqualTo(200);
             assertThat(before.header("Connection")).isNull(); // keep-alive before the drain
             busy.send("GET /held HTTP/1.1\r\nHost: test\r\n\r\n");
-            while (backend.inFlight("none") < 1) {
-                Thread.sleep(5);
-            }
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> backend.inFlight("none") >= 1);
             assertThat(g.drain()).isTrue();
             assertThat(g.drain()).isFalse();
             Http.Response during = idle.get("/late");
@@ -159,10 +159,8 @@ final class DrainSocketTest {
             try (Http h = GatewayTestSupport.http(g.port())) {
                 assertThat(h.get("/").status()).isEqualTo(200);
             }
-            Http.Response r;
-            while ((r = adminGet(g.adminPort(), "/ready")).status() == 503 && System.nanoTime() - t0 < 15_000_000_000L) {
-                Thread.sleep(20);
-            }
+            Http.Response r = await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> adminGet(g.adminPort(), "/ready"), ready -> ready.status() != 503);
             double readySeconds = (System.nanoTime() - t0) / 1e9;
             assertThat(r.status()).as("after %.2f s (start took %.2f s): %s", readySeconds, startSeconds, r.body())
                     .isEqualTo(200);
@@ -192,12 +190,9 @@ final class DrainSocketTest {
         }
     }
 
-    private static void awaitStatus(int adminPort, int status) throws Exception {
-        long t0 = System.nanoTime();
-        while (adminGet(adminPort, "/ready").status() != status && System.nanoTime() - t0 < 5_000_000_000L) {
-            Thread.sleep(10);
-        }
-        assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(status);
+    private static void awaitStatus(int adminPort, int status) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+                .untilAsserted(() -> assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(status));
     }
 
     static Http.Response adminGet(int adminPort, String path) throws IOException {

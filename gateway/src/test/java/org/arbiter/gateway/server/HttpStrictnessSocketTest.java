@@ -1,6 +1,7 @@
 package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.bootstrap.ServerBootstrap;
@@ -24,7 +25,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -32,9 +32,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -309,7 +309,8 @@ final class HttpStrictnessSocketTest {
             Socket gone = new Socket("127.0.0.1", g.port());
             gone.getOutputStream().write("GET /gone HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             gone.getOutputStream().flush();
-            Thread.sleep(100); // queued behind /slow (one slot)
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> g.stats().classes().get("web").queueLength() == 1); // queued behind /slow (one slot)
             gone.setSoLinger(true, 0);
             gone.close(); // reset: the client is gone
             assertThat(busy.read().status()).isEqualTo(200);
@@ -324,12 +325,9 @@ final class HttpStrictnessSocketTest {
         assertThat(stats.classes().values()).allMatch(s -> s.queueLength() == 0 && s.inFlight() == 0);
     }
 
-    private static void awaitSeen(RecordingBackend b, int n) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (b.seen.size() < n && System.nanoTime() < end) {
-            Thread.sleep(5);
-        }
-        assertThat(b.seen).hasSizeGreaterThanOrEqualTo(n);
+    private static void awaitSeen(RecordingBackend b, int n) {
+        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                .untilAsserted(() -> assertThat(b.seen).hasSizeGreaterThanOrEqualTo(n));
     }
 
     @Test

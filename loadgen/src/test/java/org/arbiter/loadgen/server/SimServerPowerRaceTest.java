@@ -1,7 +1,9 @@
 package org.arbiter.loadgen.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +41,8 @@ final class SimServerPowerRaceTest {
         }
     }
 
-    private static void awaitState(SimServer s, SimServer.State want, int cycle) throws InterruptedException {
-        long deadline = System.nanoTime() + 2_000_000_000L;
-        while (s.state() != want && System.nanoTime() < deadline) {
-            Thread.sleep(2);
-        }
-        assertThat(s.state()).as("cycle " + cycle + ": state 2 s after the order (delays 0.02 s)").isEqualTo(want);
+    private static void awaitState(SimServer s, SimServer.State want, int cycle) {
+        await("cycle " + cycle + ": " + want + " within 2 s of the order (delays 0.02 s)").atMost(Duration.ofSeconds(2))
+                .pollInterval(Duration.ofMillis(2)).until(() -> s.state() == want);
     }
 }
