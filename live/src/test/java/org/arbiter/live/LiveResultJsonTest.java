@@ -150,6 +150,11 @@ final class LiveResultJsonTest {
                       "lost" : 0,
                       "sent" : 20000,
                       "meanServersUp" : 5.0,
+                      "powerOffs" : 0,
+                      "powerOns" : 0,
+                      "meteredSeconds" : 30.001,
+                      "poweredServerSecondsMin" : 150.0,
+                      "poweredServerSecondsMax" : 150.1,
                       "meanResponseSeconds" : 0.21,
                       "savingsPercent" : 0.0
                     },
@@ -163,6 +168,11 @@ final class LiveResultJsonTest {
                       "lost" : 0,
                       "sent" : 20000,
                       "meanServersUp" : 3.1,
+                      "powerOffs" : 3,
+                      "powerOns" : 3,
+                      "meteredSeconds" : 30.001,
+                      "poweredServerSecondsMin" : 90.0,
+                      "poweredServerSecondsMax" : 95.5,
                       "meanResponseSeconds" : 0.25,
                       "savingsPercent" : 40.0
                     }
