@@ -58,7 +58,6 @@ public final class Subscriber<T> implements Bus.Subscription {
     private final Counter refusedMalformed;
     private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private final CountDownLatch caughtUp = new CountDownLatch(1);
     private volatile boolean running = true;
     private volatile KafkaConsumer<String, byte[]> consumer;
     private Thread thread;
@@ -102,19 +101,6 @@ public final class Subscriber<T> implements Bus.Subscription {
         return (long) malformed.count();
     }
 
-    /** Records handed to the handler. */
-    public long receivedCount() {
-        return (long) received.count();
-    }
-
-    /**
-     * Waits until the loop has read up to the end offsets it saw when it started (useful for
-     * compacted topics: "I have the latest value of every key").
-     */
-    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
-        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
     private void run() {
         Properties p = new Properties();
         p.putAll(properties);
@@ -132,7 +118,7 @@ public final class Subscriber<T> implements Bus.Subscription {
                     if (!running) {
                         break;
                     }
-                    java.util.Map<TopicPartition, Long> endAtStart = attach(c);
+                    attach(c);
                     backoffMillis = 100;
                     while (running) {
                         ConsumerRecords<String, byte[]> records = c.poll(Duration.ofMillis(200));
@@ -141,9 +127,6 @@ public final class Subscriber<T> implements Bus.Subscription {
                         }
                         if (groupId != null && onAssignment != null) {
                             lease(c);
-                        }
-                        if (caughtUp.getCount() > 0 && endAtStart != null && reached(c, endAtStart)) {
-                            caughtUp.countDown();
                         }
                     }
                 } catch (WakeupException e) {
@@ -166,7 +149,7 @@ public final class Subscriber<T> implements Bus.Subscription {
         }
     }
 
-    private java.util.Map<TopicPartition, Long> attach(KafkaConsumer<String, byte[]> c) {
+    private void attach(KafkaConsumer<String, byte[]> c) {
         if (groupId != null) {
             c.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
@@ -184,8 +167,7 @@ public final class Subscriber<T> implements Bus.Subscription {
                     rebalanced(c, List.of(), partitions);
                 }
             });
-            caughtUp.countDown();
-            return null;
+            return;
         }
         List<PartitionInfo> infos = c.partitionsFor(topic, Duration.ofSeconds(10));
         if (infos == null || infos.isEmpty()) {
@@ -199,7 +181,6 @@ public final class Subscriber<T> implements Bus.Subscription {
         } else {
             c.seekToEnd(parts);
         }
-        return c.endOffsets(parts, Duration.ofSeconds(10));
     }
 
     private void closeQuietly(KafkaConsumer<String, byte[]> c) {
@@ -208,15 +189,6 @@ public final class Subscriber<T> implements Bus.Subscription {
         } catch (RuntimeException e) {
             LOG.debug("closing the consumer on {}: {}", topic, e.toString());
         }
-    }
-
-    private static boolean reached(KafkaConsumer<String, byte[]> c, java.util.Map<TopicPartition, Long> end) {
-        for (var e : end.entrySet()) {
-            if (c.position(e.getKey()) < e.getValue()) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

@@ -127,9 +127,4 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             plane.failedBeforeResponse(e, ctx.channel(), cause);
         }
     }
-
-    /** The client can take more: resume reading the response. */
-    void resume(io.netty.channel.Channel ch) {
-        ch.config().setAutoRead(true);
-    }
 }

@@ -66,10 +66,6 @@ final class BackendPool {
         }
     }
 
-    int open() {
-        return open;
-    }
-
     int idle() {
         return idle.size();
     }

@@ -165,7 +165,7 @@ public final class DataPlane {
             drainArrived++;
             if (drainForced) {
                 drainRefused++;
-                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1), false);
+                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1));
                 return;
             }
         }
@@ -173,7 +173,7 @@ public final class DataPlane {
         ex.ticket = t;
         if (!t.accepted()) {
             dropped(ex, DropReason.QUEUE_FULL);
-            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_FULL.wireName(), 1), false);
+            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_FULL.wireName(), 1));
             return;
         }
         pump();
@@ -306,8 +306,7 @@ public final class DataPlane {
             return;
         }
         dropped(ex, DropReason.BACKEND_ERROR);
-        ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()),
-                true);
+        ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()));
         pump();
     }
 
@@ -357,7 +356,7 @@ public final class DataPlane {
             ex.front.abort(ex);
         } else {
             ex.front.answer(ex, Answers.backend(HttpResponseStatus.GATEWAY_TIMEOUT, ex.className,
-                    DropReason.BACKEND_TIMEOUT.wireName()), true);
+                    DropReason.BACKEND_TIMEOUT.wireName()));
         }
         pump();
     }
@@ -372,7 +371,7 @@ public final class DataPlane {
         for (Ticket<Exchange> t : expired) {
             Exchange ex = t.request();
             dropped(ex, DropReason.QUEUE_TIMEOUT);
-            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1), false);
+            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1));
         }
         if (core.queued() > 0) {
             pump(); // ejected servers come back for a trial after their backoff
@@ -481,7 +480,7 @@ public final class DataPlane {
                 ex.front.abort(ex);
             } else {
                 drainRefused++;
-                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1), false);
+                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1));
             }
             if (backend != null) {
                 backend.close();
@@ -530,11 +529,6 @@ public final class DataPlane {
     /** The core, for gauges (int reads from other threads, possibly stale) and for tests on the loop. */
     public GatewayCore<?> core() {
         return core;
-    }
-
-    /** Open connections to server s (on the loop). */
-    int openConnections(int s) {
-        return pools[s].open();
     }
 
     /** Stops the timers and closes idle backend connections (thread-safe). */

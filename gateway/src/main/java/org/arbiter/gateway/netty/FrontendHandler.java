@@ -238,7 +238,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The gateway's own answer for {@code ex} (503, 502, 504). */
-    void answer(Exchange ex, FullHttpResponse response, boolean ignored) {
+    void answer(Exchange ex, FullHttpResponse response) {
         if (ex.finished || ex != current) {
             response.release();
             return;

@@ -28,8 +28,4 @@ public record GatewayOptions(Integer port, Integer adminPort, String bootstrap, 
     public GatewayOptions standalone() {
         return new GatewayOptions(port, adminPort, bootstrap, false, metrics);
     }
-
-    public GatewayOptions withMetrics(ProcessMetrics newMetrics) {
-        return new GatewayOptions(port, adminPort, bootstrap, useBus, newMetrics);
-    }
 }

@@ -88,39 +88,14 @@ public record SimServerOptions(int port, int adminPort, int cores, double meanDe
                 knee, real, bootDelaySeconds, shutdownDelaySeconds, classHeader, watts, seed);
     }
 
-    public SimServerOptions withClassDemands(Map<String, Double> newDemandSeconds) {
-        return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, newDemandSeconds, ioFraction, overhead,
-                knee, real, bootDelaySeconds, shutdownDelaySeconds, classHeader, watts, seed);
-    }
-
-    public SimServerOptions withIoFraction(double newIoFraction) {
-        return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, newIoFraction, overhead,
-                knee, real, bootDelaySeconds, shutdownDelaySeconds, classHeader, watts, seed);
-    }
-
     public SimServerOptions withKnee(int newKnee) {
         return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, ioFraction, overhead,
                 newKnee, real, bootDelaySeconds, shutdownDelaySeconds, classHeader, watts, seed);
     }
 
-    public SimServerOptions withReal(boolean newReal) {
-        return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, ioFraction, overhead,
-                knee, newReal, bootDelaySeconds, shutdownDelaySeconds, classHeader, watts, seed);
-    }
-
     public SimServerOptions withDelays(double boot, double shutdown) {
         return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, ioFraction, overhead,
                 knee, real, boot, shutdown, classHeader, watts, seed);
-    }
-
-    public SimServerOptions withWatts(PowerModel.Watts newWatts) {
-        return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, ioFraction, overhead,
-                knee, real, bootDelaySeconds, shutdownDelaySeconds, classHeader, newWatts, seed);
-    }
-
-    public SimServerOptions withClassHeader(String newClassHeader) {
-        return new SimServerOptions(port, adminPort, cores, meanDemandSeconds, demandSeconds, ioFraction, overhead,
-                knee, real, bootDelaySeconds, shutdownDelaySeconds, newClassHeader, watts, seed);
     }
 
     public SimServerOptions withSeed(long newSeed) {
