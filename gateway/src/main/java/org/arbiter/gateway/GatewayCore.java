@@ -409,7 +409,6 @@ public final class GatewayCore<R> {
             return false;
         }
         serverFailed(t, f, nowNanos);
-        stats.serverError(t.server, nowNanos);
         // A failure on a server that is now ejected (this failure, or earlier ones, took it out of
         // service) is the server's, not the request's: an idempotent request goes back without
         // spending its one retry. Without this, a retry dispatched in the milliseconds before the
@@ -420,10 +419,11 @@ public final class GatewayCore<R> {
             if (sent && !serverOut) {
                 t.sentRetries++;
             }
+            stats.serverError(t.server, nowNanos);
             requeue(t, nowNanos);
             return true;
         }
-        end(t, Outcome.BACKEND_ERROR, nowNanos);
+        end(t, Outcome.BACKEND_ERROR, nowNanos); // counts the server error once
         return false;
     }
 

@@ -254,6 +254,25 @@ final class GatewayCoreTest {
     }
 
     @Test
+    void oneFailedExchange_isOneServerError_whetherItIsRequeuedOrAnswered502() {
+        // threshold 5: nothing is ejected; s1 and s2 each fail exactly one exchange
+        GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
+                "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 5, baseBackoff: 10s}}", 3, "5s",
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+        Ticket<String> get = two.offer("GET", "basic", 0);
+        two.next(0);
+        int first = get.server();
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).as("requeued").isTrue();
+        assertThat(two.next(MS)).isSameAs(get);
+        int second = get.server();
+        assertThat(second).isNotEqualTo(first);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS)).as("its retry spent: 502").isFalse();
+        GatewayStats s = two.snapshot(Instant.EPOCH, 3 * MS);
+        assertThat(s.servers().get("s" + (first + 1)).errors()).as("the server that failed first").isEqualTo(1);
+        assertThat(s.servers().get("s" + (second + 1)).errors()).as("the server whose failure ended it in 502").isEqualTo(1);
+    }
+
+    @Test
     void ejectedServer_reportsCapZeroAndDown_andCanServeFollowsIt() {
         GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
                 "{ejection: {threshold: 2, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
