@@ -15,6 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
@@ -116,21 +117,21 @@ final class PowerSizingEndToEndTest {
                     String id = "s" + (i + 1);
                     Seen s = seen.computeIfAbsent(id, k -> new Seen());
                     int cap = g1.allocation().serverCaps().getOrDefault(id, 0);
-                    SimServer.State st = sims.get(i).state();
+                    PowerModel.State st = sims.get(i).state();
                     if (cap == 0 && Double.isNaN(s.capZero)) {
                         s.capZero = t;
                     }
-                    if (st == SimServer.State.SHUTTING_DOWN && Double.isNaN(s.shuttingDown)) {
+                    if (st == PowerModel.State.SHUTTING_DOWN && Double.isNaN(s.shuttingDown)) {
                         s.shuttingDown = t;
                         s.inFlightAtShutdown = ((Number) sims.get(i).status().get("inFlight")).intValue();
                         if (cap > 0) {
                             s.stoppingWithCap = t;
                         }
                     }
-                    if (st == SimServer.State.OFF && Double.isNaN(s.off)) {
+                    if (st == PowerModel.State.OFF && Double.isNaN(s.off)) {
                         s.off = t;
                     }
-                    if (!Double.isNaN(s.off) && st == SimServer.State.ON && Double.isNaN(s.onAgain)) {
+                    if (!Double.isNaN(s.off) && st == PowerModel.State.ON && Double.isNaN(s.onAgain)) {
                         s.onAgain = t;
                     }
                     if (!Double.isNaN(s.onAgain) && cap > 0 && Double.isNaN(s.capAgain)) {

@@ -1,5 +1,6 @@
 package org.arbiter.live;
 
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.sim.experiment.*;
 import static org.arbiter.sim.experiment.EnergyExperiment.fmt;
 
@@ -145,7 +146,7 @@ public final class LiveEnergy {
             for (int i = 0; i < n; i++) {
                 b.addServer(ServerConfig.builder("s" + (i + 1), URI.create("http://127.0.0.1:" + sims.get(i).port()))
                         .adminUrl(URI.create("http://127.0.0.1:" + sims.get(i).adminPort())).concurrency(setup.cores())
-                        .power(new ServerConfig.PowerModel(0, 60, 60, 65)).build());
+                        .power(new ServerConfig.PowerDraw(0, 60, 60, 65)).build());
             }
             SizingConfig.Builder sizing = switch (policy) {
                 case "off" -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
@@ -220,7 +221,7 @@ public final class LiveEnergy {
      * least. Runs on its own thread; read the results after {@link #joules}.
      */
     private static final class PowerSampler {
-        private record Sample(long nanos, SimServer.State[] states) {
+        private record Sample(long nanos, PowerModel.State[] states) {
         }
 
         private final List<SimServer> sims;
@@ -254,7 +255,7 @@ public final class LiveEnergy {
         }
 
         private void sample() {
-            SimServer.State[] states = new SimServer.State[sims.size()];
+            PowerModel.State[] states = new PowerModel.State[sims.size()];
             for (int i = 0; i < states.length; i++) {
                 states[i] = sims.get(i).state();
             }
@@ -271,8 +272,8 @@ public final class LiveEnergy {
             to = System.nanoTime();
             for (int k = 1; k < samples.size(); k++) {
                 for (int i = 0; i < sims.size(); i++) {
-                    boolean was = samples.get(k - 1).states()[i] == SimServer.State.OFF;
-                    boolean is = samples.get(k).states()[i] == SimServer.State.OFF;
+                    boolean was = samples.get(k - 1).states()[i] == PowerModel.State.OFF;
+                    boolean is = samples.get(k).states()[i] == PowerModel.State.OFF;
                     offs += !was && is ? 1 : 0;
                     ons += was && !is ? 1 : 0;
                 }
@@ -300,7 +301,7 @@ public final class LiveEnergy {
         /** The mean over the samples of the servers ON or BOOTING. */
         double meanServersUp() {
             return samples.stream().mapToLong(s -> Arrays.stream(s.states())
-                    .filter(st -> st == SimServer.State.ON || st == SimServer.State.BOOTING).count()).average().orElse(0);
+                    .filter(st -> st == PowerModel.State.ON || st == PowerModel.State.BOOTING).count()).average().orElse(0);
         }
 
         /** Server-seconds powered (not OFF) between the meter readings; {@code most}: unknown time counts as powered. */
@@ -312,12 +313,12 @@ public final class LiveEnergy {
             for (int k = 1; k < samples.size(); k++) {
                 long dt = samples.get(k).nanos() - samples.get(k - 1).nanos();
                 for (int i = 0; i < n; i++) {
-                    SimServer.State was = samples.get(k - 1).states()[i];
+                    PowerModel.State was = samples.get(k - 1).states()[i];
                     boolean known = dt < bootNanos;
                     for (int j = Math.max(0, k - 2); j <= Math.min(samples.size() - 1, k + 1); j++) {
                         known &= samples.get(j).states()[i] == was;
                     }
-                    if (known ? was != SimServer.State.OFF : most) {
+                    if (known ? was != PowerModel.State.OFF : most) {
                         nanos += dt;
                     }
                 }

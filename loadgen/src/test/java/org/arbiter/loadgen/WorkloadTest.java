@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
@@ -202,15 +203,15 @@ final class WorkloadTest {
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
             http.send(HttpRequest.newBuilder(admin.resolve("/power/off")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
-            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == SimServer.State.OFF);
+            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == PowerModel.State.OFF);
             assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
             http.send(HttpRequest.newBuilder(admin.resolve("/power/on")).POST(HttpRequest.BodyPublishers.noBody()).build(),
                     HttpResponse.BodyHandlers.ofString());
             // BOOTING once the clock thread took the order; the check below comes within the 0.5 s boot.
             await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
-                    .until(() -> s.state() == SimServer.State.BOOTING);
+                    .until(() -> s.state() == PowerModel.State.BOOTING);
             assertThatThrownBy(() -> new Socket("127.0.0.1", s.port()).close()).isInstanceOf(ConnectException.class);
-            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == SimServer.State.ON);
+            await().atMost(Duration.ofSeconds(5)).until(() -> s.state() == PowerModel.State.ON);
             assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/")).build(),
                     HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
             String status = http.send(HttpRequest.newBuilder(admin.resolve("/status")).build(),

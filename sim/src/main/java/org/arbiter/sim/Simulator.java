@@ -182,7 +182,7 @@ public final class Simulator {
         power = new PowerModel[servers.size()];
         wantOn = new boolean[servers.size()];
         for (int i = 0; i < power.length; i++) {
-            ServerConfig.PowerModel w = config.servers().get(i).power();
+            ServerConfig.PowerDraw w = config.servers().get(i).power();
             power[i] = new PowerModel(new PowerModel.Watts(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
                     config.sizing().startupDelaySeconds(), config.sizing().shutdownDelaySeconds(), PowerModel.State.ON, 0);
             wantOn[i] = true;

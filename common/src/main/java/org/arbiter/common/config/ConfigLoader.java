@@ -478,8 +478,8 @@ public final class ConfigLoader {
             }
         }
         Node pw = s.object("power");
-        ServerConfig.PowerModel pd = ServerConfig.PowerModel.DEFAULT;
-        ServerConfig.PowerModel power = new ServerConfig.PowerModel(
+        ServerConfig.PowerDraw pd = ServerConfig.PowerDraw.DEFAULT;
+        ServerConfig.PowerDraw power = new ServerConfig.PowerDraw(
                 pw.number("off", pd.offWatts(), v -> v >= 0, ">= 0"),
                 pw.number("boot", pd.bootWatts(), v -> v >= 0, ">= 0"),
                 pw.number("idle", pd.idleWatts(), v -> v >= 0, ">= 0"),

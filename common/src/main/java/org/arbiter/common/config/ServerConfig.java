@@ -20,7 +20,7 @@ import java.util.Map;
  * @param control         how the GRM moves N_s when {@code autoConcurrency}
  * @param health          the gateways' active health check of this server, or {@link HealthCheck#OFF}
  */
-public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
+public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
                            URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health) {
 
     /** The default {@code concurrency}, N_s (also where an {@code auto} server starts). */
@@ -36,13 +36,13 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
     }
 
     /** As above without an active health check. */
-    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
+    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
                         URI adminUrl, SimSpec sim, ConcurrencyControl control) {
         this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, HealthCheck.OFF);
     }
 
     /** As above with the default N_s control. */
-    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerModel power,
+    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
                         URI adminUrl, SimSpec sim) {
         this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, ConcurrencyControl.DEFAULT, HealthCheck.OFF);
     }
@@ -212,8 +212,8 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
     }
 
     /** Watts drawn by state: off, booting, idle, fully busy (linear in between). */
-    public record PowerModel(double offWatts, double bootWatts, double idleWatts, double busyWatts) {
-        public static final PowerModel DEFAULT = new PowerModel(0, 60, 60, 65);
+    public record PowerDraw(double offWatts, double bootWatts, double idleWatts, double busyWatts) {
+        public static final PowerDraw DEFAULT = new PowerDraw(0, 60, 60, 65);
     }
 
     /**
@@ -327,7 +327,7 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         private final URI url;
         private int concurrency = DEFAULT_CONCURRENCY;
         private boolean autoConcurrency = false;
-        private PowerModel power = PowerModel.DEFAULT;
+        private PowerDraw power = PowerDraw.DEFAULT;
         private URI adminUrl = null;
         private SimSpec sim = SimSpec.DEFAULT;
         private ConcurrencyControl control = ConcurrencyControl.DEFAULT;
@@ -350,8 +350,8 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
             return this;
         }
 
-        /** {@code power}; default {@link PowerModel#DEFAULT} (0, 60, 60, 65 W). */
-        public Builder power(PowerModel power) {
+        /** {@code power}; default {@link PowerDraw#DEFAULT} (0, 60, 60, 65 W). */
+        public Builder power(PowerDraw power) {
             this.power = power;
             return this;
         }

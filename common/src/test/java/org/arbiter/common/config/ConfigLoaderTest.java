@@ -75,7 +75,7 @@ final class ConfigLoaderTest {
         assertThat(c.kafka().bootstrapServers()).isEmpty();
         assertThat(c.kafka().topicPrefix()).isEqualTo("arbiter.");
         assertThat(c.console().port()).isEqualTo(8090);
-        assertThat(c.servers().get(0).power()).isEqualTo(ServerConfig.PowerModel.DEFAULT);
+        assertThat(c.servers().get(0).power()).isEqualTo(ServerConfig.PowerDraw.DEFAULT);
         assertThat(c.totalConcurrency()).isEqualTo(10);
     }
 

@@ -120,9 +120,9 @@ public final class Fleet {
         java.util.Arrays.fill(capped, true);
         for (int i = 0; i < servers.size(); i++) {
             ServerConfig s = servers.get(i);
-            ServerConfig.PowerModel w = s.power();
+            ServerConfig.PowerDraw w = s.power();
             power.add(new PowerStateMachine(ServerState.ON,
-                    new PowerStateMachine.PowerModel(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
+                    new ServerConfig.PowerDraw(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
                     sizing.startupDelaySeconds(), sizing.shutdownDelaySeconds(), nowSeconds));
             if (s.autoConcurrency()) {
                 ns[i] = controllerFor(s, (int) Math.ceil(config.control().statsWindowSeconds()

@@ -1,5 +1,6 @@
 package org.arbiter.grm.sizing;
 
+import org.arbiter.common.config.ServerConfig.PowerDraw;
 import static java.util.Objects.requireNonNull;
 
 import org.arbiter.common.message.ServerState;
@@ -24,11 +25,7 @@ import org.arbiter.common.message.ServerState;
 /** One server's power state and energy. See the design note. */
 public final class PowerStateMachine {
 
-    /** Watts by state. */
-    public record PowerModel(double offWatts, double bootWatts, double idleWatts, double busyWatts) {
-    }
-
-    private final PowerModel power;
+    private final PowerDraw power;
     private final double startupSeconds;
     private final double shutdownSeconds;
     private ServerState state;
@@ -41,7 +38,7 @@ public final class PowerStateMachine {
     private int inFlight;
     private double drainedAt = Double.NaN;
 
-    public PowerStateMachine(ServerState initial, PowerModel power, double startupSeconds, double shutdownSeconds,
+    public PowerStateMachine(ServerState initial, PowerDraw power, double startupSeconds, double shutdownSeconds,
                              double nowSeconds) {
         this.state = requireNonNull(initial, "initial");
         this.power = requireNonNull(power, "power");

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.loadgen.server.SimServer;
@@ -22,7 +23,7 @@ final class PowerActuatorTest {
     Path dir;
 
     static ServerConfig server(String id, URI admin) {
-        return new ServerConfig(id, URI.create("http://127.0.0.1:1"), 10, false, ServerConfig.PowerModel.DEFAULT, admin,
+        return new ServerConfig(id, URI.create("http://127.0.0.1:1"), 10, false, ServerConfig.PowerDraw.DEFAULT, admin,
                 ServerConfig.SimSpec.DEFAULT);
     }
 
@@ -69,9 +70,9 @@ final class PowerActuatorTest {
             long started = System.nanoTime();
             assertThat(a.actuate(cfg, ServerState.OFF)).isEqualTo(PowerActuator.Seen.DOWN);
             assertThat((System.nanoTime() - started) / 1e9).isGreaterThanOrEqualTo(0.3); // it waited for the real OFF
-            assertThat(s.state()).isEqualTo(SimServer.State.OFF);
+            assertThat(s.state()).isEqualTo(PowerModel.State.OFF);
             assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(PowerActuator.Seen.UP);
-            assertThat(s.state()).isEqualTo(SimServer.State.ON);
+            assertThat(s.state()).isEqualTo(PowerModel.State.ON);
             assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(PowerActuator.Seen.UP); // idempotent
         }
     }

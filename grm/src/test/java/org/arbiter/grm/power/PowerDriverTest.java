@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.grm.sizing.Fleet;
@@ -73,7 +74,7 @@ final class PowerDriverTest {
             d.submit(new Fleet.Actuation("s1", ServerState.OFF, "drained"));
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() == 1);
             assertThat(reports.get(0).seen()).isEqualTo(PowerActuator.Seen.DOWN);
-            assertThat(s.state()).isEqualTo(SimServer.State.OFF);
+            assertThat(s.state()).isEqualTo(PowerModel.State.OFF);
             // Two orders in a row: the ON acts last; the OFF either never ran (superseded) or ran
             // first, and its report is stale either way.
             d.submit(new Fleet.Actuation("s1", ServerState.OFF, "drained"));
@@ -84,7 +85,7 @@ final class PowerDriverTest {
             assertThat(on.seen()).isEqualTo(PowerActuator.Seen.UP);
             assertThat(d.isLatest(on)).isTrue();
             assertThat(reports.subList(0, reports.size() - 1)).allSatisfy(r -> assertThat(d.isLatest(r)).isFalse());
-            assertThat(s.state()).isEqualTo(SimServer.State.ON);
+            assertThat(s.state()).isEqualTo(PowerModel.State.ON);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.arbiter.grm.sizing;
 
+import org.arbiter.common.config.ServerConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 final class SizingTest {
 
-    static final PowerStateMachine.PowerModel W = new PowerStateMachine.PowerModel(0, 60, 60, 65);
+    static final ServerConfig.PowerDraw W = new ServerConfig.PowerDraw(0, 60, 60, 65);
 
     @Test
     void powerStates_followOrdersAndDelays_andEnergyIntegrates() {

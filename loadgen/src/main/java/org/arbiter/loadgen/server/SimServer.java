@@ -83,7 +83,6 @@ public final class SimServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Power states, as 000 §7.5. Only ON serves. */
-    public enum State { ON, OFF, BOOTING, SHUTTING_DOWN }
 
     private final SimServerOptions options;
     private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
@@ -99,7 +98,7 @@ public final class SimServer implements AutoCloseable {
     private final int port;
     private final Channel admin;
     private volatile Channel listener;
-    private volatile State state = State.ON;
+    private volatile PowerModel.State state = PowerModel.State.ON;
     private volatile String fault = "none";
     private double slowFactor = 1;
     private double errorRate;
@@ -176,7 +175,7 @@ public final class SimServer implements AutoCloseable {
     }
 
     /** The power state now. */
-    public State state() {
+    public PowerModel.State state() {
         return state;
     }
 
@@ -201,7 +200,7 @@ public final class SimServer implements AutoCloseable {
     // ---- on the clock thread ----
 
     private void admit(Pending p, double mean) {
-        if (state != State.ON) {
+        if (state != PowerModel.State.ON) {
             p.ctx().close();
             return;
         }
@@ -299,13 +298,13 @@ public final class SimServer implements AutoCloseable {
     private void syncPower() {
         double due = power.nextTransitionTime();
         PowerModel.State after = power.advanceTo(Double.isFinite(due) ? Math.max(now(), due) : now());
-        if (after == PowerModel.State.OFF && state != State.OFF) {
-            state = State.OFF;
+        if (after == PowerModel.State.OFF && state != PowerModel.State.OFF) {
+            state = PowerModel.State.OFF;
             down();
-        } else if (after == PowerModel.State.ON && state != State.ON) {
+        } else if (after == PowerModel.State.ON && state != PowerModel.State.ON) {
             try {
                 listener = bind(port, true);
-                state = State.ON;
+                state = PowerModel.State.ON;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -325,7 +324,7 @@ public final class SimServer implements AutoCloseable {
     public void powerOff() {
         clock.execute(() -> {
             if (power.powerOff(now())) {
-                state = State.SHUTTING_DOWN;
+                state = PowerModel.State.SHUTTING_DOWN;
                 schedulePowerSync();
             }
         });
@@ -335,7 +334,7 @@ public final class SimServer implements AutoCloseable {
     public void powerOn() {
         clock.execute(() -> {
             if (power.powerOn(now())) {
-                state = State.BOOTING;
+                state = PowerModel.State.BOOTING;
                 schedulePowerSync();
             }
         });
@@ -367,7 +366,7 @@ public final class SimServer implements AutoCloseable {
             switch (kind) {
                 case "crash" -> {
                     power.crash(now());
-                    state = State.OFF;
+                    state = PowerModel.State.OFF;
                     down();
                 }
                 case "slow" -> slowFactor = value;

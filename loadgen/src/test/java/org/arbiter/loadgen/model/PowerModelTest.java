@@ -3,6 +3,7 @@ package org.arbiter.loadgen.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.loadgen.model.PowerModel.State;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.arbiter.loadgen.model.PowerModel;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,9 +29,9 @@ final class SimServerPowerRaceTest {
             try {
                 for (int i = 0; i < 20; i++) {
                     s.powerOff();
-                    awaitState(s, SimServer.State.OFF, i);
+                    awaitState(s, PowerModel.State.OFF, i);
                     s.powerOn();
-                    awaitState(s, SimServer.State.ON, i);
+                    awaitState(s, PowerModel.State.ON, i);
                 }
             } finally {
                 reading.set(false);
@@ -41,7 +42,7 @@ final class SimServerPowerRaceTest {
         }
     }
 
-    private static void awaitState(SimServer s, SimServer.State want, int cycle) {
+    private static void awaitState(SimServer s, PowerModel.State want, int cycle) {
         await("cycle " + cycle + ": " + want + " within 2 s of the order (delays 0.02 s)").atMost(Duration.ofSeconds(2))
                 .pollInterval(Duration.ofMillis(2)).until(() -> s.state() == want);
     }

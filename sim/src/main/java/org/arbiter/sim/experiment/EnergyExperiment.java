@@ -279,7 +279,7 @@ public final class EnergyExperiment {
                 .meanDemandSeconds(sig6(setup.demandSeconds() * demand * 1000) / 1e3).build();
         for (int i = 1; i <= SERVERS; i++) {
             b.addServer(ServerConfig.builder("s" + i, URI.create("http://127.0.0.1:" + (9000 + i)))
-                    .concurrency(setup.cores()).power(new ServerConfig.PowerModel(0, 60, 60, 65)).sim(sim).build());
+                    .concurrency(setup.cores()).power(new ServerConfig.PowerDraw(0, 60, 60, 65)).sim(sim).build());
         }
         SizingConfig.Builder sizing = SizingConfig.builder();
         switch (policy) {
