@@ -1,5 +1,7 @@
 package org.arbiter.console.cli;
 
+import picocli.CommandLine.Mixin;
+import org.arbiter.common.cli.BootstrapOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,8 +27,8 @@ public final class ConsoleCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "cluster.yaml (required)")
     Path config;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: kafka.bootstrap in the file).")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrap;
 
     @Option(names = "--port", paramLabel = "PORT", description = "HTTP port (default: console.port in the file, 8090).")
     Integer port;
@@ -45,7 +47,7 @@ public final class ConsoleCommand implements Callable<Integer> {
             e.errors().forEach(err::println);
             return 2;
         }
-        String kafka = bootstrap != null ? bootstrap : cluster.kafka().bootstrapServers().orElse(null);
+        String kafka = bootstrap.servers() != null ? bootstrap.servers() : cluster.kafka().bootstrapServers().orElse(null);
         if (kafka == null || kafka.isBlank()) {
             err.println("console: no Kafka bootstrap (expected: --bootstrap HOST:PORT or kafka.bootstrap in " + config + ")");
             return 2;

@@ -1,5 +1,7 @@
 package org.arbiter.gateway.cli;
 
+import picocli.CommandLine.Mixin;
+import org.arbiter.common.cli.ConfigFileOption;
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
@@ -28,8 +30,8 @@ public final class GatewayCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
-    Path config;
+    @Mixin
+    ConfigFileOption config;
 
     @Option(names = "--id", required = true, paramLabel = "ID", description = "This gateway's id in the file (gateways[].id).")
     String id;
@@ -57,7 +59,7 @@ public final class GatewayCommand implements Callable<Integer> {
         }
         ClusterConfig cluster;
         try {
-            cluster = ConfigLoader.load(config);
+            cluster = ConfigLoader.load(config.file());
         } catch (ConfigException e) {
             e.errors().forEach(line -> err.println("gateway: " + line));
             return 2;

@@ -1,5 +1,8 @@
 package org.arbiter.grm.cli;
 
+import picocli.CommandLine.Mixin;
+import org.arbiter.common.cli.BootstrapOption;
+import org.arbiter.common.cli.ConfigFileOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -26,11 +29,11 @@ public final class GrmCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
-    Path config;
+    @Mixin
+    ConfigFileOption config;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", description = "Kafka bootstrap servers (default: kafka.bootstrap in the file).")
-    String bootstrap;
+    @Mixin
+    BootstrapOption bootstrap;
 
     @Option(names = "--id", paramLabel = "ID", description = "This GRM's id (default: grm-<pid>).")
     String id;
@@ -39,15 +42,15 @@ public final class GrmCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ClusterConfig cluster;
         try {
-            cluster = ConfigLoader.load(config);
+            cluster = ConfigLoader.load(config.file());
         } catch (ConfigException e) {
             e.errors().forEach(spec.commandLine().getErr()::println);
             return 2;
         }
-        var kafka = bootstrap != null ? cluster.kafka().withBootstrap(bootstrap) : cluster.kafka();
+        var kafka = bootstrap.servers() != null ? cluster.kafka().withBootstrap(bootstrap.servers()) : cluster.kafka();
         if (kafka.bootstrapServers().isEmpty()) {
             spec.commandLine().getErr().println("grm: no Kafka bootstrap (expected: --bootstrap HOST:PORT or kafka.bootstrap in "
-                    + config + ")");
+                    + config.file() + ")");
             return 2;
         }
         String grmId = id != null ? id : "grm-" + ProcessHandle.current().pid();

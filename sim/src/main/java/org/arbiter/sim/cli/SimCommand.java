@@ -1,5 +1,7 @@
 package org.arbiter.sim.cli;
 
+import picocli.CommandLine.Mixin;
+import org.arbiter.common.cli.ConfigFileOption;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.Writer;
@@ -35,8 +37,8 @@ public final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "cluster.yaml")
-    Path config;
+    @Mixin
+    ConfigFileOption config;
 
     @Option(names = "--scenario", required = true, paramLabel = "FILE", description = "A loadgen scenario.")
     Path scenario;
@@ -53,7 +55,7 @@ public final class SimCommand implements Callable<Integer> {
         ClusterConfig cluster;
         Scenario s;
         try {
-            cluster = ConfigLoader.load(config);
+            cluster = ConfigLoader.load(config.file());
             s = Scenario.load(scenario);
         } catch (ConfigException e) {
             e.errors().forEach(l -> err.println("sim: " + l));
@@ -66,7 +68,7 @@ public final class SimCommand implements Callable<Integer> {
                 for (String c : source.getValue()) {
                     if (cluster.classNamed(c).isEmpty()) {
                         err.println("sim: phases." + p.name() + "." + source.getKey() + "." + c + ": (expected: a class of "
-                                + config + ")");
+                                + config.file() + ")");
                         return 2;
                     }
                 }
