@@ -91,7 +91,7 @@ public final class GrmStep implements ControlStep {
         sequence++;
         live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
         Map<String, GatewayStats> liveNow = live;
-        Fleet.Step fs = fl.step(t, now, live, k -> omegaWith(k, liveNow, overrides, lastAllocations),
+        Fleet.Step fs = fl.step(t, now, live, servers -> omegaWith(servers, liveNow, overrides, lastAllocations),
                 overrides.powerPins());
         Map<String, Integer> on = fl.onConcurrency();
         if (on.isEmpty()) {
@@ -172,16 +172,14 @@ public final class GrmStep implements ControlStep {
         return t.getEpochSecond() + t.getNano() / 1e9;
     }
 
-    /** The utility policy's probe: optimal Ω with the first {@code k} servers on (−∞ when infeasible). */
-    private double omegaWith(int k, Map<String, GatewayStats> live, OverrideBook overrides,
+    /** The utility policy's probe: optimal Ω with just {@code servers} on (id → N_s; −∞ when infeasible). */
+    private double omegaWith(Map<String, Integer> servers, Map<String, GatewayStats> live, OverrideBook overrides,
                              Map<String, Allocation> lastAllocations) {
-        Map<String, Integer> first = new LinkedHashMap<>();
-        fleet.allConcurrency().entrySet().stream().limit(Math.max(0, k)).forEach(e -> first.put(e.getKey(), e.getValue()));
-        if (first.isEmpty()) {
+        if (servers.isEmpty()) {
             return Double.NEGATIVE_INFINITY;
         }
         try {
-            return GrmSolver.solve(problem(live, overrides, lastAllocations, first)).objective();
+            return GrmSolver.solve(problem(live, overrides, lastAllocations, servers)).objective();
         } catch (ProblemException e) {
             return Double.NEGATIVE_INFINITY;
         }

@@ -142,12 +142,12 @@ final class FleetTest {
         Fleet f = new Fleet(cluster("{policy: utility, utilityFloor: 0.5, warmUp: 0s, shutdownDelay: 0s, "
                 + "estimator: static, staticCapacity: 10}", "10"), 0);
         // Ω(k) = 0.4 with one server, 0.6 with two, 0.7 with three: two should stay on.
-        java.util.function.IntToDoubleFunction omega = k -> k == 1 ? 0.4 : k == 2 ? 0.6 : 0.7;
+        UtilityOfSize omega = s -> s.size() == 1 ? 0.4 : s.size() == 2 ? 0.6 : 0.7;
         f.step(5, at(5), stats(5, Map.of()), omega);
         assertThat(f.onConcurrency()).containsOnlyKeys("s1", "s2");
         // the statistics window is 30 s: Ω(1) is not even asked before it has passed
         for (int t = 10; t <= 30; t += 5) {
-            f.step(t, at(t), stats(5, Map.of()), k -> {
+            f.step(t, at(t), stats(5, Map.of()), s -> {
                 throw new AssertionError("Ω judged on statistics from before the change");
             });
         }
@@ -159,7 +159,7 @@ final class FleetTest {
         Fleet g = new Fleet(cluster("{policy: utility, utilityFloor: 0.5, warmUp: 0s, shutdownDelay: 0s, "
                 + "estimator: static, staticCapacity: 10}", "10"), 0);
         for (int t = 5; t <= 200; t += 5) {
-            g.step(t, at(t), stats(15, Map.of()), k -> 1.0);
+            g.step(t, at(t), stats(15, Map.of()), s -> 1.0);
         }
         assertThat(g.onConcurrency()).containsOnlyKeys("s1", "s2");
     }
