@@ -86,7 +86,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      *                                  no TLS), or a password cannot be read (naming its path)
      */
     public static Security securityOf(KafkaSecurity sec, UnaryOperator<String> env) {
-        if (!sec.protocol().equals("SASL_PLAINTEXT")) {
+        if (sec.protocol() != KafkaSecurity.Protocol.SASL_PLAINTEXT) {
             throw new IllegalArgumentException("kafka.security.protocol: " + sec.protocol() + " (expected: SASL_PLAINTEXT "
                     + "for the embedded broker, which serves no TLS; use a Kafka cluster for TLS)");
         }
@@ -95,7 +95,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             sec.principal(role).ifPresent(p -> users.put(p.username(), sec.password(role, env)));
         }
         Set<String> supers = sec.principal(KafkaSecurity.Role.ADMIN).map(p -> Set.of(p.username())).orElse(Set.of());
-        return new Security(sec.mechanism(), users, supers);
+        return new Security(sec.mechanism().wireName(), users, supers);
     }
 
     private final KafkaRaftServer server;

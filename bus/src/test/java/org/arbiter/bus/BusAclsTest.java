@@ -26,7 +26,7 @@ final class BusAclsTest {
             p.put(r, new KafkaSecurity.Principal("u-" + r.key(), Path.of("/x"), null, null, null));
         }
         return new KafkaConfig("k:9092", prefix, Map.of(),
-                new KafkaSecurity("SASL_PLAINTEXT", "SCRAM-SHA-512", KafkaSecurity.Tls.NONE, p));
+                new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, p));
     }
 
     private static Set<String> who(List<BusAcls.Grant> grants, String resource, AclOperation op) {

@@ -65,7 +65,7 @@ final class SecuredBusIntegrationTest {
             principals.put(r, new KafkaSecurity.Principal(user, file, null, null, null));
             users.put(user, password);
         }
-        KafkaSecurity security = new KafkaSecurity("SASL_PLAINTEXT", "SCRAM-SHA-512", KafkaSecurity.Tls.NONE, principals);
+        KafkaSecurity security = new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals);
         long t0 = System.nanoTime();
         kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, 0,
                 new EmbeddedKafka.Security("SCRAM-SHA-512", users, Set.of("arbiter-admin")));

@@ -138,7 +138,7 @@ public final class ConfigWriter {
         kafka.put("properties", c.kafka().properties());
         KafkaSecurity sec = c.kafka().security();
         if (sec.enabled()) {
-            Map<String, Object> security = map("protocol", sec.protocol(), "mechanism", sec.mechanism());
+            Map<String, Object> security = map("protocol", sec.protocol().wireName(), "mechanism", sec.mechanism().wireName());
             if (sec.tlsEnabled()) {
                 Map<String, Object> tls = new LinkedHashMap<>();
                 putIf(tls, "truststore", str(sec.tls().truststore()));

@@ -47,11 +47,12 @@ final class KafkaSection {
     private static KafkaSecurity readSecurity(Node s) {
         Node tlsNode = s.object("tls");
         boolean tlsGiven = s.has("tls");
-        String protocol = s.choice("protocol", tlsGiven ? "SASL_SSL" : "SASL_PLAINTEXT",
-                "PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL");
-        String mechanism = s.choice("mechanism", "SCRAM-SHA-512", "SCRAM-SHA-256", "SCRAM-SHA-512");
-        boolean sasl = protocol.startsWith("SASL_");
-        boolean tls = protocol.endsWith("SSL");
+        KafkaSecurity.Protocol protocol = s.choice("protocol", KafkaSecurity.Protocol.class,
+                tlsGiven ? KafkaSecurity.Protocol.SASL_SSL : KafkaSecurity.Protocol.SASL_PLAINTEXT);
+        KafkaSecurity.Mechanism mechanism = s.choice("mechanism", KafkaSecurity.Mechanism.class,
+                KafkaSecurity.Mechanism.SCRAM_SHA_512);
+        boolean sasl = protocol.sasl();
+        boolean tls = protocol.tls();
         Path truststore = path(tlsNode, "truststore");
         Path truststorePassword = path(tlsNode, "truststorePasswordFile");
         boolean verify = tlsNode.bool("verifyHostname", true);
@@ -66,7 +67,7 @@ final class KafkaSection {
         for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
             String key = role.key();
             if (!ps.has(key)) {
-                if (role != KafkaSecurity.Role.ADMIN && !"PLAINTEXT".equals(protocol)) {
+                if (role != KafkaSecurity.Role.ADMIN && protocol != KafkaSecurity.Protocol.PLAINTEXT) {
                     ps.error(key, "missing (expected: the user the " + key + " connects as; every role has its own so the "
                             + "broker's ACLs can tell them apart)");
                 }
@@ -91,7 +92,7 @@ final class KafkaSection {
                 p.error("passwordFile", passwordFile + " (expected: none when protocol is " + protocol
                         + "; a password is for SASL_PLAINTEXT or SASL_SSL)");
             }
-            if ("SSL".equals(protocol) && keystore == null) {
+            if (protocol == KafkaSecurity.Protocol.SSL && keystore == null) {
                 p.error("keystore", "missing (expected: this role's client certificate and key when protocol is SSL)");
             }
             if (!tls && keystore != null) {
@@ -109,7 +110,7 @@ final class KafkaSection {
         }
         ps.finish();
         s.finish();
-        if ("PLAINTEXT".equals(protocol)) {
+        if (protocol == KafkaSecurity.Protocol.PLAINTEXT) {
             return KafkaSecurity.NONE;
         }
         return new KafkaSecurity(protocol, mechanism,

@@ -2,6 +2,7 @@ package org.arbiter.common.config;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,15 +30,63 @@ import java.util.function.UnaryOperator;
  *
  * <p>Immutable and thread-safe; {@link #NONE} is the unsecured default.
  *
- * @param protocol   {@code PLAINTEXT}, {@code SASL_PLAINTEXT}, {@code SASL_SSL} or {@code SSL}
- * @param mechanism  {@code SCRAM-SHA-256} or {@code SCRAM-SHA-512} (used by the SASL protocols)
+ * @param protocol   PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL
+ * @param mechanism  SCRAM-SHA-256 or SCRAM-SHA-512 (used by the SASL protocols)
  * @param tls        the trust store and hostname checking (used by SSL and SASL_SSL)
  * @param principals who each role is; empty for PLAINTEXT
  */
-public record KafkaSecurity(String protocol, String mechanism, Tls tls, Map<Role, Principal> principals) {
+public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map<Role, Principal> principals) {
+
+    /** {@code kafka.security.protocol}: Kafka's {@code security.protocol}, written as Kafka writes it. */
+    public enum Protocol implements Choice {
+        PLAINTEXT, SASL_PLAINTEXT, SASL_SSL, SSL;
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return name();
+        }
+
+        /** SASL_PLAINTEXT or SASL_SSL: a password per role. */
+        public boolean sasl() {
+            return this == SASL_PLAINTEXT || this == SASL_SSL;
+        }
+
+        /** SSL or SASL_SSL: TLS to the broker. */
+        public boolean tls() {
+            return this == SSL || this == SASL_SSL;
+        }
+
+        @Override
+        public String toString() {
+            return name();
+        }
+    }
+
+    /** {@code kafka.security.mechanism}: the SASL mechanism, written as Kafka writes it. */
+    public enum Mechanism implements Choice {
+        SCRAM_SHA_256("SCRAM-SHA-256"), SCRAM_SHA_512("SCRAM-SHA-512");
+
+        private final String wireName;
+
+        Mechanism(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
 
     /** No authentication: every process is the broker's ANONYMOUS user. */
-    public static final KafkaSecurity NONE = new KafkaSecurity("PLAINTEXT", "SCRAM-SHA-512", Tls.NONE, Map.of());
+    public static final KafkaSecurity NONE = new KafkaSecurity(Protocol.PLAINTEXT, Mechanism.SCRAM_SHA_512, Tls.NONE, Map.of());
 
     /** The processes that talk to Kafka, each as its own principal. */
     public enum Role {
@@ -103,26 +152,19 @@ public record KafkaSecurity(String protocol, String mechanism, Tls tls, Map<Role
         requireNonNull(tls, "tls");
         requireNonNull(principals, "principals");
         principals = principals.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(principals));
-        if (!(protocol.equals("PLAINTEXT") || protocol.equals("SASL_PLAINTEXT") || protocol.equals("SASL_SSL")
-                || protocol.equals("SSL"))) {
-            throw new IllegalArgumentException("protocol: " + protocol + " (expected: PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL)");
-        }
-        if (!(mechanism.equals("SCRAM-SHA-256") || mechanism.equals("SCRAM-SHA-512"))) {
-            throw new IllegalArgumentException("mechanism: " + mechanism + " (expected: SCRAM-SHA-256 or SCRAM-SHA-512)");
-        }
     }
 
     /** True unless the protocol is PLAINTEXT: each process then connects as its own principal. */
     public boolean enabled() {
-        return !protocol.equals("PLAINTEXT");
+        return protocol != Protocol.PLAINTEXT;
     }
 
     public boolean sasl() {
-        return protocol.startsWith("SASL_");
+        return protocol.sasl();
     }
 
     public boolean tlsEnabled() {
-        return protocol.endsWith("SSL");
+        return protocol.tls();
     }
 
     public Optional<Principal> principal(Role role) {
@@ -148,9 +190,9 @@ public record KafkaSecurity(String protocol, String mechanism, Tls tls, Map<Role
         Principal who = principal(role).orElseThrow(() -> new IllegalArgumentException(at
                 + ": missing (expected: the user this " + role.key() + " connects as, since kafka.security.protocol is "
                 + protocol + ")"));
-        p.put("security.protocol", protocol);
+        p.put("security.protocol", protocol.wireName());
         if (sasl()) {
-            p.put("sasl.mechanism", mechanism);
+            p.put("sasl.mechanism", mechanism.wireName());
             p.put("sasl.jaas.config", jaas(who.username(), password(role, env)));
         }
         if (tlsEnabled()) {

@@ -43,8 +43,8 @@ final class KafkaSecurityConfigTest {
     @Test
     void scram_withoutTls_defaultsToSaslPlaintext_andReadsEveryRole() {
         KafkaSecurity s = ConfigLoader.parse(SCRAM).kafka().security();
-        assertThat(s.protocol()).isEqualTo("SASL_PLAINTEXT");
-        assertThat(s.mechanism()).isEqualTo("SCRAM-SHA-256");
+        assertThat(s.protocol()).isEqualTo(KafkaSecurity.Protocol.SASL_PLAINTEXT);
+        assertThat(s.mechanism()).isEqualTo(KafkaSecurity.Mechanism.SCRAM_SHA_256);
         assertThat(s.principal(Role.GRM).orElseThrow().username()).isEqualTo("arbiter-grm");
         assertThat(s.principal(Role.GRM).orElseThrow().passwordFile()).isEqualTo(Path.of("/etc/arbiter/grm.password"));
         assertThat(s.principal(Role.ADMIN)).isEmpty();
@@ -56,8 +56,8 @@ final class KafkaSecurityConfigTest {
                 "    tls: {truststore: /etc/arbiter/ca.pem, verifyHostname: false}\n");
         ClusterConfig c = ConfigLoader.parse(yaml);
         KafkaSecurity s = c.kafka().security();
-        assertThat(s.protocol()).isEqualTo("SASL_SSL");
-        assertThat(s.mechanism()).isEqualTo("SCRAM-SHA-512");
+        assertThat(s.protocol()).isEqualTo(KafkaSecurity.Protocol.SASL_SSL);
+        assertThat(s.mechanism()).isEqualTo(KafkaSecurity.Mechanism.SCRAM_SHA_512);
         assertThat(s.tls().truststore()).isEqualTo(Path.of("/etc/arbiter/ca.pem"));
         assertThat(s.tls().verifyHostname()).isFalse();
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
@@ -132,7 +132,7 @@ final class KafkaSecurityConfigTest {
     void clientProperties_saslSsl_withPemTrust_andAPerRoleKeystore(@TempDir Path tmp) throws Exception {
         Path pw = Files.writeString(tmp.resolve("grm.password"), "s3cr\"et\nignored second line\n");
         Path ksPw = Files.writeString(tmp.resolve("ks.password"), "storepw\n");
-        KafkaSecurity s = new KafkaSecurity("SASL_SSL", "SCRAM-SHA-512",
+        KafkaSecurity s = new KafkaSecurity(KafkaSecurity.Protocol.SASL_SSL, KafkaSecurity.Mechanism.SCRAM_SHA_512,
                 new KafkaSecurity.Tls(Path.of("/etc/ca.pem"), null, false),
                 Map.of(Role.GRM, new KafkaSecurity.Principal("arbiter-grm", pw, tmp.resolve("grm.p12"), ksPw, null)));
         Map<String, String> p = s.clientProperties(Role.GRM, k -> null);

@@ -56,7 +56,7 @@ final class DemoSecurity {
             Files.writeString(file, HexFormat.of().formatHex(seed) + "\n", StandardCharsets.UTF_8);
             principals.put(role, new KafkaSecurity.Principal("demo-" + role.key(), file, null, null, null));
         }
-        return new KafkaSecurity("SASL_PLAINTEXT", "SCRAM-SHA-512", KafkaSecurity.Tls.NONE, principals);
+        return new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals);
     }
 
     /**
