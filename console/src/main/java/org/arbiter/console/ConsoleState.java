@@ -16,6 +16,7 @@ import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.config.SizingConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
@@ -104,7 +105,7 @@ public final class ConsoleState {
      */
     public record ClassPoint(double arrivalRate, double throughput, double responseTime, double p95ResponseTime,
                              double queueTime, double serviceTime, double meanQueueLength, int queueLength,
-                             int inFlight, double weight, long dropped, Double utility) {
+                             int inFlight, double weight, long dropped, Map<String, Long> drops, Double utility) {
     }
 
     /**
@@ -150,12 +151,16 @@ public final class ConsoleState {
      * @param state       observed power state (from the power topic; ON until the GRM says otherwise)
      * @param target      ordered state, or null when no order was seen
      * @param concurrency N_s in force (the latest decision's, else the configuration's)
+     * @param capacity    the GRM's capacity estimate per server, req/s (0: none)
+     * @param capacitySource where that estimate comes from ({@code configured}, {@code queue estimate},
+     *                    {@code utilisation estimate}), or null when there is none to show: no decision
+     *                    yet, sizing off (the GRM then sizes nothing and its estimate means nothing), or 0
      * @param caps        N(g,s) per gateway from the allocations in force
      * @param unknown     not in the configuration (seen in messages only; not counted); its url is null
      */
     public record ServerView(String id, String url, ServerState state, ServerState target, String reason,
-                             int concurrency, boolean autoConcurrency, double capacity, double watts,
-                             Map<String, Integer> caps, boolean unknown) {
+                             int concurrency, boolean autoConcurrency, double capacity, String capacitySource,
+                             double watts, Map<String, Integer> caps, boolean unknown) {
     }
 
     /** The allocation of a gateway, as {@code GET /api/allocation} shows it. */
@@ -372,9 +377,23 @@ public final class ConsoleState {
         allocations.forEach((g, a) -> caps.put(g, a.serverCaps().getOrDefault(id, 0)));
         ServerState state = order != null ? order.state() : ds != null && ds.state() != null ? ds.state()
                 : unknown ? null : ServerState.ON;
+        double capacity = ds != null ? ds.capacity() : 0;
+        String source = capacitySource(capacity);
         return new ServerView(id, url, state, order == null ? null : order.target(), order == null ? null : order.reason(),
-                ds != null ? ds.concurrency() : concurrency, auto, ds != null ? ds.capacity() : 0,
+                ds != null ? ds.concurrency() : concurrency, auto, source == null ? 0 : capacity, source,
                 ds != null ? ds.watts() : 0, caps, unknown);
+    }
+
+    /** Where the GRM's capacity estimate comes from, or null when there is none worth showing. */
+    private String capacitySource(double capacity) {
+        SizingConfig sizing = config.sizing();
+        if (!(capacity > 0) || sizing.policy() == SizingConfig.Policy.OFF) {
+            return null;
+        }
+        if (sizing.policy() == SizingConfig.Policy.STATIC || sizing.estimator() == SizingConfig.Estimator.STATIC) {
+            return "configured";
+        }
+        return sizing.estimator() == SizingConfig.Estimator.QUEUE ? "queue estimate" : "utilisation estimate";
     }
 
     private GatewayView gatewayView(String id, String host, int port, Instant now, Duration liveFor, boolean unknown) {
@@ -390,7 +409,7 @@ public final class ConsoleState {
         Map<String, ClassPoint> classes = new TreeMap<>();
         s.classes().forEach((name, c) -> classes.put(name, new ClassPoint(c.arrivalRate(), c.throughput(),
                 c.meanResponseTime(), c.p95ResponseTime(), c.meanQueueTime(), c.meanServiceTime(), c.meanQueueLength(),
-                c.queueLength(), c.inFlight(), c.weight(), c.dropped(), utility(name, c))));
+                c.queueLength(), c.inFlight(), c.weight(), c.dropped(), new TreeMap<>(c.drops()), utility(name, c))));
         return new StatsPoint(at, s.gateway(), s.windowSeconds(), s.allocationVersion(), classes);
     }
 

@@ -117,6 +117,41 @@ final class ConsoleBrowserTest {
         wait.until(d -> !d.findElements(By.cssSelector("#decisions tbody tr")).isEmpty());
         wait.until(d -> d.findElement(By.cssSelector("#gateways tbody tr[data-gateway=g1]")).getText().contains("live"));
 
+        // response time: mean, p95 and target per class; rejections per second by reason
+        JavascriptExecutor js = (JavascriptExecutor) driver;
+        wait.until(d -> js.executeScript("return Chart.getChart('chart-rt').data.datasets.map(x => x.label)").toString()
+                .contains("premium p95"));
+        wait.until(d -> ((Number) js.executeScript("const d = Chart.getChart('chart-rej').data.datasets"
+                + ".find(x => x.label === 'queueFull'); return d && d.data.length ? d.data[d.data.length - 1].y : -1"))
+                .doubleValue() > 0);
+        // the p95 plotted for all gateways is the higher gateway's; for one gateway, its own
+        String p95Of = "const d = Chart.getChart('chart-rt').data.datasets.find(x => x.label === 'premium p95');"
+                + " return d.data[d.data.length - 1].y;";
+        String throughputOf = "const d = Chart.getChart('chart-x').data.datasets.find(x => x.label === 'premium');"
+                + " return d.data[d.data.length - 1].y;";
+        // one gateway selected: the charts are redrawn from that gateway's reports alone
+        new Select(driver.findElement(By.id("chart-gateway"))).selectByValue("g1");
+        wait.until(d -> {
+            Object r = js.executeScript("const g = S.plotted['g1'].classes.premium;"
+                    + " return [g.throughput, g.p95ResponseTime, S.gateway];");
+            List<?> g1 = (List<?>) r;
+            return "g1".equals(g1.get(2))
+                    && Math.abs(((Number) js.executeScript(throughputOf)).doubleValue() - ((Number) g1.get(0)).doubleValue()) < 1e-9
+                    && Math.abs(((Number) js.executeScript(p95Of)).doubleValue() - ((Number) g1.get(1)).doubleValue()) < 1e-9;
+        });
+        new Select(driver.findElement(By.id("chart-gateway"))).selectByValue("all");
+        wait.until(d -> {   // all: throughput summed over both gateways' latest reports
+            List<?> both = (List<?>) js.executeScript("return [S.plotted['g1'].classes.premium.throughput"
+                    + " + S.plotted['g2'].classes.premium.throughput, S.plotted['g1'].at === S.plotted['g2'].at];");
+            return Math.abs(((Number) js.executeScript(throughputOf)).doubleValue() - ((Number) both.get(0)).doubleValue()) < 1e-9;
+        });
+        // decisions that changed nothing fold into one row with a count and a time range
+        wait.until(d -> d.findElements(By.cssSelector("#decisions tbody tr")).stream()
+                .anyMatch(r -> Integer.parseInt(r.getAttribute("data-count")) > 1 && r.getText().startsWith("×")));
+        assertThat(driver.findElements(By.cssSelector("#decisions tbody tr"))).hasSizeLessThanOrEqualTo(12);
+        // sizing is off in this cluster: no capacity estimate is in use, so none is shown
+        assertThat(driver.findElement(By.cssSelector("#servers tr[data-server=s1]")).getText()).contains("—");
+
         // pin w(g1, premium) = 7 in the form
         choose(wait, "ov-kind", "weight"); // the page re-renders its selects live
         choose(wait, "ov-gateway", "g1"); // the page re-renders its selects live

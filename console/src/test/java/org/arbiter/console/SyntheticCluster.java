@@ -62,8 +62,10 @@ public final class SyntheticCluster implements AutoCloseable {
             Map<String, GatewayStats.ClassStats> classes = new TreeMap<>();
             double rtP = 1.4 + 0.5 * Math.sin(phase);
             double rtB = 2.6 + 0.8 * Math.cos(phase * 0.7);
-            classes.put("premium", cls(4.5 + Math.sin(phase), rtP, (int) (3 + 3 * Math.sin(phase)), premiumW));
-            classes.put("basic", cls(4 + Math.cos(phase), rtB, (int) (5 + 4 * Math.cos(phase)), basicW));
+            classes.put("premium", cls(4.5 + Math.sin(phase), rtP, (int) (3 + 3 * Math.sin(phase)), premiumW,
+                    Map.of("queueTimeout", n % 4)));
+            classes.put("basic", cls(4 + Math.cos(phase), rtB, (int) (5 + 4 * Math.cos(phase)), basicW,
+                    Map.of("queueFull", 5 + 3 * (n % 3), "queueTimeout", n % 2)));
             bus.publisher(bus.topics().stats()).publish(new GatewayStats(Message.VERSION, now, g, 5, n, classes,
                     Map.of("s1", new GatewayStats.ServerStats(4, 5, 4, 1, 4, 0, true),
                             "s2", new GatewayStats.ServerStats(4, 5, 4, 1, 4, 0, true))));
@@ -78,9 +80,9 @@ public final class SyntheticCluster implements AutoCloseable {
                 0, pins.keySet().stream().map(k -> "weight:" + k.replace('/', ':')).toList()));
     }
 
-    private static GatewayStats.ClassStats cls(double rate, double rt, int queue, double weight) {
+    private static GatewayStats.ClassStats cls(double rate, double rt, int queue, double weight, Map<String, Long> drops) {
         return new GatewayStats.ClassStats(rate, rate, rt, rt * 0.3, rt * 0.7, rt * 1.8, queue, Math.max(0, queue), 4, weight,
-                Map.of(), null);
+                drops, null);
     }
 
     @Override

@@ -93,7 +93,15 @@ final class DemoBrowserTest {
             double seconds = (System.nanoTime() - clicked) / 1e9;
             wait.until(d -> d.findElement(By.cssSelector("#weights tr[data-gateway=g1] td[data-class=premium]"))
                     .getText().startsWith("3.00"));
-            Files.write(Path.of("target", "demo-console.png"), ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+            // the picture (README): mid-phase, with some history in the charts and the stream live
+            int shown = statsCount(driver, wait);
+            wait.until(d -> statsCount(d, wait) >= shown + 12);
+            wait.until(d -> d.findElement(By.id("live-text")).getText().equals("live"));
+            Path shot = Path.of("target", "demo-console.png");
+            Files.write(shot, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
+            if (Boolean.getBoolean("console.updateDocsScreenshot")) {
+                Files.copy(shot, Path.of("..", "docs", "img", "demo-console.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             System.out.printf("pin in force at g1 %.3f s after the click (control period %.3f s)%n", seconds, plan.scaled(5));
         } finally {
             if (driver != null) {

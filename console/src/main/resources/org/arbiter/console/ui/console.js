@@ -3,8 +3,12 @@
 'use strict';
 
 const S = { session: null, cluster: null, allocation: {}, overrides: [], decisions: [], latest: {}, charts: {},
-            statsCount: 0, source: null, refreshTimer: null, reconnectTimer: null, reconnectDelay: 0 };
+            statsCount: 0, source: null, refreshTimer: null, reconnectTimer: null, reconnectDelay: 0,
+            history: [], plotted: {}, gateway: 'all', reasons: [] };
 const MAX_POINTS = 360;
+const MAX_HISTORY = 4000;      // raw reports kept to redraw the charts for another gateway selection
+const MAX_DECISIONS = 300;     // decisions kept to fold into at most DECISION_ROWS rows
+const DECISION_ROWS = 12;
 const COLORS = ['#2f6fdf', '#e0692b', '#1f9d55', '#9b51e0', '#d64545', '#128a9b', '#b58b00', '#6b7385'];
 const $ = (id) => document.getElementById(id);
 
@@ -51,6 +55,7 @@ async function boot() {
   $('login-open').addEventListener('click', () => showLogin(''));
   $('override-form').addEventListener('submit', pin);
   $('ov-kind').addEventListener('change', showFields);
+  $('chart-gateway').addEventListener('change', () => { S.gateway = $('chart-gateway').value; redraw(); });
   const r = await api('GET', '/api/session');
   S.session = r.data && r.data.user ? r.data : null;
   if (S.session || (r.data && r.data.publicRead)) start(); else showLogin('');
@@ -101,17 +106,17 @@ async function start() {
 async function loadAll() {
   const [cluster, allocation, overrides, decisions, stats, config] = await Promise.all([
     api('GET', '/api/cluster'), api('GET', '/api/allocation'), api('GET', '/api/overrides'),
-    api('GET', '/api/decisions?limit=12'), api('GET', '/api/stats'), api('GET', '/api/config')]);
+    api('GET', '/api/decisions?limit=' + MAX_DECISIONS), api('GET', '/api/stats'), api('GET', '/api/config')]);
   if (cluster.status !== 200) return;
   S.cluster = cluster.data;
   S.allocation = allocation.data || {};
   S.overrides = (overrides.data && overrides.data.overrides) || [];
   S.pinStatus = (overrides.data && overrides.data.status) || {};
   S.decisions = (decisions.data && decisions.data.decisions) || [];
-  for (const c of Object.values(S.charts)) c.data.datasets.forEach(d => { d.data = []; });
   S.latest = {};
+  S.history = [];
   for (const p of (stats.data && stats.data.stats) || []) addStats(p, false);
-  for (const c of Object.values(S.charts)) c.update('none');
+  redraw();
   if (config.status === 200) $('config').textContent = config.data.yaml;
   renderAll();
 }
@@ -153,7 +158,7 @@ function connect() {
   });
   es.addEventListener('decision', e => {
     S.decisions.unshift(JSON.parse(e.data));
-    S.decisions.length = Math.min(S.decisions.length, 12);
+    S.decisions.length = Math.min(S.decisions.length, MAX_DECISIONS);
     renderDecisions(); refreshSoon();
   });
   es.addEventListener('power', refreshSoon);
@@ -189,15 +194,19 @@ function makeCharts() {
     },
   });
   S.charts.rt = new Chart($('chart-rt'), base('s'));
+  // one legend entry per class: its p95 (dotted) and target (dashed) share its colour, as the title says
+  S.charts.rt.options.plugins.legend.labels.filter = item => !/ (p95|target)$/.test(item.text);
   S.charts.x = new Chart($('chart-x'), base('req/s'));
   S.charts.q = new Chart($('chart-q'), base('requests'));
   S.charts.u = new Chart($('chart-u'), base('utility'));
+  S.charts.rej = new Chart($('chart-rej'), base('rejections/s'));
 }
 
 function dataset(chart, label, i, dashed) {
   let d = chart.data.datasets.find(x => x.label === label);
   if (!d) {
-    d = { label, data: [], borderColor: color(i), backgroundColor: color(i), borderDash: dashed ? [5, 4] : [] };
+    d = { label, data: [], borderColor: color(i), backgroundColor: color(i),
+          borderDash: dashed === 'dotted' ? [2, 3] : dashed ? [5, 4] : [] };
     if (dashed) d.borderWidth = 1;
     chart.data.datasets.push(d);
   }
@@ -211,31 +220,51 @@ function push(d, x, y) {
   if (d.data.length > MAX_POINTS) d.data.splice(0, d.data.length - MAX_POINTS);
 }
 
-// One report per gateway arrives at a time; per class we plot the cluster-wide figures over the
-// latest report of every gateway: throughput and queues summed, response time and utility
-// weighted by throughput.
+// One report per gateway arrives at a time; per class we plot the figures over the latest report
+// of every gateway the selector shows (all, or one): throughput, queues and rejections summed,
+// mean response time and utility weighted by throughput. The p95 of several gateways is the
+// highest gateway's p95 — an upper bound of the pooled p95, which the reports cannot give exactly.
 function addStats(p, update) {
   S.latest[p.gateway] = p;
+  S.history.push(p);
+  if (S.history.length > MAX_HISTORY) S.history.splice(0, S.history.length - MAX_HISTORY);
   S.statsCount++;
   $('stats-count').textContent = S.statsCount;
   $('last-stats').textContent = time(p.at) + ' from ' + p.gateway;
+  plot(p);
+  if (update) for (const ch of Object.values(S.charts)) ch.update('none');
+}
+
+// Clears the charts and replays the kept reports for the gateway selection.
+function redraw() {
+  for (const c of Object.values(S.charts)) c.data.datasets = [];
+  S.plotted = {};
+  for (const p of S.history) plot(p);
+  for (const c of Object.values(S.charts)) c.update('none');
+}
+
+function plot(p) {
+  S.plotted[p.gateway] = p;
+  if (S.gateway !== 'all' && p.gateway !== S.gateway) return;
   const x = new Date(p.at).getTime();
   const horizon = x - 60000;
-  const classes = classNames();
-  classes.forEach((c, i) => {
-    let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0;
-    for (const g of Object.values(S.latest)) {
-      if (new Date(g.at).getTime() < horizon || !configuredGateway(g.gateway)) continue;  // unknown ones are not counted
+  const shown = Object.values(S.plotted).filter(g => new Date(g.at).getTime() >= horizon && configuredGateway(g.gateway)
+    && (S.gateway === 'all' || g.gateway === S.gateway));   // unknown gateways are not counted
+  classNames().forEach((c, i) => {
+    let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0, p95 = null;
+    for (const g of shown) {
       const k = g.classes[c];
       if (!k) continue;
       n++; thr += k.throughput; q += k.queueLength; rtSum += k.responseTime;
       rtw += k.responseTime * k.throughput; w += k.throughput;
+      if (k.throughput > 0 || k.responseTime > 0) p95 = Math.max(p95 === null ? 0 : p95, k.p95ResponseTime);
       if (k.utility !== null && k.utility !== undefined) { uw += k.utility * k.throughput; uSum += k.utility; un++; }
     }
     if (!n) return;
     const rt = w > 0 ? rtw / w : rtSum / n;
     const u = un ? (w > 0 ? uw / w : uSum / un) : null;
     push(dataset(S.charts.rt, c, i, false), x, rt);
+    push(dataset(S.charts.rt, c + ' p95', i, 'dotted'), x, p95);
     const target = S.cluster.classes[i].targetSeconds;
     const t = dataset(S.charts.rt, c + ' target', i, true);
     t.data = [{ x: (S.charts.rt.data.datasets[0].data[0] || { x }).x, y: target }, { x, y: target }];
@@ -243,13 +272,37 @@ function addStats(p, update) {
     push(dataset(S.charts.q, c, i, false), x, q);
     push(dataset(S.charts.u, c, i, false), x, u);
   });
-  if (update) for (const ch of Object.values(S.charts)) ch.update('none');
+  // rejections per second by reason, over every class of the gateways shown (drops counted over
+  // each report's statistics window)
+  const perReason = {};
+  for (const g of shown) {
+    for (const k of Object.values(g.classes)) {
+      for (const [reason, count] of Object.entries(k.drops || {})) {
+        perReason[reason] = (perReason[reason] || 0) + count / Math.max(g.windowSeconds, 1e-9);
+      }
+    }
+  }
+  for (const r of S.reasons) if (!(r in perReason)) perReason[r] = 0;
+  for (const [reason, rate] of Object.entries(perReason)) {
+    if (!S.reasons.includes(reason)) S.reasons.push(reason);
+    push(dataset(S.charts.rej, reason, S.reasons.indexOf(reason), false), x, rate);
+  }
+}
+
+function renderGatewaySelector() {
+  const sel = $('chart-gateway');
+  const values = ['all'].concat(configuredGateways().map(g => g.id));
+  const current = Array.from(sel.options).map(o => o.value);
+  if (current.join() === values.join()) return;
+  sel.replaceChildren(...values.map(v => el('option', { value: v }, v === 'all' ? 'all gateways' : v)));
+  if (values.includes(S.gateway)) sel.value = S.gateway; else { S.gateway = 'all'; sel.value = 'all'; redraw(); }
 }
 
 // ---- tables ----------------------------------------------------------------------------------
 
 function renderAll() {
   renderGateways(); renderServers(); renderMatrices(); renderDecisions(); renderPins(); renderFormChoices(); renderClasses();
+  renderGatewaySelector();
 }
 
 function renderGateways() {
@@ -295,7 +348,9 @@ function renderServers() {
        s.target && s.target !== s.state ? ' → ' + s.target : ''),
     el('td', { class: 'num' }, s.concurrency + (s.autoConcurrency ? ' (auto)' : '')),
     el('td', {}, Object.entries(s.caps).map(([g, n]) => g + ':' + n).join('  ') || '—'),
-    el('td', { class: 'num' }, s.capacity ? fmt(s.capacity, 0) + '/s' : '—'),
+    el('td', { class: 'num', title: s.capacitySource ? 'req/s per server, ' + s.capacitySource + ' (the GRM\'s)'
+                                     : 'no capacity estimate in use' },
+       s.capacitySource ? fmt(s.capacity, 1) + ' req/s' : '—', s.capacitySource ? el('span', { class: 'unit' }, ' ' + s.capacitySource) : ''),
     el('td', { class: 'num' }, s.watts ? fmt(s.watts, 0) : '—'))));
 }
 
@@ -350,18 +405,40 @@ function renderMatrices() {
   }));
 }
 
+// What a decision changed: the shares it set, the servers' power and N_s, the live gateways and
+// the pins. Consecutive decisions with the same signature fold into one row ("×12, 10:13:12-10:13:14").
+function signature(d) {
+  return JSON.stringify([d.liveGateways, d.overrides, (d.pins || []).map(p => [p.id, p.applied]),
+    (d.flows || []).map(f => [f.gateway, f['class'], f.weight]),
+    Object.entries(d.servers || {}).map(([id, v]) => [id, v.state, v.concurrency])]);
+}
+
+function foldDecisions(decisions) {
+  const groups = [];
+  for (const d of decisions) {   // newest first
+    const sig = signature(d);
+    const g = groups[groups.length - 1];
+    if (g && g.sig === sig) { g.count++; g.oldest = d; } else groups.push({ sig, count: 1, newest: d, oldest: d });
+  }
+  return groups;
+}
+
 function renderDecisions() {
   const d0 = S.decisions[0];
   $('decision-summary').textContent = d0 ? '— last Ω ' + fmt(d0.objective, 3) + ', solved in '
       + fmt(d0.solveSeconds * 1000, 2) + ' ms (' + d0.combine + ')' : '— none yet';
-  fill($('decisions').tBodies[0], S.decisions.map(d => el('tr', {},
-    el('td', {}, time(d.at)), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
-    el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
-    el('td', {}, d.liveGateways.join(' ')),
-    el('td', {}, ...(d.overrides.length ? d.overrides.map(id => {
-      const p = (d.pins || []).find(x => x.id === id);
-      return el('span', p && !p.applied ? { class: 'left-out', title: 'not applied: ' + p.reason } : {}, id + ' ');
-    }) : ['—'])))));
+  fill($('decisions').tBodies[0], foldDecisions(S.decisions).slice(0, DECISION_ROWS).map(g => {
+    const d = g.newest;
+    const when = g.count > 1 ? '×' + g.count + ', ' + time(g.oldest.at) + '–' + time(d.at) : time(d.at);
+    return el('tr', { 'data-count': g.count, title: g.count > 1 ? g.count + ' decisions that changed nothing; the newest shown' : '' },
+      el('td', {}, when), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
+      el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
+      el('td', {}, d.liveGateways.join(' ')),
+      el('td', {}, ...(d.overrides.length ? d.overrides.map(id => {
+        const p = (d.pins || []).find(x => x.id === id);
+        return el('span', p && !p.applied ? { class: 'left-out', title: 'not applied: ' + p.reason } : {}, id + ' ');
+      }) : ['—'])));
+  }));
 }
 
 function describe(o) {
