@@ -12,9 +12,12 @@ import static java.util.Objects.requireNonNull;
  *                             from the GRM arrives, for at most this long; then the gateway is ready
  *                             on the configured allocation
  * @param adminMaxConnections  open admin connections beyond this are answered 503 and closed
+ * @param proxyProtocol        the request port expects a PROXY protocol header (v1 or v2) from an L4
+ *                             switch in {@code gateway.trustedProxies}, and takes the client's address
+ *                             from it; a trusted peer without one, or another peer with one, is refused
  */
 public record GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
-                            double startupGraceSeconds, int adminMaxConnections) {
+                            double startupGraceSeconds, int adminMaxConnections, boolean proxyProtocol) {
 
     /** Default drain timeout (30 s). */
     public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
@@ -37,10 +40,10 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         }
     }
 
-    /** A gateway with the default drain timeout, start-up grace and admin connection cap. */
+    /** A gateway with the default drain timeout, start-up grace and admin connection cap, without PROXY protocol. */
     public GatewayConfig(String id, String host, int port, int adminPort) {
         this(id, host, port, adminPort, DEFAULT_DRAIN_TIMEOUT_SECONDS, DEFAULT_STARTUP_GRACE_SECONDS,
-                DEFAULT_ADMIN_MAX_CONNECTIONS);
+                DEFAULT_ADMIN_MAX_CONNECTIONS, false);
     }
 
     /** The default {@code host}. */
@@ -66,7 +69,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
-                .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections);
+                .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections)
+                .proxyProtocol(proxyProtocol);
     }
 
     /**
@@ -81,6 +85,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         private double drainTimeoutSeconds = DEFAULT_DRAIN_TIMEOUT_SECONDS;
         private double startupGraceSeconds = DEFAULT_STARTUP_GRACE_SECONDS;
         private int adminMaxConnections = DEFAULT_ADMIN_MAX_CONNECTIONS;
+        private boolean proxyProtocol;
 
         private Builder(String id) {
             this.id = requireNonNull(id, "id");
@@ -122,10 +127,15 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
             return this;
         }
 
+        /** {@code proxyProtocol}; default false. */
+        public Builder proxyProtocol(boolean proxyProtocol) {
+            this.proxyProtocol = proxyProtocol;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
-                    drainTimeoutSeconds,
-                    startupGraceSeconds, adminMaxConnections);
+                    drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, proxyProtocol);
         }
     }
 }
