@@ -120,7 +120,7 @@ public final class Gateway implements AutoCloseable {
             this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ProxyInitializer(plane, clients))
+                    .childHandler(new ProxyInitializer(plane, clients, gc.proxyProtocol()))
                     .bind(gc.host(), port).sync().channel();
             AdminHandler.Api api = new AdminHandler.Api() {
                 @Override
