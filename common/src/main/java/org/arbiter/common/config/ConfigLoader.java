@@ -154,6 +154,7 @@ public final class ConfigLoader {
                     v -> v >= 0 && v <= 3600, "0..1h");
             int adminMaxConnections = g.integer("adminMaxConnections", GatewayConfig.DEFAULT_ADMIN_MAX_CONNECTIONS,
                     v -> v >= 1 && v <= 65536, "1..65536");
+            double drainDelay = g.duration("drainDelay", 0, v -> v >= 0 && v <= 3600, "0..1h");
             boolean proxyProtocol = g.bool("proxyProtocol", false);
             if (proxyProtocol) {
                 proxyProtocolAt.add(g);
@@ -170,7 +171,7 @@ public final class ConfigLoader {
                     g.error("adminPort", adminPort + " (expected: a port no other gateway uses)");
                 }
                 gateways.add(new GatewayConfig(id, host, port, adminPort, Math.max(0, drainTimeout),
-                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections), proxyProtocol));
+                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections), Math.max(0, drainDelay), proxyProtocol));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {

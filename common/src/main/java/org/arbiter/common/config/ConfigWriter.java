@@ -99,7 +99,8 @@ public final class ConfigWriter {
             gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort(),
                     "drainTimeout", Durations.format(g.drainTimeoutSeconds()),
                     "startupGrace", Durations.format(g.startupGraceSeconds()),
-                    "adminMaxConnections", g.adminMaxConnections(), "proxyProtocol", g.proxyProtocol()));
+                    "adminMaxConnections", g.adminMaxConnections(),
+                    "drainDelay", Durations.format(g.drainDelaySeconds()), "proxyProtocol", g.proxyProtocol()));
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();

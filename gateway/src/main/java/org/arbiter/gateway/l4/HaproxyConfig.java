@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.Durations;
 import org.arbiter.common.config.GatewayConfig;
 
 /*
@@ -25,7 +26,8 @@ import org.arbiter.common.config.GatewayConfig;
  *          or the gateway's idle timeout if that is longer, plus 5 s. A shorter timeout would have
  *          HAProxy cut a request the gateway is still holding.
  * Rules:   every gateway must have proxyProtocol: true (else the PROXY header would reach the HTTP
- *          parser) and a host the switch can reach (not a wildcard). The switch's own address must
+ *          parser), a drainDelay the health check can see, fixed ports and a host the switch can
+ *          reach (not a wildcard). The switch's own address must
  *          be in gateway.trustedProxies; the file cannot say what it is, so that is documented,
  *          not checked.
  * Pure:    text in, text out; no I/O. Thread-safe (stateless).
@@ -40,6 +42,9 @@ public final class HaproxyConfig {
     public static final int FALL = 2;
     /** Passed checks before a gateway is taken back. */
     public static final int RISE = 2;
+
+    /** The least {@code gateways[].drainDelay}: the switch sees /ready fail within FALL × inter, plus 1 s. */
+    public static final double MIN_DRAIN_DELAY_SECONDS = FALL * 1.0 + 1;
 
     private HaproxyConfig() {
     }
@@ -84,6 +89,11 @@ public final class HaproxyConfig {
                 errors.add("gateways[" + i + "].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header"
                         + " on every connection)");
             }
+            if (g.drainDelaySeconds() < MIN_DRAIN_DELAY_SECONDS) {
+                errors.add("gateways[" + i + "].drainDelay: " + Durations.format(g.drainDelaySeconds()) + " (expected: >= "
+                        + Durations.format(MIN_DRAIN_DELAY_SECONDS) + ", so that the switch sees /ready fail (fall " + FALL
+                        + " x inter " + CHECK_INTERVAL + ") before the gateway refuses connections)");
+            }
             if (isWildcard(g.host())) {
                 errors.add("gateways[" + i + "].host: " + g.host() + " (expected: an address the switch can reach,"
                         + " not a wildcard)");
@@ -107,8 +117,7 @@ public final class HaproxyConfig {
                 .append(source.replaceAll("[\\r\\n]", " ")).append(".\n")
                 .append("# Regenerate it when gateways change. The gateways must list this switch's address in\n")
                 .append("# gateway.trustedProxies; they refuse PROXY headers from anyone else.\n")
-                .append("global\n")
-                .append("    maxconn 20000\n")
+                .append("# No global maxconn: HAProxy derives it from the file-descriptor limit (ulimit -n).\n")
                 .append("\n")
                 .append("defaults\n")
                 .append("    mode tcp\n")

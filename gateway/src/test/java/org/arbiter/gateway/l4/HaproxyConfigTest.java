@@ -23,8 +23,8 @@ final class HaproxyConfigTest {
               - {name: basic, target: 2s, default: true}
             servers: [{id: s1, url: 'http://10.0.1.1:9000'}]
             gateways:
-              - {id: g1, host: 10.0.0.11, port: 8080, adminPort: 8180, proxyProtocol: true}
-              - {id: g2, host: 'fd00::12', port: 8081, adminPort: 8181, proxyProtocol: true}
+              - {id: g1, host: 10.0.0.11, port: 8080, adminPort: 8180, proxyProtocol: true, drainDelay: 3s}
+              - {id: g2, host: 'fd00::12', port: 8081, adminPort: 8181, proxyProtocol: true, drainDelay: 3s}
             dispatch: {backendTimeout: 60s, idleTimeout: 60s}
             gateway: {trustedProxies: [10.0.0.2/32]}
             """;
@@ -37,8 +37,7 @@ final class HaproxyConfigTest {
                 # The L4 switch in front of Arbiter's gateways, written by 'arbiter switch haproxy' from cluster.yaml.
                 # Regenerate it when gateways change. The gateways must list this switch's address in
                 # gateway.trustedProxies; they refuse PROXY headers from anyone else.
-                global
-                    maxconn 20000
+                # No global maxconn: HAProxy derives it from the file-descriptor limit (ulimit -n).
 
                 defaults
                     mode tcp
@@ -79,8 +78,10 @@ final class HaproxyConfigTest {
                 .isInstanceOfSatisfying(HaproxyConfig.Invalid.class, e -> assertThat(e.errors()).containsExactly(
                         "--bind: nowhere (expected: host:port or :port, e.g. 0.0.0.0:80)",
                         "gateways[0].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)",
+                        "gateways[0].drainDelay: 0s (expected: >= 3s, so that the switch sees /ready fail (fall 2 x inter 1s) before the gateway refuses connections)",
                         "gateways[0].host: 0.0.0.0 (expected: an address the switch can reach, not a wildcard)",
                         "gateways[1].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)",
+                        "gateways[1].drainDelay: 0s (expected: >= 3s, so that the switch sees /ready fail (fall 2 x inter 1s) before the gateway refuses connections)",
                         "gateways[1]: port 0, adminPort 0 (expected: fixed ports, not 0, so the switch knows where to connect)",
                         "gateway.trustedProxies: an empty list (expected: the switch's addresses, so that the gateways believe its PROXY headers)"));
     }
@@ -92,7 +93,7 @@ final class HaproxyConfigTest {
         assertThat(run("haproxy", "--config", yaml.toString(), "--out", out.toString(), "--bind", "127.0.0.1:8000"))
                 .isEqualTo("0:");
         assertThat(Files.readString(out)).contains("    bind 127.0.0.1:8000\n", "server g1 10.0.0.11:8080 send-proxy-v2");
-        Path bad = Files.writeString(dir.resolve("bad.yaml"), CLUSTER.replace("proxyProtocol: true}", "proxyProtocol: false}"));
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), CLUSTER.replace("proxyProtocol: true,", "proxyProtocol: false,"));
         assertThat(run("haproxy", "--config", bad.toString())).isEqualTo("2:"
                 + "switch haproxy: gateways[0].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)\n"
                 + "switch haproxy: gateways[1].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)\n");
