@@ -42,13 +42,18 @@ final class DemoCommand implements Callable<Integer> {
                     + "console each connect as their own principal, and the demo checks that forbidden writes are refused.")
     boolean secure;
 
+    @Option(names = "--switch",
+            description = "Put a real HAProxy (must be installed) in front of the gateways, configured by 'arbiter switch "
+                    + "haproxy': the gateways read its PROXY v2 headers and the load reaches them only through it.")
+    boolean viaSwitch;
+
     @Override
     public Integer call() throws Exception {
         DemoPlan plan;
         Demo demo;
         try {
             plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
-            demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr(), secure);
+            demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr(), secure, viaSwitch);
         } catch (IllegalArgumentException e) {
             throw new ArbiterCommand.UsageException(e.getMessage());
         }

@@ -12,6 +12,7 @@ final class Subcommands {
         // Commands from gateway, grm, loadgen, sim and console are added here as they land.
         cl.addSubcommand(new org.arbiter.grm.cli.SolveCommand());
         cl.addSubcommand(new org.arbiter.gateway.cli.GatewayCommand());
+        cl.addSubcommand(new org.arbiter.gateway.cli.SwitchCommand());
         cl.addSubcommand(new org.arbiter.loadgen.cli.SimServerCommand());
         cl.addSubcommand(new org.arbiter.loadgen.cli.LoadgenCommand());
     }

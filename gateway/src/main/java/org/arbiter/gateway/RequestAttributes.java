@@ -18,6 +18,14 @@ public interface RequestAttributes {
     /** The first value of header {@code name} (case-insensitive), or null. */
     String header(String name);
 
+    /**
+     * The client's address: the source a trusted PROXY protocol header carried, else the TCP
+     * peer's; null when unknown (then no {@code match.source} rule matches).
+     */
+    default java.net.InetAddress clientAddress() {
+        return null;
+    }
+
     /** A fixed request, for tests and the simulator. */
     static RequestAttributes of(String method, String path, String host, java.util.Map<String, String> headers) {
         java.util.Map<String, String> lower = new java.util.HashMap<>();

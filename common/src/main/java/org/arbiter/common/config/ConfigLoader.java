@@ -141,6 +141,7 @@ public final class ConfigLoader {
         List<GatewayConfig> gateways = new ArrayList<>();
         Set<String> gatewayIds = new HashSet<>();
         Set<Integer> ports = new HashSet<>();
+        List<Node> proxyProtocolAt = new ArrayList<>();
         for (Node g : root.list("gateways")) {
             String id = id(g, "id");
             String host = g.string("host", GatewayConfig.DEFAULT_HOST);
@@ -153,6 +154,11 @@ public final class ConfigLoader {
                     v -> v >= 0 && v <= 3600, "0..1h");
             int adminMaxConnections = g.integer("adminMaxConnections", GatewayConfig.DEFAULT_ADMIN_MAX_CONNECTIONS,
                     v -> v >= 1 && v <= 65536, "1..65536");
+            double drainDelay = g.duration("drainDelay", 0, v -> v >= 0 && v <= 3600, "0..1h");
+            boolean proxyProtocol = g.bool("proxyProtocol", false);
+            if (proxyProtocol) {
+                proxyProtocolAt.add(g);
+            }
             g.finish();
             if (id != null) {
                 if (!gatewayIds.add(id)) {
@@ -165,7 +171,7 @@ public final class ConfigLoader {
                     g.error("adminPort", adminPort + " (expected: a port no other gateway uses)");
                 }
                 gateways.add(new GatewayConfig(id, host, port, adminPort, Math.max(0, drainTimeout),
-                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections)));
+                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections), Math.max(0, drainDelay), proxyProtocol));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {
@@ -295,6 +301,12 @@ public final class ConfigLoader {
         ConsoleConfig console = new ConsoleConfig(consolePort, publicRead, users, tokens, login);
 
         GatewayHttpConfig gatewayHttp = readGatewayHttp(root.object("gateway"));
+        if (gatewayHttp.trustedProxies().isEmpty()) {
+            for (Node g : proxyProtocolAt) {
+                g.error("proxyProtocol", "true (expected: gateway.trustedProxies to list the L4 switch's addresses; "
+                        + "with none, every PROXY header would be refused)");
+            }
+        }
 
         root.finish();
         return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
@@ -393,8 +405,17 @@ public final class ConfigLoader {
             m.error("method", method + " (expected: an HTTP method such as GET)");
         }
         String host = m.string("host", null);
+        String sourceText = m.string("source", null);
+        Cidr source = null;
+        if (sourceText != null) {
+            try {
+                source = Cidr.parse(sourceText);
+            } catch (IllegalArgumentException e) {
+                m.error("source", e.getMessage());
+            }
+        }
         m.finish();
-        return new MatchRule(headers, path, method, host);
+        return new MatchRule(headers, path, method, host, source);
     }
 
     private static GatewayHttpConfig readGatewayHttp(Node g) {

@@ -49,6 +49,9 @@ public final class ConfigWriter {
             putIf(match, "path", k.match().path());
             putIf(match, "method", k.match().method());
             putIf(match, "host", k.match().host());
+            if (k.match().source() != null) {
+                match.put("source", k.match().source().toString());
+            }
             if (!match.isEmpty()) {
                 m.put("match", match);
             }
@@ -96,7 +99,8 @@ public final class ConfigWriter {
             gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort(),
                     "drainTimeout", Durations.format(g.drainTimeoutSeconds()),
                     "startupGrace", Durations.format(g.startupGraceSeconds()),
-                    "adminMaxConnections", g.adminMaxConnections()));
+                    "adminMaxConnections", g.adminMaxConnections(),
+                    "drainDelay", Durations.format(g.drainDelaySeconds()), "proxyProtocol", g.proxyProtocol()));
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();

@@ -12,9 +12,16 @@ import static java.util.Objects.requireNonNull;
  *                             from the GRM arrives, for at most this long; then the gateway is ready
  *                             on the configured allocation
  * @param adminMaxConnections  open admin connections beyond this are answered 503 and closed
+ * @param drainDelaySeconds    on a drain, {@code /ready} turns 503 at once but the request port keeps
+ *                             accepting and serving for this long before it closes, so that an L4 switch's
+ *                             health check takes the gateway out before connections are refused
+ * @param proxyProtocol        the request port expects a PROXY protocol header (v1 or v2) from an L4
+ *                             switch in {@code gateway.trustedProxies}, and takes the client's address
+ *                             from it; a trusted peer without one, or another peer with one, is refused
  */
 public record GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
-                            double startupGraceSeconds, int adminMaxConnections) {
+                            double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
+                            boolean proxyProtocol) {
 
     /** Default drain timeout (30 s). */
     public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
@@ -32,15 +39,18 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         if (!(startupGraceSeconds >= 0) || Double.isInfinite(startupGraceSeconds)) {
             throw new IllegalArgumentException("startupGrace: " + startupGraceSeconds + " (expected: >= 0)");
         }
+        if (!(drainDelaySeconds >= 0) || Double.isInfinite(drainDelaySeconds)) {
+            throw new IllegalArgumentException("drainDelay: " + drainDelaySeconds + " (expected: >= 0)");
+        }
         if (adminMaxConnections < 1) {
             throw new IllegalArgumentException("adminMaxConnections: " + adminMaxConnections + " (expected: >= 1)");
         }
     }
 
-    /** A gateway with the default drain timeout, start-up grace and admin connection cap. */
+    /** A gateway with the default drain timeout, start-up grace and admin connection cap, without PROXY protocol. */
     public GatewayConfig(String id, String host, int port, int adminPort) {
         this(id, host, port, adminPort, DEFAULT_DRAIN_TIMEOUT_SECONDS, DEFAULT_STARTUP_GRACE_SECONDS,
-                DEFAULT_ADMIN_MAX_CONNECTIONS);
+                DEFAULT_ADMIN_MAX_CONNECTIONS, 0, false);
     }
 
     /** The default {@code host}. */
@@ -66,7 +76,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
-                .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections);
+                .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections)
+                .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol);
     }
 
     /**
@@ -81,6 +92,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         private double drainTimeoutSeconds = DEFAULT_DRAIN_TIMEOUT_SECONDS;
         private double startupGraceSeconds = DEFAULT_STARTUP_GRACE_SECONDS;
         private int adminMaxConnections = DEFAULT_ADMIN_MAX_CONNECTIONS;
+        private double drainDelaySeconds;
+        private boolean proxyProtocol;
 
         private Builder(String id) {
             this.id = requireNonNull(id, "id");
@@ -122,10 +135,21 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
             return this;
         }
 
+        /** {@code drainDelay}; default 0 s (the request port closes as the drain begins). */
+        public Builder drainDelaySeconds(double drainDelaySeconds) {
+            this.drainDelaySeconds = drainDelaySeconds;
+            return this;
+        }
+
+        /** {@code proxyProtocol}; default false. */
+        public Builder proxyProtocol(boolean proxyProtocol) {
+            this.proxyProtocol = proxyProtocol;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
-                    drainTimeoutSeconds,
-                    startupGraceSeconds, adminMaxConnections);
+                    drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, drainDelaySeconds, proxyProtocol);
         }
     }
 }

@@ -188,12 +188,34 @@ final class ConfigLoaderTest {
     @Test
     void gatewayLifecycleKeys_loadAndRoundTrip() {
         ClusterConfig c = ConfigLoader.parse(MINIMAL + "gateways: [{id: g1, drainTimeout: 5s, startupGrace: 250ms, adminMaxConnections: 8}]\n");
-        assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180, 5, 0.25, 8));
+        assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180, 5, 0.25, 8, 0, false));
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
         GatewayConfig d = ConfigLoader.parse(MINIMAL).gateways().get(0);
         assertThat(d.drainTimeoutSeconds()).isEqualTo(30);
         assertThat(d.startupGraceSeconds()).isEqualTo(10);
         assertThat(d.adminMaxConnections()).isEqualTo(256);
+    }
+
+    @Test
+    void proxyProtocolAndMatchSource_loadAndRoundTrip() {
+        ClusterConfig c = ConfigLoader.parse("""
+                classes:
+                  - {name: partner, target: 1s, match: {source: 203.0.113.7/24, path: /api}}
+                  - {name: v6, target: 1s, match: {source: "2001:db8::/32"}}
+                  - {name: basic, target: 2s, default: true}
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                gateways: [{id: g1, proxyProtocol: true, drainDelay: 3s}, {id: g2, port: 8081}]
+                gateway: {trustedProxies: [10.0.0.0/8]}
+                """);
+        assertThat(c.classes().get(0).match().source()).isEqualTo(Cidr.parse("203.0.113.0/24"));
+        assertThat(c.classes().get(0).match().source().toString()).as("host bits cleared").isEqualTo("203.0.113.0/24");
+        assertThat(c.classes().get(1).match().source()).isEqualTo(Cidr.parse("2001:db8::/32"));
+        assertThat(c.classes().get(2).match().source()).isNull();
+        assertThat(c.gateways()).extracting(GatewayConfig::proxyProtocol).containsExactly(true, false);
+        assertThat(c.gateways()).extracting(GatewayConfig::drainDelaySeconds).containsExactly(3.0, 0.0);
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+        assertThat(GatewayConfig.defaultGateway().proxyProtocol()).isFalse();
+        assertThat(GatewayConfig.builder("g").proxyProtocol(true).build().toBuilder().build().proxyProtocol()).isTrue();
     }
 
     @Test
@@ -267,7 +289,12 @@ final class ConfigLoaderTest {
             port range             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, port: 70000}]' | gateways[0].port: 70000 (expected: 0..65535)
             drain timeout          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, drainTimeout: -1s}]' | gateways[0].drainTimeout: -1s (expected: 0..1h)
             startup grace          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, startupGrace: 2h}]' | gateways[0].startupGrace: 2h (expected: 0..1h)
+            drain delay            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, drainDelay: -3s}]' | gateways[0].drainDelay: -3s (expected: 0..1h)
             admin connections      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, adminMaxConnections: 0}]' | gateways[0].adminMaxConnections: 0 (expected: 1..65536)
+            match source           | 'classes: [{name: a, target: 1s, default: true, match: {source: 203.0.113.0/33}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].match.source: 203.0.113.0/33 (expected: a prefix length 0..32 after /)
+            match source name      | 'classes: [{name: a, target: 1s, default: true, match: {source: example.com}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].match.source: example.com (expected: an IPv4 or IPv6 address, optionally /prefix, e.g. 10.0.0.0/8 or fd00::/8)
+            proxy protocol word    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1, proxyProtocol: v2}]' | gateways[0].proxyProtocol: v2 (expected: true or false)
+            proxy protocol untrusted | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngateways: [{id: g1}, {id: g2, port: 8081, proxyProtocol: true}]' | gateways[1].proxyProtocol: true (expected: gateway.trustedProxies to list the L4 switch's addresses; with none, every PROXY header would be refused)
             scheduler              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {scheduler: wfq}' | dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)
             balancer typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {balancer: random-pol}' | dispatch.balancer: random-pol (expected: one of least-outstanding, random-poll; did you mean 'random-poll'?)
             body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)

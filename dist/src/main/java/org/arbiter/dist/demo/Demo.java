@@ -24,6 +24,10 @@ import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.common.config.Cidr;
+import org.arbiter.common.config.GatewayHttpConfig;
+import org.arbiter.gateway.l4.HaproxyConfig;
+import org.arbiter.gateway.l4.HaproxyProcess;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
@@ -58,6 +62,7 @@ public final class Demo implements AutoCloseable {
     private volatile Path adminPasswordFile;
     private volatile List<Gateway> gateways = List.of();
     private volatile Thread runner;
+    private final boolean viaSwitch;
 
     public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log) {
         this(plan, serverCount, consolePort, out, log, false);
@@ -69,6 +74,21 @@ public final class Demo implements AutoCloseable {
      *               as its own principal (passwords in DIR/secrets, owner-only)
      */
     public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log, boolean secure) {
+        this(plan, serverCount, consolePort, out, log, secure, false);
+    }
+
+    /**
+     * @param viaSwitch run the load through a real HAProxy ({@code demo --switch}) configured by
+     *                  {@link HaproxyConfig}: the gateways speak PROXY protocol and trust 127.0.0.1
+     * @throws IllegalArgumentException when {@code viaSwitch} and HAProxy is not installed
+     */
+    public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log, boolean secure,
+                boolean viaSwitch) {
+        if (viaSwitch && HaproxyProcess.binary().isEmpty()) {
+            throw new IllegalArgumentException("--switch: haproxy is not installed (expected: the haproxy executable on"
+                    + " the PATH or in /usr/sbin; Debian: apt-get install haproxy)");
+        }
+        this.viaSwitch = viaSwitch;
         if (serverCount < 1 || serverCount > 10) {
             throw new IllegalArgumentException("--servers: " + serverCount + " (expected: 1..10)");
         }
@@ -117,6 +137,16 @@ public final class Demo implements AutoCloseable {
         String hash = org.arbiter.console.auth.Pbkdf2.hash(password.toCharArray(), 10_000, rnd);
         ClusterConfig cluster = plan.cluster(kafka.bootstrap(), serverPorts,
                 sims.stream().mapToInt(SimServer::adminPort).toArray(), gatewayPorts, consolePort, hash);
+        if (viaSwitch) {
+            // behind the switch: every gateway reads HAProxy's PROXY v2 header and waits for its health
+            // check to see a drain; only the switch (127.0.0.1) may send one
+            cluster = cluster.toBuilder()
+                    .gateways(cluster.gateways().stream().map(g -> g.toBuilder().proxyProtocol(true)
+                            .drainDelaySeconds(HaproxyConfig.MIN_DRAIN_DELAY_SECONDS).build()).toList())
+                    .gatewayHttp(new GatewayHttpConfig(List.of(Cidr.parse("127.0.0.1/32")),
+                            cluster.gatewayHttp().accessLog()))
+                    .build();
+        }
         if (secure) {
             cluster = cluster.withKafka(cluster.kafka().withSecurity(security));
             BusAcls.Applied acls = BusAcls.apply(kafka.superUserProperties(), cluster.kafka());
@@ -182,8 +212,21 @@ public final class Demo implements AutoCloseable {
         }
         ObjectNode securedCheck = secure ? DemoSecurity.check(cluster, log) : null;
         Scenario scenario = Scenario.parse(plan.scenarioYaml());
-        LoadGenerator load = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port()),
-                URI.create("http://127.0.0.1:" + g2.port())), log);
+        List<URI> targets = List.of(URI.create("http://127.0.0.1:" + g1.port()), URI.create("http://127.0.0.1:" + g2.port()));
+        if (viaSwitch) {
+            int switchPort = freePort();
+            Path cfg = out.resolve("haproxy.cfg");
+            Files.writeString(cfg, HaproxyConfig.generate(cluster, "127.0.0.1:" + switchPort, out.resolve("cluster.yaml")
+                    .toString()));
+            HaproxyProcess haproxy = HaproxyProcess.start(cfg, new java.net.InetSocketAddress("127.0.0.1", switchPort),
+                    20_000);
+            started.push(haproxy);
+            targets = List.of(URI.create("http://127.0.0.1:" + switchPort));
+            log.printf("demo: HAProxy (pid %d) on 127.0.0.1:%d in front of both gateways (PROXY v2, leastconn, /ready"
+                    + " checks), configured by 'arbiter switch haproxy' in %s; clients connect only to it%n",
+                    haproxy.pid(), switchPort, cfg.toAbsolutePath());
+        }
+        LoadGenerator load = new LoadGenerator(scenario, targets, log);
         loadStart[0] = System.nanoTime();
         ready.countDown();
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.arbiter.common.config.Cidr;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.MatchRule;
 import org.arbiter.gateway.Classifier;
@@ -16,7 +17,8 @@ import org.arbiter.gateway.RequestAttributes;
  * First-match classification over {@code classes[].match} in file order (003 §III-A): every
  * condition of a rule must hold; header values match exactly, or as a regular expression when
  * written {@code regex:...} (the whole value must match); {@code path} is a prefix; method and
- * host compare case-insensitively. An empty rule never matches; unmatched requests go to the
+ * host compare case-insensitively; {@code source} holds when the client's address
+ * ({@link RequestAttributes#clientAddress()}) lies in the block. An empty rule never matches; unmatched requests go to the
  * default class. Immutable and thread-safe.
  */
 public final class RuleClassifier implements Classifier {
@@ -31,8 +33,14 @@ public final class RuleClassifier implements Classifier {
     }
 
     private record Rule(String className, List<HeaderCondition> headers, String pathPrefix, String method,
-                        String host) {
+                        String host, Cidr source) {
         boolean test(RequestAttributes r) {
+            if (source != null) {
+                java.net.InetAddress client = r.clientAddress();
+                if (client == null || !source.contains(client)) {
+                    return false;
+                }
+            }
             if (method != null && !method.equalsIgnoreCase(r.method())) {
                 return false;
             }
@@ -78,7 +86,7 @@ public final class RuleClassifier implements Classifier {
                         ? new HeaderCondition(h.getKey().toLowerCase(Locale.ROOT), null, Pattern.compile(v.substring(6)))
                         : new HeaderCondition(h.getKey().toLowerCase(Locale.ROOT), v, null));
             }
-            rules.add(new Rule(c.name(), List.copyOf(hs), m.path(), m.method(), m.host()));
+            rules.add(new Rule(c.name(), List.copyOf(hs), m.path(), m.method(), m.host(), m.source()));
         }
         if (def == null) {
             if (classes.isEmpty()) {

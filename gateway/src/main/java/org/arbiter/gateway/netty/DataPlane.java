@@ -67,6 +67,10 @@ public final class DataPlane {
     private final ScheduledFuture<?> ticker;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
+    // PROXY protocol refusals, on the loop: one log line per reason per minute
+    private static final long PROXY_REFUSAL_LOG_NANOS = TimeUnit.MINUTES.toNanos(1);
+    private final long[] proxyRefusalLoggedNanos = new long[ProxyRefusal.values().length];
+    private final long[] proxyRefusedSinceLog = new long[ProxyRefusal.values().length];
     // Drain state, on the loop (draining is volatile only for the admin thread's reads).
     private volatile boolean draining;
     private boolean drainForced;
@@ -154,6 +158,23 @@ public final class DataPlane {
 
     static long now() {
         return System.nanoTime();
+    }
+
+    /**
+     * A connection closed at the PROXY protocol gate: counted, and logged at most once per reason
+     * per minute (with how many since the last line). On the loop.
+     */
+    void proxyRefused(ProxyRefusal reason, java.net.SocketAddress peer, String detail) {
+        safely(() -> listener.proxyRefused(reason));
+        int i = reason.ordinal();
+        proxyRefusedSinceLog[i]++;
+        long now = now();
+        if (proxyRefusalLoggedNanos[i] == 0 || now - proxyRefusalLoggedNanos[i] >= PROXY_REFUSAL_LOG_NANOS) {
+            LOG.warn("gateway {}: closed a connection from {}: {} (reason {}; {} such since the last line)",
+                    core.gatewayId(), peer, detail, reason.wireName(), proxyRefusedSinceLog[i]);
+            proxyRefusalLoggedNanos[i] = now;
+            proxyRefusedSinceLog[i] = 0;
+        }
     }
 
     // ------------------------------------------------------------ from the frontend

@@ -57,9 +57,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean closing;
     private boolean closeAfterResponse;
     private String clientIp;
+    /** The client's address: a trusted PROXY header's source, else the peer's; null if unknown. */
+    private java.net.InetAddress clientAddress;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
-    /** The peer is in gateway.trustedProxies: its X-Forwarded-* headers are kept and appended to. */
+    /**
+     * The client (the peer, or the source of a trusted PROXY header) is in gateway.trustedProxies:
+     * its X-Forwarded-* headers are kept and appended to.
+     */
     private boolean trustedPeer;
     /** The client shut down its write side: answer what it sent, then close. */
     private boolean inputShutdown;
@@ -85,6 +90,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         if (ctx.channel().remoteAddress() instanceof InetSocketAddress a) {
+            clientAddress = a.getAddress();
             clientIp = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
             trustedPeer = http.trusted(a.getAddress());
         }
@@ -144,7 +150,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         responseStatus = 0;
         responseBytes = 0;
         answerReason = null;
-        String className = plane.classifier().classify(new NettyRequestAttributes(req));
+        String className = plane.classifier().classify(new NettyRequestAttributes(req, clientAddress));
         boolean keepAlive = DataPlane.keepAliveOf(req);
         current = new Exchange(this, req, className, keepAlive, IDEMPOTENT.contains(req.method()),
                 HttpMethod.HEAD.equals(req.method()), DataPlane.now());
@@ -360,6 +366,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ProxyProtocolGate.ProxiedClient p) {
+            // The switch's PROXY header names the client: it is the client from now on, and its
+            // own X-Forwarded-* are kept only if it is itself a trusted proxy.
+            clientAddress = p.address();
+            clientIp = p.address().getHostAddress();
+            trustedPeer = http.trusted(p.address());
+            return;
+        }
         if (evt instanceof ChannelInputShutdownEvent) {
             // The client will send nothing more (a half-close, or a close we cannot tell apart
             // from one): answer what it sent, then close; with nothing outstanding, close now.

@@ -8,9 +8,17 @@ import org.arbiter.gateway.RequestAttributes;
 final class NettyRequestAttributes implements RequestAttributes {
 
     private final HttpRequest request;
+    private final java.net.InetAddress client;
 
-    NettyRequestAttributes(HttpRequest request) {
+    /** @param client the client's address (from a PROXY header or the peer), or null */
+    NettyRequestAttributes(HttpRequest request, java.net.InetAddress client) {
         this.request = request;
+        this.client = client;
+    }
+
+    @Override
+    public java.net.InetAddress clientAddress() {
+        return client;
     }
 
     @Override

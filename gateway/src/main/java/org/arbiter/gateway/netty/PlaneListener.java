@@ -22,6 +22,10 @@ public interface PlaneListener {
     default void cancelled(String className, boolean dispatched) {
     }
 
+    /** A connection was closed at the PROXY protocol gate. */
+    default void proxyRefused(ProxyRefusal reason) {
+    }
+
     PlaneListener NOOP = new PlaneListener() {
         @Override
         public void arrival(String className) {

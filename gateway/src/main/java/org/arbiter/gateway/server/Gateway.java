@@ -76,6 +76,7 @@ public final class Gateway implements AutoCloseable {
     private final Lifecycle lifecycle;
     private final AdminInitializer admin;
     private final double drainTimeoutSeconds;
+    private final double drainDelaySeconds;
     private final CompletableFuture<DataPlane.DrainReport> drained = new CompletableFuture<>();
     private volatile KafkaBus bus;
     private volatile boolean closed;
@@ -93,6 +94,7 @@ public final class Gateway implements AutoCloseable {
                 NioIoHandler.newFactory());
         long startNanos = System.nanoTime();
         this.drainTimeoutSeconds = gc.drainTimeoutSeconds();
+        this.drainDelaySeconds = gc.drainDelaySeconds();
         this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
         GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
@@ -120,7 +122,7 @@ public final class Gateway implements AutoCloseable {
             this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childHandler(new ProxyInitializer(plane, clients))
+                    .childHandler(new ProxyInitializer(plane, clients, gc.proxyProtocol()))
                     .bind(gc.host(), port).sync().channel();
             AdminHandler.Api api = new AdminHandler.Api() {
                 @Override
@@ -241,8 +243,9 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * Starts a graceful drain (SIGTERM, {@code POST /drain}); returns at once, true if this call
-     * started it. From now on {@code /ready} is 503 {@code draining}, the proxy port accepts no new
-     * connection, and every response closes its connection. Queued and in-flight requests are
+     * started it. From now on {@code /ready} is 503 {@code draining}; after {@code gateways[].drainDelay}
+     * (default 0: at once; behind an L4 switch, long enough for its health check to take the
+     * gateway out) the proxy port accepts no new connection, and every response closes its connection. Queued and in-flight requests are
      * answered normally until {@code gateways[].drainTimeout}; what is left then gets 503
      * {@code draining} with Retry-After. Then the client connections are closed, a last
      * statistics report is published (with Kafka), and {@link #drained()} completes. Thread-safe.
@@ -251,17 +254,31 @@ public final class Gateway implements AutoCloseable {
         if (closed || !lifecycle.beginDrain(System.nanoTime())) {
             return false;
         }
+        if (drainDelaySeconds > 0) {
+            LOG.info("gateway {}: draining: not ready; still accepting connections for {} s (drainDelay) so that an L4"
+                    + " switch takes the gateway out first", id, drainDelaySeconds);
+            dataGroup.schedule(this::closeListenerAndDrain, (long) (drainDelaySeconds * 1e9), TimeUnit.NANOSECONDS);
+        } else {
+            closeListenerAndDrain();
+        }
+        return true;
+    }
+
+    private void closeListenerAndDrain() {
+        if (closed) {
+            return;
+        }
         LOG.info("gateway {}: draining: not ready, no new connections, answering what is held for up to {} s", id,
                 drainTimeoutSeconds);
         proxyChannel.close();
-        plane.drain(lifecycle.drainDeadlineNanos(), clients)
+        long deadline = lifecycle.drainDeadlineNanos() + (long) (drainDelaySeconds * 1e9);
+        plane.drain(deadline, clients)
                 .orTimeout((long) (drainTimeoutSeconds * 1000) + 5000, TimeUnit.MILLISECONDS)
                 .whenComplete((report, e) -> {
                     Thread t = new Thread(() -> finishDrain(report), "gateway-" + id + "-drain");
                     t.setDaemon(true);
                     t.start();
                 });
-        return true;
     }
 
     private void finishDrain(DataPlane.DrainReport report) {

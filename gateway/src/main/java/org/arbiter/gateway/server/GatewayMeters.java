@@ -11,12 +11,13 @@ import java.util.concurrent.TimeUnit;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.netty.PlaneListener;
+import org.arbiter.gateway.netty.ProxyRefusal;
 
 /**
  * The gateway's Micrometer meters (JMX domain {@code arbiter} and Prometheus through
  * {@code ProcessMetrics}): per class arrivals, rejections by reason, response-time histogram,
  * queue length, in-flight and weight, clients gone before their response (queued or dispatched);
- * per server in-flight and cap. Counters are updated on the
+ * per server in-flight and cap; connections refused at the PROXY protocol gate, by reason. Counters are updated on the
  * data-plane loop; gauges read the core's counters from the scraping thread (int reads, possibly a
  * moment stale). Thread-safe.
  */
@@ -26,8 +27,14 @@ final class GatewayMeters implements PlaneListener {
     private final Map<String, Counter[]> drops = new HashMap<>();
     private final Map<String, Timer> responses = new HashMap<>();
     private final Map<String, Counter[]> cancelled = new HashMap<>();
+    private final Counter[] proxyRefused = new Counter[ProxyRefusal.values().length];
 
     GatewayMeters(MeterRegistry registry, GatewayCore<?> core) {
+        for (ProxyRefusal r : ProxyRefusal.values()) {
+            proxyRefused[r.ordinal()] = Counter.builder("arbiter.gateway.proxy.refused").tag("reason", r.wireName())
+                    .description("connections closed at the PROXY protocol gate (gateways[].proxyProtocol)")
+                    .register(registry);
+        }
         for (int c = 0; c < core.classCount(); c++) {
             String name = core.className(c);
             final int ci = c;
@@ -69,6 +76,11 @@ final class GatewayMeters implements PlaneListener {
             Gauge.builder("arbiter.gateway.server.ejections", core, k -> k.health().downTransitions(si))
                     .tag("server", core.serverId(s)).description("times the server was ejected").register(registry);
         }
+    }
+
+    @Override
+    public void proxyRefused(ProxyRefusal reason) {
+        proxyRefused[reason.ordinal()].increment();
     }
 
     @Override
