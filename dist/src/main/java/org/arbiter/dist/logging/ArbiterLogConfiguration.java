@@ -34,7 +34,9 @@ public final class ArbiterLogConfiguration extends AbstractConfiguration {
     /** Lines a process logs when nothing is wrong: (logger, start of the message). */
     static final List<List<String>> KNOWN_NOISE = List.of(
             // a new KRaft data directory: the controller writes its bootstrap records (every first start)
-            List.of("org.apache.kafka.controller.QuorumController", "The metadata log appears to be empty"));
+            List.of("org.apache.kafka.controller.QuorumController", "The metadata log appears to be empty"),
+            // two consumers of one broker asked for __consumer_offsets at once; the second finds it made
+            List.of("kafka.server.DefaultAutoTopicCreationManager", "error 'TOPIC_ALREADY_EXISTS'"));
 
     private final LogFormat format;
     private final Level arbiterLevel;

@@ -8,6 +8,13 @@ import org.apache.logging.log4j.core.config.Configurator;
 /** Sets up {@link ArbiterLogConfiguration} for the process, before anything logs. */
 public final class Logging {
 
+    /**
+     * Log4j's context selector holds contexts weakly: until the first logger holds it, a garbage
+     * collection would drop this one and the next logger would start a default context (errors only).
+     */
+    @SuppressWarnings("unused")
+    private static volatile LoggerContext installed;
+
     private Logging() {
     }
 
@@ -41,5 +48,6 @@ public final class Logging {
         if (ctx != null && ctx.getConfiguration() != config) {
             ctx.reconfigure(config); // already started (something logged first): switch over
         }
+        installed = ctx;
     }
 }
