@@ -3,7 +3,10 @@ package org.arbiter.dist;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import org.arbiter.dist.logging.LogFormat;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /** The top-level {@code arbiter} command: a list of subcommands. */
@@ -24,6 +27,16 @@ public final class ArbiterCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /**
+     * Read by {@link Main} before picocli parses (logging is set up before anything logs); here so
+     * that it is validated, shown in every command's help and accepted after a subcommand too.
+     */
+    @Option(names = "--log-format", scope = ScopeType.INHERIT, paramLabel = "text|json", defaultValue = "text",
+            converter = LogFormat.Converter.class, completionCandidates = LogFormat.Words.class,
+            description = "Log lines on stderr: text (ISO time with zone, level, thread, logger) or json "
+                    + "(one object per line: time, level, thread, logger, message, exception). Default: ${DEFAULT-VALUE}.")
+    LogFormat logFormat;
 
     @Override
     public Integer call() {
@@ -60,12 +73,12 @@ public final class ArbiterCommand implements Callable<Integer> {
         }
     }
 
-    /** Reads the version from the jar manifest. */
+    /** The build's version and commit ({@link BuildInfo}), and the Java running it. */
     public static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = ArbiterCommand.class.getPackage().getImplementationVersion();
-            return new String[] {"arbiter " + (v == null ? "dev" : v), "Java " + System.getProperty("java.version")};
+            return new String[] {BuildInfo.current().line(),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
         }
     }
 }

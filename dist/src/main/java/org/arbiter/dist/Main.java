@@ -1,6 +1,7 @@
 package org.arbiter.dist;
 
 import java.io.PrintWriter;
+import org.arbiter.dist.logging.Logging;
 import picocli.CommandLine;
 
 /**
@@ -13,9 +14,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // Our logging configuration, unless the operator brings one (-Dlog4j.configurationFile=...).
+        // Our logging (built in code), unless the operator brings a file (-Dlog4j.configurationFile=...).
         if (System.getProperty("log4j.configurationFile") == null) {
-            System.setProperty("log4j.configurationFile", "arbiter-log4j2.xml");
+            Logging.install(Logging.formatIn(args));
         }
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
