@@ -12,6 +12,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.metrics.MetricsServer;
 import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
@@ -38,6 +39,10 @@ public final class GrmCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "ID", description = "This GRM's id (default: grm-<pid>).")
     String id;
 
+    @Option(names = "--admin-port", paramLabel = "PORT",
+            description = "Port of GET /metrics and /health (default: grm.adminPort in the file, 9190; 0 = any free port).")
+    Integer adminPort;
+
     @Override
     public Integer call() throws InterruptedException {
         ClusterConfig cluster;
@@ -53,17 +58,32 @@ public final class GrmCommand implements Callable<Integer> {
                     + config.file() + ")");
             return 2;
         }
+        int port = adminPort != null ? adminPort : cluster.grm().adminPort();
+        if (port < 0 || port > 65535) {
+            spec.commandLine().getErr().println("grm: --admin-port " + port + " (expected: 0..65535)");
+            return 2;
+        }
         String grmId = id != null ? id : "grm-" + ProcessHandle.current().pid();
         ProcessMetrics metrics = ProcessMetrics.createWithJvm("grm", grmId);
+        MetricsServer admin;
+        try {
+            admin = MetricsServer.start(grmId, cluster.grm().host(), port, metrics::scrape);
+        } catch (IllegalStateException e) {
+            spec.commandLine().getErr().println("grm: " + e.getMessage());
+            metrics.close();
+            return 1;
+        }
         KafkaBus bus;
         try {
             bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, grmId, metrics.registry());
         } catch (IllegalStateException e) {
             spec.commandLine().getErr().println("grm: " + e.getMessage());
+            admin.close();
             metrics.close();
             return 1;
         } catch (IllegalArgumentException e) { // kafka.security: no principal, unreadable password file
             spec.commandLine().getErr().println("grm: " + e.getMessage());
+            admin.close();
             metrics.close();
             return 2;
         }
@@ -73,11 +93,12 @@ public final class GrmCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             service.close();
             bus.close();
+            admin.close();
             metrics.close();
             stopped.countDown();
         }, "grm-shutdown"));
         spec.commandLine().getOut().println("grm " + grmId + " running (kafka " + kafka.bootstrap() + ", period "
-                + cluster.control().periodSeconds() + " s)");
+                + cluster.control().periodSeconds() + " s, metrics http://" + admin.host() + ":" + admin.port() + "/metrics)");
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
