@@ -67,6 +67,11 @@ final class GatewayMeters implements PlaneListener {
             if (target != null && target > 0 && Double.isFinite(target)) {
                 timer.serviceLevelObjectives(seconds(target), seconds(2 * target));
             }
+            if (target != null) {
+                Gauge.builder("arbiter.gateway.target", () -> target).tag("class", name).baseUnit("seconds")
+                        .description("the class's response-time target τ_c (a bucket bound of the response-time histogram)")
+                        .register(registry);
+            }
             responses.put(name, timer.register(registry));
             Gauge.builder("arbiter.gateway.queue.length", core, k -> k.queueLength(ci)).tag("class", name)
                     .description("requests waiting in the class queue").register(registry);

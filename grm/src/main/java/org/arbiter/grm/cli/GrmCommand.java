@@ -4,18 +4,12 @@ import picocli.CommandLine.Mixin;
 import org.arbiter.common.cli.BootstrapOption;
 import org.arbiter.common.cli.ConfigFileOption;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.metrics.MetricsServer;
-import org.arbiter.common.metrics.ProcessMetrics;
-import org.arbiter.grm.control.GrmStep;
-import org.arbiter.grm.service.GrmService;
+import org.arbiter.grm.service.GrmProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -64,41 +58,23 @@ public final class GrmCommand implements Callable<Integer> {
             return 2;
         }
         String grmId = id != null ? id : "grm-" + ProcessHandle.current().pid();
-        ProcessMetrics metrics = ProcessMetrics.createWithJvm("grm", grmId);
-        MetricsServer admin;
+        GrmProcess grm;
         try {
-            admin = MetricsServer.start(grmId, cluster.grm().host(), port, metrics::scrape);
-        } catch (IllegalStateException e) {
+            grm = GrmProcess.start(grmId, cluster, kafka, port);
+        } catch (IllegalStateException e) { // the admin port is taken, Kafka cannot be reached
             spec.commandLine().getErr().println("grm: " + e.getMessage());
-            metrics.close();
-            return 1;
-        }
-        KafkaBus bus;
-        try {
-            bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, grmId, metrics.registry());
-        } catch (IllegalStateException e) {
-            spec.commandLine().getErr().println("grm: " + e.getMessage());
-            admin.close();
-            metrics.close();
             return 1;
         } catch (IllegalArgumentException e) { // kafka.security: no principal, unreadable password file
             spec.commandLine().getErr().println("grm: " + e.getMessage());
-            admin.close();
-            metrics.close();
             return 2;
         }
-        GrmService service = GrmService.start(grmId, cluster, bus, Clock.systemUTC(),
-                new GrmStep(cluster, grmId, System::nanoTime), metrics);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            service.close();
-            bus.close();
-            admin.close();
-            metrics.close();
+            grm.close();
             stopped.countDown();
         }, "grm-shutdown"));
         spec.commandLine().getOut().println("grm " + grmId + " running (kafka " + kafka.bootstrap() + ", period "
-                + cluster.control().periodSeconds() + " s, metrics http://" + admin.host() + ":" + admin.port() + "/metrics)");
+                + cluster.control().periodSeconds() + " s, metrics " + grm.metricsUrl() + ")");
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;
