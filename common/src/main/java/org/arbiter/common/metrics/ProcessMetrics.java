@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -66,7 +67,11 @@ public final class ProcessMetrics implements AutoCloseable {
         }, Clock.SYSTEM);
         registry.add(prometheus);
         registry.add(jmx);
-        registry.config().commonTags("component", component, "id", id);
+        // Micrometer's JVM binders tag memory and buffer pools "id", which would replace the
+        // component's id: their pool is tagged "pool" instead (filters apply in this order).
+        registry.config().meterFilter(MeterFilter.renameTag("jvm.memory", "id", "pool"))
+                .meterFilter(MeterFilter.renameTag("jvm.buffer", "id", "pool"))
+                .commonTags("component", component, "id", id);
         if (jvmMeters) {
             binders.addAll(List.of(new JvmMemoryMetrics(), new JvmGcMetrics(), new JvmThreadMetrics(),
                     new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics(), new FileDescriptorMetrics()));

@@ -101,7 +101,11 @@ final class MetricsEndToEndTest {
                     for (String m : JVM_METERS) {
                         assertThat(e.serves(m)).as(m).isTrue();
                     }
-                    assertThat(value(e, "jvm_memory_used_bytes", Map.of("area", "heap"))).isPositive();
+                    List<Sample> heap = e.samples("jvm_memory_used_bytes").stream()
+                            .filter(x -> "heap".equals(x.labels().get("area"))).toList();
+                    assertThat(heap).as("heap pools").isNotEmpty()
+                            .allSatisfy(x -> assertThat(x.labels()).containsKey("pool"));
+                    assertThat(heap.stream().mapToDouble(Sample::value).sum()).isPositive();
                     for (PrometheusText.Family f : e.families().values()) {
                         if (f.type().equals("counter")) {
                             assertThat(f.name()).as("a counter's name").endsWith("_total");
