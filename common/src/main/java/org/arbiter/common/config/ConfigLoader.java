@@ -299,7 +299,7 @@ public final class ConfigLoader {
         Node gr = root.object("grm");
         String grmHost = gr.string("host", GrmConfig.DEFAULT_HOST);
         if (grmHost != null && grmHost.isBlank()) {
-            gr.error("host", "\"\" (expected: an address to bind)");
+            gr.error("host", "\"" + grmHost + "\" (expected: an address to bind)");
             grmHost = GrmConfig.DEFAULT_HOST;
         }
         int grmAdminPort = gr.integer("adminPort", GrmConfig.DEFAULT_ADMIN_PORT, v -> v >= 0 && v <= 65535, "0..65535");
