@@ -142,6 +142,7 @@ final class MetricsEndToEndTest {
                 assertThat(value(gr, "arbiter_fleet_servers", Map.of("state", "on"))).isEqualTo(1.0);
                 assertThat(value(gr, "arbiter_fleet_servers", Map.of("state", "booting"))).isZero();
                 assertThat(value(gr, "arbiter_grm_servers_on", Map.of())).isEqualTo(1.0);
+                assertThat(value(gr, "arbiter_fleet_powered_servers", Map.of())).isEqualTo(1.0);
                 assertThat(value(gr, "arbiter_grm_solve_seconds_count", Map.of())).isPositive();
                 assertThat(value(gr, "arbiter_grm_energy_joules_total", Map.of())).isNotNegative();
                 assertThat(gr.families().get("arbiter_grm_energy_joules_total").type()).isEqualTo("counter");

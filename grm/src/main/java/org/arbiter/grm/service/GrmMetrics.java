@@ -95,6 +95,9 @@ final class GrmMetrics {
         Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
         Gauge.builder("arbiter.fleet.desired.servers", () -> fleetView.desired())
                 .description("servers the sizing wants on: ON + BOOTING (what the fleet steers to)").register(r);
+        Gauge.builder("arbiter.fleet.powered.servers", () -> fleetView.byState().values().stream().mapToInt(Integer::intValue)
+                        .sum() - fleetView.inState(ServerState.OFF))
+                .description("servers drawing power: every state but OFF (ON, BOOTING, DRAINING)").register(r);
         for (ServerState s : ServerState.values()) {
             Gauge.builder("arbiter.fleet.servers", () -> fleetView.inState(s)).tag("state", s.name().toLowerCase(java.util.Locale.ROOT))
                     .description("servers in each power state, the model's").register(r);
