@@ -9,6 +9,9 @@ import org.arbiter.common.bus.Publisher;
 import org.arbiter.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.metrics.ProcessMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import org.arbiter.console.auth.Authenticator;
 import org.arbiter.console.kafka.BusWiring;
 import org.arbiter.console.netty.ConsoleServer;
@@ -37,15 +40,17 @@ public final class Console implements AutoCloseable {
     private final ConsoleServer server;
     private final List<Subscriber<?>> subscribers;
     private final KafkaBus ownedBus;
+    private final ProcessMetrics metrics;
     private volatile boolean closed;
 
     private Console(ConsoleState state, ConsoleFeed feed, ConsoleServer server, List<Subscriber<?>> subscribers,
-                    KafkaBus ownedBus) {
+                    KafkaBus ownedBus, ProcessMetrics metrics) {
         this.state = state;
         this.feed = feed;
         this.server = server;
         this.subscribers = subscribers;
         this.ownedBus = ownedBus;
+        this.metrics = metrics;
     }
 
     /** A console on a bus the caller owns (and closes after the console). */
@@ -57,24 +62,34 @@ public final class Console implements AutoCloseable {
     public static Console start(ClusterConfig config, String bootstrap, int port) {
         requireNonNull(config, "config");
         requireNonNull(bootstrap, "bootstrap");
-        KafkaBus bus = KafkaBus.connect(config.kafka().withBootstrap(bootstrap), KafkaSecurity.Role.CONSOLE, "console", null);
+        ProcessMetrics metrics = newMetrics();
+        KafkaBus bus;
         try {
-            Console c = start(config, bus, DEFAULT_HOST, port, Clock.systemUTC(), bus);
+            bus = KafkaBus.connect(config.kafka().withBootstrap(bootstrap), KafkaSecurity.Role.CONSOLE, "console",
+                    metrics.registry());
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
+        }
+        try {
+            Console c = start(config, bus, DEFAULT_HOST, port, Clock.systemUTC(), bus, metrics);
             return c;
         } catch (RuntimeException e) {
             bus.close();
+            metrics.close();
             throw e;
         }
     }
 
     /** The general form: host to bind, clock for sessions and overrides. */
     public static Console start(ClusterConfig config, KafkaBus bus, String host, int port, Clock clock) {
-        return start(config, bus, host, port, clock, null);
+        return start(config, bus, host, port, clock, null, newMetrics());
     }
 
-    private static Console start(ClusterConfig config, KafkaBus bus, String host, int port, Clock clock, KafkaBus owned) {
+    private static Console start(ClusterConfig config, KafkaBus bus, String host, int port, Clock clock, KafkaBus owned,
+                                 ProcessMetrics metrics) {
         requireNonNull(bus, "bus");
-        Console c = detached(config, bus.publisher(bus.topics().overrides()), host, port, clock, owned);
+        Console c = detached(config, bus.publisher(bus.topics().overrides()), host, port, clock, owned, metrics);
         c.subscribers.addAll(BusWiring.subscribe(bus, c.feed));
         return c;
     }
@@ -84,25 +99,45 @@ public final class Console implements AutoCloseable {
      * go to {@code overrides} (tests, and embedding without Kafka).
      */
     public static Console detached(ClusterConfig config, Publisher overrides, String host, int port, Clock clock) {
-        return detached(config, overrides, host, port, clock, null);
+        return detached(config, overrides, host, port, clock, null, newMetrics());
     }
 
+    private static ProcessMetrics newMetrics() {
+        return ProcessMetrics.createWithJvm("console", "console");
+    }
+
+    /** Owns {@code metrics} from here on: closes it if the console does not start. */
     private static Console detached(ClusterConfig config, Publisher overrides, String host, int port, Clock clock,
-                                    KafkaBus owned) {
-        requireNonNull(config, "config");
-        requireNonNull(overrides, "overrides");
-        requireNonNull(clock, "clock");
-        ConsoleState state = new ConsoleState(config);
-        EventStream events = new EventStream(MessageCodec.mapper(), 64);
-        ConsoleFeed feed = new ConsoleFeed(state, events::publish, clock);
+                                    KafkaBus owned, ProcessMetrics metrics) {
         try {
+            requireNonNull(config, "config");
+            requireNonNull(overrides, "overrides");
+            requireNonNull(clock, "clock");
+            ConsoleState state = new ConsoleState(config);
+            EventStream events = new EventStream(MessageCodec.mapper(), 64);
+            ConsoleFeed feed = new ConsoleFeed(state, events::publish, clock);
+            Gauge.builder("arbiter.console.event.streams", events, EventStream::clients)
+                    .description("live event streams (SSE) open").register(metrics.registry());
+            FunctionCounter.builder("arbiter.console.event.streams.dropped", events, EventStream::dropped)
+                    .description("event streams closed because their client did not keep up").register(metrics.registry());
+            Gauge.builder("arbiter.console.overrides", state, st -> st.overrides().size())
+                    .description("operator overrides in force").register(metrics.registry());
             ConsoleServer server = ConsoleServer.start(state, feed, events, new Authenticator(config.console()), overrides,
-                    clock, host, port);
-            return new Console(state, feed, server, new java.util.concurrent.CopyOnWriteArrayList<>(), owned);
+                    clock, host, port, metrics::scrape);
+            return new Console(state, feed, server, new java.util.concurrent.CopyOnWriteArrayList<>(), owned, metrics);
         } catch (InterruptedException e) {
+            metrics.close();
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
+        } catch (RuntimeException e) {
+            metrics.close();
+            throw e;
         }
+    }
+
+    /** The console's meters (JVM and process, its bus when it owns one, event streams, overrides), served at {@code /metrics}. */
+    public ProcessMetrics metrics() {
+        return metrics;
     }
 
     public int port() {
@@ -140,5 +175,6 @@ public final class Console implements AutoCloseable {
         if (ownedBus != null) {
             ownedBus.close();
         }
+        metrics.close();
     }
 }

@@ -245,7 +245,8 @@ public final class FaultCampaign implements AutoCloseable {
                     "-Dcom.sun.management.jmxremote.rmi.port=" + jmxPorts[i],
                     "-Dcom.sun.management.jmxremote.authenticate=false", "-Dcom.sun.management.jmxremote.ssl=false",
                     "-Dcom.sun.management.jmxremote.host=127.0.0.1", "-Djava.rmi.server.hostname=127.0.0.1"));
-            grms[i] = add(new ChildProcess(GRMS[i], grmJvm, List.of("grm", "--config", config.toString(), "--id", GRMS[i]),
+            grms[i] = add(new ChildProcess(GRMS[i], grmJvm, List.of("grm", "--config", config.toString(), "--id", GRMS[i],
+                    "--admin-port", "0"),
                     "grm " + GRMS[i] + " running", logs));
             gateways[i] = add(new ChildProcess("g" + (i + 1), jvm, List.of("gateway", "--config", config.toString(), "--id",
                     "g" + (i + 1)), "gateway g" + (i + 1) + " ready on", logs));

@@ -14,6 +14,7 @@ import java.util.Optional;
  * @param servers  the back-end servers
  * @param gateways the gateways
  * @param gatewayHttp what every gateway's HTTP front end shares ({@code gateway:}: trusted proxies, access log)
+ * @param grm      what every GRM process reads ({@code grm:}: its admin endpoint)
  */
 public record ClusterConfig(
         List<ClassConfig> classes,
@@ -25,7 +26,8 @@ public record ClusterConfig(
         PowerConfig power,
         KafkaConfig kafka,
         ConsoleConfig console,
-        GatewayHttpConfig gatewayHttp) {
+        GatewayHttpConfig gatewayHttp,
+        GrmConfig grm) {
 
     public ClusterConfig {
         classes = List.copyOf(requireNonNull(classes, "classes"));
@@ -38,11 +40,20 @@ public record ClusterConfig(
         requireNonNull(kafka, "kafka");
         requireNonNull(console, "console");
         requireNonNull(gatewayHttp, "gatewayHttp");
+        requireNonNull(grm, "grm");
+    }
+
+    /** Without a {@code grm:} section ({@link GrmConfig#DEFAULT}). */
+    public ClusterConfig(List<ClassConfig> classes, List<ServerConfig> servers, List<GatewayConfig> gateways,
+                         DispatchConfig dispatch, ControlConfig control, SizingConfig sizing, PowerConfig power,
+                         KafkaConfig kafka, ConsoleConfig console, GatewayHttpConfig gatewayHttp) {
+        this(classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gatewayHttp, GrmConfig.DEFAULT);
     }
 
     /** A copy with another {@code kafka} section (e.g. a demo's generated security). */
     public ClusterConfig withKafka(KafkaConfig newKafka) {
-        return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, newKafka, console, gatewayHttp);
+        return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, newKafka, console, gatewayHttp,
+                grm);
     }
 
     /** The class named {@code name}, if any. */
@@ -78,7 +89,7 @@ public record ClusterConfig(
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder().classes(classes).servers(servers).gateways(gateways).dispatch(dispatch).control(control)
-                .sizing(sizing).power(power).kafka(kafka).console(console).gatewayHttp(gatewayHttp);
+                .sizing(sizing).power(power).kafka(kafka).console(console).gatewayHttp(gatewayHttp).grm(grm);
     }
 
     /**
@@ -95,6 +106,7 @@ public record ClusterConfig(
         private KafkaConfig kafka = KafkaConfig.DEFAULT;
         private ConsoleConfig console = ConsoleConfig.DEFAULT;
         private GatewayHttpConfig gatewayHttp = GatewayHttpConfig.DEFAULT;
+        private GrmConfig grm = GrmConfig.DEFAULT;
 
         private final List<ClassConfig> classes = new ArrayList<>();
         private final List<ServerConfig> servers = new ArrayList<>();
@@ -173,6 +185,12 @@ public record ClusterConfig(
             return this;
         }
 
+        /** {@code grm}; default {@link GrmConfig#DEFAULT} (admin endpoint on 127.0.0.1:9190). */
+        public Builder grm(GrmConfig grm) {
+            this.grm = grm;
+            return this;
+        }
+
         /** Replaces the classes added so far. */
         public Builder classes(List<ClassConfig> all) {
             classes.clear();
@@ -194,7 +212,7 @@ public record ClusterConfig(
          */
         public ClusterConfig build() {
             return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
-                    gatewayHttp);
+                    gatewayHttp, grm);
         }
     }
 }

@@ -308,9 +308,20 @@ public final class ConfigLoader {
             }
         }
 
+        Node gr = root.object("grm");
+        String grmHost = gr.string("host", GrmConfig.DEFAULT_HOST);
+        if (grmHost != null && grmHost.isBlank()) {
+            gr.error("host", "\"" + grmHost + "\" (expected: an address to bind)");
+            grmHost = GrmConfig.DEFAULT_HOST;
+        }
+        int grmAdminPort = gr.integer("adminPort", GrmConfig.DEFAULT_ADMIN_PORT, v -> v >= 0 && v <= 65535, "0..65535");
+        gr.finish();
+        GrmConfig grm = new GrmConfig(grmHost == null ? GrmConfig.DEFAULT_HOST : grmHost,
+                grmAdminPort >= 0 && grmAdminPort <= 65535 ? grmAdminPort : GrmConfig.DEFAULT_ADMIN_PORT);
+
         root.finish();
         return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
-                gatewayHttp);
+                gatewayHttp, grm);
     }
 
     private static ConsoleConfig.Login readLogin(Node l) {

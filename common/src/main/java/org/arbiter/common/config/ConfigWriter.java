@@ -185,6 +185,7 @@ public final class ConfigWriter {
                     "maxFileSize", Durations.formatBytes(h.accessLog().maxFileBytes()), "maxFiles", h.accessLog().maxFiles()));
         }
         root.put("gateway", gateway);
+        root.put("grm", map("host", c.grm().host(), "adminPort", c.grm().adminPort()));
         return root;
     }
 

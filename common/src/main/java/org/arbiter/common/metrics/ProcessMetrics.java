@@ -4,9 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
@@ -39,6 +45,7 @@ public final class ProcessMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JmxMeterRegistry jmx;
     private final List<ObjectName> mbeans = new ArrayList<>();
+    private final List<MeterBinder> binders = new ArrayList<>();
 
     private ProcessMetrics(String component, String id, boolean jvmMeters) {
         String domain = "arbiter";
@@ -60,11 +67,15 @@ public final class ProcessMetrics implements AutoCloseable {
         }, Clock.SYSTEM);
         registry.add(prometheus);
         registry.add(jmx);
-        registry.config().commonTags("component", component, "id", id);
+        // Micrometer's JVM binders tag memory and buffer pools "id", which would replace the
+        // component's id: their pool is tagged "pool" instead (filters apply in this order).
+        registry.config().meterFilter(MeterFilter.renameTag("jvm.memory", "id", "pool"))
+                .meterFilter(MeterFilter.renameTag("jvm.buffer", "id", "pool"))
+                .commonTags("component", component, "id", id);
         if (jvmMeters) {
-            new JvmMemoryMetrics().bindTo(registry);
-            new JvmGcMetrics().bindTo(registry);
-            new JvmThreadMetrics().bindTo(registry);
+            binders.addAll(List.of(new JvmMemoryMetrics(), new JvmGcMetrics(), new JvmThreadMetrics(),
+                    new ClassLoaderMetrics(), new ProcessorMetrics(), new UptimeMetrics(), new FileDescriptorMetrics()));
+            binders.forEach(b -> b.bindTo(registry));
         }
     }
 
@@ -76,7 +87,13 @@ public final class ProcessMetrics implements AutoCloseable {
         return new ProcessMetrics(requireNonNull(component, "component"), requireNonNull(id, "id"), false);
     }
 
-    /** As {@link #create} with JVM memory, GC and thread meters (one per process). */
+    /**
+     * As {@link #create} with the JVM and process meters: memory, GC, threads, class loading,
+     * CPU, uptime and file descriptors (Prometheus {@code jvm_*}, {@code process_*},
+     * {@code system_*}). Every component that answers a scrape on its own port has them, so each
+     * endpoint is complete by itself; in one JVM (the demo) they show the same JVM under each
+     * component's tags.
+     */
     public static ProcessMetrics createWithJvm(String component, String id) {
         return new ProcessMetrics(requireNonNull(component, "component"), requireNonNull(id, "id"), true);
     }
@@ -121,6 +138,16 @@ public final class ProcessMetrics implements AutoCloseable {
             }
         }
         mbeans.clear();
+        for (MeterBinder b : binders) {
+            if (b instanceof AutoCloseable c) { // JvmGcMetrics: its GC notification listeners
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    LOG.warn("cannot close {}: {}", b.getClass().getSimpleName(), e.toString());
+                }
+            }
+        }
+        binders.clear();
         registry.close();
         jmx.close();
         prometheus.close();

@@ -330,7 +330,10 @@ final class ConfigLoaderTest {
             token digest           | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: abc}]}' | console.tokens[0].sha256: abc (expected: 64 hex digits, the SHA-256 of the token)
             role                   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {tokens: [{name: ci, sha256: "0000000000000000000000000000000000000000000000000000000000000000", role: root}]}' | console.tokens[0].role: root (expected: one of admin, viewer)
             password hash          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {users: [{name: ann, passwordHash: secret}]}' | console.users[0].passwordHash: not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, as printed by 'arbiter console hash-password')
-            top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gateway; did you mean 'control'?)
+            grm admin port         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminPort: 70000}' | grm.adminPort: 70000 (expected: 0..65535)
+            grm host               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {host: " "}' | grm.host: " " (expected: an address to bind)
+            grm typo               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminport: 1}' | grm.adminport: unknown key (expected: one of host, adminPort; did you mean 'adminPort'?)
+            top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gateway, grm; did you mean 'control'?)
             boolean                | 'classes: [{name: a, target: 1s, default: maybe}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].default: maybe (expected: true or false)
             list expected          | 'classes: {name: a}\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                              | classes: a mapping (expected: a list)
             """)
@@ -375,5 +378,14 @@ final class ConfigLoaderTest {
                         "classes[1].weight: 0 (expected: > 0)",
                         "classes: 0 classes marked default (expected: exactly one class with default: true)",
                         "servers[0].url: nope (expected: http://host:port)")));
+    }
+
+    @Test
+    void grmSection_defaultsToLoopback9190_andIsReadAndWrittenBack() {
+        String base = "classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: \"http://127.0.0.1:1\"}]\n";
+        assertThat(ConfigLoader.parse(base).grm()).isEqualTo(new GrmConfig("127.0.0.1", 9190));
+        ClusterConfig c = ConfigLoader.parse(base + "grm: {host: 0.0.0.0, adminPort: 0}");
+        assertThat(c.grm()).isEqualTo(new GrmConfig("0.0.0.0", 0));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c)).grm()).isEqualTo(c.grm());
     }
 }

@@ -76,6 +76,7 @@ import org.slf4j.LoggerFactory;
  * GET    /api/session                                who is logged in (200 either way)
  * GET    /api/cluster | allocation | overrides | config
  * GET    /api/stats?since=ISO | /api/decisions?limit=N | /api/events (SSE; 503 + Retry-After over the cap)
+ * GET    /metrics                                    Prometheus text (a read: public under publicRead, else a viewer's token)
  * POST   /api/overrides                              pin (admin)
  * DELETE /api/overrides/{id}                         unpin (admin)
  * </pre>
@@ -100,7 +101,7 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
     /** What every connection's handler shares. */
     record Shared(ConsoleState state, ConsoleFeed feed, Authenticator auth, Publisher overrides, Clock clock,
                   Executor blocking, EventStream events, StaticFiles files, ObjectMapper mapper, Map<String, Object> config,
-                  AtomicInteger loginsInFlight) {
+                  AtomicInteger loginsInFlight, java.util.function.Supplier<String> metrics) {
     }
 
     private final Shared s;
@@ -127,6 +128,15 @@ final class ConsoleHttpHandler extends SimpleChannelInboundHandler<FullHttpReque
         QueryStringDecoder q = new QueryStringDecoder(req.uri());
         String path = q.path();
         HttpMethod m = req.method();
+        if (path.equals("/metrics")) {
+            read(ctx, req, p -> {
+                FullHttpResponse r = response(OK, s.metrics().get().getBytes(StandardCharsets.UTF_8),
+                        "text/plain; version=0.0.4; charset=utf-8");
+                r.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+                send(ctx, req, r);
+            });
+            return;
+        }
         if (!path.startsWith("/api/")) {
             if (!m.equals(HttpMethod.GET) && !m.equals(HttpMethod.HEAD)) {
                 sendError(ctx, req, METHOD_NOT_ALLOWED, m + " " + path + " (expected: GET)", false);

@@ -73,7 +73,15 @@ public final class ConsoleServer implements AutoCloseable {
      */
     public static ConsoleServer start(ConsoleState state, ConsoleFeed feed, EventStream events, Authenticator auth,
                                       Publisher overrides, Clock clock, String host, int port) throws InterruptedException {
+        return start(state, feed, events, auth, overrides, clock, host, port, () -> "");
+    }
+
+    /** As above, serving {@code metrics} (the Prometheus text exposition) at {@code GET /metrics}. */
+    public static ConsoleServer start(ConsoleState state, ConsoleFeed feed, EventStream events, Authenticator auth,
+                                      Publisher overrides, Clock clock, String host, int port,
+                                      java.util.function.Supplier<String> metrics) throws InterruptedException {
         requireNonNull(state, "state");
+        requireNonNull(metrics, "metrics");
         ObjectMapper mapper = MessageCodec.mapper();
         ExecutorService blocking = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "console-worker");
@@ -81,7 +89,7 @@ public final class ConsoleServer implements AutoCloseable {
             return t;
         });
         ConsoleHttpHandler.Shared shared = new ConsoleHttpHandler.Shared(state, feed, auth, overrides, clock, blocking,
-                events, new StaticFiles(), mapper, configView(state.config()), new AtomicInteger());
+                events, new StaticFiles(), mapper, configView(state.config()), new AtomicInteger(), metrics);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
         try {
             Channel ch = new ServerBootstrap()

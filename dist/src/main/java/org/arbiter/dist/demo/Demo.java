@@ -166,6 +166,10 @@ public final class Demo implements AutoCloseable {
         GrmService grm = GrmService.start("grm-demo", cluster, grmBus, Clock.systemUTC(),
                 new GrmStep(cluster, "grm-demo", System::nanoTime), grmMetrics);
         started.push(grm);
+        org.arbiter.common.metrics.MetricsServer grmAdmin =
+                org.arbiter.common.metrics.MetricsServer.start("grm-demo", "127.0.0.1", 0, grmMetrics::scrape);
+        started.push(grmAdmin);
+        log.printf("demo: GRM metrics on http://127.0.0.1:%d/metrics%n", grmAdmin.port());
 
         Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults());
         started.push(g1);

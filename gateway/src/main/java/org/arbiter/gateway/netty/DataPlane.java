@@ -400,6 +400,11 @@ public final class DataPlane {
         canServe = core.canServe(now());
     }
 
+    /** The last byte of {@code ex}'s response, status {@code status}, has been written (on the loop). */
+    void sent(Exchange ex, int status) {
+        safely(() -> listener.sent(ex.className, status));
+    }
+
     private void dropped(Exchange ex, DropReason reason) {
         safely(() -> listener.dropped(ex.className, reason));
     }

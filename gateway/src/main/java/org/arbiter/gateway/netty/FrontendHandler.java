@@ -278,6 +278,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         ex.finished = true;
+        plane.sent(ex, responseStatus);
         logExchange(ex, answerReason);
         ex.request.release();
         current = null;

@@ -16,6 +16,14 @@ public interface PlaneListener {
     void responded(String className, long nanos);
 
     /**
+     * The whole response went to the client: {@code status} is the server's when it was forwarded,
+     * the gateway's own (503, 502, 504) when the gateway answered. Called once per exchange that
+     * ended with a response, after {@link #responded} or {@link #dropped}.
+     */
+    default void sent(String className, int status) {
+    }
+
+    /**
      * The client went away before its response: {@code dispatched} false when the request was
      * still queued (it left the queue and no server saw it), true when a server had it.
      */

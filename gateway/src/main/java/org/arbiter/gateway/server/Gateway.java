@@ -87,7 +87,7 @@ public final class Gateway implements AutoCloseable {
         boolean standalone = !options.useBus() || kafka.bootstrapServers().isEmpty();
         Allocation initial = ConfiguredAllocation.of(cluster, id, standalone, Instant.now());
         this.ownsMetrics = options.metrics() == null;
-        this.metrics = ownsMetrics ? ProcessMetrics.create("gateway", id) : options.metrics();
+        this.metrics = ownsMetrics ? ProcessMetrics.createWithJvm("gateway", id) : options.metrics();
         this.dataGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id),
                 NioIoHandler.newFactory());
         this.adminGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id + "-admin"),
@@ -98,7 +98,9 @@ public final class Gateway implements AutoCloseable {
         this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
         GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
-        GatewayMeters meters = new GatewayMeters(metrics.registry(), core);
+        Map<String, Double> targets = new java.util.LinkedHashMap<>();
+        cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
+        GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);
         // The first allocation from a GRM (the configured one has epoch 0 and version 0) ends the start-up wait.
         this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, a -> {
             if (a.epoch() > 0 || a.version() > 0) {

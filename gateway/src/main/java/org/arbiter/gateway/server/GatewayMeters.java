@@ -1,6 +1,7 @@
 package org.arbiter.gateway.server;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -16,10 +17,13 @@ import org.arbiter.gateway.netty.ProxyRefusal;
 /**
  * The gateway's Micrometer meters (JMX domain {@code arbiter} and Prometheus through
  * {@code ProcessMetrics}): per class arrivals, rejections by reason, response-time histogram,
- * queue length, in-flight and weight, clients gone before their response (queued or dispatched);
- * per server in-flight and cap; connections refused at the PROXY protocol gate, by reason. Counters are updated on the
- * data-plane loop; gauges read the core's counters from the scraping thread (int reads, possibly a
- * moment stale). Thread-safe.
+ * queue length, in-flight and weight, clients gone before their response (queued or dispatched),
+ * responses by status code; per server in-flight, cap, up/down and ejections; connections refused
+ * at the PROXY protocol gate, by reason. The response-time histogram of each class has a bucket
+ * exactly at its target and at twice it. Counters are updated on the data-plane loop (the per-code
+ * counters are created there, at a code's first response); gauges read the core's counters from
+ * the scraping thread (int reads, possibly a moment stale).
+ * Thread-safe as used: listener calls on the one data-plane loop, scrapes from any thread.
  */
 final class GatewayMeters implements PlaneListener {
 
@@ -28,8 +32,17 @@ final class GatewayMeters implements PlaneListener {
     private final Map<String, Timer> responses = new HashMap<>();
     private final Map<String, Counter[]> cancelled = new HashMap<>();
     private final Counter[] proxyRefused = new Counter[ProxyRefusal.values().length];
+    /** Per class, one counter per status code 0..599, registered at the first response with that code (on the loop). */
+    private final Map<String, Counter[]> byStatus = new HashMap<>();
+    private final MeterRegistry registry;
 
-    GatewayMeters(MeterRegistry registry, GatewayCore<?> core) {
+    /**
+     * @param targetSeconds each class's response-time target τ_c: the histogram has buckets exactly
+     *                      at τ_c and 2τ_c (besides Micrometer's generated ones), so the share of
+     *                      responses within the target is a bucket ratio, not an interpolation
+     */
+    GatewayMeters(MeterRegistry registry, GatewayCore<?> core, Map<String, Double> targetSeconds) {
+        this.registry = registry;
         for (ProxyRefusal r : ProxyRefusal.values()) {
             proxyRefused[r.ordinal()] = Counter.builder("arbiter.gateway.proxy.refused").tag("reason", r.wireName())
                     .description("connections closed at the PROXY protocol gate (gateways[].proxyProtocol)")
@@ -38,6 +51,7 @@ final class GatewayMeters implements PlaneListener {
         for (int c = 0; c < core.classCount(); c++) {
             String name = core.className(c);
             final int ci = c;
+            byStatus.put(name, new Counter[600]);
             arrivals.put(name, Counter.builder("arbiter.gateway.arrivals").tag("class", name)
                     .description("requests arrived").register(registry));
             Counter[] byReason = new Counter[DropReason.values().length];
@@ -53,10 +67,20 @@ final class GatewayMeters implements PlaneListener {
                 Counter.builder("arbiter.gateway.cancelled").tag("class", name).tag("stage", "dispatched")
                         .description("clients gone before their response; queued: no server saw the request")
                         .register(registry)});
-            responses.put(name, Timer.builder("arbiter.gateway.response.time").tag("class", name)
+            Timer.Builder timer = Timer.builder("arbiter.gateway.response.time").tag("class", name)
                     .description("arrival at the gateway to last byte sent")
                     .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                    .maximumExpectedValue(Duration.ofSeconds(60)).register(registry));
+                    .maximumExpectedValue(Duration.ofSeconds(60));
+            Double target = targetSeconds.get(name);
+            if (target != null && target > 0 && Double.isFinite(target)) {
+                timer.serviceLevelObjectives(seconds(target), seconds(2 * target));
+            }
+            if (target != null) {
+                Gauge.builder("arbiter.gateway.target", () -> target).tag("class", name).baseUnit("seconds")
+                        .description("the class's response-time target τ_c (a bucket bound of the response-time histogram)")
+                        .register(registry);
+            }
+            responses.put(name, timer.register(registry));
             Gauge.builder("arbiter.gateway.queue.length", core, k -> k.queueLength(ci)).tag("class", name)
                     .description("requests waiting in the class queue").register(registry);
             Gauge.builder("arbiter.gateway.inflight", core, k -> k.inFlight(ci)).tag("class", name)
@@ -73,7 +97,7 @@ final class GatewayMeters implements PlaneListener {
             Gauge.builder("arbiter.gateway.server.up", core, k -> k.health().isUpNow(si) ? 1 : 0)
                     .tag("server", core.serverId(s)).description("1 while not ejected, 0 while ejected")
                     .register(registry);
-            Gauge.builder("arbiter.gateway.server.ejections", core, k -> k.health().downTransitions(si))
+            FunctionCounter.builder("arbiter.gateway.server.ejections", core, k -> k.health().downTransitions(si))
                     .tag("server", core.serverId(s)).description("times the server was ejected").register(registry);
         }
     }
@@ -97,6 +121,27 @@ final class GatewayMeters implements PlaneListener {
         if (c != null) {
             c[reason.ordinal()].increment();
         }
+    }
+
+    @Override
+    public void sent(String className, int status) {
+        Counter[] c = byStatus.get(className);
+        if (c == null || status < 0 || status >= c.length) {
+            return;
+        }
+        Counter k = c[status];
+        if (k == null) {
+            k = Counter.builder("arbiter.gateway.responses").tag("class", className).tag("code", Integer.toString(status))
+                    .description("responses sent to clients, by status code (the server's, or the gateway's own answer)")
+                    .register(registry);
+            c[status] = k;
+        }
+        k.increment();
+    }
+
+    /** A duration of {@code s} seconds, exact to the nanosecond (so 0.2 s is the bucket bound 0.2). */
+    static Duration seconds(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
     }
 
     @Override

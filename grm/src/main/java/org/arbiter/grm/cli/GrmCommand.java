@@ -4,17 +4,12 @@ import picocli.CommandLine.Mixin;
 import org.arbiter.common.cli.BootstrapOption;
 import org.arbiter.common.cli.ConfigFileOption;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.metrics.ProcessMetrics;
-import org.arbiter.grm.control.GrmStep;
-import org.arbiter.grm.service.GrmService;
+import org.arbiter.grm.service.GrmProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,6 +33,10 @@ public final class GrmCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "ID", description = "This GRM's id (default: grm-<pid>).")
     String id;
 
+    @Option(names = "--admin-port", paramLabel = "PORT",
+            description = "Port of GET /metrics and /health (default: grm.adminPort in the file, 9190; 0 = any free port).")
+    Integer adminPort;
+
     @Override
     public Integer call() throws InterruptedException {
         ClusterConfig cluster;
@@ -53,31 +52,29 @@ public final class GrmCommand implements Callable<Integer> {
                     + config.file() + ")");
             return 2;
         }
+        int port = adminPort != null ? adminPort : cluster.grm().adminPort();
+        if (port < 0 || port > 65535) {
+            spec.commandLine().getErr().println("grm: --admin-port " + port + " (expected: 0..65535)");
+            return 2;
+        }
         String grmId = id != null ? id : "grm-" + ProcessHandle.current().pid();
-        ProcessMetrics metrics = ProcessMetrics.createWithJvm("grm", grmId);
-        KafkaBus bus;
+        GrmProcess grm;
         try {
-            bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, grmId, metrics.registry());
-        } catch (IllegalStateException e) {
+            grm = GrmProcess.start(grmId, cluster, kafka, port);
+        } catch (IllegalStateException e) { // the admin port is taken, Kafka cannot be reached
             spec.commandLine().getErr().println("grm: " + e.getMessage());
-            metrics.close();
             return 1;
         } catch (IllegalArgumentException e) { // kafka.security: no principal, unreadable password file
             spec.commandLine().getErr().println("grm: " + e.getMessage());
-            metrics.close();
             return 2;
         }
-        GrmService service = GrmService.start(grmId, cluster, bus, Clock.systemUTC(),
-                new GrmStep(cluster, grmId, System::nanoTime), metrics);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            service.close();
-            bus.close();
-            metrics.close();
+            grm.close();
             stopped.countDown();
         }, "grm-shutdown"));
         spec.commandLine().getOut().println("grm " + grmId + " running (kafka " + kafka.bootstrap() + ", period "
-                + cluster.control().periodSeconds() + " s)");
+                + cluster.control().periodSeconds() + " s, metrics " + grm.metricsUrl() + ")");
         spec.commandLine().getOut().flush();
         stopped.await();
         return 0;

@@ -1,9 +1,12 @@
 package org.arbiter.grm.service;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -21,21 +24,30 @@ import org.arbiter.grm.sizing.Fleet;
 final class GrmMetrics {
 
     /** What the metrics show of the fleet, taken on the control thread after each period. */
-    record FleetView(int on, double joules, double watts, double capacity, double forecast, String states,
-                     double savedPercent, double serviceRate, double backlogSeconds) {
-        static final FleetView NONE = new FleetView(0, 0, 0, 0, 0, "", 0, 0, 0);
+    record FleetView(int on, int desired, Map<ServerState, Integer> byState, double joules, double watts, double capacity,
+                     double forecast, String states, double savedPercent, double serviceRate, double backlogSeconds) {
+        static final FleetView NONE = new FleetView(0, 0, Map.of(), 0, 0, 0, 0, "", 0, 0, 0);
+
+        FleetView {
+            byState = Map.copyOf(byState);
+        }
 
         static FleetView of(Fleet f) {
-            int on = 0;
             double watts = 0;
+            Map<ServerState, Integer> byState = new EnumMap<>(ServerState.class);
             StringJoiner states = new StringJoiner(",");
             for (Map.Entry<String, Decision.Server> e : f.servers().entrySet()) {
-                on += e.getValue().state() == ServerState.ON ? 1 : 0;
+                byState.merge(e.getValue().state(), 1, Integer::sum);
                 watts += e.getValue().watts();
                 states.add(e.getKey() + "=" + e.getValue().state());
             }
-            return new FleetView(on, f.energyJoules(), watts, f.capacityPerServer(), f.forecastRate(), states.toString(),
-                    f.savedPercent(), f.measuredServiceRate(), f.measuredBacklogSeconds());
+            return new FleetView(byState.getOrDefault(ServerState.ON, 0), f.desiredServers(), byState, f.energyJoules(),
+                    watts, f.capacityPerServer(), f.forecastRate(), states.toString(), f.savedPercent(),
+                    f.measuredServiceRate(), f.measuredBacklogSeconds());
+        }
+
+        int inState(ServerState s) {
+            return byState.getOrDefault(s, 0);
         }
     }
 
@@ -53,30 +65,57 @@ final class GrmMetrics {
     volatile List<String> lastLive = List.of();
     volatile long lastVersion;
     volatile long lastEpoch;
+    /** Per class, Σ_g U_c(t_{g,c}) predicted by the last decision (NaN: nothing solved); read by the gauges. */
+    volatile Map<String, Double> classUtility = Map.of();
 
-    GrmMetrics(MeterRegistry r, BooleanSupplier leader) {
+    /**
+     * Registers the meters. Prometheus names (Micrometer's convention: dots become underscores,
+     * the base unit is appended, counters end {@code _total}) are listed in docs/operations.md.
+     *
+     * @param classes the configured class names (one utility gauge each)
+     */
+    GrmMetrics(MeterRegistry r, BooleanSupplier leader, List<String> classes) {
         this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
         this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
         this.leaderChanges = Counter.builder("arbiter.grm.leader.changes").description("leadership gained or lost").register(r);
         this.solveTimer = Timer.builder("arbiter.grm.solve").description("time of one control step").register(r);
         Gauge.builder("arbiter.grm.leader", () -> leader.getAsBoolean() ? 1 : 0).description("1 while this GRM leads").register(r);
+        Gauge.builder("arbiter.grm.epoch", () -> lastEpoch)
+                .description("epoch of the last allocation this GRM published (0 before its first)").register(r);
+        Gauge.builder("arbiter.grm.allocation.version", () -> lastVersion)
+                .description("version of the last allocation this GRM published (0 before its first)").register(r);
         Gauge.builder("arbiter.grm.objective", () -> lastObjective).description("Ω of the last decision").register(r);
+        Gauge.builder("arbiter.grm.solve.last", () -> lastSolveMillis / 1000).baseUnit("seconds")
+                .description("time the optimiser took in the last decision").register(r);
+        for (String c : classes) {
+            Gauge.builder("arbiter.grm.class.utility", () -> classUtility.getOrDefault(c, Double.NaN)).tag("class", c)
+                    .description("Σ_g U_c(t) the last decision predicts for the class (NaN: no flow)").register(r);
+        }
         Gauge.builder("arbiter.grm.gateways.live", () -> lastLive.size()).description("live gateways").register(r);
         Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
-        Gauge.builder("arbiter.grm.energy", () -> fleetView.joules()).baseUnit("joules")
+        Gauge.builder("arbiter.fleet.desired.servers", () -> fleetView.desired())
+                .description("servers the sizing wants on: ON + BOOTING (what the fleet steers to)").register(r);
+        Gauge.builder("arbiter.fleet.powered.servers", () -> fleetView.byState().values().stream().mapToInt(Integer::intValue)
+                        .sum() - fleetView.inState(ServerState.OFF))
+                .description("servers drawing power: every state but OFF (ON, BOOTING, DRAINING)").register(r);
+        for (ServerState s : ServerState.values()) {
+            Gauge.builder("arbiter.fleet.servers", () -> fleetView.inState(s)).tag("state", s.name().toLowerCase(java.util.Locale.ROOT))
+                    .description("servers in each power state, the model's").register(r);
+        }
+        FunctionCounter.builder("arbiter.grm.energy", this, m -> m.fleetView.joules()).baseUnit("joules")
                 .description("energy the servers used since this GRM's fleet model started (the model's estimate)").register(r);
-        Gauge.builder("arbiter.grm.energy.saved", () -> fleetView.savedPercent()).baseUnit("percent")
-                .description("energy saved against every server always on doing the same work (the model's estimate)")
+        Gauge.builder("arbiter.grm.energy.saved", () -> fleetView.savedPercent() / 100).baseUnit("ratio")
+                .description("energy saved against every server always on doing the same work, 0..1 (the model's estimate)")
                 .register(r);
         Gauge.builder("arbiter.grm.power.watts", () -> fleetView.watts()).baseUnit("watts")
                 .description("power the servers draw now (the model's estimate)").register(r);
-        Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests/s")
+        Gauge.builder("arbiter.grm.capacity", () -> fleetView.capacity()).baseUnit("requests.per.second")
                 .description("estimated capacity of one server (0 = unknown)").register(r);
-        Gauge.builder("arbiter.grm.capacity.service.rate", () -> fleetView.serviceRate()).baseUnit("requests/s")
+        Gauge.builder("arbiter.grm.capacity.service.rate", () -> fleetView.serviceRate()).baseUnit("requests.per.second")
                 .description("service rate of one server measured in the gateways' backlog (0 = not measured)").register(r);
         Gauge.builder("arbiter.grm.capacity.backlog", () -> fleetView.backlogSeconds()).baseUnit("seconds")
                 .description("seconds of gateway backlog the service rate is measured over").register(r);
-        Gauge.builder("arbiter.grm.forecast", () -> fleetView.forecast()).baseUnit("requests/s")
+        Gauge.builder("arbiter.grm.forecast", () -> fleetView.forecast()).baseUnit("requests.per.second")
                 .description("forecast arrival rate one start-up delay ahead").register(r);
         this.actuationsOk = Counter.builder("arbiter.grm.power.actuations").tag("result", "ok")
                 .description("power actuations carried out").register(r);
@@ -84,6 +123,17 @@ final class GrmMetrics {
                 .description("power actuation attempts that failed and will be retried").register(r);
         this.actuationsFailed = Counter.builder("arbiter.grm.power.actuations").tag("result", "failed")
                 .description("power actuations that failed after every attempt").register(r);
+    }
+
+    /** Per class, Σ_g of the predicted utility of the decision's flows (NaN when none was predicted). */
+    static Map<String, Double> classUtility(Decision d) {
+        Map<String, Double> out = new HashMap<>();
+        for (Decision.Flow f : d.flows()) {
+            if (!Double.isNaN(f.predictedUtility())) {
+                out.merge(f.cls(), f.predictedUtility(), Double::sum);
+            }
+        }
+        return Map.copyOf(out);
     }
 
     /** The MBean over these meters and the service's own facts. */

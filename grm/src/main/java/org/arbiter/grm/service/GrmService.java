@@ -84,7 +84,8 @@ public final class GrmService implements AutoCloseable {
         var registry = metrics.registry();
         this.allocationRefusals = new Refusals(registry, bus.topics().allocation(), LOG, System::nanoTime);
         this.powerRefusals = new Refusals(registry, bus.topics().power(), LOG, System::nanoTime);
-        this.meters = new GrmMetrics(registry, this::isLeader);
+        this.meters = new GrmMetrics(registry, this::isLeader,
+                config.classes().stream().map(org.arbiter.common.config.ClassConfig::name).toList());
     }
 
     /** Starts consuming, joins the election and starts the control loop, with the configured power actuator. */
@@ -189,6 +190,7 @@ public final class GrmService implements AutoCloseable {
             } else if (c instanceof Command.PublishDecision d) {
                 meters.lastObjective = d.decision().objective();
                 meters.lastSolveMillis = d.decision().solveSeconds() * 1000;
+                meters.classUtility = GrmMetrics.classUtility(d.decision());
                 decisionOut.publish(d.decision());
             } else if (c instanceof Command.PublishPower p) {
                 PowerOrder o = p.order();

@@ -204,6 +204,15 @@ public final class Fleet {
         return out;
     }
 
+    /**
+     * The servers the sizing wants on: ON + BOOTING, what the fleet is steering to (a DRAINING
+     * server is on its way off, an OFF one stays off until ordered on). The metric an autoscaler
+     * follows ({@code arbiter_fleet_desired_servers}).
+     */
+    public int desiredServers() {
+        return power.upOrBooting();
+    }
+
     /** The capacity estimate of one server, req/s (0 = unknown). */
     public double capacityPerServer() {
         return capacity.estimate();
