@@ -1,6 +1,7 @@
 package org.arbiter.gateway.server;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -15,7 +16,9 @@ import org.arbiter.gateway.netty.PlaneListener;
 /**
  * The gateway's Micrometer meters (JMX domain {@code arbiter} and Prometheus through
  * {@code ProcessMetrics}): per class arrivals, rejections by reason, response-time histogram,
- * queue length, in-flight and weight, clients gone before their response (queued or dispatched);
+ * queue length, in-flight and weight, clients gone before their response (queued or dispatched),
+ * the yield offered and realised since start (002 §5.2: LossPercent over a range is
+ * 1 − Δrealised / Δoffered);
  * per server in-flight and cap. Counters are updated on the
  * data-plane loop; gauges read the core's counters from the scraping thread (int reads, possibly a
  * moment stale). Thread-safe.
@@ -56,6 +59,10 @@ final class GatewayMeters implements PlaneListener {
                     .description("requests of the class at servers").register(registry);
             Gauge.builder("arbiter.gateway.weight", core, k -> k.weight(ci)).tag("class", name)
                     .description("w(g,c) in force").register(registry);
+            FunctionCounter.builder("arbiter.gateway.yield.offered", core, k -> k.offeredYield(ci)).tag("class", name)
+                    .description("full yield of every arrival (002 OfferedYield)").register(registry);
+            FunctionCounter.builder("arbiter.gateway.yield.realised", core, k -> k.realisedYield(ci)).tag("class", name)
+                    .description("yield of every completion at its response time (002 RealizedYield)").register(registry);
         }
         for (int s = 0; s < core.serverCount(); s++) {
             final int si = s;
