@@ -6,6 +6,12 @@ public enum DropReason {
     QUEUE_FULL("queueFull"),
     /** The request waited longer than queue.timeout: 503. */
     QUEUE_TIMEOUT("queueTimeout"),
+    /**
+     * A yield scheduler (edf, yid, greedy, adaptive) found that the request, at the head of its
+     * queue, can earn no yield: its wait so far plus its class's expected service time reaches its
+     * yield deadline (002 Fig. 5, step 1): 503.
+     */
+    ZERO_YIELD("zeroYield"),
     /** The server did not answer within dispatch.backendTimeout: 504. */
     BACKEND_TIMEOUT("backendTimeout"),
     /** The server refused, reset or broke the exchange: 502. */

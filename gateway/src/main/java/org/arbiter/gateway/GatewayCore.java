@@ -14,6 +14,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.utility.YieldFunction;
 import org.arbiter.gateway.stats.StatsRecorder;
 
 /*
@@ -33,6 +34,17 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           a backoff that grows; then one trial request (or a passing probe) brings it back. A
  *           server counts as available only while ServerHealth admits it, so "no slot idles while
  *           a queue is non-empty" reads "…and a server is up".
+ * Yield:    every class has a yield function (002 §2.2; YieldFunction.of(ClassConfig)): each arrival
+ *           offers its full yield, each completion realises Y_c(response time), a drop realises 0
+ *           (StatsRecorder, GatewayStats yield). The core also keeps what 002's schedulers read
+ *           (Scheduler.ClassView): per class an EWMA of the measured service times (dispatch to
+ *           completion, weight SERVICE_EWMA on the newest), the decayed consumption u_c(t) of 002
+ *           eq. 2-3 (β = 0.95 per second, s(r) = the service seconds, updated at each completion),
+ *           and the gateway's drops over arrivals in dispatch.adaptive.window (RecentDrops).
+ *           With a scheduler that dropsZeroYield (edf, yid, greedy, adaptive), a queue head whose
+ *           wait + expected service reaches its deadline D_c is dropped (002 Fig. 5 step 1):
+ *           next returns it EXPIRED with dropReason ZERO_YIELD (answer 503 and call next again),
+ *           and expireQueued drops such heads too; nextExpiryNanos includes when they fall due.
  * Requeue:  a request whose server failed before any byte of it was sent (refused, connect
  *           timeout) goes back to the head of its class queue, keeping its arrival time: it
  *           is dispatched when a slot frees, or expires at its queue timeout (503). A request that
@@ -80,6 +92,17 @@ public final class GatewayCore<R> {
     private final Scheduler scheduler;
     private final Balancer balancer;
     private final StatsRecorder stats;
+    private final YieldFunction[] yields;
+    private final long[] deadlineNanos;
+    private final double[] minShares;
+    /** EWMA of measured service seconds per class; NaN before the first completion. */
+    private final double[] serviceEwma;
+    /** u_c(t) of 002 eq. 2-3 as of usageAtNanos. */
+    private final double[] usage;
+    private long usageAtNanos;
+    private final RecentDrops recentDrops;
+    private final double[] offeredYield;
+    private final double[] realisedYield;
     /**
      * The backlog: from a dispatch attempt that found no free slot with requests queued, until the
      * queues are empty. Meanwhile every slot is busy and each dispatch fills one a completion freed.
@@ -115,6 +138,46 @@ public final class GatewayCore<R> {
         public long headSequence(int c) {
             Ticket<R> head = queues[c].peekFirst();
             return head == null ? Long.MAX_VALUE : head.sequence;
+        }
+
+        @Override
+        public long nowNanos() {
+            return now;
+        }
+
+        @Override
+        public long headArrivalNanos(int c) {
+            Ticket<R> head = queues[c].peekFirst();
+            return head == null ? now : head.arrivalNanos();
+        }
+
+        @Override
+        public YieldFunction yield(int c) {
+            return yields[c];
+        }
+
+        @Override
+        public double expectedServiceSeconds(int c) {
+            return GatewayCore.this.expectedServiceSeconds(c);
+        }
+
+        @Override
+        public double consumptionShare(int c) {
+            double total = 0;
+            for (double u : usage) {
+                total += u;
+            }
+            return total > 0 ? usage[c] / total : 0;
+        }
+
+        @Override
+        public double minShare(int c) {
+            return minShares[c];
+        }
+
+        @Override
+        public double dropRatio() {
+            return recentDrops.ratio(now);
         }
     };
 
@@ -163,8 +226,19 @@ public final class GatewayCore<R> {
         queues = new ArrayDeque[nc];
         classInFlight = new int[nc];
         weights = new double[nc];
+        yields = new YieldFunction[nc];
+        deadlineNanos = new long[nc];
+        minShares = new double[nc];
+        serviceEwma = new double[nc];
+        usage = new double[nc];
+        offeredYield = new double[nc];
+        realisedYield = new double[nc];
+        java.util.Arrays.fill(serviceEwma, Double.NaN);
         for (int c = 0; c < nc; c++) {
             ClassConfig cc = classes.get(c);
+            yields[c] = YieldFunction.of(cc);
+            deadlineNanos[c] = yields[c].deadlineNanos();
+            minShares[c] = cc.minShare();
             classNames[c] = cc.name();
             classIndex.put(cc.name(), c);
             queueLimits[c] = cc.queue().limit();
@@ -193,6 +267,8 @@ public final class GatewayCore<R> {
         }
         this.health = new ServerHealth(serverIds, cluster.dispatch().ejection(), probed);
         this.now = nowNanos;
+        this.usageAtNanos = nowNanos;
+        this.recentDrops = new RecentDrops(cluster.dispatch().adaptive().windowSeconds());
         this.stats = new StatsRecorder(List.of(classNames), List.of(serverIds), queueLimits,
                 (long) (cluster.control().statsWindowSeconds() * 1e9),
                 (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
@@ -203,7 +279,7 @@ public final class GatewayCore<R> {
     /** A core with the scheduler and balancer named in {@code dispatch}. */
     public static <R> GatewayCore<R> fromConfig(ClusterConfig cluster, String gatewayId, Allocation initial,
                                                 RandomGenerator random, long nowNanos) {
-        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.of(cluster.dispatch().scheduler()),
+        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.of(cluster.dispatch()),
                 Balancer.of(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
     }
 
@@ -225,10 +301,14 @@ public final class GatewayCore<R> {
         Ticket<R> t = new Ticket<>(request, c, classNames[c], nowNanos, sequence++);
         int len = queues[c].size();
         stats.arrival(c, len, nowNanos);
+        stats.offered(c, yields[c].full(), nowNanos);
+        offeredYield[c] += yields[c].full();
+        recentDrops.arrival(now);
         if (len >= queueLimits[c] && !(queued == 0 && anyServerAvailable())) {
             t.state = Ticket.State.REJECTED;
             t.dropReason = DropReason.QUEUE_FULL;
             stats.dropped(c, DropReason.QUEUE_FULL, nowNanos);
+            recentDrops.drop(now);
             return t;
         }
         t.state = Ticket.State.QUEUED;
@@ -243,11 +323,23 @@ public final class GatewayCore<R> {
      * The next dispatch decision: a queued ticket, now DISPATCHED to {@link Ticket#server()}, or
      * null when no server has a free slot or every queue is empty. Call it until it returns null
      * after every event that may free a slot or fill a queue.
+     *
+     * <p>With a scheduler that {@link Scheduler#dropsZeroYield() drops zero-yield requests}, the
+     * ticket may instead be EXPIRED with {@link DropReason#ZERO_YIELD}: a queue head that can earn
+     * no yield, dropped (002 Fig. 5 step 1). Answer it (503) and call again.
      */
     public Ticket<R> next(long nowNanos) {
         tick(nowNanos);
         if (queued == 0) {
             return null;
+        }
+        if (scheduler.dropsZeroYield()) {
+            for (int c = 0; c < queues.length; c++) {
+                Ticket<R> head = queues[c].peekFirst();
+                if (head != null && worthless(head, nowNanos)) {
+                    return drop(queues[c].pollFirst(), DropReason.ZERO_YIELD, nowNanos);
+                }
+            }
         }
         int s = balancer.pick(serverView, -1);
         if (s < 0) {
@@ -351,7 +443,15 @@ public final class GatewayCore<R> {
         classInFlight[c]--;
         leaveServer(t, nowNanos);
         switch (outcome) {
-            case OK -> stats.completed(c, t.server, nowNanos - t.arrivalNanos(), nowNanos - t.dispatchNanos, nowNanos);
+            case OK -> {
+                long responseNanos = nowNanos - t.arrivalNanos();
+                long serviceNanos = nowNanos - t.dispatchNanos;
+                stats.completed(c, t.server, responseNanos, serviceNanos, nowNanos);
+                double y = yields[c].yield(responseNanos / 1e9);
+                stats.realised(c, y, nowNanos);
+                realisedYield[c] += y;
+                served(c, serviceNanos / 1e9);
+            }
             case BACKEND_TIMEOUT -> {
                 t.dropReason = DropReason.BACKEND_TIMEOUT;
                 stats.dropped(c, DropReason.BACKEND_TIMEOUT, nowNanos);
@@ -477,43 +577,124 @@ public final class GatewayCore<R> {
         }
     }
 
-    /** Removes and returns (EXPIRED, dropReason QUEUE_TIMEOUT) every ticket queued longer than its class allows. */
+    /**
+     * Removes and returns every ticket queued longer than its class allows (EXPIRED, dropReason
+     * QUEUE_TIMEOUT) and, with a scheduler that drops zero-yield requests, every queue head that can
+     * earn no yield (EXPIRED, dropReason ZERO_YIELD). Answer each with a 503.
+     */
     public List<Ticket<R>> expireQueued(long nowNanos) {
         tick(nowNanos);
         List<Ticket<R>> expired = List.of();
+        boolean zeroYield = scheduler.dropsZeroYield();
         for (int c = 0; c < queues.length; c++) {
             ArrayDeque<Ticket<R>> q = queues[c];
-            boolean changed = false;
-            while (!q.isEmpty() && nowNanos - q.peekFirst().arrivalNanos() >= queueTimeoutNanos[c]) {
-                Ticket<R> t = q.pollFirst();
-                queued--;
-                t.state = Ticket.State.EXPIRED;
-                endBacklogIfEmpty(nowNanos);
-                t.dropReason = DropReason.QUEUE_TIMEOUT;
-                stats.dropped(c, DropReason.QUEUE_TIMEOUT, nowNanos);
+            while (!q.isEmpty()) {
+                Ticket<R> head = q.peekFirst();
+                DropReason reason;
+                if (nowNanos - head.arrivalNanos() >= queueTimeoutNanos[c]) {
+                    reason = DropReason.QUEUE_TIMEOUT;
+                } else if (zeroYield && worthless(head, nowNanos)) {
+                    reason = DropReason.ZERO_YIELD;
+                } else {
+                    break;
+                }
                 if (expired.isEmpty()) {
                     expired = new ArrayList<>();
                 }
-                expired.add(t);
-                changed = true;
-            }
-            if (changed) {
-                stats.queueLength(c, q.size(), nowNanos);
+                expired.add(drop(q.pollFirst(), reason, nowNanos));
             }
         }
         return expired;
     }
 
-    /** When the oldest queued request will time out, or Long.MAX_VALUE when nothing is queued. */
+    /** A ticket just taken from its queue head is dropped: EXPIRED with {@code reason}, counted. */
+    private Ticket<R> drop(Ticket<R> t, DropReason reason, long nowNanos) {
+        int c = t.classIndex();
+        queued--;
+        t.state = Ticket.State.EXPIRED;
+        t.dropReason = reason;
+        endBacklogIfEmpty(nowNanos);
+        stats.dropped(c, reason, nowNanos);
+        stats.queueLength(c, queues[c].size(), nowNanos);
+        recentDrops.drop(now);
+        return t;
+    }
+
+    /** 002 Fig. 5 step 1: wait so far + expected service reaches the yield deadline, so no yield can be earned. */
+    private boolean worthless(Ticket<R> t, long nowNanos) {
+        int c = t.classIndex();
+        return nowNanos - t.arrivalNanos() + expectedServiceNanos(c) >= deadlineNanos[c];
+    }
+
+    private long expectedServiceNanos(int c) {
+        return Math.round(expectedServiceSeconds(c) * 1e9);
+    }
+
+    /**
+     * When the next queued request will be dropped (queue timeout, or with a yield scheduler the
+     * time its head falls to zero yield at today's service estimate), or Long.MAX_VALUE when nothing is queued.
+     */
     public long nextExpiryNanos() {
         long next = Long.MAX_VALUE;
+        boolean zeroYield = scheduler.dropsZeroYield();
         for (int c = 0; c < queues.length; c++) {
             Ticket<R> head = queues[c].peekFirst();
             if (head != null) {
                 next = Math.min(next, head.arrivalNanos() + queueTimeoutNanos[c]);
+                if (zeroYield) {
+                    next = Math.min(next, head.arrivalNanos() + deadlineNanos[c] - expectedServiceNanos(c));
+                }
             }
         }
         return next;
+    }
+
+    // ---------------------------------------------------------------- yield scheduling state
+
+    /** Weight of the newest measurement in the per-class EWMA of service times. */
+    static final double SERVICE_EWMA = 0.05;
+    /** β of 002 eq. 2-3: a request completed one second ago weighs 0.95 of one completed now. */
+    static final double CONSUMPTION_DECAY_PER_SECOND = 0.95;
+
+    /** Class c's expected service time, s: the EWMA of its measured service times, 0 before the first. */
+    public double expectedServiceSeconds(int c) {
+        double e = serviceEwma[c];
+        return Double.isNaN(e) ? 0 : e;
+    }
+
+    /** u_c of 002 eq. 2 as of the latest completion (decayed by eq. 3 at each completion). */
+    public double consumption(int c) {
+        return usage[c];
+    }
+
+    /** The full yield offered by class c's arrivals since the core started (may be read from other threads, a moment stale). */
+    public double offeredYield(int c) {
+        return offeredYield[c];
+    }
+
+    /** The yield class c's completions realised since the core started (may be read from other threads, a moment stale). */
+    public double realisedYield(int c) {
+        return realisedYield[c];
+    }
+
+    /** Gateway drops over arrivals in the adaptive window ending at the latest time the core was given. */
+    public double recentDropRatio() {
+        return recentDrops.ratio(now);
+    }
+
+    /** A request of class c completed after {@code serviceSeconds} at its server. */
+    private void served(int c, double serviceSeconds) {
+        double e = serviceEwma[c];
+        serviceEwma[c] = Double.isNaN(e) ? serviceSeconds : e + SERVICE_EWMA * (serviceSeconds - e);
+        long dt = now - usageAtNanos;
+        if (dt > 0) {
+            double decay = Math.pow(CONSUMPTION_DECAY_PER_SECOND, dt / 1e9);
+            for (int k = 0; k < usage.length; k++) {
+                usage[k] *= decay;
+            }
+            usageAtNanos = now;
+        }
+        usage[c] += serviceSeconds;
     }
 
     // ---------------------------------------------------------------- servers

@@ -2,9 +2,11 @@ package org.arbiter.gateway;
 
 import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.utility.YieldFunction;
 import org.arbiter.gateway.scheduler.Fcfs;
 import org.arbiter.gateway.scheduler.StaticPriority;
 import org.arbiter.gateway.scheduler.WeightedRoundRobin;
+import org.arbiter.gateway.scheduler.YieldScheduler;
 
 /**
  * Chooses which class queue releases its head when a slot is free. A scheduler only decides; the
@@ -18,6 +20,14 @@ public interface Scheduler {
 
     /** The index of the class to release next, or -1 when every queue is empty. */
     int next(ClassView classes);
+
+    /**
+     * Whether the core drops, before each decision, every queue head that can earn no yield (002
+     * Fig. 5 step 1, {@link DropReason#ZERO_YIELD}). True for the yield schedulers.
+     */
+    default boolean dropsZeroYield() {
+        return false;
+    }
 
     /** Read-only view of the class queues as the core sees them now. */
     interface ClassView {
@@ -34,6 +44,45 @@ public interface Scheduler {
 
         /** The arrival sequence number of class c's head (smaller = earlier); meaningful if backlog > 0. */
         long headSequence(int c);
+
+        // What the yield schedulers (002 §4) read. The defaults describe a view that measures
+        // nothing: time 0, heads that just arrived, unit throughput yields with a 1 h deadline, no
+        // service estimate, no consumption, no guarantees, no drops.
+
+        /** The core's time now, ns. */
+        default long nowNanos() {
+            return 0;
+        }
+
+        /** When class c's head arrived, ns (its wait is {@code nowNanos() − headArrivalNanos(c)}); meaningful if backlog > 0. */
+        default long headArrivalNanos(int c) {
+            return nowNanos();
+        }
+
+        /** Class c's yield function (002 §2.2). */
+        default YieldFunction yield(int c) {
+            return YieldFunction.UNIT;
+        }
+
+        /** Class c's expected service time, s: an EWMA of its measured service times (0 before the first). */
+        default double expectedServiceSeconds(int c) {
+            return 0;
+        }
+
+        /** Class c's proportional resource consumption u_c(t) / Σ_k u_k(t) (002 eq. 2-3), 0 when nothing was consumed. */
+        default double consumptionShare(int c) {
+            return 0;
+        }
+
+        /** Class c's guaranteed share g_c ({@code classes[].minShare}, 002 §4). */
+        default double minShare(int c) {
+            return 0;
+        }
+
+        /** Requests the gateway dropped over arrivals, over the adaptive window (002 §4.2); 0 without arrivals. */
+        default double dropRatio() {
+            return 0;
+        }
     }
 
     /** 003's dynamic-boundary WRR over w(g,c) (003 §III-A, docs/gateway.md). */
@@ -52,28 +101,38 @@ public interface Scheduler {
     }
 
     /**
-     * The scheduler named in {@code dispatch.scheduler}. 002's edf, yid, greedy and adaptive (002 §4.2)
-     * are reserved names: their seam is this interface, they are not implemented yet.
-     *
-     * @throws IllegalArgumentException for an unknown or not yet implemented name
+     * 002's node-level scheduler (002 Fig. 5, Table 1) with its step-2b policy: edf, yid, greedy, or
+     * adaptive (yid, greedy while more than {@code adaptive.dropRatio} of arrivals were dropped).
      */
-    static Scheduler named(String name) {
-        return of(Choice.find(DispatchConfig.Scheduler.class, name).orElseThrow(() -> new IllegalArgumentException(
-                "dispatch.scheduler: " + name + " (expected: wrr, fcfs or priority)")));
+    static Scheduler ofYield(YieldScheduler.Policy policy, DispatchConfig.Adaptive adaptive) {
+        return new YieldScheduler(policy, adaptive.dropRatio());
     }
 
     /**
-     * The scheduler {@code dispatch.scheduler} names.
+     * The scheduler named in {@code dispatch.scheduler}, with the default adaptive switch.
      *
-     * @throws IllegalArgumentException for a reserved, not yet implemented one
+     * @throws IllegalArgumentException for an unknown name
      */
+    static Scheduler named(String name) {
+        return of(Choice.find(DispatchConfig.Scheduler.class, name).orElseThrow(() -> new IllegalArgumentException(
+                "dispatch.scheduler: " + name + " (expected: wrr, fcfs, priority, edf, yid, greedy or adaptive)")));
+    }
+
+    /** The scheduler {@code dispatch.scheduler} names, with the default adaptive switch. */
     static Scheduler of(DispatchConfig.Scheduler kind) {
-        return switch (kind) {
+        return of(DispatchConfig.builder().scheduler(kind).build());
+    }
+
+    /** The scheduler {@code dispatch} configures. */
+    static Scheduler of(DispatchConfig dispatch) {
+        return switch (dispatch.scheduler()) {
             case WRR -> ofWeightedRoundRobin();
             case FCFS -> ofFcfs();
             case PRIORITY -> ofPriority();
-            case EDF, YID, GREEDY, ADAPTIVE -> throw new IllegalArgumentException(
-                    "dispatch.scheduler: " + kind + " (expected: wrr, fcfs or priority; " + kind + " is not implemented yet)");
+            case EDF -> ofYield(YieldScheduler.Policy.EDF, dispatch.adaptive());
+            case YID -> ofYield(YieldScheduler.Policy.YID, dispatch.adaptive());
+            case GREEDY -> ofYield(YieldScheduler.Policy.GREEDY, dispatch.adaptive());
+            case ADAPTIVE -> ofYield(YieldScheduler.Policy.ADAPTIVE, dispatch.adaptive());
         };
     }
 }

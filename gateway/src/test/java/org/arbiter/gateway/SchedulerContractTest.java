@@ -38,7 +38,7 @@ final class SchedulerContractTest {
     }
 
     static Stream<String> schedulers() {
-        return Stream.of("wrr", "fcfs", "priority");
+        return Stream.of("wrr", "fcfs", "priority", "edf", "yid", "greedy", "adaptive");
     }
 
     @ParameterizedTest
@@ -61,12 +61,19 @@ final class SchedulerContractTest {
         }
     }
 
-    @ParameterizedTest
-    @MethodSource("schedulers")
-    void reservedNames_areRefusedWithAClearMessage(String ignored) {
-        for (String reserved : List.of("edf", "yid", "greedy", "adaptive")) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> Scheduler.named(reserved))
-                    .hasMessageContaining("dispatch.scheduler: " + reserved);
+    @org.junit.jupiter.api.Test
+    void anUnknownName_isRefusedWithAClearMessage() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Scheduler.named("wfq"))
+                .hasMessage("dispatch.scheduler: wfq (expected: wrr, fcfs, priority, edf, yid, greedy or adaptive)");
+    }
+
+    @org.junit.jupiter.api.Test
+    void onlyTheYieldSchedulers_dropZeroYieldRequests() {
+        for (String name : List.of("wrr", "fcfs", "priority")) {
+            assertThat(Scheduler.named(name).dropsZeroYield()).as(name).isFalse();
+        }
+        for (String name : List.of("edf", "yid", "greedy", "adaptive")) {
+            assertThat(Scheduler.named(name).dropsZeroYield()).as(name).isTrue();
         }
     }
 

@@ -206,6 +206,20 @@ public final class Simulator {
         return this;
     }
 
+    /** Sees every request's answer: class, phase, when it was sent and answered (s), and how it ended. */
+    @FunctionalInterface
+    public interface RequestSink {
+        void answered(String cls, int phase, double sentSeconds, double answeredSeconds, ResultRecorder.Outcome outcome);
+    }
+
+    private RequestSink requestSink;
+
+    /** Hands every answered request to {@code sink} (experiments that need each response time). */
+    public Simulator withRequests(RequestSink sink) {
+        requestSink = requireNonNull(sink, "sink");
+        return this;
+    }
+
     /** Wall seconds spent in the GRM's control steps so far. */
     public double controlWallSeconds() {
         return controlWallSeconds;
@@ -373,6 +387,10 @@ public final class Simulator {
         Ticket<Req> t;
         while ((t = g.next(nanos(now))) != null) {
             Req r = t.request();
+            if (t.state() == Ticket.State.EXPIRED) { // a yield scheduler dropped it (zeroYield): 503
+                answered(r, now, ResultRecorder.Outcome.REJECTED);
+                continue;
+            }
             int s = t.server();
             if (power[s].advanceTo(now) != PowerModel.State.ON) {
                 // the connection is refused: the request is lost, the gateway skips the server for a while
@@ -424,7 +442,7 @@ public final class Simulator {
         if (next == Long.MAX_VALUE) {
             return;
         }
-        double t = next / (double) NS;
+        double t = Math.max(currentTime, next / (double) NS);
         if (t >= gatewayExpiry[gi]) {
             return;
         }
@@ -441,6 +459,9 @@ public final class Simulator {
     private void answered(Req r, double now, ResultRecorder.Outcome outcome) {
         if (recorder != null) {
             recorder.record(r.cls, r.phase, r.sent, now, outcome);
+        }
+        if (requestSink != null) {
+            requestSink.answered(r.cls, r.phase, r.sent, now, outcome);
         }
         Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
         switch (outcome) {

@@ -190,7 +190,8 @@ public final class ConfigLoader {
                 d.bytes("maxHeaderBytes", dd.maxHeaderBytes(), 256),
                 d.duration("idleTimeout", dd.idleTimeoutSeconds(), v -> v > 0, "> 0"),
                 d.bool("classHeader", dd.classHeader()),
-                readEjection(d.object("ejection")));
+                readEjection(d.object("ejection")),
+                readAdaptive(d.object("adaptive")));
         d.finish();
 
         Node k = root.object("control");
@@ -372,6 +373,10 @@ public final class ConfigLoader {
             y.finish();
             if (pre > deadline) {
                 y.error("preDeadline", Durations.format(pre) + " (expected: <= deadline, " + Durations.format(deadline) + ")");
+            }
+            if (shape == ClassConfig.YieldSpec.Shape.HYBRID && penalty > full) {
+                // 002 §2.2: a yield function is non-increasing; hybrid falls from full to dropPenalty at the deadline
+                y.error("dropPenalty", penalty + " (expected: <= full, " + full + ", for a hybrid yield)");
             }
             yield = new ClassConfig.YieldSpec(shape, full, penalty, deadline, pre);
             if (c.has("utility")) {
@@ -571,6 +576,14 @@ public final class ConfigLoader {
                     + Durations.format(base) + ")");
         }
         return new DispatchConfig.Ejection(threshold, base, Math.max(max, base)); // bad values fell back to defaults
+    }
+
+    private static DispatchConfig.Adaptive readAdaptive(Node a) {
+        DispatchConfig.Adaptive d = DispatchConfig.Adaptive.DEFAULT;
+        double ratio = a.number("dropRatio", d.dropRatio(), v -> v >= 0 && v < 1, "0 <= x < 1");
+        double window = a.duration("window", d.windowSeconds(), v -> v > 0, "> 0");
+        a.finish();
+        return new DispatchConfig.Adaptive(ratio, window);
     }
 
     private static ServerConfig.HealthCheck readHealth(Node h) {

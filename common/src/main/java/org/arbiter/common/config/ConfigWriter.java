@@ -112,7 +112,9 @@ public final class ConfigWriter {
                 "idleTimeout", Durations.format(d.idleTimeoutSeconds()), "classHeader", d.classHeader(),
                 "ejection", map("threshold", d.ejection().threshold(),
                         "baseBackoff", Durations.format(d.ejection().baseBackoffSeconds()),
-                        "maxBackoff", Durations.format(d.ejection().maxBackoffSeconds()))));
+                        "maxBackoff", Durations.format(d.ejection().maxBackoffSeconds())),
+                "adaptive", map("dropRatio", d.adaptive().dropRatio(),
+                        "window", Durations.format(d.adaptive().windowSeconds()))));
         ControlConfig k = c.control();
         root.put("control", map("period", Durations.format(k.periodSeconds()),
                 "reportPeriod", Durations.format(k.reportPeriodSeconds()),

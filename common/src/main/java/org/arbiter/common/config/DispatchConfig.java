@@ -7,7 +7,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * How gateways schedule and dispatch.
  *
- * @param scheduler             wrr, fcfs, priority (edf, yid, greedy, adaptive reserved)
+ * @param scheduler             wrr, fcfs, priority, edf, yid, greedy, adaptive
  * @param balancer              least-outstanding or random-poll
  * @param pollSize              d, the servers polled by random-poll (002 §3)
  * @param backendTimeoutSeconds a backend slower than this gets the client a 504
@@ -17,14 +17,42 @@ import static java.util.Objects.requireNonNull;
  * @param idleTimeoutSeconds    idle or trickling client connections are closed after this
  * @param classHeader           add {@code X-Arbiter-Class} to responses
  * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
+ * @param adaptive              when the adaptive scheduler switches from yid to greedy (002 §4.2)
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
-                             double idleTimeoutSeconds, boolean classHeader, Ejection ejection) {
+                             double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive) {
     public DispatchConfig {
         requireNonNull(scheduler, "scheduler");
         requireNonNull(balancer, "balancer");
         requireNonNull(ejection, "ejection");
+        requireNonNull(adaptive, "adaptive");
+    }
+
+    /** As above with the default adaptive switch. */
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
+                          double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
+                          double idleTimeoutSeconds, boolean classHeader, Ejection ejection) {
+        this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
+                idleTimeoutSeconds, classHeader, ejection, Adaptive.DEFAULT);
+    }
+
+    /**
+     * The adaptive scheduler's switch ({@code dispatch.adaptive}, 002 §4.2): greedy while more than
+     * {@code dropRatio} of the requests that arrived in the last {@code windowSeconds} were
+     * dropped by the gateway (queueFull, queueTimeout, zeroYield), yid otherwise. 002: 5 %, 30 s.
+     */
+    public record Adaptive(double dropRatio, double windowSeconds) {
+        public static final Adaptive DEFAULT = new Adaptive(0.05, 30);
+
+        public Adaptive {
+            if (!(dropRatio >= 0 && dropRatio < 1)) {
+                throw new IllegalArgumentException("dropRatio: " + dropRatio + " (expected: 0 <= x < 1)");
+            }
+            if (!(windowSeconds > 0) || Double.isInfinite(windowSeconds)) {
+                throw new IllegalArgumentException("window: " + windowSeconds + " (expected: > 0)");
+            }
+        }
     }
 
     /** As above with the default ejection policy. */
@@ -32,7 +60,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
                           double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                           double idleTimeoutSeconds, boolean classHeader) {
         this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
-                idleTimeoutSeconds, classHeader, Ejection.DEFAULT);
+                idleTimeoutSeconds, classHeader, Ejection.DEFAULT, Adaptive.DEFAULT);
     }
 
     /**
@@ -59,8 +87,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
     }
 
     /**
-     * {@code dispatch.scheduler}: wrr, fcfs, priority; Neptune's edf, yid, greedy and adaptive are reserved (not
-     * implemented).
+     * {@code dispatch.scheduler}: wrr, fcfs, priority (003), and Neptune's yield schedulers edf, yid, greedy and
+     * adaptive (002 §4, Fig. 5, Table 1).
      */
     public enum Scheduler implements Choice {
         WRR("wrr"), FCFS("fcfs"), PRIORITY("priority"), EDF("edf"), YID("yid"), GREEDY("greedy"), ADAPTIVE("adaptive");
@@ -121,7 +149,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         return new Builder().scheduler(scheduler).balancer(balancer).pollSize(pollSize)
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
-                .classHeader(classHeader).ejection(ejection);
+                .classHeader(classHeader).ejection(ejection).adaptive(adaptive);
     }
 
     /**
@@ -139,6 +167,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         private double idleTimeoutSeconds = 60;
         private boolean classHeader = true;
         private Ejection ejection = Ejection.DEFAULT;
+        private Adaptive adaptive = Adaptive.DEFAULT;
 
         private Builder() {
         }
@@ -203,9 +232,15 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
+        /** {@code adaptive}; default {@link Adaptive#DEFAULT} (greedy above 5 % drops over 30 s). */
+        public Builder adaptive(Adaptive adaptive) {
+            this.adaptive = adaptive;
+            return this;
+        }
+
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
-                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection);
+                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive);
         }
     }
 }

@@ -73,11 +73,24 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
      * @param weight               w(g,c) in force
      * @param drops                rejected requests in the window by reason (queueFull, queueTimeout, backendTimeout, backendError)
      * @param period               the queue-monitoring counters for the last report period (000 §5.3)
+     * @param yield                offered and realised yield over the window (002 §5.2; absent in older
+     *                             messages: {@link YieldStats#EMPTY})
      */
     public record ClassStats(double arrivalRate, double throughput, double meanResponseTime, double meanQueueTime,
                              double meanServiceTime, double p95ResponseTime, double meanQueueLength, int queueLength,
-                             int inFlight, double weight, Map<String, Long> drops, PeriodCounters period) {
+                             int inFlight, double weight, Map<String, Long> drops, PeriodCounters period,
+                             YieldStats yield) {
+
+        /** Without yield counters (a gateway that does not measure them). */
+        public ClassStats(double arrivalRate, double throughput, double meanResponseTime, double meanQueueTime,
+                          double meanServiceTime, double p95ResponseTime, double meanQueueLength, int queueLength,
+                          int inFlight, double weight, Map<String, Long> drops, PeriodCounters period) {
+            this(arrivalRate, throughput, meanResponseTime, meanQueueTime, meanServiceTime, p95ResponseTime,
+                    meanQueueLength, queueLength, inFlight, weight, drops, period, YieldStats.EMPTY);
+        }
+
         public ClassStats {
+            yield = yield == null ? YieldStats.EMPTY : yield;
             checkNonNegative("arrivalRate", arrivalRate);
             checkNonNegative("throughput", throughput);
             checkNonNegative("meanResponseTime", meanResponseTime);
@@ -100,6 +113,31 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
         /** Total drops in the window. */
         public long dropped() {
             return drops.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    /**
+     * A class's service yield over the window (002 §2.2, §5.2): every arrival offers the full
+     * yield of its class; a completed request realises its yield function at its response time; a
+     * dropped one realises 0.
+     *
+     * @param offered     OfferedYield per second: full yield × arrivals, over the window
+     * @param realised    RealizedYield per second, over the window
+     * @param lossPercent 002's LossPercent, (offered − realised) / offered × 100; 0 when nothing was offered
+     */
+    public record YieldStats(double offered, double realised, double lossPercent) {
+        public static final YieldStats EMPTY = new YieldStats(0, 0, 0);
+
+        public YieldStats {
+            checkNonNegative("yield.offered", offered);
+            checkNonNegative("yield.realised", realised);
+            checkNonNegative("yield.lossPercent", lossPercent);
+        }
+
+        /** From the two rates; LossPercent follows (0 with nothing offered, never below 0). */
+        public static YieldStats of(double offered, double realised) {
+            double loss = offered > 0 ? Math.max(0, (offered - realised) / offered * 100) : 0;
+            return new YieldStats(offered, realised, loss);
         }
     }
 

@@ -241,6 +241,19 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void adaptive_hasDefaults_parses_andRoundTrips() {
+        assertThat(ConfigLoader.parse(MINIMAL).dispatch().adaptive()).isEqualTo(new DispatchConfig.Adaptive(0.05, 30));
+        ClusterConfig c = ConfigLoader.parse("""
+                classes: [{name: a, target: 1s, default: true}]
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                dispatch: {scheduler: adaptive, adaptive: {dropRatio: 0.1, window: 1m}}
+                """);
+        assertThat(c.dispatch().scheduler()).isEqualTo(DispatchConfig.Scheduler.ADAPTIVE);
+        assertThat(c.dispatch().adaptive()).isEqualTo(new DispatchConfig.Adaptive(0.1, 60));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+    }
+
+    @Test
     void threeMistakes_giveThreeErrors_eachWithItsPath() {
         String bad = """
                 classes:
@@ -298,6 +311,9 @@ final class ConfigLoaderTest {
             scheduler              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {scheduler: wfq}' | dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)
             balancer typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {balancer: random-pol}' | dispatch.balancer: random-pol (expected: one of least-outstanding, random-poll; did you mean 'random-poll'?)
             body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)
+            adaptive drop ratio    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {adaptive: {dropRatio: 1.5}}' | dispatch.adaptive.dropRatio: 1.5 (expected: 0 <= x < 1)
+            adaptive window        | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {adaptive: {window: 0s}}' | dispatch.adaptive.window: 0s (expected: > 0)
+            increasing hybrid      | 'classes: [{name: a, target: 1s, default: true, yield: {full: 1, dropPenalty: 2}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.dropPenalty: 2.0 (expected: <= full, 1.0, for a hybrid yield)
             ejection threshold     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {threshold: 0}}' | dispatch.ejection.threshold: 0 (expected: 1..1000)
             ejection backoffs      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {baseBackoff: 5s, maxBackoff: 1s}}' | dispatch.ejection.maxBackoff: 1s (expected: >= dispatch.ejection.baseBackoff, 5s)
             ejection typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {treshold: 2}}' | dispatch.ejection.treshold: unknown key (expected: one of threshold, baseBackoff, maxBackoff; did you mean 'threshold'?)

@@ -25,7 +25,8 @@ final class MessageCodecTest {
 
     static Stream<Arguments> goldens() {
         GatewayStats.ClassStats premium = new GatewayStats.ClassStats(9.5, 9.4, 2.4, 0.9, 1.5, 4.1, 3.2, 3, 6, 5.0,
-                Map.of("queueFull", 2L), new GatewayStats.PeriodCounters(5, 48, 46, 2, 3.1, 12.0, 1000));
+                Map.of("queueFull", 2L), new GatewayStats.PeriodCounters(5, 48, 46, 2, 3.1, 12.0, 1000),
+                new GatewayStats.YieldStats(38.0, 30.4, 20.0));
         GatewayStats stats = new GatewayStats(1, AT, "g1", 30, 7, Map.of("premium", premium),
                 Map.of("s1", new GatewayStats.ServerStats(10, 10, 9.4, 1.06, 9.8, 0, true)),
                 new GatewayStats.Backlog(5, 3.5, 33));
@@ -261,6 +262,25 @@ final class MessageCodecTest {
             assertThat(in).as("golden file " + file).isNotNull();
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
+    }
+
+    @Test
+    void gatewayStats_withoutYield_decodesWithAnEmptyOne_andABadYieldIsNamed() throws IOException {
+        String old = read("gateway-stats.json").replaceAll(",\\s*\"yield\": \\{[^}]*\\}", "");
+        assertThat(old).doesNotContain("yield");
+        assertThat(MessageCodec.decode(old, GatewayStats.class)).isInstanceOfSatisfying(Decoded.Ok.class,
+                ok -> assertThat(((GatewayStats) ok.value()).classes().get("premium").yield())
+                        .isEqualTo(GatewayStats.YieldStats.EMPTY));
+        String bad = read("gateway-stats.json").replace("\"realised\": 30.4", "\"realised\": -1");
+        assertThat(MessageCodec.decode(bad, GatewayStats.class)).isInstanceOfSatisfying(Decoded.Failure.class,
+                f -> assertThat(f.reason()).contains("yield.realised: -1.0"));
+    }
+
+    @Test
+    void yieldStats_lossPercent_isTheShareOfTheOfferedYieldNotRealised() {
+        assertThat(GatewayStats.YieldStats.of(40, 30).lossPercent()).isEqualTo(25.0);
+        assertThat(GatewayStats.YieldStats.of(0, 0).lossPercent()).isZero();
+        assertThat(GatewayStats.YieldStats.of(10, 12).lossPercent()).isZero();
     }
 
     @Test

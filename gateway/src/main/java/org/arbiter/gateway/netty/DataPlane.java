@@ -223,7 +223,11 @@ public final class DataPlane {
     void pump() {
         long now = now();
         for (Ticket<Exchange> t; (t = core.next(now)) != null; ) {
-            send(t.request());
+            if (t.state() == Ticket.State.EXPIRED) {
+                refuse(t); // a yield scheduler dropped it: it could earn no yield (zeroYield)
+            } else {
+                send(t.request());
+            }
         }
     }
 
@@ -390,9 +394,7 @@ public final class DataPlane {
         }
         List<Ticket<Exchange>> expired = core.expireQueued(now());
         for (Ticket<Exchange> t : expired) {
-            Exchange ex = t.request();
-            dropped(ex, DropReason.QUEUE_TIMEOUT);
-            ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_TIMEOUT.wireName(), 1));
+            refuse(t);
         }
         if (core.queued() > 0) {
             pump(); // ejected servers come back for a trial after their backoff
@@ -403,6 +405,14 @@ public final class DataPlane {
     /** The last byte of {@code ex}'s response, status {@code status}, has been written (on the loop). */
     void sent(Exchange ex, int status) {
         safely(() -> listener.sent(ex.className, status));
+    }
+
+    /** A queued request the core dropped (queueTimeout, zeroYield): 503 with Retry-After. */
+    private void refuse(Ticket<Exchange> t) {
+        Exchange ex = t.request();
+        DropReason reason = t.dropReason() == null ? DropReason.QUEUE_TIMEOUT : t.dropReason();
+        dropped(ex, reason);
+        ex.front.answer(ex, Answers.unavailable(ex.className, reason.wireName(), 1));
     }
 
     private void dropped(Exchange ex, DropReason reason) {

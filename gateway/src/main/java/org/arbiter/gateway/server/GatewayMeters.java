@@ -18,11 +18,12 @@ import org.arbiter.gateway.netty.ProxyRefusal;
  * The gateway's Micrometer meters (JMX domain {@code arbiter} and Prometheus through
  * {@code ProcessMetrics}): per class arrivals, rejections by reason, response-time histogram,
  * queue length, in-flight and weight, clients gone before their response (queued or dispatched),
- * responses by status code; per server in-flight, cap, up/down and ejections; connections refused
- * at the PROXY protocol gate, by reason. The response-time histogram of each class has a bucket
- * exactly at its target and at twice it. Counters are updated on the data-plane loop (the per-code
- * counters are created there, at a code's first response); gauges read the core's counters from
- * the scraping thread (int reads, possibly a moment stale).
+ * responses by status code; the yield offered and realised since start (002 §5.2: LossPercent
+ * over a range is 1 − Δrealised / Δoffered); per server in-flight, cap, up/down and ejections;
+ * connections refused at the PROXY protocol gate, by reason. The response-time histogram of each
+ * class has a bucket exactly at its target and at twice it. Counters are updated on the data-plane
+ * loop (the per-code counters are created there, at a code's first response); gauges read the
+ * core's counters from the scraping thread (int reads, possibly a moment stale).
  * Thread-safe as used: listener calls on the one data-plane loop, scrapes from any thread.
  */
 final class GatewayMeters implements PlaneListener {
@@ -87,6 +88,10 @@ final class GatewayMeters implements PlaneListener {
                     .description("requests of the class at servers").register(registry);
             Gauge.builder("arbiter.gateway.weight", core, k -> k.weight(ci)).tag("class", name)
                     .description("w(g,c) in force").register(registry);
+            FunctionCounter.builder("arbiter.gateway.yield.offered", core, k -> k.offeredYield(ci)).tag("class", name)
+                    .description("full yield of every arrival (002 OfferedYield)").register(registry);
+            FunctionCounter.builder("arbiter.gateway.yield.realised", core, k -> k.realisedYield(ci)).tag("class", name)
+                    .description("yield of every completion at its response time (002 RealizedYield)").register(registry);
         }
         for (int s = 0; s < core.serverCount(); s++) {
             final int si = s;

@@ -28,6 +28,9 @@ import org.arbiter.gateway.DropReason;
  * buckets of the last report period, and the peak arrival rate is the highest bucket rate in it;
  * their n_acc is 000's "connections accepted by server processes": requests released from the
  * queue to a server, so that the queue grows by n_arr − n_acc − n_d over a period.
+ * Yield (002 §5.2): per class, the full yield offered by each arrival and the yield each
+ * completion realised (GatewayCore computes both from the class's yield function), summed per
+ * bucket; the snapshot reports them per second and LossPercent = (offered − realised) / offered.
  * Rates divide by the time actually covered (min(window, time since start)), so a young gateway
  * does not under-report.
  *
@@ -66,6 +69,8 @@ public final class StatsRecorder {
         final long[] completed;
         final double[] responseSum;
         final double[] serviceSum;
+        final double[] offered;
+        final double[] realised;
         final double[] queueArea;
         final long[] queueSeenSum;
         final LogHistogram[] responses;
@@ -86,6 +91,8 @@ public final class StatsRecorder {
             completed = new long[c];
             responseSum = new double[c];
             serviceSum = new double[c];
+            offered = new double[c];
+            realised = new double[c];
             queueArea = new double[c];
             queueSeenSum = new long[c];
             responses = new LogHistogram[c];
@@ -109,6 +116,8 @@ public final class StatsRecorder {
             java.util.Arrays.fill(completed, 0);
             java.util.Arrays.fill(responseSum, 0);
             java.util.Arrays.fill(serviceSum, 0);
+            java.util.Arrays.fill(offered, 0);
+            java.util.Arrays.fill(realised, 0);
             java.util.Arrays.fill(queueArea, 0);
             java.util.Arrays.fill(queueSeenSum, 0);
             for (LogHistogram h : responses) {
@@ -267,6 +276,18 @@ public final class StatsRecorder {
         b.serverServiceSum[s] += serviceNanos;
     }
 
+    /** A request of class c arrived, offering {@code yield} (its class's full yield). */
+    public void offered(int c, double yield, long nowNanos) {
+        advance(nowNanos);
+        ring[current].offered[c] += yield;
+    }
+
+    /** A request of class c completed, realising {@code yield}. */
+    public void realised(int c, double yield, long nowNanos) {
+        advance(nowNanos);
+        ring[current].realised[c] += yield;
+    }
+
     public void serverError(int s, long nowNanos) {
         advance(nowNanos);
         ring[current].serverErrors[s]++;
@@ -291,7 +312,7 @@ public final class StatsRecorder {
         long[] hist = new long[LogHistogram.BUCKETS];
         for (int c = 0; c < classes.length; c++) {
             long arrivals = 0, completed = 0, dispatched = 0;
-            double resp = 0, service = 0, queue = 0, area = 0;
+            double resp = 0, service = 0, queue = 0, area = 0, offered = 0, realised = 0;
             long[] drops = new long[REASONS];
             java.util.Arrays.fill(hist, 0);
             long pArr = 0, pAcc = 0, pDrop = 0, pSeen = 0, peak = 0;
@@ -302,6 +323,8 @@ public final class StatsRecorder {
                 dispatched += b.dispatched[c];
                 resp += b.responseSum[c];
                 service += b.serviceSum[c];
+                offered += b.offered[c];
+                realised += b.realised[c];
                 queue += b.queueTimeSum[c];
                 area += b.queueArea[c];
                 for (int r = 0; r < REASONS; r++) {
@@ -336,7 +359,8 @@ public final class StatsRecorder {
                     live.classInFlight()[c],
                     live.weights()[c],
                     dropMap,
-                    period));
+                    period,
+                    GatewayStats.YieldStats.of(offered / covered, realised / covered)));
         }
         double backlogNanos = 0;
         long backlogDispatched = 0;

@@ -27,13 +27,14 @@ import picocli.CommandLine.Spec;
                 "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
-                "table.md; --faults picks faults, --quick shortens every phase)."})
+                "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
+                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale or faults")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults or yield")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -140,6 +141,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
+    @Option(names = "--points", defaultValue = "7", paramLabel = "N",
+            description = "yield only: demand points from 50 % to 200 % (default: ${DEFAULT-VALUE}; --seconds defaults to 300 there).")
+    int points;
+
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
     String size;
@@ -201,7 +206,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (result == null) {
             err.println("experiment: " + name
-                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults)");
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield)");
             return 2;
         }
         return write(result);
@@ -237,6 +242,12 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "energy" -> {
                 EnergyResult r = energy(err);
                 yield new Output(r, dir -> Charts.energy(r, dir));
+            }
+            case "yield" -> {
+                boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed, points,
+                        given ? seconds : 300, err::println);
+                yield new Output(r, dir -> Charts.yield(r, dir));
             }
             default -> null;
         };

@@ -122,6 +122,26 @@ public final class Charts {
         return out;
     }
 
+    /** 002 Fig. 8-9: LossPercent against demand, one chart per workload and yield shape, one series per policy. */
+    public static List<Path> yield(YieldResult result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (var w : result.workloads().entrySet()) {
+            for (var shape : w.getValue().entrySet()) {
+                YieldResult.Curve curve = shape.getValue();
+                XYChart c = new XYChartBuilder().width(800).height(500)
+                        .title("LossPercent, " + w.getKey() + ", " + shape.getKey() + " yield (002 Fig. "
+                                + ("search".equals(w.getKey()) ? "8" : "9") + ")")
+                        .xAxisTitle("demand (1 = the rate at which EDF completes 95 % within D)")
+                        .yAxisTitle("LossPercent").build();
+                for (var p : curve.lossPercent().entrySet()) {
+                    c.addSeries(p.getKey(), curve.demand(), p.getValue());
+                }
+                out.add(save(c, dir.resolve("yield-" + w.getKey() + "-" + shape.getKey() + ".png")));
+            }
+        }
+        return out;
+    }
+
     /** 004 Fig. 6-8: each law's limit and N_e, and the quantity it bounds against its bound. */
     public static List<Path> admission(AdmissionResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();

@@ -1,0 +1,277 @@
+package org.arbiter.sim.experiment;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.utility.YieldFunction;
+import org.arbiter.loadgen.client.ResultRecorder;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+
+/*
+ * Design note — the yield experiment (002 §5.1-5.2, Fig. 8-10).
+ *
+ * Model: one gateway in front of 16 servers that run one request at a time each (N(g,s) = 1,
+ * one core, no overhead), so the gateway's class queues and its scheduler are 002's per-node
+ * queues and scheduler (002 Fig. 4-5) with the cluster's 16 threads behind them; the balancer
+ * (least-outstanding) hands a request to a free server. The simulator drives the product's
+ * GatewayCore, so the schedulers, the zeroYield drops (002 Fig. 5 step 1), the service-time EWMA
+ * and the adaptive window are the gateway's own. No GRM (002 §5.2 uses no resource guarantees).
+ *
+ * Workloads (002 §5.1): Gold, Silver, Bronze with 10 / 30 / 60 % of the requests, yield
+ * magnitudes 4 : 2 : 1, the same shape for the three classes, D = 2 s; hybrid: D' = D/2,
+ * C' = C/2. Differentiated Search: mean service 250 ms for every class; Micro-benchmark:
+ * 400 / 200 / 100 ms. Service times are exponential and arrivals Poisson for both (002 drove
+ * Search with a one-week Ask Jeeves trace, which is not public; 002 reports the trace's
+ * inter-arrival std-dev ≈ its mean, as for a Poisson process, Table 2).
+ *
+ * Demand: 100 % is the highest total arrival rate at which EDF (hybrid yield) completes 95 % of
+ * the requests within D (002 §5.2), found per workload by bisection between 50 % and 120 % of the
+ * nominal 16 / E[s]; the demand points run from 50 % to 200 % of it. Each run warms up for
+ * warmupSeconds and measures `seconds`; LossPercent = (offered − realised) / offered over the
+ * requests sent while measuring (002 §5.2), a dropped request realising 0.
+ *
+ * Deterministic under the seed; not thread-safe (runs on the caller's thread).
+ */
+
+/** 002 Fig. 8-10: edf, yid, greedy and adaptive over demand, workloads and yield shapes. See the design note. */
+public final class YieldExperiment {
+
+    static final int SERVERS = 16;
+    static final double DEADLINE_SECONDS = 2;
+    static final double PRE_DEADLINE_SECONDS = 1;
+    static final double TARGET_COMPLETED = 0.95;
+    static final List<String> POLICIES = List.of("edf", "yid", "greedy", "adaptive");
+    static final List<ClassConfig.YieldSpec.Shape> SHAPES = List.of(ClassConfig.YieldSpec.Shape.HYBRID,
+            ClassConfig.YieldSpec.Shape.THROUGHPUT, ClassConfig.YieldSpec.Shape.RESPONSE_TIME);
+
+    /** 002 §5.1's classes. */
+    static final List<YieldResult.ClassSetup> CLASSES = List.of(
+            new YieldResult.ClassSetup("Gold", 0.1, 4, 0.25, 0.4),
+            new YieldResult.ClassSetup("Silver", 0.3, 2, 0.25, 0.2),
+            new YieldResult.ClassSetup("Bronze", 0.6, 1, 0.25, 0.1));
+
+    /** The two workloads of 002 §5.1. */
+    enum Workload {
+        SEARCH("search"), MICRO("micro");
+
+        final String key;
+
+        Workload(String key) {
+            this.key = key;
+        }
+
+        double serviceSeconds(YieldResult.ClassSetup c) {
+            return this == SEARCH ? c.searchServiceSeconds() : c.microServiceSeconds();
+        }
+
+        /** 16 / E[s], requests per second. */
+        double nominalPerSecond() {
+            double mean = 0;
+            for (YieldResult.ClassSetup c : CLASSES) {
+                mean += c.share() * serviceSeconds(c);
+            }
+            return SERVERS / mean;
+        }
+    }
+
+    private YieldExperiment() {
+    }
+
+    /**
+     * Runs both workloads.
+     *
+     * @param points  demand points from 50 % to 200 % (≥ 2)
+     * @param seconds measured simulated seconds per run (a tenth of it, at least 20 s, warms up first)
+     */
+    public static YieldResult run(long seed, int points, double seconds, Consumer<String> progress) {
+        if (points < 2 || points > 100) {
+            throw new IllegalArgumentException("--points: " + points + " (expected: 2 to 100)");
+        }
+        if (!(seconds > 0)) {
+            throw new IllegalArgumentException("--seconds: " + seconds + " (expected: > 0)");
+        }
+        double warmup = Math.max(20, seconds / 10);
+        List<Double> demand = new ArrayList<>();
+        for (int i = 0; i < points; i++) {
+            demand.add(Experiments.round(0.5 + 1.5 * i / (points - 1)));
+        }
+        Map<String, Map<String, YieldResult.Curve>> workloads = new LinkedHashMap<>();
+        Map<String, Double> capacity = new LinkedHashMap<>();
+        Map<String, Map<String, YieldResult.ClassBreakdown>> breakdown = new LinkedHashMap<>();
+        for (Workload w : Workload.values()) {
+            double full = capacity(w, seed, warmup, seconds);
+            capacity.put(w.key, Experiments.round(full));
+            progress.accept(String.format(Locale.ROOT, "yield %s: 100 %% demand = %.2f req/s (nominal 16/E[s] = %.2f)",
+                    w.key, full, w.nominalPerSecond()));
+            Map<String, YieldResult.Curve> shapes = new LinkedHashMap<>();
+            for (ClassConfig.YieldSpec.Shape shape : SHAPES) {
+                Map<String, List<Double>> loss = new LinkedHashMap<>();
+                for (String policy : POLICIES) {
+                    List<Double> l = new ArrayList<>();
+                    for (double d : demand) {
+                        Measured m = simulate(w, shape, policy, d * full, seed, warmup, seconds);
+                        l.add(Experiments.round(m.lossPercent()));
+                        if (w == Workload.SEARCH && shape == ClassConfig.YieldSpec.Shape.HYBRID && d == demand.get(demand.size() - 1)) {
+                            breakdown.put(policy, m.breakdown(seconds));
+                        }
+                    }
+                    loss.put(policy, l);
+                }
+                shapes.put(shape.wireName(), new YieldResult.Curve(demand, loss));
+                progress.accept(String.format(Locale.ROOT, "yield %s %s: LossPercent %s", w.key, shape, loss));
+            }
+            workloads.put(w.key, shapes);
+        }
+        return new YieldResult(workloads, breakdown, new YieldResult.Setup(seed, SERVERS, warmup, seconds, capacity,
+                demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES));
+    }
+
+    /** The highest total rate at which EDF, hybrid yield, completes 95 % within D: bisection. */
+    static double capacity(Workload w, long seed, double warmup, double seconds) {
+        double lo = 0.5 * w.nominalPerSecond();
+        double hi = 1.2 * w.nominalPerSecond();
+        for (int i = 0; i < 10; i++) {
+            double mid = (lo + hi) / 2;
+            Measured m = simulate(w, ClassConfig.YieldSpec.Shape.HYBRID, "edf", mid, seed, warmup, seconds);
+            if (m.completedWithinDeadline() >= TARGET_COMPLETED) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The cluster for one run. */
+    static ClusterConfig cluster(Workload w, ClassConfig.YieldSpec.Shape shape, String policy) {
+        ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
+        ClusterConfig.Builder b = ClusterConfig.builder();
+        Map<String, Double> demand = new LinkedHashMap<>();
+        for (int i = 0; i < CLASSES.size(); i++) {
+            YieldResult.ClassSetup c = CLASSES.get(i);
+            demand.put(c.name(), w.serviceSeconds(c));
+            b.addClass(ClassConfig.builder(c.name(), DEADLINE_SECONDS).queue(unbounded).isDefault(i == CLASSES.size() - 1)
+                    .yield(new ClassConfig.YieldSpec(shape, c.fullYield(), c.fullYield() / 2, DEADLINE_SECONDS,
+                            PRE_DEADLINE_SECONDS))
+                    .build());
+        }
+        ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(1).meanDemandSeconds(0.25).demandSeconds(demand)
+                .overhead(0).knee(1).build();
+        for (int s = 0; s < SERVERS; s++) {
+            b.addServer(ServerConfig.builder("s" + (s + 1), URI.create("http://127.0.0.1:" + (9001 + s))).concurrency(1)
+                    .sim(sim).build());
+        }
+        return b.addGateway(GatewayConfig.builder("g1").port(8080).build())
+                .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.valueOf(policy.toUpperCase(Locale.ROOT)))
+                        .build())
+                .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30).build())
+                .build();
+    }
+
+    /** One run: Poisson arrivals at {@code totalPerSecond} split 10/30/60, measured after the warm-up. */
+    static Measured simulate(Workload w, ClassConfig.YieldSpec.Shape shape, String policy, double totalPerSecond, long seed,
+                             double warmup, double seconds) {
+        ClusterConfig config = cluster(w, shape, policy);
+        Map<String, Double> rates = new LinkedHashMap<>();
+        for (YieldResult.ClassSetup c : CLASSES) {
+            rates.put(c.name(), c.share() * totalPerSecond);
+        }
+        SimScenario scenario = new SimScenario(0, List.of(
+                new SimScenario.Phase("warm-up", warmup, Map.of(), rates),
+                new SimScenario.Phase("measured", seconds, Map.of(), rates)), seed);
+        Measured m = new Measured(config);
+        new Simulator(config, scenario, false).withRequests(m).run();
+        return m;
+    }
+
+    /** Per class, what the requests sent in the measured phase came to. */
+    static final class Measured implements Simulator.RequestSink {
+        private final Map<String, Integer> index = new LinkedHashMap<>();
+        private final YieldFunction[] yields;
+        private final long[] answered;
+        private final long[] completed;
+        private final long[] withinDeadline;
+        private final double[] offered;
+        private final double[] realised;
+        private final double[][] responses;
+        private final int[] responseCount;
+
+        Measured(ClusterConfig config) {
+            int n = config.classes().size();
+            yields = new YieldFunction[n];
+            for (int c = 0; c < n; c++) {
+                index.put(config.classes().get(c).name(), c);
+                yields[c] = YieldFunction.of(config.classes().get(c));
+            }
+            answered = new long[n];
+            completed = new long[n];
+            withinDeadline = new long[n];
+            offered = new double[n];
+            realised = new double[n];
+            responses = new double[n][1024];
+            responseCount = new int[n];
+        }
+
+        @Override
+        public void answered(String cls, int phase, double sentSeconds, double answeredSeconds,
+                             ResultRecorder.Outcome outcome) {
+            if (phase != 1) {
+                return;
+            }
+            int c = index.get(cls);
+            answered[c]++;
+            offered[c] += yields[c].full();
+            if (outcome == ResultRecorder.Outcome.OK) {
+                double r = answeredSeconds - sentSeconds;
+                completed[c]++;
+                if (r <= yields[c].deadlineSeconds()) {
+                    withinDeadline[c]++;
+                }
+                realised[c] += yields[c].yield(r);
+                if (responseCount[c] == responses[c].length) {
+                    responses[c] = Arrays.copyOf(responses[c], responses[c].length * 2);
+                }
+                responses[c][responseCount[c]++] = r;
+            }
+        }
+
+        /** 002 §5.2's LossPercent over every class. */
+        double lossPercent() {
+            double o = Arrays.stream(offered).sum();
+            double r = Arrays.stream(realised).sum();
+            return o > 0 ? (o - r) / o * 100 : 0;
+        }
+
+        /** Requests completed within D over requests answered. */
+        double completedWithinDeadline() {
+            long a = Arrays.stream(answered).sum();
+            return a == 0 ? 1 : (double) Arrays.stream(withinDeadline).sum() / a;
+        }
+
+        /** Per class: completions per second, mean and p95 response time (s). */
+        Map<String, YieldResult.ClassBreakdown> breakdown(double seconds) {
+            Map<String, YieldResult.ClassBreakdown> out = new LinkedHashMap<>();
+            index.forEach((name, c) -> {
+                double[] r = Arrays.copyOf(responses[c], responseCount[c]);
+                Arrays.sort(r);
+                double mean = r.length == 0 ? 0 : Arrays.stream(r).sum() / r.length;
+                double p95 = r.length == 0 ? 0 : r[Math.min(r.length - 1, (int) Math.ceil(0.95 * r.length) - 1)];
+                out.put(name, new YieldResult.ClassBreakdown(Experiments.round(completed[c] / seconds),
+                        Experiments.round(mean), Experiments.round(p95)));
+            });
+            return out;
+        }
+    }
+}
