@@ -84,10 +84,17 @@ public final class GatewayCore<R> {
     private final ArrayDeque<Ticket<R>>[] queues;
     private final int[] classInFlight;
     private final double[] weights;
-    private final String[] serverIds;
+    private String[] serverIds;
     private final Map<String, Integer> serverIndex = new HashMap<>();
-    private final int[] caps;
-    private final int[] serverInFlight;
+    private int[] caps;
+    private int[] serverInFlight;
+    /** Servers a reload removed: cap 0 whatever the allocation says; their in-flight requests finish. */
+    private boolean[] retired;
+    /**
+     * Caps of servers a reload added while a GRM allocation is in force, until an allocation names
+     * them (a GRM that has not read the new file yet would otherwise give them 0).
+     */
+    private final Map<String, Integer> provisionalCaps = new HashMap<>();
     private final ServerHealth health;
     private final Scheduler scheduler;
     private final Balancer balancer;
@@ -258,6 +265,7 @@ public final class GatewayCore<R> {
         serverIds = new String[ns];
         caps = new int[ns];
         serverInFlight = new int[ns];
+        retired = new boolean[ns];
         boolean[] probed = new boolean[ns];
         for (int s = 0; s < ns; s++) {
             serverIds[s] = servers.get(s).id();
@@ -782,9 +790,141 @@ public final class GatewayCore<R> {
                 weights[c] = w;
             }
         });
+        provisionalCaps.keySet().removeAll(a.serverCaps().keySet()); // the GRM knows them now
         for (int s = 0; s < serverIds.length; s++) {
-            caps[s] = a.serverCaps().getOrDefault(serverIds[s], 0);
+            caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(serverIds[s], provisionalCaps.getOrDefault(serverIds[s], 0));
         }
+    }
+
+    // ---------------------------------------------------------------- reload
+
+    /**
+     * What {@link #reconfigure} did.
+     *
+     * @param serversAdded   ids that joined (new, or removed earlier and back)
+     * @param serversRemoved ids that take no new request from now on (their in-flight requests finish)
+     * @param classesChanged classes whose queue limit, queue timeout, target/yield or minShare changed
+     * @param notApplied     what the running gateway could not take over, one line each (a restart does)
+     */
+    public record Reconfiguration(List<String> serversAdded, List<String> serversRemoved, List<String> classesChanged,
+                                  List<String> notApplied) {
+        public Reconfiguration {
+            serversAdded = List.copyOf(serversAdded);
+            serversRemoved = List.copyOf(serversRemoved);
+            classesChanged = List.copyOf(classesChanged);
+            notApplied = List.copyOf(notApplied);
+        }
+    }
+
+    /**
+     * Takes over a reloaded configuration without losing a request (docs/gateway.md, Reload).
+     *
+     * <p>Servers: one absent from {@code next} is retired — cap 0 from now on, whatever an
+     * allocation says, while its in-flight requests finish normally; one new in {@code next} joins at
+     * the next index (indices are never reused, so tickets in flight keep theirs), UP, with the cap
+     * {@code configured} gives it (until a GRM allocation names it, when a GRM allocation is in
+     * force). A retired server that comes back joins again under its old index.
+     *
+     * <p>Classes: the class list (names and order) and the default class must stay the same;
+     * otherwise that change is reported in {@link Reconfiguration#notApplied} and only the
+     * settings of classes whose name matches are taken. Per class, the queue limit (a lowered
+     * limit rejects new arrivals only; what is queued stays), the queue timeout (counted from each
+     * request's arrival), the yield function and target, and minShare change at once.
+     *
+     * <p>Allocation: while the configured allocation is in force (no GRM allocation yet),
+     * {@code configured} replaces it — new weights and caps at once; a lowered cap drains as in
+     * {@link #applyAllocation}. A GRM allocation in force stays.
+     *
+     * <p>Nothing queued or in flight is dropped here: every ticket keeps its state, class and server.
+     *
+     * @param next       the reloaded configuration
+     * @param configured the configured allocation of {@code next} for this gateway ({@code ConfiguredAllocation})
+     */
+    public Reconfiguration reconfigure(ClusterConfig next, Allocation configured, long nowNanos) {
+        requireNonNull(next, "next");
+        requireNonNull(configured, "configured");
+        tick(nowNanos);
+        List<String> notApplied = new ArrayList<>();
+        List<String> classesChanged = new ArrayList<>();
+        List<String> names = next.classes().stream().map(ClassConfig::name).toList();
+        if (!names.equals(List.of(classNames))) {
+            notApplied.add("classes: " + List.of(classNames) + " -> " + names
+                    + " (adding, removing or reordering classes needs a restart; the settings of the classes"
+                    + " that kept their name were applied)");
+        } else if (!next.classes().get(defaultClass).isDefault()) {
+            notApplied.add("classes: the default class " + classNames[defaultClass]
+                    + " changed (needs a restart)");
+        }
+        for (ClassConfig cc : next.classes()) {
+            Integer ci = classIndex.get(cc.name());
+            if (ci == null) {
+                continue;
+            }
+            int c = ci;
+            long timeout = (long) (cc.queue().timeoutSeconds() * 1e9);
+            YieldFunction y = YieldFunction.of(cc);
+            if (queueLimits[c] != cc.queue().limit() || queueTimeoutNanos[c] != timeout || !y.equals(yields[c])
+                    || minShares[c] != cc.minShare()) {
+                classesChanged.add(cc.name());
+            }
+            queueLimits[c] = cc.queue().limit();
+            stats.queueLimit(c, queueLimits[c]);
+            queueTimeoutNanos[c] = timeout;
+            yields[c] = y;
+            deadlineNanos[c] = y.deadlineNanos();
+            minShares[c] = cc.minShare();
+        }
+        List<String> added = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        Map<String, ServerConfig> nextServers = new java.util.LinkedHashMap<>();
+        next.servers().forEach(sc -> nextServers.put(sc.id(), sc));
+        for (int s = 0; s < serverIds.length; s++) {
+            if (!retired[s] && !nextServers.containsKey(serverIds[s])) {
+                retired[s] = true;
+                caps[s] = 0;
+                provisionalCaps.remove(serverIds[s]);
+                removed.add(serverIds[s]);
+            }
+        }
+        boolean configuredInForce = allocation.epoch() == 0 && allocation.version() == 0;
+        for (ServerConfig sc : nextServers.values()) {
+            Integer known = serverIndex.get(sc.id());
+            int s;
+            if (known == null) {
+                s = serverIds.length;
+                int n = s + 1;
+                serverIds = java.util.Arrays.copyOf(serverIds, n);
+                serverIds[s] = sc.id();
+                caps = java.util.Arrays.copyOf(caps, n);
+                serverInFlight = java.util.Arrays.copyOf(serverInFlight, n);
+                retired = java.util.Arrays.copyOf(retired, n);
+                serverIndex.put(sc.id(), s);
+                health.addServer(sc.id(), sc.health().enabled());
+                stats.addServer(sc.id(), nowNanos);
+                added.add(sc.id());
+            } else {
+                s = known;
+                health.probeTrial(s, sc.health().enabled());
+                if (!retired[s]) {
+                    continue;
+                }
+                retired[s] = false;
+                added.add(sc.id());
+            }
+            if (!configuredInForce && !allocation.serverCaps().containsKey(sc.id())) {
+                provisionalCaps.put(sc.id(), configured.serverCaps().getOrDefault(sc.id(), 0));
+            }
+        }
+        if (configuredInForce) {
+            allocation = configured;
+        }
+        install(allocation);
+        return new Reconfiguration(added, removed, classesChanged, notApplied);
+    }
+
+    /** Whether a reload removed server s (it takes no new request). */
+    public boolean retired(int s) {
+        return retired[s];
     }
 
     /** The allocation in force. */

@@ -105,21 +105,21 @@ public final class ServerHealth {
         }
     }
 
-    private final String[] ids;
+    private String[] ids;
     private final int threshold;
     private final long baseNanos;
     private final long maxNanos;
-    private final boolean[] probeTrial;
-    private final State[] state;
-    private final int[] failures;
-    private final int[] ejections;
-    private final long[] downUntil;
-    private final long[] upSince;
-    private final boolean[] trialOut;
-    private final boolean[] held;
-    private final long[] downs;
-    private final long[] ups;
-    private final boolean[] upFlag;
+    private boolean[] probeTrial;
+    private State[] state;
+    private int[] failures;
+    private int[] ejections;
+    private long[] downUntil;
+    private long[] upSince;
+    private boolean[] trialOut;
+    private boolean[] held;
+    private long[] downs;
+    private long[] ups;
+    private boolean[] upFlag;
     private Consumer<Transition> listener = t -> { };
 
     /**
@@ -151,6 +151,37 @@ public final class ServerHealth {
         ups = new long[n];
         upFlag = new boolean[n];
         Arrays.fill(upFlag, true);
+    }
+
+    /**
+     * Adds server {@code id} at the next index (a configuration reload added it): UP, no failures.
+     *
+     * @param probe an active health check decides its half-open trial
+     */
+    public void addServer(String id, boolean probe) {
+        int n = ids.length + 1;
+        ids = Arrays.copyOf(ids, n);
+        ids[n - 1] = requireNonNull(id, "id");
+        probeTrial = Arrays.copyOf(probeTrial, n);
+        probeTrial[n - 1] = probe;
+        state = Arrays.copyOf(state, n);
+        state[n - 1] = State.UP;
+        failures = Arrays.copyOf(failures, n);
+        ejections = Arrays.copyOf(ejections, n);
+        downUntil = Arrays.copyOf(downUntil, n);
+        upSince = Arrays.copyOf(upSince, n);
+        upSince[n - 1] = Long.MIN_VALUE / 2;
+        trialOut = Arrays.copyOf(trialOut, n);
+        held = Arrays.copyOf(held, n);
+        downs = Arrays.copyOf(downs, n);
+        ups = Arrays.copyOf(ups, n);
+        upFlag = Arrays.copyOf(upFlag, n);
+        upFlag[n - 1] = true;
+    }
+
+    /** Whether server s's active health check decides its trial (a reload may switch it on or off). */
+    public void probeTrial(int s, boolean probe) {
+        probeTrial[s] = probe;
     }
 
     /** Told of every transition, on the core's thread; a listener that throws is ignored. */

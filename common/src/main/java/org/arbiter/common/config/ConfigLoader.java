@@ -159,6 +159,8 @@ public final class ConfigLoader {
             if (proxyProtocol) {
                 proxyProtocolAt.add(g);
             }
+            TlsConfig tls = readTls(g);
+            boolean http2 = g.bool("http2", true);
             g.finish();
             if (id != null) {
                 if (!gatewayIds.add(id)) {
@@ -171,7 +173,7 @@ public final class ConfigLoader {
                     g.error("adminPort", adminPort + " (expected: a port no other gateway uses)");
                 }
                 gateways.add(new GatewayConfig(id, host, port, adminPort, Math.max(0, drainTimeout),
-                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections), Math.max(0, drainDelay), proxyProtocol));
+                        Math.max(0, startupGrace), Math.max(1, adminMaxConnections), Math.max(0, drainDelay), proxyProtocol, tls, http2));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {
@@ -191,7 +193,8 @@ public final class ConfigLoader {
                 d.duration("idleTimeout", dd.idleTimeoutSeconds(), v -> v > 0, "> 0"),
                 d.bool("classHeader", dd.classHeader()),
                 readEjection(d.object("ejection")),
-                readAdaptive(d.object("adaptive")));
+                readAdaptive(d.object("adaptive")),
+                readBackendTls(d.object("tls")));
         d.finish();
 
         Node k = root.object("control");
@@ -613,15 +616,84 @@ public final class ConfigLoader {
         }
         try {
             URI u = new URI(text);
-            if (!"http".equals(u.getScheme()) || u.getHost() == null || u.getPort() < 0) {
-                n.error(key, text + " (expected: http://host:port)");
+            if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null
+                    || u.getPort() < 0) {
+                n.error(key, text + " (expected: http://host:port or https://host:port)");
                 return null;
             }
             return u;
         } catch (URISyntaxException e) {
-            n.error(key, text + " (expected: http://host:port)");
+            n.error(key, text + " (expected: http://host:port or https://host:port)");
             return null;
         }
+    }
+
+    /** {@code gateways[].tls}: absent is {@link TlsConfig#OFF}. Files must exist and be readable. */
+    private static TlsConfig readTls(Node g) {
+        if (!g.has("tls")) {
+            return TlsConfig.OFF;
+        }
+        Node t = g.object("tls");
+        Path cert = pemFile(t, "cert", true);
+        Path key = pemFile(t, "key", true);
+        List<String> protocols = new ArrayList<>();
+        JsonNode raw = t.rawValue("protocols");
+        if (raw != null && !raw.isNull()) {
+            if (!raw.isArray() || raw.isEmpty()) {
+                t.error("protocols", raw + " (expected: a non-empty list of " + TlsConfig.KNOWN_PROTOCOLS + ")");
+            } else {
+                for (int i = 0; i < raw.size(); i++) {
+                    String p = raw.get(i).asText();
+                    if (!raw.get(i).isTextual() || !TlsConfig.KNOWN_PROTOCOLS.contains(p)) {
+                        t.error("protocols[" + i + "]", raw.get(i) + " (expected: one of " + TlsConfig.KNOWN_PROTOCOLS + ")");
+                    } else {
+                        protocols.add(p);
+                    }
+                }
+            }
+        }
+        java.util.Map<String, TlsConfig.CertKey> sni = new java.util.LinkedHashMap<>();
+        t.objectMap("sni").forEach((name, n) -> {
+            Path c = pemFile(n, "cert", true);
+            Path k = pemFile(n, "key", true);
+            n.finish();
+            String host = name.toLowerCase(java.util.Locale.ROOT);
+            if (!host.matches("(\\*\\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?")) {
+                t.error("sni." + name, "(expected: a host name, or *.domain)");
+            } else if (c != null && k != null) {
+                sni.put(host, new TlsConfig.CertKey(c, k));
+            }
+        });
+        t.finish();
+        if (cert == null || key == null) {
+            return TlsConfig.OFF; // the errors above fail the load
+        }
+        return new TlsConfig(cert, key, protocols, sni);
+    }
+
+    /** {@code dispatch.tls}: {@code ca} (PEM, default the JVM's trust store) and {@code verify} (default true). */
+    private static BackendTls readBackendTls(Node t) {
+        Path ca = pemFile(t, "ca", false);
+        boolean verify = t.bool("verify", true);
+        t.finish();
+        return new BackendTls(ca, verify);
+    }
+
+    /** A PEM file named by {@code key}: it must exist and be readable. Null when absent (an error if required). */
+    private static Path pemFile(Node n, String key, boolean required) {
+        if (required ? !n.require(key) : !n.has(key)) {
+            return null;
+        }
+        String text = n.string(key, null);
+        if (text == null) {
+            return null;
+        }
+        Path p = Path.of(text);
+        if (!Files.isRegularFile(p) || !Files.isReadable(p)) {
+            n.error(key, text + " (expected: a readable PEM file)");
+            return null;
+        }
+        return p;
     }
 
     private static String id(Node n, String key) {

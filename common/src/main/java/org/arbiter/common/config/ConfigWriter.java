@@ -96,11 +96,25 @@ public final class ConfigWriter {
         root.put("servers", servers);
         List<Object> gateways = new ArrayList<>();
         for (GatewayConfig g : c.gateways()) {
-            gateways.add(map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort(),
+            Map<String, Object> gm = map("id", g.id(), "host", g.host(), "port", g.port(), "adminPort", g.adminPort(),
                     "drainTimeout", Durations.format(g.drainTimeoutSeconds()),
                     "startupGrace", Durations.format(g.startupGraceSeconds()),
                     "adminMaxConnections", g.adminMaxConnections(),
-                    "drainDelay", Durations.format(g.drainDelaySeconds()), "proxyProtocol", g.proxyProtocol()));
+                    "drainDelay", Durations.format(g.drainDelaySeconds()), "proxyProtocol", g.proxyProtocol(),
+                    "http2", g.http2());
+            if (g.tls().enabled()) {
+                Map<String, Object> tm = map("cert", g.tls().cert().toString(), "key", g.tls().key().toString());
+                if (!g.tls().protocols().isEmpty()) {
+                    tm.put("protocols", g.tls().protocols());
+                }
+                if (!g.tls().sni().isEmpty()) {
+                    Map<String, Object> sni = new java.util.TreeMap<>();
+                    g.tls().sni().forEach((h, ck) -> sni.put(h, map("cert", ck.cert().toString(), "key", ck.key().toString())));
+                    tm.put("sni", sni);
+                }
+                gm.put("tls", tm);
+            }
+            gateways.add(gm);
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();
@@ -115,6 +129,15 @@ public final class ConfigWriter {
                         "maxBackoff", Durations.format(d.ejection().maxBackoffSeconds())),
                 "adaptive", map("dropRatio", d.adaptive().dropRatio(),
                         "window", Durations.format(d.adaptive().windowSeconds()))));
+        if (!d.tls().equals(BackendTls.DEFAULT)) {
+            Map<String, Object> bt = map("verify", d.tls().verify());
+            if (d.tls().ca() != null) {
+                bt.put("ca", d.tls().ca().toString());
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> dm = (Map<String, Object>) root.get("dispatch");
+            dm.put("tls", bt);
+        }
         ControlConfig k = c.control();
         root.put("control", map("period", Durations.format(k.periodSeconds()),
                 "reportPeriod", Durations.format(k.reportPeriodSeconds()),

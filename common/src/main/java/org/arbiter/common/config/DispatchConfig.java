@@ -18,15 +18,26 @@ import static java.util.Objects.requireNonNull;
  * @param classHeader           add {@code X-Arbiter-Class} to responses
  * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
  * @param adaptive              when the adaptive scheduler switches from yid to greedy (002 §4.2)
+ * @param tls                   how {@code https://} servers are verified
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
-                             double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive) {
+                             double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
+                             BackendTls tls) {
     public DispatchConfig {
+        requireNonNull(tls, "tls");
         requireNonNull(scheduler, "scheduler");
         requireNonNull(balancer, "balancer");
         requireNonNull(ejection, "ejection");
         requireNonNull(adaptive, "adaptive");
+    }
+
+    /** As above with the default backend TLS (the JVM's trust store, verified). */
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
+                          double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
+                          double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive) {
+        this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
+                idleTimeoutSeconds, classHeader, ejection, adaptive, BackendTls.DEFAULT);
     }
 
     /** As above with the default adaptive switch. */
@@ -149,7 +160,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         return new Builder().scheduler(scheduler).balancer(balancer).pollSize(pollSize)
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
-                .classHeader(classHeader).ejection(ejection).adaptive(adaptive);
+                .classHeader(classHeader).ejection(ejection).adaptive(adaptive).tls(tls);
     }
 
     /**
@@ -168,6 +179,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         private boolean classHeader = true;
         private Ejection ejection = Ejection.DEFAULT;
         private Adaptive adaptive = Adaptive.DEFAULT;
+        private BackendTls tls = BackendTls.DEFAULT;
 
         private Builder() {
         }
@@ -238,9 +250,15 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
+        /** {@code tls}; default {@link BackendTls#DEFAULT} (the JVM's trust store, verified). */
+        public Builder tls(BackendTls tls) {
+            this.tls = tls;
+            return this;
+        }
+
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
-                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive);
+                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, tls);
         }
     }
 }

@@ -18,10 +18,13 @@ import static java.util.Objects.requireNonNull;
  * @param proxyProtocol        the request port expects a PROXY protocol header (v1 or v2) from an L4
  *                             switch in {@code gateway.trustedProxies}, and takes the client's address
  *                             from it; a trusted peer without one, or another peer with one, is refused
+ * @param tls                  TLS termination on the request port (h2 and http/1.1 by ALPN), or {@link TlsConfig#OFF}
+ * @param http2                HTTP/2 on the request port: h2 by ALPN with TLS, h2c by prior knowledge or
+ *                             {@code Upgrade: h2c} without
  */
 public record GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
                             double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
-                            boolean proxyProtocol) {
+                            boolean proxyProtocol, TlsConfig tls, boolean http2) {
 
     /** Default drain timeout (30 s). */
     public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
@@ -31,6 +34,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     public static final int DEFAULT_ADMIN_MAX_CONNECTIONS = 256;
 
     public GatewayConfig {
+        requireNonNull(tls, "tls");
         requireNonNull(id, "id");
         requireNonNull(host, "host");
         if (!(drainTimeoutSeconds >= 0) || Double.isInfinite(drainTimeoutSeconds)) {
@@ -45,6 +49,14 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         if (adminMaxConnections < 1) {
             throw new IllegalArgumentException("adminMaxConnections: " + adminMaxConnections + " (expected: >= 1)");
         }
+    }
+
+    /** As above without TLS, with HTTP/2. */
+    public GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
+                         double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
+                         boolean proxyProtocol) {
+        this(id, host, port, adminPort, drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections,
+                drainDelaySeconds, proxyProtocol, TlsConfig.OFF, true);
     }
 
     /** A gateway with the default drain timeout, start-up grace and admin connection cap, without PROXY protocol. */
@@ -77,7 +89,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     public Builder toBuilder() {
         return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
                 .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections)
-                .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol);
+                .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol).tls(tls).http2(http2);
     }
 
     /**
@@ -94,6 +106,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         private int adminMaxConnections = DEFAULT_ADMIN_MAX_CONNECTIONS;
         private double drainDelaySeconds;
         private boolean proxyProtocol;
+        private TlsConfig tls = TlsConfig.OFF;
+        private boolean http2 = true;
 
         private Builder(String id) {
             this.id = requireNonNull(id, "id");
@@ -147,9 +161,22 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
             return this;
         }
 
+        /** {@code tls}; default off. */
+        public Builder tls(TlsConfig tls) {
+            this.tls = tls;
+            return this;
+        }
+
+        /** {@code http2}; default true. */
+        public Builder http2(boolean http2) {
+            this.http2 = http2;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
-                    drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, drainDelaySeconds, proxyProtocol);
+                    drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, drainDelaySeconds, proxyProtocol,
+                    tls, http2);
         }
     }
 }

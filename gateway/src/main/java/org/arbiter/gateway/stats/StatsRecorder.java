@@ -44,7 +44,7 @@ public final class StatsRecorder {
     private static final int REASONS = DropReason.values().length;
 
     private final String[] classes;
-    private final String[] servers;
+    private String[] servers;
     private final int[] queueLimits;
     private final long bucketNanos;
     private final int periodBuckets;
@@ -57,7 +57,7 @@ public final class StatsRecorder {
     // integrals
     private final int[] queueLen;
     private boolean backlogged;
-    private final int[] serverInFlight;
+    private int[] serverInFlight;
     private long lastIntegrated;
 
     private static final class Bucket {
@@ -74,10 +74,10 @@ public final class StatsRecorder {
         final double[] queueArea;
         final long[] queueSeenSum;
         final LogHistogram[] responses;
-        final long[] serverCompleted;
-        final double[] serverServiceSum;
-        final long[] serverErrors;
-        final double[] serverArea;
+        long[] serverCompleted;
+        double[] serverServiceSum;
+        long[] serverErrors;
+        double[] serverArea;
         /** Time with some request waiting, ns; requests dispatched after waiting. */
         double backlogNanos;
         long backlogDispatched;
@@ -103,6 +103,14 @@ public final class StatsRecorder {
             serverServiceSum = new double[s];
             serverErrors = new long[s];
             serverArea = new double[s];
+        }
+
+        void addServer() {
+            int n = serverCompleted.length + 1;
+            serverCompleted = java.util.Arrays.copyOf(serverCompleted, n);
+            serverServiceSum = java.util.Arrays.copyOf(serverServiceSum, n);
+            serverErrors = java.util.Arrays.copyOf(serverErrors, n);
+            serverArea = java.util.Arrays.copyOf(serverArea, n);
         }
 
         void clear() {
@@ -161,6 +169,24 @@ public final class StatsRecorder {
         this.lastIntegrated = nowNanos;
         this.queueLen = new int[this.classes.length];
         this.serverInFlight = new int[this.servers.length];
+    }
+
+    /** Server {@code id} joins at the next index (a configuration reload added it), with no history. */
+    public void addServer(String id, long nowNanos) {
+        advance(nowNanos);
+        integrate(nowNanos);
+        int n = servers.length + 1;
+        servers = java.util.Arrays.copyOf(servers, n);
+        servers[n - 1] = requireNonNull(id, "id");
+        serverInFlight = java.util.Arrays.copyOf(serverInFlight, n);
+        for (Bucket b : ring) {
+            b.addServer();
+        }
+    }
+
+    /** Class c's queue limit K changed (a configuration reload). */
+    public void queueLimit(int c, int limit) {
+        queueLimits[c] = limit;
     }
 
     /** Moves the window to {@code nowNanos}, closing buckets that ended. */
