@@ -55,6 +55,12 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
                 }
                 return;
             }
+            if (r.status().code() == 101 && e.upgrade != null) {
+                ex = null;
+                plane.upgraded(e, ctx.channel(), r);
+                ReferenceCountUtil.release(msg);
+                return;
+            }
             if (r.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
                 skippingInformational = true; // 100 Continue and friends stay on this hop
                 ReferenceCountUtil.release(msg);

@@ -16,14 +16,17 @@ import java.util.function.IntSupplier;
 final class BackendPool {
 
     private final Bootstrap bootstrap;
+    private static final io.netty.util.AttributeKey<BackendPool> OWNER = io.netty.util.AttributeKey.valueOf("arbiter.pool");
     private final InetSocketAddress address;
+    private final java.net.URI url;
     private final IntSupplier cap;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private int open;
 
-    BackendPool(Bootstrap bootstrap, InetSocketAddress address, IntSupplier cap) {
+    BackendPool(Bootstrap bootstrap, InetSocketAddress address, java.net.URI url, IntSupplier cap) {
         this.bootstrap = bootstrap;
         this.address = address;
+        this.url = url;
         this.cap = cap;
     }
 
@@ -42,6 +45,7 @@ final class BackendPool {
     ChannelFuture connect() {
         open++;
         ChannelFuture f = bootstrap.connect(address);
+        f.channel().attr(OWNER).set(this);
         f.channel().closeFuture().addListener(x -> {
             open--;
             idle.remove(f.channel());
@@ -51,7 +55,7 @@ final class BackendPool {
 
     /** A connection is free again; it stays if reusable and the pool is within the cap. */
     void release(Channel ch, boolean reusable) {
-        if (reusable && ch.isActive() && open <= cap.getAsInt()) {
+        if (reusable && ch.isActive() && open <= cap.getAsInt() && ch.attr(OWNER).get() == this) {
             idle.addFirst(ch);
         } else {
             ch.close();
@@ -64,6 +68,11 @@ final class BackendPool {
         while (excess-- > 0 && !idle.isEmpty()) {
             idle.pollLast().close(); // the close listener decrements open
         }
+    }
+
+    /** The server's URL this pool connects to. */
+    java.net.URI url() {
+        return url;
     }
 
     int idle() {

@@ -58,9 +58,15 @@ public final class DataPlane {
 
     private final EventLoop loop;
     private final GatewayCore<Exchange> core;
-    private final Classifier classifier;
+    private Classifier classifier;
+    private ClusterConfig cluster;
+    private final ClientTls clientTls;
+    private final Bootstrap bootstrap;
+    /** Client channels of upgraded exchanges (tunnels), cut at a drain's deadline. */
+    private final java.util.Set<Channel> tunnels = new java.util.HashSet<>();
+    private volatile ConfigVersion configVersion;
     private final DispatchConfig dispatch;
-    private final BackendPool[] pools;
+    private final List<BackendPool> pools = new java.util.ArrayList<>();
     private final PlaneListener listener;
     private final Consumer<Allocation> onApplied;
     private final long backendTimeoutNanos;
@@ -83,7 +89,7 @@ public final class DataPlane {
     private int drainCut;
     private Iterable<Channel> drainClients;
     private CompletableFuture<DrainReport> drainDone;
-    private final HealthProber prober;
+    private HealthProber prober;
     private volatile Allocation allocation;
     private volatile boolean canServe = true;
 
@@ -95,6 +101,14 @@ public final class DataPlane {
         this.loop = requireNonNull(loop, "loop");
         this.core = requireNonNull(core, "core");
         this.classifier = Classifier.fromRules(cluster.classes());
+        this.cluster = cluster;
+        this.configVersion = new ConfigVersion(0, "", java.time.Instant.now());
+        try {
+            this.clientTls = cluster.servers().stream().anyMatch(sc -> "https".equals(sc.url().getScheme()))
+                    ? ClientTls.of(cluster.dispatch().tls()) : null;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         this.dispatch = cluster.dispatch();
         this.listener = listener == null ? PlaneListener.NOOP : listener;
         this.onApplied = onApplied == null ? a -> { } : onApplied;
@@ -102,42 +116,56 @@ public final class DataPlane {
         this.allocation = core.allocation();
         this.http = cluster.gatewayHttp();
         this.accessLog = AccessLog.open(http.accessLog(), core.gatewayId());
-        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpClientCodec(), new BackendHandler(DataPlane.this));
-                    }
-                });
-        this.pools = new BackendPool[core.serverCount()];
-        for (int s = 0; s < pools.length; s++) {
-            URI url = cluster.server(core.serverId(s)).orElseThrow().url();
-            int port = url.getPort() > 0 ? url.getPort() : 80;
-            final int server = s;
-            pools[s] = new BackendPool(b, new InetSocketAddress(url.getHost(), port), () -> core.cap(server));
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000));
+        for (int s = 0; s < core.serverCount(); s++) {
+            pools.add(pool(s, cluster.server(core.serverId(s)).orElseThrow().url()));
         }
         core.health().listener(t -> {
             if (t.up()) {
                 LOG.info("{}", t.message());
             } else {
                 LOG.warn("{} (out for {} ms)", t.message(), TimeUnit.NANOSECONDS.toMillis(t.backoffNanos()));
-                pools[t.server()].closeAll(); // its idle connections are not to be trusted
+                pools.get(t.server()).closeAll(); // its idle connections are not to be trusted
             }
             canServe = core.canServe(now());
         });
         this.canServe = core.canServe(now());
-        this.prober = new HealthProber(loop, cluster, core, (s, ok) -> {
-            core.probed(s, ok, now());
-            canServe = core.canServe(now());
-            pump();
-        });
+        this.prober = prober(cluster);
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
     EventLoop loop() {
         return loop;
+    }
+
+    private HealthProber prober(ClusterConfig c) {
+        return new HealthProber(loop, c, core, clientTls == null ? null : clientTls::newHandler, (s, ok) -> {
+            core.probed(s, ok, now());
+            canServe = core.canServe(now());
+            pump();
+        });
+    }
+
+    /** The keep-alive pool of server s at {@code url} (TLS for https://, SNI and verification by its host). */
+    private BackendPool pool(int s, URI url) {
+        boolean https = "https".equals(url.getScheme());
+        if (https && clientTls == null) {
+            throw new IllegalStateException("server " + core.serverId(s) + ": " + url + " (expected: TLS set up at start)");
+        }
+        int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
+        String host = url.getHost();
+        Bootstrap b = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                if (https) {
+                    ch.pipeline().addLast("tls", clientTls.newHandler(ch.alloc(), host, port));
+                }
+                ch.pipeline().addLast(new HttpClientCodec(), new BackendHandler(DataPlane.this));
+            }
+        });
+        return new BackendPool(b, new InetSocketAddress(host, port), url, () -> core.cap(s));
     }
 
     DispatchConfig dispatch() {
@@ -240,13 +268,13 @@ public final class DataPlane {
         ex.requestSent = false;
         // A retry after the request had been sent goes on a fresh connection: an idle one to the
         // same server may be as dead as the one that failed, and the retry is the last chance.
-        Channel ch = ex.sentFailure ? null : pools[s].pollIdle();
+        Channel ch = ex.sentFailure ? null : pools.get(s).pollIdle();
         if (ch != null) {
             ex.freshConnection = false;
             write(ex, ch);
             return;
         }
-        ChannelFuture f = pools[s].connect();
+        ChannelFuture f = pools.get(s).connect();
         ex.backend = f.channel();
         ex.freshConnection = true;
         f.addListener(x -> {
@@ -273,6 +301,15 @@ public final class DataPlane {
         ex.requestSent = true;
         FullHttpRequest out = ex.request.retainedDuplicate();
         HopByHop.strip(out.headers());
+        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_ID.text());
+        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.SCHEME.text());
+        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.PATH.text());
+        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
+        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_WEIGHT.text());
+        if (ex.upgrade != null) {
+            out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
+            out.headers().set(HttpHeaderNames.UPGRADE, ex.upgrade);
+        }
         out.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
         ex.front.addForwardedHeaders(out.headers());
         if (!out.headers().contains(HttpHeaderNames.HOST)) {
@@ -294,12 +331,54 @@ public final class DataPlane {
         core.responded(ex.ticket, status, now());
     }
 
+    /**
+     * The server answered 101 to an {@code Upgrade}: the 101 goes to the client and the two
+     * connections are spliced. The exchange keeps its server slot (inflight(g,s)) until either side
+     * closes; then the slot is freed without a completion in the statistics (a tunnel's lifetime is
+     * no response time). The backend connection never returns to the pool.
+     */
+    void upgraded(Exchange ex, Channel backend, io.netty.handler.codec.http.HttpResponse r) {
+        ex.cancelTimeout();
+        ex.responseStarted = true;
+        core.responded(ex.ticket, 101, now());
+        io.netty.handler.codec.http.DefaultFullHttpResponse head = new io.netty.handler.codec.http.DefaultFullHttpResponse(
+                io.netty.handler.codec.http.HttpVersion.HTTP_1_1, r.status());
+        head.headers().set(r.headers());
+        String upgrade = r.headers().get(HttpHeaderNames.UPGRADE, ex.upgrade);
+        HopByHop.strip(head.headers());
+        head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
+        head.headers().set(HttpHeaderNames.UPGRADE, upgrade);
+        Channel client = ex.front.channel();
+        boolean[] ended = new boolean[1];
+        Runnable onClose = () -> {
+            if (ended[0]) {
+                return;
+            }
+            ended[0] = true;
+            tunnels.remove(client);
+            ex.backend = null;
+            core.complete(ex.ticket, Outcome.CANCELLED, now());
+            ex.front.tunnelClosed(ex);
+            pump();
+        };
+        // the HTTP handlers leave the backend pipeline; what the server sent after its 101 goes to the tunnel
+        backend.pipeline().remove(BackendHandler.class);
+        if (!ex.front.switchProtocols(ex, head, backend, onClose)) {
+            backend.close();
+            return;
+        }
+        tunnels.add(client);
+        safely(() -> listener.responded(ex.className, now() - ex.arrivalNanos));
+        safely(() -> listener.sent(ex.className, 101));
+        backend.pipeline().remove(HttpClientCodec.class);
+    }
+
     /** The backend delivered the whole response; {@code reusable} if its connection may carry another. */
     void responseDone(Exchange ex, Channel ch, boolean reusable) {
         ex.cancelTimeout();
         int s = ex.ticket.server();
         ex.backend = null;
-        pools[s].release(ch, reusable);
+        pools.get(s).release(ch, reusable);
         long now = now();
         core.complete(ex.ticket, Outcome.OK, now);
         if (draining) {
@@ -501,6 +580,10 @@ public final class DataPlane {
     /** The deadline passed: answer 503 to every request still held, cut responses being streamed. */
     private void forceDrain() {
         long now = now();
+        for (Channel t : new java.util.ArrayList<>(tunnels)) {
+            drainCut++;
+            t.close(); // an upgraded connection (WebSocket) is cut at the deadline
+        }
         for (Channel ch : drainClients) {
             FrontendHandler h = ch.pipeline().get(FrontendHandler.class);
             Exchange ex = h == null ? null : h.current();
@@ -530,7 +613,7 @@ public final class DataPlane {
         loop.execute(() -> {
             if (core.applyAllocation(a)) {
                 allocation = a;
-                        for (BackendPool p : pools) {
+                for (BackendPool p : pools) {
                     p.trim();
                 }
                 canServe = core.canServe(now());
@@ -565,6 +648,91 @@ public final class DataPlane {
     /** The core, for gauges (int reads from other threads, possibly stale) and for tests on the loop. */
     public GatewayCore<?> core() {
         return core;
+    }
+
+    /**
+     * The version of the configuration in force: a counter (0 at start, +1 per reload that
+     * changed something) and the SHA-256 of the file's text, the first 12 hex digits.
+     */
+    public record ConfigVersion(long counter, String hash, java.time.Instant at) {
+    }
+
+    /** The configuration version in force (thread-safe). */
+    public ConfigVersion configVersion() {
+        return configVersion;
+    }
+
+    /** Sets the configuration version of the file the gateway started from (thread-safe). */
+    public void configVersion(ConfigVersion v) {
+        configVersion = requireNonNull(v, "v");
+    }
+
+    /**
+     * What a reload did in the data plane: the core's {@link GatewayCore.Reconfiguration} and what
+     * else could not be applied.
+     */
+    public record Reload(GatewayCore.Reconfiguration core, List<String> notApplied, List<String> urlsChanged) {
+    }
+
+    /**
+     * Takes over {@code next} on the loop without losing a request (docs/gateway.md, Reload): the
+     * core's {@link GatewayCore#reconfigure}, the classifier (when the class list is the same),
+     * a pool for every added server (a server whose URL changed gets a new pool: requests at it
+     * finish on their connections, new ones go to the new address), the health probes. Dispatch
+     * settings are not applied live (reported). Thread-safe.
+     *
+     * @param configured the configured allocation of {@code next} for this gateway
+     */
+    public CompletableFuture<Reload> reload(ClusterConfig next, Allocation configured, ConfigVersion version) {
+        requireNonNull(next, "next");
+        CompletableFuture<Reload> done = new CompletableFuture<>();
+        loop.execute(() -> {
+            try {
+                List<String> notApplied = new java.util.ArrayList<>();
+                List<String> urls = new java.util.ArrayList<>();
+                if (!next.dispatch().equals(dispatch)) {
+                    notApplied.add("dispatch: changed (needs a restart; the running gateway keeps the old settings)");
+                }
+                for (var sc : next.servers()) {
+                    if ("https".equals(sc.url().getScheme()) && clientTls == null) {
+                        throw new IllegalArgumentException("servers: " + sc.id() + ": " + sc.url()
+                                + " is the first https:// server (expected: a restart, to set up dispatch.tls)");
+                    }
+                }
+                GatewayCore.Reconfiguration r = core.reconfigure(next, configured, now());
+                boolean sameClasses = r.notApplied().isEmpty();
+                if (sameClasses) {
+                    classifier = Classifier.fromRules(next.classes());
+                }
+                for (int s = 0; s < core.serverCount(); s++) {
+                    var sc = next.server(core.serverId(s));
+                    if (s >= pools.size()) {
+                        pools.add(pool(s, sc.orElseThrow().url()));
+                    } else if (sc.isPresent() && !sc.get().url().equals(pools.get(s).url())) {
+                        pools.get(s).closeAll();
+                        pools.set(s, pool(s, sc.get().url()));
+                        urls.add(core.serverId(s));
+                    }
+                }
+                for (int s = 0; s < pools.size(); s++) {
+                    if (core.retired(s)) {
+                        pools.get(s).closeAll();
+                    }
+                    pools.get(s).trim();
+                }
+                prober.close();
+                prober = prober(next);
+                cluster = next;
+                allocation = core.allocation();
+                configVersion = version;
+                canServe = core.canServe(now());
+                pump();
+                done.complete(new Reload(r, notApplied, urls));
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+        return done;
     }
 
     /** Stops the timers and closes idle backend connections (thread-safe). */

@@ -26,6 +26,8 @@ public final class Exchange {
     boolean freshConnection;
     boolean finished;
     ScheduledFuture<?> timeout;
+    /** The protocol the client asked to switch to ({@code Upgrade}, passed through to the server), or null. */
+    String upgrade;
 
     Exchange(FrontendHandler front, FullHttpRequest request, String className, boolean keepAlive, boolean idempotent,
              boolean head, long arrivalNanos) {

@@ -68,6 +68,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean trustedPeer;
     /** The client shut down its write side: answer what it sent, then close. */
     private boolean inputShutdown;
+    /** The client connection is TLS (X-Forwarded-Proto: https). */
+    private boolean secure;
+    /** This handler serves one HTTP/2 stream (a child channel of the connection). */
+    private boolean stream;
     // the access-log fields of the current exchange
     private String rawTarget;
     private int responseStatus;
@@ -89,13 +93,39 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        if (ctx.channel().remoteAddress() instanceof InetSocketAddress a) {
+        io.netty.channel.Channel connection = ctx.channel().parent() instanceof io.netty.channel.socket.SocketChannel p
+                ? p : ctx.channel();
+        stream = connection != ctx.channel();
+        secure = Boolean.TRUE.equals(connection.attr(ProxyInitializer.SECURE).get());
+        if (connection.remoteAddress() instanceof InetSocketAddress a) {
             clientAddress = a.getAddress();
             clientIp = a.getAddress() != null ? a.getAddress().getHostAddress() : a.getHostString();
             trustedPeer = http.trusted(a.getAddress());
         }
+        ProxyProtocolGate.ProxiedClient proxied = connection.attr(ProxyInitializer.PROXIED).get();
+        if (proxied != null) {
+            clientAddress = proxied.address();
+            clientIp = proxied.address().getHostAddress();
+            trustedPeer = http.trusted(proxied.address());
+        }
         armDeadline();
         ctx.fireChannelActive();
+    }
+
+    /** The connection became HTTP/2 (h2c upgrade or prior knowledge): its streams have handlers of their own. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancelDeadline();
+    }
+
+    /** The client channel (the HTTP/2 stream for a stream). */
+    io.netty.channel.Channel channel() {
+        return ctx.channel();
+    }
+
+    /** Whether this serves an HTTP/2 stream. */
+    boolean stream() {
+        return stream;
     }
 
     @Override
@@ -152,8 +182,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         answerReason = null;
         String className = plane.classifier().classify(new NettyRequestAttributes(req, clientAddress));
         boolean keepAlive = DataPlane.keepAliveOf(req);
-        current = new Exchange(this, req, className, keepAlive, IDEMPOTENT.contains(req.method()),
+        String upgrade = Tunnel.upgradeOf(req);
+        current = new Exchange(this, req, className, keepAlive && upgrade == null, IDEMPOTENT.contains(req.method()),
                 HttpMethod.HEAD.equals(req.method()), DataPlane.now());
+        current.upgrade = stream ? null : upgrade;
         plane.submit(current);
     }
 
@@ -199,7 +231,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 h.set("X-Forwarded-For", chain == null ? clientIp : chain + ", " + clientIp);
             }
             if (!h.contains("X-Forwarded-Proto")) {
-                h.set("X-Forwarded-Proto", "http");
+                h.set("X-Forwarded-Proto", secure ? "https" : "http");
             }
             if (!h.contains("X-Forwarded-Host") && host != null) {
                 h.set("X-Forwarded-Host", host);
@@ -212,7 +244,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (clientIp != null) {
             h.set("X-Forwarded-For", clientIp);
         }
-        h.set("X-Forwarded-Proto", "http");
+        h.set("X-Forwarded-Proto", secure ? "https" : "http");
         if (host != null) {
             h.set("X-Forwarded-Host", host);
         }
@@ -282,6 +314,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         logExchange(ex, answerReason);
         ex.request.release();
         current = null;
+        if (stream) {
+            closing = true; // one request per HTTP/2 stream; the stream ends with the response
+            ctx.flush();
+            return;
+        }
         if (!ex.keepAlive || closeAfterResponse || inputShutdown && pending.isEmpty()) {
             closing = true;
             releasePending();
@@ -296,6 +333,52 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         } else {
             armDeadline();
         }
+    }
+
+    /**
+     * The server answered 101 to {@code ex}'s {@code Upgrade}: the 101 goes to the client, then the
+     * HTTP handlers leave this pipeline and the bytes are spliced to {@code backend}. False (and
+     * nothing written) when the exchange is over already.
+     */
+    boolean switchProtocols(Exchange ex, FullHttpResponse head, io.netty.channel.Channel backend, Runnable onClose) {
+        if (ex.finished || ex != current || closing) {
+            head.release();
+            return false;
+        }
+        if (classHeader) {
+            head.headers().set(Answers.CLASS_HEADER, ex.className);
+        }
+        responseStatus = head.status().code();
+        cancelDeadline();
+        releasePending();
+        ctx.writeAndFlush(head); // encoded now, by the codec still in place
+        io.netty.channel.ChannelPipeline p = ctx.pipeline();
+        Tunnel.splice(ctx.channel(), backend, onClose);
+        RequestAggregator agg = p.get(RequestAggregator.class);
+        if (agg != null) {
+            p.remove(agg);
+        }
+        io.netty.handler.codec.http.HttpServerUpgradeHandler up = p.get(io.netty.handler.codec.http.HttpServerUpgradeHandler.class);
+        if (up != null) {
+            p.remove(up);
+        }
+        p.remove(this);
+        io.netty.handler.codec.http.HttpServerCodec codec = p.get(io.netty.handler.codec.http.HttpServerCodec.class);
+        if (codec != null) {
+            p.remove(codec); // what the client sent after its request goes to the tunnel
+        }
+        return true;
+    }
+
+    /** The tunnel of an upgraded exchange closed: the exchange ends (access log). */
+    void tunnelClosed(Exchange ex) {
+        if (ex.finished) {
+            return;
+        }
+        ex.finished = true;
+        logExchange(ex, "upgraded");
+        ex.request.release();
+        current = null;
     }
 
     /** The response cannot be completed (the backend broke off mid-stream): cut the connection. */
@@ -373,6 +456,17 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             clientAddress = p.address();
             clientIp = p.address().getHostAddress();
             trustedPeer = http.trusted(p.address());
+            return;
+        }
+        if (evt instanceof io.netty.handler.codec.http.HttpServerUpgradeHandler.UpgradeEvent
+                || evt instanceof io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
+            // h2c: the connection's requests now arrive on HTTP/2 streams, each with its own handler
+            ctx.fireUserEventTriggered(evt);
+            RequestAggregator agg = ctx.pipeline().get(RequestAggregator.class);
+            if (agg != null) {
+                ctx.pipeline().remove(agg);
+            }
+            ctx.pipeline().remove(this);
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {

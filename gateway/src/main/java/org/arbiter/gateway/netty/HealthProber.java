@@ -44,21 +44,36 @@ final class HealthProber {
 
     private final List<ScheduledFuture<?>> timers = new ArrayList<>();
 
-    HealthProber(EventLoop loop, ClusterConfig cluster, GatewayCore<?> core, Verdict verdict) {
+    /** Makes the TLS handler of a probe to an https:// server (allocator, host, port). */
+    interface TlsHandlers {
+        io.netty.channel.ChannelHandler newHandler(io.netty.buffer.ByteBufAllocator alloc, String host, int port);
+    }
+
+    /**
+     * @param tls null when no server is https://
+     */
+    HealthProber(EventLoop loop, ClusterConfig cluster, GatewayCore<?> core, TlsHandlers tls, Verdict verdict) {
         for (int s = 0; s < core.serverCount(); s++) {
-            ServerConfig sc = cluster.server(core.serverId(s)).orElseThrow();
+            java.util.Optional<ServerConfig> found = cluster.server(core.serverId(s));
+            if (found.isEmpty()) {
+                continue; // removed by a reload
+            }
+            ServerConfig sc = found.get();
             ServerConfig.HealthCheck h = sc.health();
             if (!h.enabled()) {
                 continue;
             }
             final int server = s;
             long intervalNanos = (long) (h.intervalSeconds() * 1e9);
-            timers.add(loop.scheduleAtFixedRate(() -> probe(loop, server, sc.url(), h, verdict), intervalNanos,
+            timers.add(loop.scheduleAtFixedRate(() -> probe(loop, server, sc.url(), h, tls, verdict), intervalNanos,
                     intervalNanos, TimeUnit.NANOSECONDS));
         }
     }
 
-    private static void probe(EventLoop loop, int server, URI url, ServerConfig.HealthCheck h, Verdict verdict) {
+    private static void probe(EventLoop loop, int server, URI url, ServerConfig.HealthCheck h, TlsHandlers tls,
+                              Verdict verdict) {
+        boolean https = "https".equals(url.getScheme());
+        int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
         boolean[] done = new boolean[1];
         Runnable[] cancelTimer = new Runnable[1];
         java.util.function.BiConsumer<Channel, Boolean> finish = (ch, ok) -> {
@@ -84,6 +99,9 @@ final class HealthProber {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (https && tls != null) {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc(), url.getHost(), port));
+                        }
                         ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(64 << 10),
                                 new SimpleChannelInboundHandler<FullHttpResponse>() {
                                     @Override
@@ -105,7 +123,6 @@ final class HealthProber {
                                 });
                     }
                 });
-        int port = url.getPort() > 0 ? url.getPort() : 80;
         ChannelFuture f = b.connect(url.getHost(), port);
         ScheduledFuture<?> timer = loop.schedule(() -> finish.accept(f.channel(), false), timeoutMillis,
                 TimeUnit.MILLISECONDS);

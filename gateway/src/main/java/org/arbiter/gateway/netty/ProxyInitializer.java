@@ -1,28 +1,87 @@
 package org.arbiter.gateway.netty;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import io.netty.util.AsciiString;
+import io.netty.util.AttributeKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The client-side pipeline: the PROXY protocol gate (when the listener has one), HTTP/1.1 codec (head limits), body aggregation (413), the frontend
- * handler. Half-closure is allowed, so a client's FIN after its request does not close the channel.
+ * The client-side pipeline: the PROXY protocol gate (when the listener has one), TLS (SNI, then
+ * ALPN: h2 or http/1.1) when the port has {@code tls}, then either HTTP/1.1 — codec (head limits),
+ * body aggregation (413), the frontend handler — or HTTP/2: a frame codec and a multiplexer that
+ * gives every stream a child channel with the same handlers behind {@link
+ * Http2StreamFrameToHttpObjectCodec}, so each stream is one request through the same
+ * classification, queues and caps. Without TLS and with {@code http2}, a connection that opens with
+ * the HTTP/2 preface (prior knowledge) or asks {@code Upgrade: h2c} becomes HTTP/2. Half-closure is
+ * allowed, so a client's FIN after its request does not close the channel.
+ *
+ * <p>The TLS contexts can be swapped while the port listens ({@link #tls(ServerTls)}): new
+ * connections take the new certificates, open ones keep theirs. Thread-safe.
  */
 public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProxyInitializer.class);
+    /** Set on a client connection that is TLS. */
+    static final AttributeKey<Boolean> SECURE = AttributeKey.valueOf("arbiter.secure");
+    /** The client a trusted PROXY header named, on the connection (read by its HTTP/2 streams). */
+    static final AttributeKey<ProxyProtocolGate.ProxiedClient> PROXIED = AttributeKey.valueOf("arbiter.proxied");
+    /** At most this many concurrent streams per HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
+    static final int MAX_CONCURRENT_STREAMS = 256;
 
     private final DataPlane plane;
     private final io.netty.channel.group.ChannelGroup clients;
     private final boolean proxyProtocol;
+    private final boolean http2;
+    private volatile ServerTls tls;
 
     /**
-     * @param clients       every client connection is added here (closed with the gateway)
+     * @param clients       every client connection (and HTTP/2 stream) is added here (closed with the gateway)
      * @param proxyProtocol a {@link ProxyProtocolGate} reads the PROXY header first ({@code gateways[].proxyProtocol})
      */
     public ProxyInitializer(DataPlane plane, io.netty.channel.group.ChannelGroup clients, boolean proxyProtocol) {
+        this(plane, clients, proxyProtocol, null, false);
+    }
+
+    /**
+     * @param tls   TLS termination, or null for plain HTTP
+     * @param http2 offer h2 by ALPN (with TLS), h2c by prior knowledge and upgrade (without)
+     */
+    public ProxyInitializer(DataPlane plane, io.netty.channel.group.ChannelGroup clients, boolean proxyProtocol,
+                            ServerTls tls, boolean http2) {
         this.plane = plane;
         this.clients = clients;
         this.proxyProtocol = proxyProtocol;
+        this.tls = tls;
+        this.http2 = http2;
+    }
+
+    /** New connections use {@code next} (null: plain HTTP); open ones keep what they have. */
+    public void tls(ServerTls next) {
+        this.tls = next;
+    }
+
+    /** The TLS in use for new connections, or null. */
+    public ServerTls tls() {
+        return tls;
     }
 
     @Override
@@ -30,15 +89,80 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
         clients.add(ch);
         // a client that shuts down its write side after its request still gets the response
         ch.config().setOption(io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE, true);
-        var d = plane.dispatch();
-        HttpDecoderConfig decoder = new HttpDecoderConfig()
-                .setMaxInitialLineLength(8192)
-                .setMaxHeaderSize((int) Math.min(Integer.MAX_VALUE, d.maxHeaderBytes()))
-                .setMaxChunkSize(65536);
         if (proxyProtocol) {
             ch.pipeline().addLast("proxy-protocol", new ProxyProtocolGate(plane));
         }
-        ch.pipeline().addLast(new HttpServerCodec(decoder), new RequestAggregator(d.maxBodyBytes()),
+        ServerTls t = tls;
+        if (t != null) {
+            ch.attr(SECURE).set(true);
+            ch.pipeline().addLast("tls", t.newHandler());
+            ch.pipeline().addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
+                @Override
+                protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+                    if (ApplicationProtocolNames.HTTP_2.equals(protocol) && t.http2()) {
+                        ctx.pipeline().addLast(frameCodec(), multiplexer());
+                    } else {
+                        addHttp1(ctx.pipeline());
+                        // the frontend handler was added after the connection became active: tell it alone
+                        ctx.pipeline().context(RequestAggregator.class).fireChannelActive();
+                    }
+                }
+
+                @Override
+                protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+                    LOG.debug("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+                    ctx.close();
+                }
+            });
+            return;
+        }
+        if (http2) {
+            HttpServerCodec codec = new HttpServerCodec(decoderConfig());
+            HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
+                    AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
+                            ? new Http2ServerUpgradeCodec(frameCodec(), multiplexer()) : null,
+                    (int) Math.min(Integer.MAX_VALUE, plane.dispatch().maxBodyBytes()));
+            ch.pipeline().addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
+                    new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel c) {
+                            c.pipeline().addLast(frameCodec(), multiplexer());
+                        }
+                    }));
+            ch.pipeline().addLast(new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+            return;
+        }
+        addHttp1(ch.pipeline());
+    }
+
+    private HttpDecoderConfig decoderConfig() {
+        return new HttpDecoderConfig()
+                .setMaxInitialLineLength(8192)
+                .setMaxHeaderSize((int) Math.min(Integer.MAX_VALUE, plane.dispatch().maxHeaderBytes()))
+                .setMaxChunkSize(65536);
+    }
+
+    private void addHttp1(ChannelPipeline p) {
+        var d = plane.dispatch();
+        p.addLast(new HttpServerCodec(decoderConfig()), new RequestAggregator(d.maxBodyBytes()),
                 new FrontendHandler(plane));
+    }
+
+    private Http2FrameCodec frameCodec() {
+        Http2Settings settings = Http2Settings.defaultSettings()
+                .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
+                .maxHeaderListSize(Math.min(0xFFFFFFFFL, Math.max(1024, plane.dispatch().maxHeaderBytes())));
+        return Http2FrameCodecBuilder.forServer().initialSettings(settings).validateHeaders(true).build();
+    }
+
+    private Http2MultiplexHandler multiplexer() {
+        return new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+            @Override
+            protected void initChannel(Http2StreamChannel stream) {
+                clients.add(stream);
+                stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
+                        new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+            }
+        });
     }
 }

@@ -121,7 +121,9 @@ final class ProxyProtocolGate extends ByteToMessageDecoder {
                     }
                 }
                 if (source != null) {
-                    ctx.fireUserEventTriggered(new ProxiedClient(source, m.sourcePort()));
+                    ProxiedClient client = new ProxiedClient(source, m.sourcePort());
+                    ctx.channel().attr(ProxyInitializer.PROXIED).set(client); // for HTTP/2 streams, which open later
+                    ctx.fireUserEventTriggered(client);
                 }
             } finally {
                 ReferenceCountUtil.release(m);

@@ -1,0 +1,109 @@
+package org.arbiter.gateway.netty;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * The bytes of an upgraded connection (WebSocket and any other {@code Upgrade} the server accepted
+ * with 101), spliced both ways between the client and the server once the HTTP handlers have left
+ * both pipelines. Reading from one side pauses while the other cannot take more. When either side
+ * closes (or shuts its input), both are closed and {@code onClose} runs once. Confined to the
+ * data-plane event loop.
+ */
+final class Tunnel extends ChannelInboundHandlerAdapter {
+
+    private final Channel peer;
+    private final Runnable onClose;
+
+    private Tunnel(Channel peer, Runnable onClose) {
+        this.peer = peer;
+        this.onClose = onClose;
+    }
+
+    /**
+     * The protocol an HTTP/1.1 request asks to switch to ({@code Upgrade}, with {@code upgrade} among
+     * the {@code Connection} tokens), or null. h2c is the gateway's own (HTTP/2 to the gateway), never
+     * passed through.
+     */
+    static String upgradeOf(HttpRequest req) {
+        String upgrade = req.headers().get(HttpHeaderNames.UPGRADE);
+        if (upgrade == null || upgrade.isBlank() || !req.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            return null;
+        }
+        boolean named = false;
+        for (String v : req.headers().getAll(HttpHeaderNames.CONNECTION)) {
+            for (String t : v.split(",")) {
+                named |= t.trim().equalsIgnoreCase("upgrade");
+            }
+        }
+        if (!named || upgrade.trim().toLowerCase(java.util.Locale.ROOT).startsWith("h2c")) {
+            return null;
+        }
+        return upgrade.trim();
+    }
+
+    /** Adds the two ends: {@code client} reads into {@code server} and back; {@code onClose} runs once. */
+    static void splice(Channel client, Channel server, Runnable onClose) {
+        boolean[] once = new boolean[1];
+        Runnable closeOnce = () -> {
+            if (!once[0]) {
+                once[0] = true;
+                onClose.run();
+            }
+        };
+        client.pipeline().addLast("tunnel", new Tunnel(server, closeOnce));
+        server.pipeline().addLast("tunnel", new Tunnel(client, closeOnce));
+        client.config().setAutoRead(true);
+        server.config().setAutoRead(true);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!peer.isActive()) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        peer.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                f.channel().close();
+                ctx.close();
+            }
+        });
+        if (!peer.isWritable()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        peer.config().setAutoRead(ctx.channel().isWritable());
+        ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            ctx.close(); // one side is done: the tunnel is
+        }
+        ReferenceCountUtil.release(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        peer.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        onClose.run();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}
