@@ -14,6 +14,7 @@ import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.netty.DataPlane;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -82,6 +83,20 @@ public final class GatewayCommand implements Callable<Integer> {
                 err.flush();
             }
         }, "TERM", "INT");
+        // SIGHUP reloads the file (as POST /reload does): what can change live is applied, the rest is logged
+        gateway.reloadFrom(config.file());
+        onSignals(() -> gateway.reloadFile().whenComplete((r, e) -> {
+            if (e != null) {
+                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                if (cause instanceof ConfigException ce) {
+                    ce.errors().forEach(line -> LoggerFactory.getLogger(GatewayCommand.class)
+                            .warn("gateway {}: SIGHUP: the file is not valid, nothing applied: {}", id, line));
+                } else {
+                    LoggerFactory.getLogger(GatewayCommand.class).warn("gateway {}: SIGHUP: reload failed: {}", id,
+                            cause.getMessage());
+                }
+            }
+        }), "HUP");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!handled && gateway.drain()) {
                 try {

@@ -55,6 +55,16 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         default Map<String, Long> refused() {
             return Map.of();
         }
+
+        /** The configuration version in force. */
+        default DataPlane.ConfigVersion configVersion() {
+            return new DataPlane.ConfigVersion(0, "", java.time.Instant.EPOCH);
+        }
+
+        /** Reloads the configuration file; fails with the file's errors, or when there is no file. */
+        default java.util.concurrent.CompletableFuture<org.arbiter.gateway.server.Gateway.ReloadReport> reload() {
+            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("reload not supported"));
+        }
     }
 
     private final Api api;
@@ -128,9 +138,36 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                     "{\"draining\":true,\"started\":" + started + "}");
             return;
         }
+        if (req.method().equals(HttpMethod.POST) && path.equals("/reload")) {
+            api.reload().whenComplete((r, e) -> ctx.executor().execute(() -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                try {
+                    if (e != null) {
+                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                                ? e.getCause() : e;
+                        m.put("reloaded", false);
+                        m.put("errors", cause instanceof org.arbiter.common.config.ConfigException ce ? ce.errors()
+                                : java.util.List.of(String.valueOf(cause.getMessage())));
+                        send(ctx, keepAlive, HttpResponseStatus.UNPROCESSABLE_ENTITY, "application/json",
+                                MessageCodec.mapper().writeValueAsString(m));
+                        return;
+                    }
+                    m.put("reloaded", true);
+                    m.put("version", r.version());
+                    m.put("hash", r.hash());
+                    m.put("applied", r.applied());
+                    m.put("notApplied", r.notApplied());
+                    send(ctx, keepAlive, HttpResponseStatus.OK, "application/json",
+                            MessageCodec.mapper().writeValueAsString(m));
+                } catch (Exception x) {
+                    send(ctx, false, HttpResponseStatus.INTERNAL_SERVER_ERROR, "application/json", "{\"error\":\"reload\"}");
+                }
+            }));
+            return;
+        }
         if (!req.method().equals(HttpMethod.GET) && !req.method().equals(HttpMethod.HEAD)) {
             send(ctx, keepAlive, HttpResponseStatus.METHOD_NOT_ALLOWED, "application/json",
-                    "{\"error\":\"GET only (POST /drain)\"}");
+                    "{\"error\":\"GET only (POST /drain, POST /reload)\"}");
             return;
         }
         switch (path) {
@@ -154,6 +191,8 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                 m.put("weights", a.weights());
                 m.put("serverCaps", a.serverCaps());
                 m.put("refused", api.refused());
+                DataPlane.ConfigVersion v = api.configVersion();
+                m.put("config", Map.of("version", v.counter(), "hash", v.hash(), "at", v.at().toString()));
                 send(ctx, keepAlive, HttpResponseStatus.OK, "application/json",
                         MessageCodec.mapper().writeValueAsString(m));
             }
@@ -169,7 +208,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
             case "/metrics" -> send(ctx, keepAlive, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
                     api.prometheus());
             default -> send(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, "application/json",
-                    "{\"error\":\"not found\",\"paths\":[\"/health\",\"/ready\",\"/allocation\",\"/stats\",\"/metrics\",\"POST /drain\"]}");
+                    "{\"error\":\"not found\",\"paths\":[\"/health\",\"/ready\",\"/allocation\",\"/stats\",\"/metrics\",\"POST /drain\",\"POST /reload\"]}");
         }
     }
 

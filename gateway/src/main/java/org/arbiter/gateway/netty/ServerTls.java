@@ -127,6 +127,24 @@ public final class ServerTls {
         return http2;
     }
 
+    /** Whether h2 is offered by ALPN. */
+    public boolean http2Offered() {
+        return http2;
+    }
+
+    /** The same contexts, with the files' current stamps (a change that could not be loaded is not retried until the next). */
+    public ServerTls withCurrentStamps() {
+        Map<Path, Long> now = new java.util.HashMap<>();
+        for (Path p : stamps.keySet()) {
+            try {
+                now.put(p, mtime(p));
+            } catch (IOException e) {
+                now.put(p, -1L);
+            }
+        }
+        return new ServerTls(config, http2, mapping, provider, Map.copyOf(now));
+    }
+
     /** True when one of the PEM files changed (modification time or size) since this was loaded. */
     public boolean changed() {
         for (Map.Entry<Path, Long> e : stamps.entrySet()) {
