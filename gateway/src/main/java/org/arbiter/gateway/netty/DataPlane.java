@@ -282,7 +282,21 @@ public final class DataPlane {
                 f.channel().close();
                 return;
             }
-            if (x.isSuccess()) {
+            io.netty.handler.ssl.SslHandler tls = x.isSuccess() ? f.channel().pipeline().get(io.netty.handler.ssl.SslHandler.class) : null;
+            if (tls != null) {
+                // https://: nothing is written before the handshake; a failed one sent nothing (requeued, never 502)
+                tls.handshakeFuture().addListener(h -> {
+                    if (ex.finished || ex.backend != f.channel()) {
+                        f.channel().close();
+                    } else if (h.isSuccess()) {
+                        write(ex, f.channel());
+                    } else {
+                        ex.connectFailed = true;
+                        LOG.debug("TLS handshake with server {} failed: {}", ex.ticket.serverId(), h.cause().toString());
+                        failedBeforeResponse(ex, f.channel(), h.cause());
+                    }
+                });
+            } else if (x.isSuccess()) {
                 write(ex, f.channel());
             } else {
                 ex.connectFailed = true;

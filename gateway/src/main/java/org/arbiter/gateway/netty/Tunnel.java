@@ -67,7 +67,13 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!peer.isActive()) {
+        if (msg instanceof io.netty.buffer.ByteBufHolder h && !(msg instanceof io.netty.buffer.ByteBuf)) {
+            // the end of the HTTP message the codec emitted before it left (an empty last content): its bytes, if any
+            io.netty.buffer.ByteBuf b = h.content().retain();
+            h.release();
+            msg = b;
+        }
+        if (!(msg instanceof io.netty.buffer.ByteBuf) || !peer.isActive()) {
             ReferenceCountUtil.release(msg);
             return;
         }
