@@ -292,7 +292,7 @@ final class ConfigLoaderTest {
             relative path          | 'classes: [{name: a, target: 1s, default: true, match: {path: api}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].match.path: api (expected: a path prefix starting with /)
             negative queue         | 'classes: [{name: a, target: 1s, default: true, queue: {limit: -1}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].queue.limit: -1 (expected: >= 0)
             missing servers        | 'classes: [{name: a, target: 1s, default: true}]'                                                 | servers: missing (expected: a value)
-            bad url                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "ftp://x"}]'             | servers[0].url: ftp://x (expected: http://host:port)
+            bad url                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "ftp://x"}]'             | servers[0].url: ftp://x (expected: http://host:port or https://host:port)
             zero concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: 0}]' | servers[0].concurrency: 0 (expected: >= 1, or auto)
             word concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: many}]' | servers[0].concurrency: many (expected: a whole number >= 1, or auto)
             duplicate server       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}, {id: s1, url: "http://127.0.0.1:2"}]' | servers[1].id: s1 (expected: an id no other server has)
@@ -393,7 +393,7 @@ final class ConfigLoaderTest {
                         "classes[0].target: 0s (expected: > 0)",
                         "classes[1].weight: 0 (expected: > 0)",
                         "classes: 0 classes marked default (expected: exactly one class with default: true)",
-                        "servers[0].url: nope (expected: http://host:port)")));
+                        "servers[0].url: nope (expected: http://host:port or https://host:port)")));
     }
 
     @Test
