@@ -39,14 +39,16 @@ public record SpikeResult(Map<String, Run> runs, Setup setup) {
      *
      * @param goldBefore        Gold's mean allocation over 20-50 s
      * @param goldMinSpike      Gold's lowest 10 s rolling-mean allocation during the spike (50-150 s)
-     * @param bronzeMinSpike    Bronze's lowest 10 s rolling-mean allocation in 60-150 s (after the first 10 s of the spike)
+     * @param bronzeMinSpike    Bronze's lowest 10 s rolling-mean allocation during the spike (50-150 s)
+     * @param bronzeMinSettled  the same from 80 s on (after 30 s, when β = 0.95's memory of the consumption before has faded)
      * @param bronzeMeanSpike   Bronze's mean allocation in 60-150 s
      * @param goldBeforeFailure Gold's mean allocation over 170-200 s
      * @param goldMinFailure    Gold's lowest 10 s rolling-mean allocation over 200-220 s
      * @param lostToFailure     requests lost when the server failed
      * @param lossPercent       LossPercent over the run
      */
-    public record Summary(double goldBefore, double goldMinSpike, double bronzeMinSpike, double bronzeMeanSpike,
+    public record Summary(double goldBefore, double goldMinSpike, double bronzeMinSpike, double bronzeMinSettled,
+                          double bronzeMeanSpike,
                           double goldBeforeFailure, double goldMinFailure, long lostToFailure, double lossPercent) {
         public double goldSpikeDip() {
             return goldBefore - goldMinSpike;
