@@ -84,6 +84,8 @@ public final class DataPlane {
     private Iterable<Channel> drainClients;
     private CompletableFuture<DrainReport> drainDone;
     private final HealthProber prober;
+    private final LoadPoller poller;
+    private final java.net.URI[] loadUrls;
     private volatile Allocation allocation;
     private volatile boolean canServe = true;
 
@@ -132,6 +134,26 @@ public final class DataPlane {
             core.probed(s, ok, now());
             canServe = core.canServe(now());
             pump();
+        });
+        this.loadUrls = new java.net.URI[core.serverCount()];
+        for (int s = 0; s < loadUrls.length; s++) {
+            loadUrls[s] = cluster.server(core.serverId(s)).orElseThrow().loadUrl();
+        }
+        this.poller = new LoadPoller(loop, cluster.dispatch().pollDeadlineSeconds(), new LoadPoller.Outcome() {
+            @Override
+            public void answered(int s, int active, int queued) {
+                core.pollAnswered(s, active, queued, now());
+            }
+
+            @Override
+            public void missed(int s) {
+                boolean was = core.polls().skipped(s, now());
+                core.pollMissed(s, now());
+                if (!was && core.polls().skipped(s, now())) {
+                    LOG.warn("server {} missed {} load polls in a row: skipped for {} s", core.serverId(s),
+                            core.polls().misses(s), org.arbiter.gateway.dispatch.PollBook.SKIP_SECONDS);
+                }
+            }
         });
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
@@ -228,6 +250,9 @@ public final class DataPlane {
             } else {
                 send(t.request());
             }
+        }
+        for (int s : core.drainPolls()) {
+            poller.poll(s, loadUrls[s]); // only servers with a loadUrl are asked for
         }
     }
 
