@@ -28,6 +28,20 @@ public interface Balancer {
 
         /** Up and {@code inFlight(s) < cap(s)}. */
         boolean available(int s);
+
+        /** Server s's load from a fresh poll answer (active + queued, plus what was sent since), or -1 (use inFlight). */
+        default int polledLoad(int s) {
+            return -1;
+        }
+
+        /** Server s missed its recent polls and is skipped ({@code dispatch.poll}, PollBook's rule). */
+        default boolean skipped(int s) {
+            return false;
+        }
+
+        /** The balancer sampled server s: poll it (if it has a loadUrl) so the next decisions know its load. */
+        default void wantPoll(int s) {
+        }
     }
 
     /** Least outstanding relative to the cap (smallest inflight/N(g,s)), ties round-robin. */

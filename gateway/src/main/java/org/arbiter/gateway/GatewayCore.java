@@ -108,6 +108,11 @@ public final class GatewayCore<R> {
     private final double[] usage;
     private long usageAtNanos;
     private final RecentDrops recentDrops;
+    /** Load polls (002 §3): answers, misses, skips; only servers with a loadUrl are polled. */
+    private final org.arbiter.gateway.dispatch.PollBook polls;
+    private boolean[] pollable;
+    private boolean[] pollWanted;
+    private final ArrayDeque<Integer> pollOutbox = new ArrayDeque<>();
     private final double[] offeredYield;
     private final double[] realisedYield;
     /**
@@ -208,6 +213,24 @@ public final class GatewayCore<R> {
         public boolean available(int s) {
             return serverInFlight[s] < caps[s] && health.admits(s, now);
         }
+
+        @Override
+        public int polledLoad(int s) {
+            return polls.load(s, now);
+        }
+
+        @Override
+        public boolean skipped(int s) {
+            return polls.skipped(s, now);
+        }
+
+        @Override
+        public void wantPoll(int s) {
+            if (pollable[s] && !pollWanted[s]) {
+                pollWanted[s] = true;
+                pollOutbox.addLast(s);
+            }
+        }
     };
 
     /**
@@ -267,11 +290,15 @@ public final class GatewayCore<R> {
         serverInFlight = new int[ns];
         retired = new boolean[ns];
         boolean[] probed = new boolean[ns];
+        polls = new org.arbiter.gateway.dispatch.PollBook(ns);
+        pollable = new boolean[ns];
+        pollWanted = new boolean[ns];
         for (int s = 0; s < ns; s++) {
             serverIds[s] = servers.get(s).id();
             serverIndex.put(serverIds[s], s);
             caps[s] = servers.get(s).concurrency();
             probed[s] = servers.get(s).health().enabled();
+            pollable[s] = servers.get(s).loadUrl() != null;
         }
         this.health = new ServerHealth(serverIds, cluster.dispatch().ejection(), probed);
         this.now = nowNanos;
@@ -393,6 +420,7 @@ public final class GatewayCore<R> {
         t.serverId = serverIds[s];
         t.attempts++;
         t.trial = health.dispatched(s, nowNanos);
+        polls.sent(s);
         serverInFlight[s]++;
         stats.serverInFlight(s, serverInFlight[s], nowNanos);
     }
@@ -705,6 +733,40 @@ public final class GatewayCore<R> {
         usage[c] += serviceSeconds;
     }
 
+    // ---------------------------------------------------------------- load polls (002 §3)
+
+    /**
+     * The servers the balancer wants polled since the last call (each once, those with a loadUrl);
+     * the adapter polls each and reports {@link #pollAnswered} or {@link #pollMissed}.
+     */
+    public List<Integer> drainPolls() {
+        if (pollOutbox.isEmpty()) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>(pollOutbox);
+        pollOutbox.clear();
+        return out;
+    }
+
+    /** Server s answered its poll within the deadline: {@code active + queued} requests. Ends its pending poll. */
+    public void pollAnswered(int s, int active, int queued, long nowNanos) {
+        tick(nowNanos);
+        pollWanted[s] = false;
+        polls.answered(s, Math.max(0, active) + Math.max(0, queued), nowNanos);
+    }
+
+    /** Server s's poll was not answered within {@code dispatch.poll.deadline}: discarded, counted toward a skip. */
+    public void pollMissed(int s, long nowNanos) {
+        tick(nowNanos);
+        pollWanted[s] = false;
+        polls.missed(s, nowNanos);
+    }
+
+    /** The poll book (misses, skips), for the adapter's log and tests. */
+    public org.arbiter.gateway.dispatch.PollBook polls() {
+        return polls;
+    }
+
     // ---------------------------------------------------------------- servers
 
     /**
@@ -901,10 +963,15 @@ public final class GatewayCore<R> {
                 serverIndex.put(sc.id(), s);
                 health.addServer(sc.id(), sc.health().enabled());
                 stats.addServer(sc.id(), nowNanos);
+                polls.addServer();
+                pollable = java.util.Arrays.copyOf(pollable, n);
+                pollWanted = java.util.Arrays.copyOf(pollWanted, n);
+                pollable[s] = sc.loadUrl() != null;
                 added.add(sc.id());
             } else {
                 s = known;
                 health.probeTrial(s, sc.health().enabled());
+                pollable[s] = sc.loadUrl() != null;
                 if (!retired[s]) {
                     continue;
                 }

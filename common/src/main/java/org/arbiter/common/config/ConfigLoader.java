@@ -182,10 +182,15 @@ public final class ConfigLoader {
 
         Node d = root.object("dispatch");
         DispatchConfig dd = DispatchConfig.DEFAULT;
+        Node poll = d.object("poll");
+        int pollCount = poll.integer("count", d.has("pollSize") ? d.integer("pollSize", dd.pollSize(), v -> v >= 1, ">= 1")
+                : dd.pollSize(), v -> v >= 1, ">= 1");
+        double pollDeadline = poll.duration("deadline", dd.pollDeadlineSeconds(), v -> v > 0, "> 0");
+        poll.finish();
         DispatchConfig dispatch = new DispatchConfig(
                 d.choice("scheduler", DispatchConfig.Scheduler.class, dd.scheduler()),
                 d.choice("balancer", DispatchConfig.Balancer.class, dd.balancer()),
-                d.integer("pollSize", dd.pollSize(), v -> v >= 1, ">= 1"),
+                pollCount,
                 d.duration("backendTimeout", dd.backendTimeoutSeconds(), v -> v > 0, "> 0"),
                 d.duration("connectTimeout", dd.connectTimeoutSeconds(), v -> v > 0, "> 0"),
                 d.bytes("maxBodyBytes", dd.maxBodyBytes(), 0),
@@ -193,7 +198,7 @@ public final class ConfigLoader {
                 d.duration("idleTimeout", dd.idleTimeoutSeconds(), v -> v > 0, "> 0"),
                 d.bool("classHeader", dd.classHeader()),
                 readEjection(d.object("ejection")),
-                readAdaptive(d.object("adaptive")),
+                readAdaptive(d.object("adaptive")), pollDeadline,
                 readBackendTls(d.object("tls")));
         d.finish();
 
@@ -526,6 +531,7 @@ public final class ConfigLoader {
                 pw.number("busy", pd.busyWatts(), v -> v >= 0, ">= 0"));
         pw.finish();
         URI admin = s.has("adminUrl") ? uri(s, "adminUrl", s.string("adminUrl", null)) : null;
+        URI load = s.has("loadUrl") ? uri(s, "loadUrl", s.string("loadUrl", null)) : null;
         Node sim = s.object("sim");
         ServerConfig.SimSpec sd = ServerConfig.SimSpec.DEFAULT;
         double meanDemand = sim.duration("meanDemand", sd.meanDemandSeconds(), v -> v > 0, "> 0");
@@ -565,7 +571,7 @@ public final class ConfigLoader {
         if (id == null || url == null) {
             return null;
         }
-        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health);
+        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health, load);
     }
 
     private static DispatchConfig.Ejection readEjection(Node e) {

@@ -68,6 +68,9 @@ public final class ConfigWriter {
             m.put("id", s.id());
             m.put("url", s.url().toString());
             m.put("concurrency", s.autoConcurrency() ? "auto" : s.concurrency());
+            if (s.loadUrl() != null) {
+                m.put("loadUrl", s.loadUrl().toString());
+            }
             if (s.adminUrl() != null) {
                 m.put("adminUrl", s.adminUrl().toString());
             }
@@ -118,7 +121,7 @@ public final class ConfigWriter {
         }
         root.put("gateways", gateways);
         DispatchConfig d = c.dispatch();
-        root.put("dispatch", map("scheduler", d.scheduler().wireName(), "balancer", d.balancer().wireName(), "pollSize", d.pollSize(),
+        root.put("dispatch", map("scheduler", d.scheduler().wireName(), "balancer", d.balancer().wireName(), "poll", map("count", d.pollSize(), "deadline", Durations.format(d.pollDeadlineSeconds())),
                 "backendTimeout", Durations.format(d.backendTimeoutSeconds()),
                 "connectTimeout", Durations.format(d.connectTimeoutSeconds()),
                 "maxBodyBytes", Durations.formatBytes(d.maxBodyBytes()),

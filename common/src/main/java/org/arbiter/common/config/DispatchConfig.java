@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param scheduler             wrr, fcfs, priority, edf, yid, greedy, adaptive
  * @param balancer              least-outstanding or random-poll
- * @param pollSize              d, the servers polled by random-poll (002 §3)
+ * @param pollSize              d, the servers polled by random-poll ({@code dispatch.poll.count}, 002 §3)
  * @param backendTimeoutSeconds a backend slower than this gets the client a 504
  * @param connectTimeoutSeconds connect timeout to a backend
  * @param maxBodyBytes          larger request bodies get 413
@@ -18,26 +18,33 @@ import static java.util.Objects.requireNonNull;
  * @param classHeader           add {@code X-Arbiter-Class} to responses
  * @param ejection              passive health: when a failing server is taken out of rotation, and for how long
  * @param adaptive              when the adaptive scheduler switches from yid to greedy (002 §4.2)
+ * @param pollDeadlineSeconds   a load poll not answered within this is discarded ({@code dispatch.poll.deadline}, 002 §3: 10 ms)
  * @param tls                   how {@code https://} servers are verified
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
-                             BackendTls tls) {
+                             double pollDeadlineSeconds, BackendTls tls) {
     public DispatchConfig {
         requireNonNull(tls, "tls");
+        if (pollSize < 1) {
+            throw new IllegalArgumentException("poll.count: " + pollSize + " (expected: >= 1)");
+        }
+        if (!(pollDeadlineSeconds > 0)) {
+            throw new IllegalArgumentException("poll.deadline: " + pollDeadlineSeconds + " (expected: > 0)");
+        }
         requireNonNull(scheduler, "scheduler");
         requireNonNull(balancer, "balancer");
         requireNonNull(ejection, "ejection");
         requireNonNull(adaptive, "adaptive");
     }
 
-    /** As above with the default backend TLS (the JVM's trust store, verified). */
+    /** As above with the default poll deadline (10 ms) and backend TLS (the JVM's trust store, verified). */
     public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                           double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                           double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive) {
         this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
-                idleTimeoutSeconds, classHeader, ejection, adaptive, BackendTls.DEFAULT);
+                idleTimeoutSeconds, classHeader, ejection, adaptive, 0.010, BackendTls.DEFAULT);
     }
 
     /** As above with the default adaptive switch. */
@@ -145,7 +152,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
     }
 
     /**
-     * Every default, as {@link ConfigLoader} applies them: wrr, least-outstanding, d = 2, 60 s backend and idle
+     * Every default, as {@link ConfigLoader} applies them: wrr, least-outstanding, d = 3 polled within 10 ms, 60 s backend and idle
      * timeouts, 2 s connect, 10 MiB bodies, 16 KiB heads.
      */
     public static final DispatchConfig DEFAULT = builder().build();
@@ -160,7 +167,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         return new Builder().scheduler(scheduler).balancer(balancer).pollSize(pollSize)
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
-                .classHeader(classHeader).ejection(ejection).adaptive(adaptive).tls(tls);
+                .classHeader(classHeader).ejection(ejection).adaptive(adaptive).pollDeadlineSeconds(pollDeadlineSeconds)
+                .tls(tls);
     }
 
     /**
@@ -170,7 +178,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
     public static final class Builder {
         private Scheduler scheduler = Scheduler.WRR;
         private Balancer balancer = Balancer.LEAST_OUTSTANDING;
-        private int pollSize = 2;
+        private int pollSize = 3;
+        private double pollDeadlineSeconds = 0.010;
         private double backendTimeoutSeconds = 60;
         private double connectTimeoutSeconds = 2;
         private long maxBodyBytes = 10L << 20;
@@ -196,7 +205,13 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
-        /** {@code pollSize}, d of random-poll; default 2. */
+        /** {@code poll.deadline}; default 10 ms (002 §3). */
+        public Builder pollDeadlineSeconds(double pollDeadlineSeconds) {
+            this.pollDeadlineSeconds = pollDeadlineSeconds;
+            return this;
+        }
+
+        /** {@code poll.count} (formerly {@code pollSize}), d of random-poll; default 3 (002 §3). */
         public Builder pollSize(int pollSize) {
             this.pollSize = pollSize;
             return this;
@@ -258,7 +273,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
 
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
-                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, tls);
+                    maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds,
+                    tls);
         }
     }
 }

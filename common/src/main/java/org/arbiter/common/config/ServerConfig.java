@@ -19,9 +19,10 @@ import java.util.Map;
  * @param sim             emulation parameters for the simulator and simserver
  * @param control         how the GRM moves N_s when {@code autoConcurrency}
  * @param health          the gateways' active health check of this server, or {@link HealthCheck#OFF}
+ * @param loadUrl         where random-poll asks the server for its load ({@code GET} → {@code {"active": n, "queued": m}}), or null
  */
 public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
-                           URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health) {
+                           URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health, URI loadUrl) {
 
     /** The default {@code concurrency}, N_s (also where an {@code auto} server starts). */
     public static final int DEFAULT_CONCURRENCY = 10;
@@ -33,6 +34,12 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         requireNonNull(sim, "sim");
         requireNonNull(control, "control");
         requireNonNull(health, "health");
+    }
+
+    /** As above without a load URL. */
+    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
+                        URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health) {
+        this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health, null);
     }
 
     /** As above without an active health check. */
@@ -315,7 +322,7 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder(id, url).concurrency(concurrency).autoConcurrency(autoConcurrency).power(power)
-                .adminUrl(adminUrl).sim(sim).control(control).health(health);
+                .adminUrl(adminUrl).sim(sim).control(control).health(health).loadUrl(loadUrl);
     }
 
     /**
@@ -332,6 +339,7 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         private SimSpec sim = SimSpec.DEFAULT;
         private ConcurrencyControl control = ConcurrencyControl.DEFAULT;
         private HealthCheck health = HealthCheck.OFF;
+        private URI loadUrl = null;
 
         private Builder(String id, URI url) {
             this.id = requireNonNull(id, "id");
@@ -374,6 +382,12 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
             return this;
         }
 
+        /** {@code loadUrl}; default none (random-poll uses the gateway's own counters for this server). */
+        public Builder loadUrl(URI loadUrl) {
+            this.loadUrl = loadUrl;
+            return this;
+        }
+
         /** {@code health}; default {@link HealthCheck#OFF}. */
         public Builder health(HealthCheck health) {
             this.health = health;
@@ -381,7 +395,7 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         }
 
         public ServerConfig build() {
-            return new ServerConfig(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health);
+            return new ServerConfig(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health, loadUrl);
         }
     }
 }

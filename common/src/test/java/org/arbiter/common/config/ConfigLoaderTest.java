@@ -66,7 +66,7 @@ final class ConfigLoaderTest {
         assertThat(premium.queue()).isEqualTo(new ClassConfig.QueueConfig(1000, 30));
         assertThat(premium.match().headers()).containsEntry("X-Class", "premium");
         assertThat(c.gateways()).containsExactly(new GatewayConfig("g1", "127.0.0.1", 8080, 8180));
-        assertThat(c.dispatch()).isEqualTo(new DispatchConfig(DispatchConfig.Scheduler.WRR, DispatchConfig.Balancer.LEAST_OUTSTANDING, 2, 60, 2, 10L << 20,
+        assertThat(c.dispatch()).isEqualTo(new DispatchConfig(DispatchConfig.Scheduler.WRR, DispatchConfig.Balancer.LEAST_OUTSTANDING, 3, 60, 2, 10L << 20,
                 16L << 10, 60, true));
         assertThat(c.control()).isEqualTo(new ControlConfig(5, 5, 30, ControlConfig.Combine.MIN, 1, 1, 10,
                 ControlConfig.Prediction.MM1, 1));
@@ -269,7 +269,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse(bad))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
                         "classes[1].target: -2s (expected: > 0)",
-                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
+                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, loadUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
                         "control.period: 0s (expected: > 0)"));
     }
 

@@ -6,10 +6,15 @@ import java.util.random.RandomGenerator;
 import org.arbiter.gateway.Balancer;
 
 /**
- * Random polling (002 §3): sample d distinct servers among those with a free slot,
- * uniformly, and send to the one with the smallest inflight(g,s) / N(g,s). With d ≥ the number of
- * available servers this is least-outstanding. The random source is injected so the simulator
- * and tests are reproducible. Not thread-safe; confined to the core's thread.
+ * Random polling (002 §3): sample d distinct servers among those with a free slot that are not
+ * skipped for missing their polls, uniformly, and send to the one with the smallest load / N(g,s),
+ * where the load is the server's own answer to its latest poll (active + queued, plus what this
+ * gateway sent it since; {@code servers[].loadUrl}) when a fresh one is in, else inflight(g,s).
+ * Each sampled server is asked to be polled ({@link ServerView#wantPoll}); the adapter polls it
+ * asynchronously, so a decision uses the answers in by then and never waits for one. With d ≥ the
+ * number of available servers and no answers this is least-outstanding. If every available server
+ * is skipped, the skip is ignored (a request is not held back for it). The random source is injected
+ * so the simulator and tests are reproducible. Not thread-safe; confined to the core's thread.
  */
 public final class RandomPoll implements Balancer {
 
@@ -33,8 +38,15 @@ public final class RandomPoll implements Balancer {
         }
         int m = 0;
         for (int s = 0; s < n; s++) {
-            if (s != excluded && v.available(s)) {
+            if (s != excluded && v.available(s) && !v.skipped(s)) {
                 candidates[m++] = s;
+            }
+        }
+        if (m == 0) {
+            for (int s = 0; s < n; s++) {
+                if (s != excluded && v.available(s)) {
+                    candidates[m++] = s;
+                }
             }
         }
         if (m == 0) {
@@ -49,7 +61,9 @@ public final class RandomPoll implements Balancer {
             candidates[i] = candidates[j];
             candidates[j] = t;
             int s = candidates[i];
-            double load = (double) v.inFlight(s) / v.cap(s);
+            v.wantPoll(s);
+            int polled = v.polledLoad(s);
+            double load = (double) (polled >= 0 ? polled : v.inFlight(s)) / v.cap(s);
             if (best < 0 || load < bestLoad) {
                 best = s;
                 bestLoad = load;

@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayHttpConfig;
+import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.Classifier;
@@ -90,6 +91,9 @@ public final class DataPlane {
     private Iterable<Channel> drainClients;
     private CompletableFuture<DrainReport> drainDone;
     private HealthProber prober;
+    private final LoadPoller poller;
+    /** Per server index, its {@code loadUrl} (null: none; the gateway's own counters stand in); renewed on reload. */
+    private java.net.URI[] loadUrls;
     private volatile Allocation allocation;
     private volatile boolean canServe = true;
 
@@ -133,11 +137,37 @@ public final class DataPlane {
         });
         this.canServe = core.canServe(now());
         this.prober = prober(cluster);
+        this.loadUrls = loadUrls(cluster);
+        this.poller = new LoadPoller(loop, cluster.dispatch().pollDeadlineSeconds(), new LoadPoller.Outcome() {
+            @Override
+            public void answered(int s, int active, int queued) {
+                core.pollAnswered(s, active, queued, now());
+            }
+
+            @Override
+            public void missed(int s) {
+                boolean was = core.polls().skipped(s, now());
+                core.pollMissed(s, now());
+                if (!was && core.polls().skipped(s, now())) {
+                    LOG.warn("server {} missed {} load polls in a row: skipped for {} s", core.serverId(s),
+                            core.polls().misses(s), org.arbiter.gateway.dispatch.PollBook.SKIP_SECONDS);
+                }
+            }
+        });
         this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
     EventLoop loop() {
         return loop;
+    }
+
+    /** Per server index of the core, the server's {@code loadUrl} in {@code c} (null: none, or no longer configured). */
+    private java.net.URI[] loadUrls(ClusterConfig c) {
+        java.net.URI[] out = new java.net.URI[core.serverCount()];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = c.server(core.serverId(s)).map(ServerConfig::loadUrl).orElse(null);
+        }
+        return out;
     }
 
     private HealthProber prober(ClusterConfig c) {
@@ -256,6 +286,9 @@ public final class DataPlane {
             } else {
                 send(t.request());
             }
+        }
+        for (int s : core.drainPolls()) {
+            poller.poll(s, s < loadUrls.length ? loadUrls[s] : null); // only servers with a loadUrl are asked for
         }
     }
 
@@ -736,6 +769,7 @@ public final class DataPlane {
                 }
                 prober.close();
                 prober = prober(next);
+                loadUrls = loadUrls(next);
                 cluster = next;
                 allocation = core.allocation();
                 configVersion = version;

@@ -28,13 +28,16 @@ import picocli.CommandLine.Spec;
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
                 "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
-                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300)."})
+                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300),",
+                "distribution (002 Fig. 11: Neptune's random polling against server partitioning on 2-16 servers;",
+                "--seconds measured per run, default 300), spike (002 Fig. 12: a Silver spike and a server failure on 16",
+                "servers, 300 s)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults or yield")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution or spike")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -206,7 +209,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (result == null) {
             err.println("experiment: " + name
-                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield)");
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike)");
             return 2;
         }
         return write(result);
@@ -248,6 +251,15 @@ public final class ExperimentCommand implements Callable<Integer> {
                 org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed, points,
                         given ? seconds : 300, err::println);
                 yield new Output(r, dir -> Charts.yield(r, dir));
+            }
+            case "distribution" -> {
+                boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                DistributionResult r = NeptuneExperiments.distribution(seed, given ? seconds : 300, err::println);
+                yield new Output(r, dir -> Charts.distribution(r, dir));
+            }
+            case "spike" -> {
+                SpikeResult r = NeptuneExperiments.spike(seed, err::println);
+                yield new Output(r, dir -> Charts.spike(r, dir));
             }
             default -> null;
         };

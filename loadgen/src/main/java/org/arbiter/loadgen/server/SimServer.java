@@ -418,7 +418,23 @@ public final class SimServer implements AutoCloseable {
             String path = req.uri();
             HttpResponseStatus status = HttpResponseStatus.OK;
             Object body;
-            if (req.method() == HttpMethod.GET && path.equals("/status")) {
+            if (req.method() == HttpMethod.GET && path.equals("/load")) {
+                // a gateway's load poll (002 §3): requests held, as active (on a core) and queued (beyond the cores)
+                try {
+                    clock.execute(() -> {
+                        try {
+                            int held = open.size();
+                            int active = Math.min(held, options.cores());
+                            reply(ctx, HttpResponseStatus.OK, Map.of("active", active, "queued", held - active));
+                        } catch (Exception e) {
+                            ctx.close();
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    ctx.close(); // closing
+                }
+                return;
+            } else if (req.method() == HttpMethod.GET && path.equals("/status")) {
                 // Built on the clock thread and answered from there: an event loop must never wait
                 // for the clock, which may itself be waiting for this loop (closing the request
                 // port at power-off).

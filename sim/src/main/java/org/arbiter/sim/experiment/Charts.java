@@ -210,6 +210,47 @@ public final class Charts {
         return out;
     }
 
+    /** 002 Fig. 11: normalised aggregate yield against servers, one series per policy and demand, one chart per workload. */
+    public static List<Path> distribution(DistributionResult result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (var w : result.workloads().entrySet()) {
+            XYChart c = new XYChartBuilder().width(800).height(500)
+                    .title("Aggregate yield, " + w.getKey() + " (002 Fig. 11; 1 = Neptune at 200 % on 16 servers)")
+                    .xAxisTitle("servers").yAxisTitle("normalised yield").build();
+            Map<String, List<DistributionResult.Point>> series = new LinkedHashMap<>();
+            for (DistributionResult.Point p : w.getValue()) {
+                series.computeIfAbsent(p.policy() + " " + Math.round(p.demand() * 100) + " %", k -> new ArrayList<>()).add(p);
+            }
+            for (var e : series.entrySet()) {
+                c.addSeries(e.getKey(), e.getValue().stream().map(p -> (double) p.servers()).toList(),
+                        e.getValue().stream().map(DistributionResult.Point::normalised).toList());
+            }
+            out.add(save(c, dir.resolve("distribution-" + w.getKey() + ".png")));
+        }
+        DistributionResult.SchedulerCheck check = result.schedulerCheck();
+        XYChart c = new XYChartBuilder().width(800).height(500)
+                .title("LossPercent behind random polling, search, " + check.servers() + " servers")
+                .xAxisTitle("demand (1 = servers / E[s])").yAxisTitle("LossPercent").build();
+        check.lossPercent().forEach((k, v) -> c.addSeries(k, check.demand(), v));
+        out.add(save(c, dir.resolve("distribution-schedulers.png")));
+        return out;
+    }
+
+    /** 002 Fig. 12: per class demand and allocation every 2 s, one chart per policy. */
+    public static List<Path> spike(SpikeResult result, Path dir) throws IOException {
+        List<Path> out = new ArrayList<>();
+        for (var run : result.runs().entrySet()) {
+            XYChart c = new XYChartBuilder().width(1000).height(500)
+                    .title("Demand and allocation, " + run.getKey() + " (002 Fig. 12)")
+                    .xAxisTitle("time (s)").yAxisTitle("% of the cluster").build();
+            SpikeResult.Run r = run.getValue();
+            r.demand().forEach((k, v) -> c.addSeries(k + " demand", r.time(), v));
+            r.allocation().forEach((k, v) -> c.addSeries(k + " allocation", r.time(), v));
+            out.add(save(c, dir.resolve("spike-" + run.getKey() + ".png")));
+        }
+        return out;
+    }
+
     private static Path save(Chart<?, ?> chart, Path file) throws IOException {
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         return file;
