@@ -28,13 +28,15 @@ import picocli.CommandLine.Spec;
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
                 "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
-                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300)."})
+                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300),",
+                "bursty (001 Fig. 1, 3, Table 1: one queue under Pareto on/off load, the queueing-model predictor",
+                "against 001's queue-length feedback control; --points points of 1 000 requests, default 100)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults or yield")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults, yield or bursty")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -141,9 +143,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
-    @Option(names = "--points", defaultValue = "7", paramLabel = "N",
-            description = "yield only: demand points from 50 % to 200 % (default: ${DEFAULT-VALUE}; --seconds defaults to 300 there).")
-    int points;
+    @Option(names = "--points", paramLabel = "N",
+            description = {"yield: demand points from 50 % to 200 % (default 7; --seconds defaults to 300 there);",
+                    "bursty: points of 1 000 requests per run (default 100; the sweep uses at most 50)."})
+    Integer points;
 
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
@@ -206,7 +209,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (result == null) {
             err.println("experiment: " + name
-                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield)");
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, bursty)");
             return 2;
         }
         return write(result);
@@ -245,9 +248,14 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             case "yield" -> {
                 boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
-                org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed, points,
+                org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed,
+                        points == null ? 7 : points,
                         given ? seconds : 300, err::println);
                 yield new Output(r, dir -> Charts.yield(r, dir));
+            }
+            case "bursty" -> {
+                BurstyResult r = BurstyExperiment.run(seed, points == null ? 100 : points, err::println);
+                yield new Output(r, dir -> Charts.bursty(r, dir));
             }
             default -> null;
         };
