@@ -115,13 +115,13 @@ public final class GrmSolver {
         }
     }
 
-    /** The flow model of one flow under the problem's prediction mode (no PI term). */
-    public static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p) {
-        return model(f, c, p, 0);
+    /** The flow model of one flow of {@code problem} under its prediction mode, with its PI term if any. */
+    public static FlowModel model(Problem problem, Problem.Flow f) {
+        return model(f, problem.classNamed(f.cls()), problem.parameters(), problem.deltaMu().getOrDefault(f.id(), 0.0));
     }
 
     /** The flow model of one flow under the problem's prediction mode, with liu's PI term Δμ (req/s). */
-    public static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p, double deltaMu) {
+    private static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p, double deltaMu) {
         double cap = c.responseTimeCap() * c.targetSeconds();
         return switch (p.prediction()) {
             case QUEUE_LENGTH -> FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap,
