@@ -67,7 +67,7 @@ public final class GrmSolver {
         for (int i = 0; i < lowers.length; i++) {
             Problem.Flow f = problem.flows().get(i);
             Problem.ClassSpec c = problem.classNamed(f.cls());
-            FlowModel model = model(f, c, p);
+            FlowModel model = model(f, c, p, problem.deltaMu().getOrDefault(f.id(), 0.0));
             boolean pinned = problem.pins().containsKey(f.id());
             int upper = pinned ? lowers[i] : (int) (totalUnits - (lowerSum - lowers[i]));
             items.add(new Item(classIndex.get(f.cls()), lowers[i], upper, model, c, q));
@@ -115,13 +115,21 @@ public final class GrmSolver {
         }
     }
 
-    /** The flow model of one flow under the problem's prediction mode. */
-    public static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p) {
+    /** The flow model of one flow of {@code problem} under its prediction mode, with its PI term if any. */
+    public static FlowModel model(Problem problem, Problem.Flow f) {
+        return model(f, problem.classNamed(f.cls()), problem.parameters(), problem.deltaMu().getOrDefault(f.id(), 0.0));
+    }
+
+    /** The flow model of one flow under the problem's prediction mode, with liu's PI term Δμ (req/s). */
+    private static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p, double deltaMu) {
         double cap = c.responseTimeCap() * c.targetSeconds();
-        return p.prediction() == Problem.Prediction.QUEUE_LENGTH
-                ? FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap, f.queueLength(),
-                        p.controlPeriodSeconds(), p.gain())
-                : FlowModel.mm1(f.arrivalRate(), f.responseTime(), f.weight(), cap);
+        return switch (p.prediction()) {
+            case QUEUE_LENGTH -> FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap,
+                    f.queueLength(), p.controlPeriodSeconds(), p.gain());
+            case LIU -> FlowModel.liu(f.arrivalRate(), f.responseTime(), f.weight(), cap, f.queueLength(),
+                    c.targetSeconds(), p.liuK(), deltaMu);
+            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), f.weight(), cap);
+        };
     }
 
     private static String format(double d) {

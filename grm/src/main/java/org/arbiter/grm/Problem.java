@@ -23,9 +23,17 @@ import org.arbiter.common.utility.UtilityFunction;
  * @param pins       weights fixed by an operator, by flow: the optimiser holds such a flow at
  *                   exactly its pin (rounded to the nearest multiple of 1/q; an operator's pin
  *                   may lie below minWeight and minShare) and optimises the others
+ * @param deltaMu    liu prediction only: the PI term Δμ (req/s) of each flow, kept by the caller
+ *                   across periods (absent = 0)
  */
 public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> flows, Parameters parameters,
-                      Map<FlowId, Double> pins) {
+                      Map<FlowId, Double> pins, Map<FlowId, Double> deltaMu) {
+
+    /** Without PI terms. */
+    public Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> flows, Parameters parameters,
+                   Map<FlowId, Double> pins) {
+        this(servers, classes, flows, parameters, pins, Map.of());
+    }
 
     /** A server and its concurrency N_s. */
     public record Server(String id, int concurrency) {
@@ -65,8 +73,8 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
     /** sum (003 eq. 2a) or min (eq. 2b). */
     public enum Combine { SUM, MIN }
 
-    /** mm1 (003 eq. 9) or queue-length (001). */
-    public enum Prediction { MM1, QUEUE_LENGTH }
+    /** mm1 (003 eq. 9), queue-length (Arbiter's backlog term) or liu (001 Step 1-3). */
+    public enum Prediction { MM1, QUEUE_LENGTH, LIU }
 
     /**
      * @param combine             objective
@@ -75,10 +83,17 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
      * @param prediction          the model
      * @param controlPeriodSeconds Γ, for queue-length prediction
      * @param gain                k, for queue-length prediction
+     * @param liuK                k of liu prediction: 001's K = k/τ_c
      */
     public record Parameters(Combine combine, int granularity, double minWeight, Prediction prediction,
-                             double controlPeriodSeconds, double gain) {
+                             double controlPeriodSeconds, double gain, double liuK) {
         public static final Parameters PAPER = new Parameters(Combine.MIN, 1, 1, Prediction.MM1, 5, 1);
+
+        /** With liu's k = 1 (001's K = 1/D_ref). */
+        public Parameters(Combine combine, int granularity, double minWeight, Prediction prediction,
+                          double controlPeriodSeconds, double gain) {
+            this(combine, granularity, minWeight, prediction, controlPeriodSeconds, gain, 1);
+        }
 
         public Parameters {
             requireNonNull(combine, "combine");
@@ -92,7 +107,13 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
         flows = List.copyOf(requireNonNull(flows, "flows"));
         requireNonNull(parameters, "parameters");
         pins = Map.copyOf(pins == null ? Map.of() : pins);
+        deltaMu = Map.copyOf(deltaMu == null ? Map.of() : deltaMu);
         List<String> errors = validate(servers, classes, flows, parameters, pins);
+        deltaMu.forEach((id, d) -> {
+            if (d == null || !Double.isFinite(d)) {
+                errors.add("deltaMu." + id.gateway() + "." + id.cls() + ": " + d + " (expected: a finite number)");
+            }
+        });
         if (!errors.isEmpty()) {
             throw new ProblemException(errors);
         }
@@ -211,6 +232,9 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
         }
         if (!(p.gain() >= 0)) {
             e.add("gain: " + p.gain() + " (expected: >= 0)");
+        }
+        if (!(p.liuK() >= 0) || Double.isInfinite(p.liuK())) {
+            e.add("liu.k: " + p.liuK() + " (expected: >= 0)");
         }
         pins.forEach((id, w) -> {
             if (!seen.contains(id)) {

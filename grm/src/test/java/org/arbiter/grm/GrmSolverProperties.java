@@ -60,7 +60,7 @@ final class GrmSolverProperties {
         Assume.that(problem.classes().stream().allMatch(c -> c.minShare() == 0));
         List<Problem.Server> more = new ArrayList<>(problem.servers());
         more.add(new Problem.Server("extra", 1));
-        Problem bigger = new Problem(more, problem.classes(), problem.flows(), problem.parameters(), problem.pins());
+        Problem bigger = new Problem(more, problem.classes(), problem.flows(), problem.parameters(), problem.pins(), problem.deltaMu());
         assertThat(GrmSolver.solve(bigger).objective()).isGreaterThanOrEqualTo(GrmSolver.solve(problem).objective() - 1e-9);
     }
 
@@ -81,6 +81,12 @@ final class GrmSolverProperties {
                     lambda += problem.parameters().gain()
                             * Math.max(0, f.queueLength() - f.arrivalRate() * f.responseTime())
                             / problem.parameters().controlPeriodSeconds();
+                } else if (problem.parameters().prediction() == Problem.Prediction.LIU) {
+                    // 001 Step 3 written out: μ = 1/τ + λ̃ + (k/τ)(ℓ − λ̃τ) + Δμ; eq. 9 carries μ − 1/τ, at least 0
+                    double tau = c.targetSeconds();
+                    double k = problem.parameters().liuK();
+                    double dm = problem.deltaMu().getOrDefault(f.id(), 0.0);
+                    lambda = Math.max(0, f.arrivalRate() + k / tau * (f.queueLength() - f.arrivalRate() * tau) + dm);
                 }
                 double denom = 1 / f.responseTime() + f.arrivalRate() / f.weight() - lambda / w;
                 expected = denom <= 0 ? cap : Math.min(1 / denom, cap);
@@ -129,12 +135,16 @@ final class GrmSolverProperties {
                 }
             }
             int n2 = Math.max(n, fs.size());
-            Problem.Prediction pred = rnd.nextBoolean() ? Problem.Prediction.MM1 : Problem.Prediction.QUEUE_LENGTH;
+            Problem.Prediction pred = Problem.Prediction.values()[rnd.nextInt(Problem.Prediction.values().length)];
+            Map<Problem.FlowId, Double> deltaMu = new HashMap<>();
+            if (pred == Problem.Prediction.LIU) {
+                fs.forEach(f -> deltaMu.put(f.id(), rnd.nextDouble() * 2 - 1));
+            }
             Map<Problem.FlowId, Double> pins = new HashMap<>();
             if (fs.size() > 1 && rnd.nextInt(4) == 0) {
                 pins.put(fs.get(rnd.nextInt(fs.size())).id(), 1 + rnd.nextInt(2) / (double) qq);
             }
-            Problem.Parameters params = new Problem.Parameters(comb, qq, 1, pred, 5, 1);
+            Problem.Parameters params = new Problem.Parameters(comb, qq, 1, pred, 5, 1, 0.5 + rnd.nextDouble());
             // Keep the instance feasible (infeasible bounds have their own test): the smallest N ≥ n2
             // that holds its own lower bounds (they grow with N through minShare, Σ minShare < 1).
             int n3 = n2;
@@ -149,7 +159,7 @@ final class GrmSolverProperties {
                 }
                 n3++;
             }
-            return new Problem(List.of(new Problem.Server("s1", n3)), cs, fs, params, pins);
+            return new Problem(List.of(new Problem.Server("s1", n3)), cs, fs, params, pins, deltaMu);
         });
     }
 
@@ -203,7 +213,7 @@ final class GrmSolverProperties {
         for (int i = 0; i < units.length; i++) {
             Problem.Flow f = p.flows().get(i);
             Problem.ClassSpec c = p.classNamed(f.cls());
-            double u = c.utility().utility(GrmSolver.model(f, c, p.parameters()).predict(units[i] / (double) p.parameters().granularity()));
+            double u = c.utility().utility(GrmSolver.model(p, f).predict(units[i] / (double) p.parameters().granularity()));
             sum += u;
             byClass.merge(f.cls(), u, Double::sum);
         }

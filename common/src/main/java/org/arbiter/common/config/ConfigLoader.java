@@ -214,7 +214,8 @@ public final class ConfigLoader {
                 k.number("responseTimeCap", kd.responseTimeCap(), v -> v > 1, "> 1"),
                 k.choice("prediction", ControlConfig.Prediction.class, kd.prediction()),
                 k.number("gain", kd.gain(), v -> v >= 0, ">= 0"),
-                k.duration("maxClockSkew", kd.maxClockSkewSeconds(), v -> v >= 0 && v <= 3600, "0s..1h"));
+                k.duration("maxClockSkew", kd.maxClockSkewSeconds(), v -> v >= 0 && v <= 3600, "0s..1h"),
+                readLiu(k.object("liu")));
         k.finish();
         if (control.statsWindowSeconds() < control.reportPeriodSeconds()) {
             k.error("statsWindow", Durations.format(control.statsWindowSeconds())
@@ -572,6 +573,18 @@ public final class ConfigLoader {
             return null;
         }
         return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health, load);
+    }
+
+    /** {@code control.liu}: 001's gains, each checked with its path ({@code control.liu.pi.kp}). */
+    private static ControlConfig.Liu readLiu(Node l) {
+        ControlConfig.Liu d = ControlConfig.Liu.DEFAULT;
+        double k = l.number("k", d.k(), v -> v >= 0 && v <= 1000, "0..1000");
+        Node pi = l.object("pi");
+        double kp = pi.number("kp", d.kp(), v -> v >= 0 && v <= 1000, "0..1000");
+        double ki = pi.number("ki", d.ki(), v -> v >= 0 && v <= 1000, "0..1000");
+        pi.finish();
+        l.finish();
+        return new ControlConfig.Liu(k, kp, ki);   // a bad value was reported and replaced by its default
     }
 
     private static DispatchConfig.Ejection readEjection(Node e) {

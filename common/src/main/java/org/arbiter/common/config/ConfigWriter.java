@@ -147,7 +147,8 @@ public final class ConfigWriter {
                 "statsWindow", Durations.format(k.statsWindowSeconds()), "combine", k.combine().wireName(),
                 "granularity", k.granularity(), "minWeight", k.minWeight(), "responseTimeCap", k.responseTimeCap(),
                 "prediction", k.prediction().wireName(), "gain", k.gain(),
-                "maxClockSkew", Durations.format(k.maxClockSkewSeconds())));
+                "maxClockSkew", Durations.format(k.maxClockSkewSeconds()),
+                "liu", map("k", k.liu().k(), "pi", map("kp", k.liu().kp(), "ki", k.liu().ki()))));
         SizingConfig z = c.sizing();
         Map<String, Object> sizing = map("policy", z.policy().wireName(), "minServers", z.minServers(), "maxServers", z.maxServers(),
                 "startupDelay", Durations.format(z.startupDelaySeconds()),

@@ -14,14 +14,53 @@ import static java.util.Objects.requireNonNull;
  * @param granularity         q: weights move in units of 1/q
  * @param minWeight           lower bound of every w(g,c)
  * @param responseTimeCap     predictions are clamped to this multiple of τ_c
- * @param prediction          mm1 (003 eq. 9) or queue-length (001)
+ * @param prediction          mm1 (003 eq. 9), queue-length (Arbiter's backlog term) or liu (001 Step 1-3)
  * @param gain                k of the queue-length feedback
  * @param maxClockSkewSeconds how far a control record's {@code at} or epoch may lie ahead of the
  *                            reader's clock before it is refused as implausible (0..1h, default 30 s)
+ * @param liu                 {@code control.liu}: the gains of 001's controller (prediction liu)
  */
 public record ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
                             Combine combine, int granularity, double minWeight, double responseTimeCap,
-                            Prediction prediction, double gain, double maxClockSkewSeconds) {
+                            Prediction prediction, double gain, double maxClockSkewSeconds, Liu liu) {
+
+    /**
+     * {@code control.liu}: the gains of 001's Queue Length Model Based Feedback Control (001 §4), made
+     * dimensionless by the class target D_ref = τ_c so one setting fits every class.
+     *
+     * @param k  001 Step 3's K in units of 1/D_ref: K = k / τ_c (default 1, 001's "K = 1/D_ref")
+     * @param kp proportional gain of the PI term Δμ (0 = off)
+     * @param ki integral gain of the PI term Δμ, per D_ref of time (0 = off)
+     */
+    public record Liu(double k, double kp, double ki) {
+        /** k = 1, no PI term. */
+        public static final Liu DEFAULT = new Liu(1, 0, 0);
+
+        public Liu {
+            if (!(k >= 0) || Double.isInfinite(k)) {
+                throw new IllegalArgumentException("k: " + k + " (expected: >= 0)");
+            }
+            if (!(kp >= 0) || Double.isInfinite(kp)) {
+                throw new IllegalArgumentException("pi.kp: " + kp + " (expected: >= 0)");
+            }
+            if (!(ki >= 0) || Double.isInfinite(ki)) {
+                throw new IllegalArgumentException("pi.ki: " + ki + " (expected: >= 0)");
+            }
+        }
+
+        /** True when the PI term is on. */
+        public boolean hasPi() {
+            return kp > 0 || ki > 0;
+        }
+    }
+
+    /** With 001's default gains ({@link Liu#DEFAULT}). */
+    public ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
+                         Combine combine, int granularity, double minWeight, double responseTimeCap,
+                         Prediction prediction, double gain, double maxClockSkewSeconds) {
+        this(periodSeconds, reportPeriodSeconds, statsWindowSeconds, combine, granularity, minWeight, responseTimeCap,
+                prediction, gain, maxClockSkewSeconds, Liu.DEFAULT);
+    }
 
     /** The default {@code control.maxClockSkew}. */
     public static final double DEFAULT_MAX_CLOCK_SKEW_SECONDS = 30;
@@ -42,6 +81,7 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
     public ControlConfig {
         requireNonNull(combine, "combine");
         requireNonNull(prediction, "prediction");
+        requireNonNull(liu, "liu");
     }
 
     /** {@code control.combine}: min (003 eq. 2b) or sum (eq. 2a). */
@@ -66,9 +106,12 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
         }
     }
 
-    /** {@code control.prediction}: mm1 (003 eq. 9) or queue-length (001, with {@code gain}). */
+    /**
+     * {@code control.prediction}: mm1 (003 eq. 9), queue-length (Arbiter's one-sided backlog term, with
+     * {@code gain}) or liu (001 Step 1-3 with the optional PI term, with {@code control.liu}).
+     */
     public enum Prediction implements Choice {
-        MM1("mm1"), QUEUE_LENGTH("queue-length");
+        MM1("mm1"), QUEUE_LENGTH("queue-length"), LIU("liu");
 
         private final String wireName;
 
@@ -104,7 +147,7 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
         return new Builder().periodSeconds(periodSeconds).reportPeriodSeconds(reportPeriodSeconds)
                 .statsWindowSeconds(statsWindowSeconds).combine(combine).granularity(granularity).minWeight(minWeight)
                 .responseTimeCap(responseTimeCap).prediction(prediction).gain(gain)
-                .maxClockSkewSeconds(maxClockSkewSeconds);
+                .maxClockSkewSeconds(maxClockSkewSeconds).liu(liu);
     }
 
     /**
@@ -122,6 +165,7 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
         private Prediction prediction = Prediction.MM1;
         private double gain = 1;
         private double maxClockSkewSeconds = DEFAULT_MAX_CLOCK_SKEW_SECONDS;
+        private Liu liu = Liu.DEFAULT;
 
         private Builder() {
         }
@@ -186,9 +230,15 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
             return this;
         }
 
+        /** {@code liu}; default k = 1, no PI term. */
+        public Builder liu(Liu liu) {
+            this.liu = liu;
+            return this;
+        }
+
         public ControlConfig build() {
             return new ControlConfig(periodSeconds, reportPeriodSeconds, statsWindowSeconds, combine, granularity,
-                    minWeight, responseTimeCap, prediction, gain, maxClockSkewSeconds);
+                    minWeight, responseTimeCap, prediction, gain, maxClockSkewSeconds, liu);
         }
     }
 }

@@ -112,7 +112,7 @@ final class ConfigLoaderTest {
                         "dispatch.scheduler: wfq (expected: one of wrr, fcfs, priority, edf, yid, greedy, adaptive)",
                         "dispatch.balancer: random (expected: one of least-outstanding, random-poll)",
                         "control.combine: max (expected: one of min, sum)",
-                        "control.prediction: mm2 (expected: one of mm1, queue-length; did you mean 'mm1'?)",
+                        "control.prediction: mm2 (expected: one of mm1, queue-length, liu; did you mean 'mm1'?)",
                         "sizing.policy: queu (expected: one of off, static, queue, utility, schedule; did you mean 'queue'?)",
                         "sizing.estimator: guess (expected: one of queue, static, utilization)",
                         "sizing.forecast: tomorrow (expected: one of trend, current)",
@@ -149,7 +149,8 @@ final class ConfigLoaderTest {
                 .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.FCFS)
                         .balancer(DispatchConfig.Balancer.RANDOM_POLL).pollSize(3).build())
                 .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10)
-                        .combine(ControlConfig.Combine.SUM).prediction(ControlConfig.Prediction.QUEUE_LENGTH).build())
+                        .combine(ControlConfig.Combine.SUM).prediction(ControlConfig.Prediction.LIU)
+                        .liu(new ControlConfig.Liu(2, 0.5, 0.25)).build())
                 .sizing(SizingConfig.builder().policy(SizingConfig.Policy.SCHEDULE).schedule(List.of(1, 2))
                         .scheduleSlotSeconds(60).forecast(SizingConfig.Forecast.CURRENT).build())
                 .power(PowerConfig.builder().actuator(PowerConfig.Actuator.EXEC).command("echo {server} {action}").build())
@@ -329,7 +330,11 @@ final class ConfigLoaderTest {
             clock skew too large   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {maxClockSkew: 2h}' | control.maxClockSkew: 2h (expected: 0s..1h)
             clock skew negative    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {maxClockSkew: -1s}' | control.maxClockSkew: -1s (expected: 0s..1h)
             cap                    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {responseTimeCap: 1}' | control.responseTimeCap: 1 (expected: > 1)
-            prediction             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {prediction: arima}' | control.prediction: arima (expected: one of mm1, queue-length)
+            liu k                  | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {prediction: liu, liu: {k: -1}}' | control.liu.k: -1 (expected: 0..1000)
+            liu pi kp              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {liu: {pi: {kp: fast}}}' | control.liu.pi.kp: fast (expected: a number 0..1000)
+            liu pi unknown         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {liu: {pi: {derivative: 1}}}' | control.liu.pi.derivative: unknown key (expected: one of kp, ki)
+            liu not a mapping      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {liu: 1}' | control.liu: 1 (expected: a mapping)
+            prediction             | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrol: {prediction: arima}' | control.prediction: arima (expected: one of mm1, queue-length, liu)
             sizing policy          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: magic}' | sizing.policy: magic (expected: one of off, static, queue, utility, schedule)
             schedule no servers    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: schedule}' | sizing.schedule.servers: missing (expected: a list of server counts, one per slot, when policy is schedule)
             schedule bad count     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nsizing: {policy: schedule, schedule: {servers: [1, -2]}}' | sizing.schedule.servers[1]: -2 (expected: a whole number >= 0)

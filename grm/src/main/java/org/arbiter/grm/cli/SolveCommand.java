@@ -100,9 +100,12 @@ public final class SolveCommand implements Callable<Integer> {
             q = granularity;
         }
         double minWeight = n.number("minWeight", 1, v -> v >= 0, ">= 0");
-        String prediction = n.choice("prediction", "mm1", "mm1", "queue-length");
+        String prediction = n.choice("prediction", "mm1", "mm1", "queue-length", "liu");
         double period = n.number("controlPeriod", 5, v -> v > 0, "> 0");
         double gain = n.number("gain", 1, v -> v >= 0, ">= 0");
+        Node liu = n.object("liu");
+        double liuK = liu.number("k", 1, v -> v >= 0 && v <= 1000, "0..1000");
+        liu.finish();
 
         List<Problem.Server> servers = new ArrayList<>();
         n.require("servers");
@@ -159,8 +162,12 @@ public final class SolveCommand implements Callable<Integer> {
         try {
             return new Problem(servers, classes, flows,
                     new Problem.Parameters(comb.equals("sum") ? Problem.Combine.SUM : Problem.Combine.MIN, q, minWeight,
-                            prediction.equals("queue-length") ? Problem.Prediction.QUEUE_LENGTH : Problem.Prediction.MM1,
-                            period, gain), Map.of());
+                            switch (prediction) {
+                                case "queue-length" -> Problem.Prediction.QUEUE_LENGTH;
+                                case "liu" -> Problem.Prediction.LIU;
+                                default -> Problem.Prediction.MM1;
+                            },
+                            period, gain, liuK), Map.of());
         } catch (ProblemException e) {
             errors.addAll(e.errors());
             return null;

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
@@ -58,6 +59,9 @@ public final class GrmStep implements ControlStep {
     private long sequence;
     private Fleet fleet;
     private List<Decision.PinStatus> leftOut = List.of();
+    /** liu prediction with a PI term: one controller per flow, updated once per period (001 Fig. 2). */
+    private final Map<Problem.FlowId, org.arbiter.grm.model.LiuControl.Pi> pis = new java.util.HashMap<>();
+    private final Map<Problem.FlowId, Double> deltaMu = new java.util.HashMap<>();
 
     /**
      * @param config     the cluster
@@ -90,6 +94,7 @@ public final class GrmStep implements ControlStep {
         }
         sequence++;
         live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
+        updatePi(live, overrides);
         Map<String, GatewayStats> liveNow = live;
         Fleet.Step fs = fl.step(t, now, live, servers -> omegaWith(servers, liveNow, overrides, lastAllocations),
                 overrides.powerPins());
@@ -185,6 +190,27 @@ public final class GrmStep implements ControlStep {
         }
     }
 
+    /**
+     * liu with {@code control.liu.pi}: each flow's Δμ from its measured mean response time against its
+     * class target (001 Fig. 2), once per period; a flow with nothing measured holds its integral.
+     */
+    private void updatePi(Map<String, GatewayStats> live, OverrideBook overrides) {
+        ControlConfig.Liu liu = config.control().liu();
+        if (config.control().prediction() != ControlConfig.Prediction.LIU || !liu.hasPi()) {
+            return;
+        }
+        for (Map.Entry<String, GatewayStats> g : live.entrySet()) {
+            for (ClassConfig c : config.classes()) {
+                GatewayStats.ClassStats cs = g.getValue().classes().get(c.name());
+                double measured = cs != null && cs.meanResponseTime() > 0 ? cs.meanResponseTime() : Double.NaN;
+                Problem.FlowId id = new Problem.FlowId(g.getKey(), c.name());
+                double d = pis.computeIfAbsent(id, f -> new org.arbiter.grm.model.LiuControl.Pi(liu.kp(), liu.ki()))
+                        .update(measured, overrides.effective(c).targetSeconds(), config.control().periodSeconds());
+                deltaMu.put(id, d);
+            }
+        }
+    }
+
     /** A period's problem and what became of the operator's pins in it. */
     record Built(Problem problem, PinSelection.Outcome pins) {
     }
@@ -240,10 +266,18 @@ public final class GrmStep implements ControlStep {
                 q, config.control().minWeight(),
                 switch (config.control().prediction()) {
                     case QUEUE_LENGTH -> Problem.Prediction.QUEUE_LENGTH;
+                    case LIU -> Problem.Prediction.LIU;
                     case MM1 -> Problem.Prediction.MM1;
                 },
-                config.control().periodSeconds(), config.control().gain());
-        return new Built(new Problem(servers, classes, flows, p, weightPins), pins);
+                config.control().periodSeconds(), config.control().gain(), config.control().liu().k());
+        Map<Problem.FlowId, Double> dm = new LinkedHashMap<>();
+        for (Problem.Flow f : flows) {
+            Double d = deltaMu.get(f.id());
+            if (d != null) {
+                dm.put(f.id(), d);
+            }
+        }
+        return new Built(new Problem(servers, classes, flows, p, weightPins, dm), pins);
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */

@@ -30,6 +30,12 @@ package org.arbiter.grm.model;
  * with μ still inferred from the measured λ̃ by 003 eq. 8 (the backlog does not change the service
  * rate, only the load it must carry). With ℓ at its steady level the prediction is 003 eq. 9's.
  *
+ * 001's controller as printed (Step 1-3, see LiuControl). Its service rate μ = 1/D_ref + λ_q with
+ * λ_q = λ̃ + K(ℓ − λ̃·D_ref) + Δμ, K = k/D_ref, is used through its arrival part: eq. 9 predicts with
+ * λ = max(0, λ_q), so a flow alone is predicted at D_ref = τ_c exactly where its weight buys 001's μ
+ * (at w = 1, μ₁ = μ). Unlike the queue-length mode this is two-sided (a short queue lowers λ), aims at
+ * D_ref rather than the measured t̃, does not depend on Γ, and carries the PI term Δμ.
+ *
  * Thread-safety: immutable.
  */
 
@@ -75,6 +81,28 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         double backlog = Math.max(0, queueLength - arrivalRate * responseTime);
         return new FlowModel(arrivalRate, responseTime, weightInForce, capSeconds,
                 arrivalRate + gain * backlog / periodSeconds);
+    }
+
+    /**
+     * With 001's controller (Step 1-3, {@link LiuControl}): λ = max(0, μ_q + Δμ − 1/D_ref).
+     *
+     * @param targetSeconds D_ref, the class target τ_c
+     * @param k             K in units of 1/D_ref (001: 1)
+     * @param deltaMu       Δμ of the PI term, req/s (0 without it)
+     */
+    public static FlowModel liu(double arrivalRate, double responseTime, double weightInForce, double capSeconds,
+                                double queueLength, double targetSeconds, double k, double deltaMu) {
+        double mu = LiuControl.serviceRate(arrivalRate, queueLength, targetSeconds, k) + deltaMu;
+        return new FlowModel(arrivalRate, responseTime, weightInForce, capSeconds,
+                Math.max(0, mu - 1 / targetSeconds));
+    }
+
+    /**
+     * The service rate a single queue needs for this model to predict {@code targetSeconds}: 1/τ + λ,
+     * with λ this model's prediction arrival rate (001's μ when built by {@link #liu}).
+     */
+    public double serviceRateFor(double targetSeconds) {
+        return 1 / targetSeconds + predictionArrivalRate;
     }
 
     /** μ, 003 eq. 8: service rate per unit of weight, inferred from the measurement. */

@@ -120,4 +120,18 @@ final class SolveCommandTest {
         assertThat(run("{nope")).isEqualTo(2);
         assertThat(err.toString()).contains("not valid JSON at line 1");
     }
+
+    /** prediction liu: premium's backlog (ℓ = 30 against λ̃τ = 19) moves weight to it; a bad liu.k names its path. */
+    @Test
+    void liu_givesTheBackloggedFlowMoreThanMm1_andABadKIsNamed() throws Exception {
+        String withQueue = EXAMPLE.replace("\"queueLength\": 3", "\"queueLength\": 30");
+        assertThat(run(withQueue.replace("{\"combine\"", "{\"prediction\": \"mm1\", \"combine\""))).isZero();
+        double mm1 = new ObjectMapper().readTree(out.toString()).at("/weights/g1/premium").asDouble();
+        out.getBuffer().setLength(0);
+        assertThat(run(withQueue.replace("{\"combine\"", "{\"prediction\": \"liu\", \"liu\": {\"k\": 1}, \"combine\""))).isZero();
+        double liu = new ObjectMapper().readTree(out.toString()).at("/weights/g1/premium").asDouble();
+        assertThat(liu).isGreaterThan(mm1);
+        assertThat(run(EXAMPLE.replace("{\"combine\"", "{\"prediction\": \"liu\", \"liu\": {\"k\": -1}, \"combine\""))).isEqualTo(2);
+        assertThat(err.toString()).contains("liu.k: -1 (expected: 0..1000)");
+    }
 }

@@ -202,4 +202,40 @@ final class GrmStepTest {
         assertThat(Double.isNaN(r.decision().objective())).isTrue();
         assertThat(MessageCodec.decode(MessageCodec.encode(r.decision()), Decision.class)).isInstanceOf(Decoded.Ok.class);
     }
+
+    /** 001 Fig. 2: with control.liu.pi, a flow that stays slower than its target gains weight period after period. */
+    @Test
+    void liuWithPi_raisesASlowFlowsWeight_periodAfterPeriod_whileWithoutPiItHolds() {
+        String yaml = """
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}}
+                  - {name: basic, target: 2s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 100}
+                gateways:
+                  - {id: g1, port: 8080}
+                control: {granularity: 10, combine: sum, prediction: liu, liu: {k: 1%s}}
+                """;
+        ClusterConfig plain = ConfigLoader.parse(yaml.formatted(""));
+        ClusterConfig pi = ConfigLoader.parse(yaml.formatted(", pi: {kp: 1, ki: 0.1}"));
+        assertThat(pi.control().liu().hasPi()).isTrue();
+        GrmStep withPi = new GrmStep(pi, "grm-pi", () -> 0);
+        GrmStep without = new GrmStep(plain, "grm", () -> 0);
+        // premium measured at 3 s against 2 s, basic at 1 s, both with a small queue
+        Map<String, GatewayStats> live = Map.of("g1", new GatewayStats(1, T, "g1", 30, 1, Map.of(
+                "premium", new GatewayStats.ClassStats(5, 5, 3, 0, 1, 0, 0, 2, 0, 50, Map.of(), null),
+                "basic", new GatewayStats.ClassStats(5, 5, 1, 0, 1, 0, 0, 2, 0, 50, Map.of(), null)), Map.of()));
+        List<Double> premiumPi = new ArrayList<>();
+        List<Double> premiumPlain = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            premiumPi.add(withPi.step(T.plusSeconds(5L * i), live, new OverrideBook(pi), Map.of(), new EpochClock())
+                    .allocations().get(0).weights().get("premium"));
+            premiumPlain.add(without.step(T.plusSeconds(5L * i), live, new OverrideBook(plain), Map.of(), new EpochClock())
+                    .allocations().get(0).weights().get("premium"));
+        }
+        assertThat(premiumPlain).as("no PI: the same input gives the same weight").containsOnly(premiumPlain.get(0));
+        assertThat(premiumPi.get(0)).isGreaterThan(premiumPlain.get(0));
+        assertThat(premiumPi).isSortedAccordingTo(Double::compare);
+        assertThat(premiumPi.get(3)).as("the integral keeps adding").isGreaterThan(premiumPi.get(0));
+    }
 }

@@ -31,13 +31,15 @@ import picocli.CommandLine.Spec;
                 "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300),",
                 "distribution (002 Fig. 11: Neptune's random polling against server partitioning on 2-16 servers;",
                 "--seconds measured per run, default 300), spike (002 Fig. 12: a Silver spike and a server failure on 16",
-                "servers, 300 s)."})
+                "servers, 300 s),",
+                "bursty (001 Fig. 1, 3, Table 1: one queue under Pareto on/off load, the queueing-model predictor",
+                "against 001's queue-length feedback control; --points points of 1 000 requests, default 100)."})
 public final class ExperimentCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution or spike")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike or bursty")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -144,9 +146,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         return 0;
     }
 
-    @Option(names = "--points", defaultValue = "7", paramLabel = "N",
-            description = "yield only: demand points from 50 % to 200 % (default: ${DEFAULT-VALUE}; --seconds defaults to 300 there).")
-    int points;
+    @Option(names = "--points", paramLabel = "N",
+            description = {"yield: demand points from 50 % to 200 % (default 7; --seconds defaults to 300 there);",
+                    "bursty: points of 1 000 requests per run (default 100; the sweep uses at most 50)."})
+    Integer points;
 
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
@@ -209,7 +212,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (result == null) {
             err.println("experiment: " + name
-                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike)");
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike, bursty)");
             return 2;
         }
         return write(result);
@@ -248,7 +251,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             case "yield" -> {
                 boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
-                org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed, points,
+                org.arbiter.sim.experiment.YieldResult r = org.arbiter.sim.experiment.YieldExperiment.run(seed,
+                        points == null ? 7 : points,
                         given ? seconds : 300, err::println);
                 yield new Output(r, dir -> Charts.yield(r, dir));
             }
@@ -260,6 +264,10 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "spike" -> {
                 SpikeResult r = NeptuneExperiments.spike(seed, err::println);
                 yield new Output(r, dir -> Charts.spike(r, dir));
+            }
+            case "bursty" -> {
+                BurstyResult r = BurstyExperiment.run(seed, points == null ? 100 : points, err::println);
+                yield new Output(r, dir -> Charts.bursty(r, dir));
             }
             default -> null;
         };

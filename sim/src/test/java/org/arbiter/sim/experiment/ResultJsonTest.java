@@ -41,6 +41,11 @@ final class ResultJsonTest {
     }
 
     @Test
+    void bursty() throws IOException {
+        matchesGolden("bursty", ResultJson.toJson(BurstyExperiment.run(1, 2, QUIET)));
+    }
+
+    @Test
     void regions() throws IOException {
         matchesGolden("regions", ResultJson.toJson(Experiments.regions(1, 30, QUIET)));
     }
