@@ -142,39 +142,53 @@ public final class Charts {
         return out;
     }
 
-    /** 004 Fig. 6-8: each law's limit and N_e, and the quantity it bounds against its bound. */
+    /**
+     * 004 Fig. 6-8: per scenario and law, (b) the limit and N_e, (c) the latency and (d) the abandon
+     * rate of the controlled server against the uncontrolled one, with the law's bound.
+     */
     public static List<Path> admission(AdmissionResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        out.addAll(admission("amc", "6-7", result.amc().run(), "latency", "mean latency", "seconds",
-                AdmissionResult.Row::latency, result.amc().latencyMax(), dir));
-        out.addAll(admission("pmc", "8", result.pmc().run(), "abandon", "abandon rate", "rejected / arrived",
-                AdmissionResult.Row::abandon, result.pmc().abandonMax(), dir));
+        for (AdmissionResult.Scenario s : result.scenarios()) {
+            String figure = s.name().equals("mix") ? "6" : "7";
+            out.addAll(admission(s, "amc", figure, s.amc(), result.amc().latencyMax(), Double.NaN, dir));
+            out.addAll(admission(s, "pmc", s.name().equals("mix") ? "8" : "8 (amount: not in 004)", s.pmc(),
+                    Double.NaN, result.pmc().abandonMax(), dir));
+        }
         return out;
     }
 
-    private static List<Path> admission(String law, String figure, AdmissionResult.Run run, String key, String what,
-                                        String unit, ToDoubleFunction<AdmissionResult.Row> measured, double bound,
-                                        Path dir) throws IOException {
-        List<AdmissionResult.Row> rows = run.series();
-        List<Double> t = rows.stream().map(AdmissionResult.Row::t).toList();
-        String title = law.toUpperCase(Locale.ROOT);
-        XYChart n = new XYChartBuilder().width(900).height(400)
-                .title(title + ": concurrency limit N and admitted N_e (004 Fig. " + figure + ")")
-                .xAxisTitle("time (s)").yAxisTitle("requests").build();
-        n.addSeries("limit N", t, rows.stream().map(x -> (double) x.limit()).toList());
-        n.addSeries("N_e", t, rows.stream().map(AdmissionResult.Row::inFlight).toList());
-        n.getStyler().setMarkerSize(0);
-        n.getStyler().setXAxisDecimalPattern("#");
-        Path p1 = save(n, dir.resolve("admission-" + law + "-limit.png"));
-        XYChart q = new XYChartBuilder().width(900).height(400)
-                .title(title + ": " + what + " per control period against its bound")
-                .xAxisTitle("time (s)").yAxisTitle(unit).build();
-        q.addSeries(key, t, rows.stream().map(x -> measured.applyAsDouble(x)).toList());
-        q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
-        q.getStyler().setMarkerSize(0);
-        q.getStyler().setXAxisDecimalPattern("#");
-        Path p2 = save(q, dir.resolve("admission-" + law + "-" + key + ".png"));
-        return List.of(p1, p2);
+    private static List<Path> admission(AdmissionResult.Scenario s, String law, String figure, AdmissionResult.Run run,
+                                        double latencyBound, double abandonBound, Path dir) throws IOException {
+        String title = law.toUpperCase(Locale.ROOT) + ", " + s.name() + " scenario (004 Fig. " + figure + ")";
+        List<Double> t = run.series().stream().map(AdmissionResult.Row::t).toList();
+        List<Double> tu = s.uncontrolled().series().stream().map(AdmissionResult.Row::t).toList();
+        XYChart n = line(title + ": limit and N_e", "requests");
+        n.addSeries("clients N", t, run.series().stream().map(x -> (double) x.clients()).toList());
+        n.addSeries("limit (MPL)", t, run.series().stream().map(x -> (double) x.limit()).toList());
+        n.addSeries("N_e", t, run.series().stream().map(AdmissionResult.Row::inFlight).toList());
+        n.addSeries("N_e uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::inFlight).toList());
+        XYChart l = line(title + ": mean latency per period", "seconds");
+        l.addSeries(law, t, run.series().stream().map(AdmissionResult.Row::latency).toList());
+        l.addSeries("uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::latency).toList());
+        XYChart a = line(title + ": abandon rate per period", "rejected / arrived");
+        a.addSeries(law, t, run.series().stream().map(AdmissionResult.Row::abandon).toList());
+        a.addSeries("uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::abandon).toList());
+        if (!Double.isNaN(latencyBound)) {
+            l.addSeries("L_max", List.of(t.get(0), t.get(t.size() - 1)), List.of(latencyBound, latencyBound));
+        }
+        if (!Double.isNaN(abandonBound)) {
+            a.addSeries("alpha_max", List.of(t.get(0), t.get(t.size() - 1)), List.of(abandonBound, abandonBound));
+        }
+        String prefix = "admission-" + s.name() + "-" + law;
+        return List.of(save(n, dir.resolve(prefix + "-limit.png")), save(l, dir.resolve(prefix + "-latency.png")),
+                save(a, dir.resolve(prefix + "-abandon.png")));
+    }
+
+    private static XYChart line(String title, String unit) {
+        XYChart c = new XYChartBuilder().width(900).height(400).title(title).xAxisTitle("time (s)").yAxisTitle(unit).build();
+        c.getStyler().setMarkerSize(0);
+        c.getStyler().setXAxisDecimalPattern("#");
+        return c;
     }
 
     /** 000 Fig. 11-12: servers up and load over the day per policy (one chart per demand); savings against start-up delay. */
