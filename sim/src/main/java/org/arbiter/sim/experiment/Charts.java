@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -182,6 +181,46 @@ public final class Charts {
         String prefix = "admission-" + s.name() + "-" + law;
         return List.of(save(n, dir.resolve(prefix + "-limit.png")), save(l, dir.resolve(prefix + "-latency.png")),
                 save(a, dir.resolve(prefix + "-abandon.png")));
+    }
+
+    /** 004 Fig. 3-5: abandon rate against N (measured, naive, improved), latency against N_e with the fit, dynamics. */
+    public static List<Path> fluid(FluidResult r, Path dir) throws IOException {
+        List<Double> n = r.abandon().stream().map(p -> (double) p.clients()).toList();
+        XYChart a = new XYChartBuilder().width(800).height(500).title("Abandon rate at MPL " + r.setup().sweepMpl() + " (004 Fig. 3)")
+                .xAxisTitle("clients N").yAxisTitle("abandon rate").build();
+        a.addSeries("measured", n, r.abandon().stream().map(FluidResult.AbandonPoint::measured).toList());
+        a.addSeries("naive", n, r.abandon().stream().map(FluidResult.AbandonPoint::naive).toList());
+        a.addSeries("improved", n, r.abandon().stream().map(FluidResult.AbandonPoint::improved).toList());
+        XYChart l = new XYChartBuilder().width(800).height(500).title("Latency against N_e, quadratic fit (004 Fig. 4)")
+                .xAxisTitle("N_e").yAxisTitle("latency (s)").build();
+        List<Double> ne = r.latency().stream().map(FluidResult.LatencyPoint::inFlight).toList();
+        l.addSeries("measured", ne, r.latency().stream().map(FluidResult.LatencyPoint::latency).toList());
+        l.addSeries("fit", ne, ne.stream().map(x -> r.fit().a() * x * x + r.fit().b() * x + r.fit().c()).toList());
+        List<Double> t = r.dynamics().stream().map(FluidResult.DynamicsRow::t).toList();
+        XYChart in = line("N and MPL (004 Fig. 5a)", "clients / requests");
+        in.addSeries("N", t, r.dynamics().stream().map(x -> (double) x.clients()).toList());
+        in.addSeries("MPL", t, r.dynamics().stream().map(x -> (double) x.mpl()).toList());
+        XYChart e = line("N_e: simulated server against the model (004 Fig. 5b)", "requests");
+        e.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::inFlight).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        e.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelInFlight).toList());
+        XYChart o = line("T_o: simulated server against the model (004 Fig. 5c)", "req/s");
+        o.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::throughput).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        o.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelThroughput).toList());
+        XYChart ab = line("Abandon rate: simulated server against the model (004 Fig. 5d)", "rejected / arrived");
+        ab.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::abandon).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        ab.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelAbandon).toList());
+        for (XYChart c : List.of(e, o, ab)) {
+            c.getStyler().setMarkerSize(5);
+        }
+        return List.of(save(a, dir.resolve("fluid-abandon.png")), save(l, dir.resolve("fluid-latency.png")),
+                save(in, dir.resolve("fluid-inputs.png")), save(e, dir.resolve("fluid-inflight.png")),
+                save(o, dir.resolve("fluid-throughput.png")), save(ab, dir.resolve("fluid-abandon-dynamics.png")));
     }
 
     private static XYChart line(String title, String unit) {
