@@ -34,7 +34,14 @@ final class Bounded implements ConcurrencyController {
         if (Math.abs(delta) >= hysteresis) {
             current += Math.max(-maxStep, Math.min(maxStep, delta));
         }
+        inner.enforced(current);
         return current;
+    }
+
+    @Override
+    public void enforced(int limit) {
+        current = Math.max(min, Math.min(max, limit));
+        inner.enforced(current);
     }
 
     @Override

@@ -13,8 +13,15 @@ public interface ConcurrencyController {
      * @param latencySeconds L, mean service time
      * @param throughput     T_o, completions/s
      * @param abandonRate    α, share of requests rejected or abandoned in the period
+     * @param arrivalRate    T_i, requests arrived per second (admitted or not); it weighs α when samples are averaged
      */
-    record Sample(double inFlight, double latencySeconds, double throughput, double abandonRate) {
+    record Sample(double inFlight, double latencySeconds, double throughput, double abandonRate, double arrivalRate) {
+
+        /** A sample whose arrival rate is inferred as T_o / (1 − α) (T_o when α ≥ 1). */
+        public Sample(double inFlight, double latencySeconds, double throughput, double abandonRate) {
+            this(inFlight, latencySeconds, throughput, abandonRate,
+                    abandonRate < 1 ? throughput / (1 - Math.max(0, abandonRate)) : throughput);
+        }
     }
 
     /** Takes a sample; returns the limit to use from now on (≥ 1). */
@@ -22,6 +29,14 @@ public interface ConcurrencyController {
 
     /** The limit in force. */
     int current();
+
+    /**
+     * Told by a wrapper (e.g. {@link #bounded}) which limit is actually in force after it clamped
+     * this controller's proposal; a law that moves from the limit in force (PM-C) takes it as its
+     * base. The default ignores it.
+     */
+    default void enforced(int limit) {
+    }
 
     /** 004 eq. 7 fitted by least squares; the knee of 003 Fig. 7 (throughput ≥ 95 % of its maximum). */
     static ConcurrencyController ofKnee(int initial, int min, int max) {
@@ -38,12 +53,15 @@ public interface ConcurrencyController {
         return new LatencyBoundControl(initial, latencyMaxSeconds, gain);
     }
 
-    /** PM-C, 004 eq. 13: keep the abandon rate at {@code abandonMax}. */
+    /** PM-C, 004 eq. 13 with the limit in force in place of N_e: keep the abandon rate at {@code abandonMax}. */
     static ConcurrencyController ofAbandonBound(int initial, double abandonMax, double gain) {
         return new AbandonBoundControl(initial, abandonMax, gain);
     }
 
-    /** Wraps a controller: it sees every sample field smoothed exponentially with {@code weight} on the past (0: no smoothing). */
+    /**
+     * Wraps a controller: it sees every sample field smoothed exponentially with {@code weight} on
+     * the past (0: no smoothing), α as the ratio of the smoothed rejected and arrival rates.
+     */
     static ConcurrencyController smoothed(ConcurrencyController inner, double weight) {
         return new Smoothed(inner, weight);
     }

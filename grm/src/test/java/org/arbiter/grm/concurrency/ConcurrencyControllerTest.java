@@ -60,6 +60,49 @@ final class ConcurrencyControllerTest {
         assertThat(sum / 100).isCloseTo(0.1, within(0.03));
     }
 
+    /** The bias of eq. 13 as derived: with N_e below the limit (ρ = 0.8) it rests above α_max; moved from the limit, it does not. */
+    @Test
+    void pmc_restsAtItsBound_whenNeStaysBelowTheLimit() {
+        ConcurrencyController c = ConcurrencyController.bounded(ConcurrencyController.ofAbandonBound(20, 0.1, 0.3), 1, 500, 5, 1);
+        double offered = 100; // arrivals find the server full with probability 1 − limit/offered
+        double sum = 0;
+        for (int i = 0; i < 400; i++) {
+            double abandon = Math.max(0, 1 - c.current() / offered);
+            if (i >= 300) {
+                sum += abandon;
+            }
+            c.update(new ConcurrencyController.Sample(0.8 * c.current(), 1, c.current(), abandon));
+        }
+        assertThat(sum / 100).isCloseTo(0.1, within(0.011));
+    }
+
+    @Test
+    void pmc_smallLimit_stillRises() {
+        ConcurrencyController c = ConcurrencyController.ofAbandonBound(1, 0.1, 0.3);
+        assertThat(c.update(new ConcurrencyController.Sample(1, 0.3, 2, 0.6))).isEqualTo(2); // 1 × 0.6/0.45 rounds up
+    }
+
+    @Test
+    void smoothed_weighsAbandonByArrivals() {
+        ConcurrencyController.Sample[] seen = new ConcurrencyController.Sample[1];
+        ConcurrencyController inner = new ConcurrencyController() {
+            @Override
+            public int update(Sample s) {
+                seen[0] = s;
+                return 1;
+            }
+
+            @Override
+            public int current() {
+                return 1;
+            }
+        };
+        ConcurrencyController c = ConcurrencyController.smoothed(inner, 0.5);
+        c.update(new ConcurrencyController.Sample(1, 1, 1, 0.0, 10));
+        c.update(new ConcurrencyController.Sample(1, 1, 1, 0.5, 30)); // 15 rejected of 40 arrivals over the two
+        assertThat(seen[0].abandonRate()).isCloseTo(15.0 / 40, within(1e-12));
+    }
+
     @Test
     void bounded_clampsStepsAndIgnoresSmallMoves() {
         ConcurrencyController inner = ConcurrencyController.ofLatencyBound(10, 1.0, 1.0);
@@ -92,7 +135,8 @@ final class ConcurrencyControllerTest {
         assertThat(seen[0].inFlight()).isCloseTo(12.5, within(1e-12));
         assertThat(seen[0].latencySeconds()).isCloseTo(3, within(1e-12));
         assertThat(seen[0].throughput()).isCloseTo(6, within(1e-12));
-        assertThat(seen[0].abandonRate()).isCloseTo(0.3, within(1e-12));
+        // α weighs each period by its arrivals (T_o/(1 − α): 25/3 then 9): 0.75·(0.4·25/3) / (0.75·25/3 + 0.25·9)
+        assertThat(seen[0].abandonRate()).isCloseTo(2.5 / 8.5, within(1e-12));
         assertThat(c.current()).isEqualTo(7);
     }
 

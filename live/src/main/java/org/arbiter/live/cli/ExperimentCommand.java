@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
                 "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
                 "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
-                "(004 §5: --seconds per phase), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
+                "(004 §5: --seconds per phase), fluid (004 Fig. 3-5: --seconds per point or segment), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
                 "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
@@ -39,7 +39,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike or bursty")
+    @Parameters(paramLabel = "NAME", description = "concurrency, phases, regions, capacity, admission, fluid, energy, scale, faults, yield, distribution, spike or bursty")
     String name;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where result.json and the charts go.")
@@ -212,7 +212,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (result == null) {
             err.println("experiment: " + name
-                    + " (expected: one of concurrency, phases, regions, capacity, admission, energy, scale, faults, yield, distribution, spike, bursty)");
+                    + " (expected: one of concurrency, phases, regions, capacity, admission, fluid, energy, scale, faults, yield, distribution, spike, bursty)");
             return 2;
         }
         return write(result);
@@ -244,6 +244,11 @@ public final class ExperimentCommand implements Callable<Integer> {
             case "admission" -> {
                 AdmissionResult r = AdmissionExperiment.run(seed, seconds, err::println);
                 yield new Output(r, dir -> Charts.admission(r, dir));
+            }
+            case "fluid" -> {
+                FluidResult r = FluidExperiment.run(seed, spec.commandLine().getParseResult().hasMatchedOption("--seconds")
+                        ? seconds : 600, err::println);
+                yield new Output(r, dir -> Charts.fluid(r, dir));
             }
             case "energy" -> {
                 EnergyResult r = energy(err);

@@ -14,6 +14,12 @@ import java.util.List;
  * no CPU (000's I/O-bound workload). busyFraction = min(1, n/cores): the "CPU utilisation" a
  * server reports.
  *
+ * Contention per request: admit(request, demand, contention, t) gives the request its own
+ * overhead coefficient (e.g. a read-only scan that thrashes a database's buffer cache more than a
+ * short write); eff(n) then uses the mean coefficient of the requests holding CPU,
+ * eff(n) = 1 / (1 + ō · max(0, n − knee)). admit(request, demand, t) uses the server's `overhead`,
+ * so a server fed only through it behaves as before.
+ *
  * Event-driven: admit() and advance() move time forward exactly, updating every request's
  * remaining work at the rate in force since the last event; nextEventTime() says when the next
  * request will finish a stage. O(n) per event. The caller drives it: the simulator on virtual
@@ -40,12 +46,14 @@ public final class PsServer<T> {
         final T request;
         double cpuLeft;
         final double ioSeconds;
+        final double contention;
         double ioUntil = Double.NaN;
 
-        Job(T request, double cpu, double io) {
+        Job(T request, double cpu, double io, double contention) {
             this.request = request;
             this.cpuLeft = cpu;
             this.ioSeconds = io;
+            this.contention = contention;
         }
     }
 
@@ -57,6 +65,8 @@ public final class PsServer<T> {
     private final List<Job<T>> io = new ArrayList<>();
     private double now;
     private double busyArea;
+    private double contentionSum;
+    private int ownContention;
 
     /**
      * @param cores      virtual CPUs (>= 1)
@@ -97,19 +107,45 @@ public final class PsServer<T> {
      * requests that finished up to {@code t} (as {@link #advance}).
      */
     public List<Done<T>> admit(T request, double demandSeconds, double t) {
+        return admit(request, demandSeconds, overhead, t);
+    }
+
+    /**
+     * As {@link #admit(Object, double, double)}, the request bringing its own efficiency loss per
+     * request above the knee, {@code contention} (>= 0), in place of the server's overhead.
+     */
+    public List<Done<T>> admit(T request, double demandSeconds, double contention, double t) {
         if (!(demandSeconds >= 0)) {
             throw new IllegalArgumentException("demandSeconds: " + demandSeconds + " (expected: >= 0)");
         }
+        if (!(contention >= 0)) {
+            throw new IllegalArgumentException("contention: " + contention + " (expected: >= 0)");
+        }
         List<Done<T>> done = advance(t);
-        cpu.add(new Job<>(request, (1 - ioFraction) * demandSeconds, ioFraction * demandSeconds));
+        cpu.add(new Job<>(request, (1 - ioFraction) * demandSeconds, ioFraction * demandSeconds, contention));
+        contentionSum += contention;
+        if (contention != overhead) {
+            ownContention++;
+        }
         return done;
+    }
+
+    /** Per-request CPU progress rate now: rate(n) with the mean contention of the requests holding CPU. */
+    private double rateNow() {
+        int n = cpu.size();
+        if (n == 0) {
+            return 0;
+        }
+        // exactly the server's overhead when no request brought its own (no rounding from the sum)
+        double mean = ownContention == 0 ? overhead : Math.max(0, contentionSum) / n;
+        return Math.min(1.0, (double) cores / n) / (1 + mean * Math.max(0, n - knee));
     }
 
     /** When the next stage ends (+∞ when idle). */
     public double nextEventTime() {
         double next = Double.POSITIVE_INFINITY;
         if (!cpu.isEmpty()) {
-            double r = rate(cpu.size());
+            double r = rateNow();
             double minLeft = Double.POSITIVE_INFINITY;
             for (Job<T> j : cpu) {
                 minLeft = Math.min(minLeft, j.cpuLeft);
@@ -152,6 +188,13 @@ public final class PsServer<T> {
             Job<T> j = it.next();
             if (j.cpuLeft <= 1e-9) {
                 it.remove();
+                contentionSum -= j.contention;
+                if (j.contention != overhead) {
+                    ownContention--;
+                }
+                if (cpu.isEmpty()) {
+                    contentionSum = 0;
+                }
                 if (j.ioSeconds > 0) {
                     j.ioUntil = to + j.ioSeconds;
                     io.add(j);
@@ -174,7 +217,7 @@ public final class PsServer<T> {
             return;
         }
         double dt = to - now;
-        double r = rate(cpu.size());
+        double r = rateNow();
         for (Job<T> j : cpu) {
             j.cpuLeft -= r * dt;
         }
@@ -194,6 +237,8 @@ public final class PsServer<T> {
         io.forEach(j -> dropped.add(j.request));
         cpu.clear();
         io.clear();
+        contentionSum = 0;
+        ownContention = 0;
         return dropped;
     }
 

@@ -1,22 +1,31 @@
 package org.arbiter.sim.experiment;
 
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
-/** The {@code admission} experiment's result (004 §5, Fig. 6-8): AM-C and PM-C on the same workload. */
-public record AdmissionResult(Amc amc, Pmc pmc, Setup setup) {
+/**
+ * The {@code admission} experiment's result (004 §5, Fig. 6-8): per scenario, the server without a
+ * concurrency limit, under AM-C and under PM-C, on the same workload.
+ */
+public record AdmissionResult(Amc amc, Pmc pmc, List<Scenario> scenarios, Setup setup) {
 
-    /** AM-C (004 eq. 10): its latency bound L_max (s), gain γ'_L and run. */
-    public record Amc(double latencyMax, double gain, @JsonUnwrapped Run run) {
+    public AdmissionResult {
+        scenarios = List.copyOf(scenarios);
     }
 
-    /** PM-C (004 eq. 13): its abandon bound α_max, gain γ' and run. */
-    public record Pmc(double abandonMax, double gain, @JsonUnwrapped Run run) {
+    /** AM-C (004 eq. 10): its latency bound L_max (s) and gain γ'_L (1/s). */
+    public record Amc(double latencyMax, double gain) {
+    }
+
+    /** PM-C (004 eq. 13, moved from the limit in force): its abandon bound α_max and gain γ'. */
+    public record Pmc(double abandonMax, double gain) {
+    }
+
+    /** One scenario ("mix": M1 → M2 → M1 at N = 80; "amount": M1 with N stepping up) and its three runs. */
+    public record Scenario(String name, Run uncontrolled, Run amc, Run pmc) {
     }
 
     /**
-     * One control law's run.
+     * One run.
      *
      * @param meanLatencyAfterConvergence over the completions in every phase's second half, s
      * @param abandonAfterConvergence     rejected / arrived in every phase's second half
@@ -31,22 +40,30 @@ public record AdmissionResult(Amc amc, Pmc pmc, Setup setup) {
         }
     }
 
-    /** One phase's second half: mean latency (s), abandon rate, mean limit, throughput (req/s). */
-    public record Phase(String name, int clients, double writeShare, double meanLatency, double abandon,
-                        double meanLimit, double throughputPerSecond) {
+    /** One phase's second half: mean latency (s), abandon rate, mean limit (at most N), throughput (req/s). */
+    public record Phase(String name, int clients, String mix, double meanLatency, double abandon, double meanLimit,
+                        double throughputPerSecond) {
     }
 
-    /** One control period ending at {@code t} (s): the new limit, N_e, mean latency (s), abandon rate. */
-    public record Row(double t, int limit, double inFlight, double latency, double abandon) {
+    /** One control period ending at {@code t} (s): N, the limit in force (at most N), N_e, mean latency (s), abandon rate. */
+    public record Row(double t, int clients, int limit, double inFlight, double latency, double abandon) {
+    }
+
+    /** A mix: demand Exp(lightSeconds) with probability lightShare, else Exp(heavySeconds); contention per request above the knee. */
+    public record Mix(String name, String kind, double lightShare, double lightSeconds, double heavySeconds,
+                      double contention) {
     }
 
     /** The constants of the run (see {@code AdmissionExperiment}'s design note). */
     public record Setup(double secondsPerPhase, double controlSeconds, double smoothing, double thinkSeconds, int cores,
-                        double overhead, int knee, double readSeconds, double writeSeconds, Limit limit) {
+                        int knee, List<Mix> mixes, Limit limit) {
+
+        public Setup {
+            mixes = List.copyOf(mixes);
+        }
     }
 
-    /** The limit's bounds and largest step per period. The key order is the documented run's. */
-    @JsonPropertyOrder({"maxStep", "min", "initial", "max"})
+    /** The limit's start, bounds and largest step per period. */
     public record Limit(int initial, int min, int max, int maxStep) {
     }
 }

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -142,39 +141,93 @@ public final class Charts {
         return out;
     }
 
-    /** 004 Fig. 6-8: each law's limit and N_e, and the quantity it bounds against its bound. */
+    /**
+     * 004 Fig. 6-8: per scenario and law, (b) the limit and N_e, (c) the latency and (d) the abandon
+     * rate of the controlled server against the uncontrolled one, with the law's bound.
+     */
     public static List<Path> admission(AdmissionResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        out.addAll(admission("amc", "6-7", result.amc().run(), "latency", "mean latency", "seconds",
-                AdmissionResult.Row::latency, result.amc().latencyMax(), dir));
-        out.addAll(admission("pmc", "8", result.pmc().run(), "abandon", "abandon rate", "rejected / arrived",
-                AdmissionResult.Row::abandon, result.pmc().abandonMax(), dir));
+        for (AdmissionResult.Scenario s : result.scenarios()) {
+            String figure = s.name().equals("mix") ? "6" : "7";
+            out.addAll(admission(s, "amc", figure, s.amc(), result.amc().latencyMax(), Double.NaN, dir));
+            out.addAll(admission(s, "pmc", s.name().equals("mix") ? "8" : "8 (amount: not in 004)", s.pmc(),
+                    Double.NaN, result.pmc().abandonMax(), dir));
+        }
         return out;
     }
 
-    private static List<Path> admission(String law, String figure, AdmissionResult.Run run, String key, String what,
-                                        String unit, ToDoubleFunction<AdmissionResult.Row> measured, double bound,
-                                        Path dir) throws IOException {
-        List<AdmissionResult.Row> rows = run.series();
-        List<Double> t = rows.stream().map(AdmissionResult.Row::t).toList();
-        String title = law.toUpperCase(Locale.ROOT);
-        XYChart n = new XYChartBuilder().width(900).height(400)
-                .title(title + ": concurrency limit N and admitted N_e (004 Fig. " + figure + ")")
-                .xAxisTitle("time (s)").yAxisTitle("requests").build();
-        n.addSeries("limit N", t, rows.stream().map(x -> (double) x.limit()).toList());
-        n.addSeries("N_e", t, rows.stream().map(AdmissionResult.Row::inFlight).toList());
-        n.getStyler().setMarkerSize(0);
-        n.getStyler().setXAxisDecimalPattern("#");
-        Path p1 = save(n, dir.resolve("admission-" + law + "-limit.png"));
-        XYChart q = new XYChartBuilder().width(900).height(400)
-                .title(title + ": " + what + " per control period against its bound")
-                .xAxisTitle("time (s)").yAxisTitle(unit).build();
-        q.addSeries(key, t, rows.stream().map(x -> measured.applyAsDouble(x)).toList());
-        q.addSeries("bound", List.of(t.get(0), t.get(t.size() - 1)), List.of(bound, bound));
-        q.getStyler().setMarkerSize(0);
-        q.getStyler().setXAxisDecimalPattern("#");
-        Path p2 = save(q, dir.resolve("admission-" + law + "-" + key + ".png"));
-        return List.of(p1, p2);
+    private static List<Path> admission(AdmissionResult.Scenario s, String law, String figure, AdmissionResult.Run run,
+                                        double latencyBound, double abandonBound, Path dir) throws IOException {
+        String title = law.toUpperCase(Locale.ROOT) + ", " + s.name() + " scenario (004 Fig. " + figure + ")";
+        List<Double> t = run.series().stream().map(AdmissionResult.Row::t).toList();
+        List<Double> tu = s.uncontrolled().series().stream().map(AdmissionResult.Row::t).toList();
+        XYChart n = line(title + ": limit and N_e", "requests");
+        n.addSeries("clients N", t, run.series().stream().map(x -> (double) x.clients()).toList());
+        n.addSeries("limit (MPL)", t, run.series().stream().map(x -> (double) x.limit()).toList());
+        n.addSeries("N_e", t, run.series().stream().map(AdmissionResult.Row::inFlight).toList());
+        n.addSeries("N_e uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::inFlight).toList());
+        XYChart l = line(title + ": mean latency per period", "seconds");
+        l.addSeries(law, t, run.series().stream().map(AdmissionResult.Row::latency).toList());
+        l.addSeries("uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::latency).toList());
+        XYChart a = line(title + ": abandon rate per period", "rejected / arrived");
+        a.addSeries(law, t, run.series().stream().map(AdmissionResult.Row::abandon).toList());
+        a.addSeries("uncontrolled", tu, s.uncontrolled().series().stream().map(AdmissionResult.Row::abandon).toList());
+        if (!Double.isNaN(latencyBound)) {
+            l.addSeries("L_max", List.of(t.get(0), t.get(t.size() - 1)), List.of(latencyBound, latencyBound));
+        }
+        if (!Double.isNaN(abandonBound)) {
+            a.addSeries("alpha_max", List.of(t.get(0), t.get(t.size() - 1)), List.of(abandonBound, abandonBound));
+        }
+        String prefix = "admission-" + s.name() + "-" + law;
+        return List.of(save(n, dir.resolve(prefix + "-limit.png")), save(l, dir.resolve(prefix + "-latency.png")),
+                save(a, dir.resolve(prefix + "-abandon.png")));
+    }
+
+    /** 004 Fig. 3-5: abandon rate against N (measured, naive, improved), latency against N_e with the fit, dynamics. */
+    public static List<Path> fluid(FluidResult r, Path dir) throws IOException {
+        List<Double> n = r.abandon().stream().map(p -> (double) p.clients()).toList();
+        XYChart a = new XYChartBuilder().width(800).height(500).title("Abandon rate at MPL " + r.setup().sweepMpl() + " (004 Fig. 3)")
+                .xAxisTitle("clients N").yAxisTitle("abandon rate").build();
+        a.addSeries("measured", n, r.abandon().stream().map(FluidResult.AbandonPoint::measured).toList());
+        a.addSeries("naive", n, r.abandon().stream().map(FluidResult.AbandonPoint::naive).toList());
+        a.addSeries("improved", n, r.abandon().stream().map(FluidResult.AbandonPoint::improved).toList());
+        XYChart l = new XYChartBuilder().width(800).height(500).title("Latency against N_e, quadratic fit (004 Fig. 4)")
+                .xAxisTitle("N_e").yAxisTitle("latency (s)").build();
+        List<Double> ne = r.latency().stream().map(FluidResult.LatencyPoint::inFlight).toList();
+        l.addSeries("measured", ne, r.latency().stream().map(FluidResult.LatencyPoint::latency).toList());
+        l.addSeries("fit", ne, ne.stream().map(x -> r.fit().a() * x * x + r.fit().b() * x + r.fit().c()).toList());
+        List<Double> t = r.dynamics().stream().map(FluidResult.DynamicsRow::t).toList();
+        XYChart in = line("N and MPL (004 Fig. 5a)", "clients / requests");
+        in.addSeries("N", t, r.dynamics().stream().map(x -> (double) x.clients()).toList());
+        in.addSeries("MPL", t, r.dynamics().stream().map(x -> (double) x.mpl()).toList());
+        XYChart e = line("N_e: simulated server against the model (004 Fig. 5b)", "requests");
+        e.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::inFlight).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        e.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelInFlight).toList());
+        XYChart o = line("T_o: simulated server against the model (004 Fig. 5c)", "req/s");
+        o.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::throughput).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        o.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelThroughput).toList());
+        XYChart ab = line("Abandon rate: simulated server against the model (004 Fig. 5d)", "rejected / arrived");
+        ab.addSeries("server", t, r.dynamics().stream().map(FluidResult.DynamicsRow::abandon).toList())
+                .setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Scatter)
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.CROSS);
+        ab.addSeries("model", t, r.dynamics().stream().map(FluidResult.DynamicsRow::modelAbandon).toList());
+        for (XYChart c : List.of(e, o, ab)) {
+            c.getStyler().setMarkerSize(5);
+        }
+        return List.of(save(a, dir.resolve("fluid-abandon.png")), save(l, dir.resolve("fluid-latency.png")),
+                save(in, dir.resolve("fluid-inputs.png")), save(e, dir.resolve("fluid-inflight.png")),
+                save(o, dir.resolve("fluid-throughput.png")), save(ab, dir.resolve("fluid-abandon-dynamics.png")));
+    }
+
+    private static XYChart line(String title, String unit) {
+        XYChart c = new XYChartBuilder().width(900).height(400).title(title).xAxisTitle("time (s)").yAxisTitle(unit).build();
+        c.getStyler().setMarkerSize(0);
+        c.getStyler().setXAxisDecimalPattern("#");
+        return c;
     }
 
     /** 000 Fig. 11-12: servers up and load over the day per policy (one chart per demand); savings against start-up delay. */

@@ -61,6 +61,11 @@ final class ResultJsonTest {
     }
 
     @Test
+    void fluid() throws IOException {
+        matchesGolden("fluid", ResultJson.toJson(FluidExperiment.run(1, 30, QUIET)));
+    }
+
+    @Test
     void energy_withSeeds_withoutTheWallClock() throws IOException {
         EnergyExperiment.Setup small = new EnergyExperiment.Setup(1200, 4, 0.2, 400, 10, 60, 5);
         EnergyResult r = EnergyExperiment.run(small, 1, List.of("off", "static", "queue"), new double[] {30, 60}, QUIET)
