@@ -118,10 +118,12 @@ public final class GrmSolver {
     /** The flow model of one flow under the problem's prediction mode. */
     public static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p) {
         double cap = c.responseTimeCap() * c.targetSeconds();
-        return p.prediction() == Problem.Prediction.QUEUE_LENGTH
-                ? FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap, f.queueLength(),
+        double w = f.weightForModel();
+        FlowModel m = p.prediction() == Problem.Prediction.QUEUE_LENGTH
+                ? FlowModel.queueLength(f.arrivalRate(), f.responseTime(), w, cap, f.queueLength(),
                         p.controlPeriodSeconds(), p.gain())
-                : FlowModel.mm1(f.arrivalRate(), f.responseTime(), f.weight(), cap);
+                : FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap);
+        return c.thinkTimeSeconds() < Double.POSITIVE_INFINITY ? m.withThinkTime(c.thinkTimeSeconds()) : m;
     }
 
     private static String format(double d) {

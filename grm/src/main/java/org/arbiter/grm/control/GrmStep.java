@@ -212,7 +212,7 @@ public final class GrmStep implements ControlStep {
         for (ClassConfig c : config.classes()) {
             ClassConfig e = overrides.effective(c);
             classes.add(new Problem.ClassSpec(e.name(), e.targetSeconds(), UtilityFunction.of(e), e.minShare(),
-                    config.control().responseTimeCap()));
+                    config.control().responseTimeCap(), c.thinkTimeSeconds()));
         }
         int q = config.control().granularity();
         List<Problem.Flow> flows = new ArrayList<>();
@@ -227,7 +227,7 @@ public final class GrmStep implements ControlStep {
                 flows.add(cs == null
                         ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
                         : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
-                                cs.queueLength()));
+                                cs.queueLength(), slotsInUse(cs)));
             }
         }
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
@@ -244,6 +244,16 @@ public final class GrmStep implements ControlStep {
                 },
                 config.control().periodSeconds(), config.control().gain());
         return new Built(new Problem(servers, classes, flows, p, weightPins), pins);
+    }
+
+    /**
+     * The slots a flow held on average over the window, X̃·S̃ (Little's law at the servers): 003
+     * §IV-C's "server threads concurrently executing" the flow, which under a work-conserving WRR
+     * differs from its weight. 0 (not measured) without completions.
+     */
+    static double slotsInUse(GatewayStats.ClassStats cs) {
+        double x = cs.throughput() * cs.meanServiceTime();
+        return x > 0 && Double.isFinite(x) ? x : 0;
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */

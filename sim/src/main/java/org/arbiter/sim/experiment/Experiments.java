@@ -29,13 +29,17 @@ public final class Experiments {
     private Experiments() {
     }
 
+    /** 003 §V's clients think Exp(1 s) between an answer and their next request; the GRM's model is told so. */
+    static final double THINK_SECONDS = 1;
+
     /** 003 §V's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
     public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
                                              double overhead) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
         return ClusterConfig.builder()
-                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded).build())
-                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).build())
+                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded)
+                        .thinkTimeSeconds(THINK_SECONDS).build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).thinkTimeSeconds(THINK_SECONDS).build())
                 .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(concurrency)
                         .sim(ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(1).overhead(overhead).knee(10).build())
                         .build())
