@@ -115,6 +115,17 @@ public final class GrmStep implements ControlStep {
             return new Result(List.of(), null, fs.orders(), fs.actuations());
         }
         Problem problem = built.problem();
+        if (problem.flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
+            // idle: no arrivals anywhere, so every flow model is constant and any allocation is
+            // "optimal"; publish the neutral one (configured weights, caps split evenly over the
+            // live gateways) instead of whatever the DP's tie-breaking picks
+            EpochClock.Stamp stamp = clock.next(now);
+            List<Allocation> out = new ArrayList<>();
+            for (String g : live.keySet()) {
+                out.add(configured(g, List.copyOf(live.keySet()), now, stamp, overrides, "grm: idle"));
+            }
+            return new Result(out, null, fs.orders(), fs.actuations());
+        }
         long started = nanoTicker.getAsLong();
         Solution solution;
         try {
@@ -258,6 +269,13 @@ public final class GrmStep implements ControlStep {
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
     public Allocation configured(String gateway, Instant now, EpochClock.Stamp stamp, OverrideBook overrides) {
+        return configured(gateway, config.gateways().stream().map(GatewayConfig::id).toList(), now, stamp, overrides,
+                "configured");
+    }
+
+    /** The configured allocation with N_s split evenly among {@code gateways}, stamped {@code source}. */
+    private Allocation configured(String gateway, List<String> gateways, Instant now, EpochClock.Stamp stamp,
+                                  OverrideBook overrides, String source) {
         Map<String, Double> weights = new LinkedHashMap<>();
         config.classes().forEach(c -> weights.put(c.name(), c.weight()));
         overrides.weightPins().forEach((f, w) -> {
@@ -266,7 +284,7 @@ public final class GrmStep implements ControlStep {
             }
         });
         Map<String, Double> equal = new LinkedHashMap<>();
-        config.gateways().forEach(g -> equal.put(g.id(), 1.0));
+        gateways.forEach(g -> equal.put(g, 1.0));
         Map<String, Integer> ns = new LinkedHashMap<>();
         Map<String, Integer> nsPins = overrides.concurrencyPins();
         // before the first step every server is ON at its configured N_s, as the fleet starts
@@ -278,7 +296,7 @@ public final class GrmStep implements ControlStep {
         }
         servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));
         Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
-        return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, "configured", stamp.epoch());
+        return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, source, stamp.epoch());
     }
 
     /**
