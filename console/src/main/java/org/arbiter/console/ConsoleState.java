@@ -449,7 +449,7 @@ public final class ConsoleState {
                     utility.alpha() != null ? utility.alpha() : u.alpha(), utility.beta() != null ? utility.beta() : u.beta());
         }
         return new ClassConfig(c.name(), target != null ? target.value() : c.targetSeconds(), u, c.yield(), c.weight(),
-                c.minShare(), c.match(), c.queue(), c.isDefault());
+                c.minShare(), c.match(), c.queue(), c.isDefault(), c.thinkTimeSeconds());
     }
 
     private void trimHistory() {

@@ -123,13 +123,15 @@ public final class GrmSolver {
     /** The flow model of one flow under the problem's prediction mode, with liu's PI term Δμ (req/s). */
     private static FlowModel model(Problem.Flow f, Problem.ClassSpec c, Problem.Parameters p, double deltaMu) {
         double cap = c.responseTimeCap() * c.targetSeconds();
-        return switch (p.prediction()) {
-            case QUEUE_LENGTH -> FlowModel.queueLength(f.arrivalRate(), f.responseTime(), f.weight(), cap,
+        double w = f.weightForModel();
+        FlowModel m = switch (p.prediction()) {
+            case QUEUE_LENGTH -> FlowModel.queueLength(f.arrivalRate(), f.responseTime(), w, cap,
                     f.queueLength(), p.controlPeriodSeconds(), p.gain());
-            case LIU -> FlowModel.liu(f.arrivalRate(), f.responseTime(), f.weight(), cap, f.queueLength(),
+            case LIU -> FlowModel.liu(f.arrivalRate(), f.responseTime(), w, cap, f.queueLength(),
                     c.targetSeconds(), p.liuK(), deltaMu);
-            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), f.weight(), cap);
+            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap);
         };
+        return c.thinkTimeSeconds() < Double.POSITIVE_INFINITY ? m.withThinkTime(c.thinkTimeSeconds()) : m;
     }
 
     private static String format(double d) {

@@ -46,9 +46,15 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
      * @param utility         U_c
      * @param minShare        a flow of the class gets at least minShare · N / |G|
      * @param responseTimeCap predictions are clamped to responseTimeCap · τ_c
+     * @param thinkTimeSeconds Z of closed-loop clients (+∞: open loop; see FlowModel)
      */
     public record ClassSpec(String name, double targetSeconds, UtilityFunction utility, double minShare,
-                            double responseTimeCap) {
+                            double responseTimeCap, double thinkTimeSeconds) {
+        /** Open-loop traffic. */
+        public ClassSpec(String name, double targetSeconds, UtilityFunction utility, double minShare,
+                         double responseTimeCap) {
+            this(name, targetSeconds, utility, minShare, responseTimeCap, Double.POSITIVE_INFINITY);
+        }
     }
 
     /** Names a flow. */
@@ -62,9 +68,22 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
      * @param responseTime t̃, s (0 = not measured)
      * @param weight       w̃, the weight in force when measured (> 0)
      * @param queueLength  ℓ, the backlog at the gateway (queue-length prediction)
+     * @param slotsInUse   the slots the flow held on average, X̃·S̃ (0 = not measured: the model uses
+     *                     the weight); 003 §IV-C's "threads concurrently executing" the flow
      */
     public record Flow(String gateway, String cls, double arrivalRate, double responseTime, double weight,
-                       double queueLength) {
+                       double queueLength, double slotsInUse) {
+        /** Without a measurement of the slots in use. */
+        public Flow(String gateway, String cls, double arrivalRate, double responseTime, double weight,
+                    double queueLength) {
+            this(gateway, cls, arrivalRate, responseTime, weight, queueLength, 0);
+        }
+
+        /** w̃ for 003 eq. 8: the slots in use when measured, else the weight in force. */
+        public double weightForModel() {
+            return slotsInUse > 0 ? slotsInUse : weight;
+        }
+
         public FlowId id() {
             return new FlowId(gateway, cls);
         }
@@ -182,6 +201,9 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
             if (!(c.minShare() >= 0 && c.minShare() <= 1)) {
                 e.add("classes[" + i + "].minShare: " + c.minShare() + " (expected: between 0 and 1)");
             }
+            if (!(c.thinkTimeSeconds() >= 0)) {
+                e.add("classes[" + i + "].thinkTime: " + c.thinkTimeSeconds() + " (expected: >= 0)");
+            }
             if (!(c.responseTimeCap() > 1)) {
                 e.add("classes[" + i + "].responseTimeCap: " + c.responseTimeCap() + " (expected: > 1)");
             }
@@ -204,6 +226,9 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
             }
             if (!(f.weight() > 0) || Double.isInfinite(f.weight())) {
                 e.add(at + ".weight: " + f.weight() + " (expected: > 0)");
+            }
+            if (!(f.slotsInUse() >= 0) || Double.isInfinite(f.slotsInUse())) {
+                e.add(at + ".slotsInUse: " + f.slotsInUse() + " (expected: >= 0)");
             }
             if (!(f.queueLength() >= 0)) {
                 e.add(at + ".queueLength: " + f.queueLength() + " (expected: >= 0)");

@@ -220,6 +220,14 @@ public final class Simulator {
         return this;
     }
 
+    private java.util.function.Consumer<org.arbiter.common.message.Decision> decisionSink;
+
+    /** Hands every decision the GRM publishes to {@code sink} (experiments that report the model's predictions). */
+    public Simulator withDecisions(java.util.function.Consumer<org.arbiter.common.message.Decision> sink) {
+        decisionSink = requireNonNull(sink, "sink");
+        return this;
+    }
+
     /** Wall seconds spent in the GRM's control steps so far. */
     public double controlWallSeconds() {
         return controlWallSeconds;
@@ -543,6 +551,8 @@ public final class Simulator {
                 actuate(gateways.get(0).serverIndex(a.actuation().server()), a.actuation().action(), t);
             } else if (c instanceof GrmCore.Command.PublishAllocation a) {
                 allocations.add(a.allocation());
+            } else if (c instanceof GrmCore.Command.PublishDecision d && decisionSink != null) {
+                decisionSink.accept(d.decision());
             }
         }
         Map<String, Map<String, Double>> w = new TreeMap<>();

@@ -19,6 +19,10 @@ import java.util.Optional;
  * @param match         classification rule; all given conditions must hold
  * @param queue         the class queue's bound and timeout
  * @param isDefault     unmatched requests go to the one default class
+ * @param thinkTimeSeconds the clients' mean think time Z between an answer and their next request,
+ *                      when the class's traffic is closed-loop: the GRM's flow model then lets the
+ *                      arrival rate fall as the response time grows (docs/grm.md, "The flow model");
+ *                      {@code +∞} (the default, key absent) is open-loop traffic, 003 eq. 9 as printed
  */
 public record ClassConfig(
         String name,
@@ -29,9 +33,24 @@ public record ClassConfig(
         double minShare,
         MatchRule match,
         QueueConfig queue,
-        boolean isDefault) {
+        boolean isDefault,
+        double thinkTimeSeconds) {
+
+    /** Open-loop traffic (no think time). */
+    public ClassConfig(String name, double targetSeconds, UtilitySpec utility, YieldSpec yield, double weight,
+                       double minShare, MatchRule match, QueueConfig queue, boolean isDefault) {
+        this(name, targetSeconds, utility, yield, weight, minShare, match, queue, isDefault, Double.POSITIVE_INFINITY);
+    }
+
+    /** True when the class's clients are closed-loop with a known think time. */
+    public boolean closedLoop() {
+        return thinkTimeSeconds < Double.POSITIVE_INFINITY;
+    }
 
     public ClassConfig {
+        if (!(thinkTimeSeconds >= 0)) {
+            throw new IllegalArgumentException("thinkTime: " + thinkTimeSeconds + " (expected: >= 0)");
+        }
         requireNonNull(name, "name");
         requireNonNull(utility, "utility");
         requireNonNull(match, "match");
@@ -100,7 +119,7 @@ public record ClassConfig(
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder(name, targetSeconds).utility(utility).yield(yield).weight(weight).minShare(minShare)
-                .match(match).queue(queue).isDefault(isDefault);
+                .match(match).queue(queue).isDefault(isDefault).thinkTimeSeconds(thinkTimeSeconds);
     }
 
     /**
@@ -117,6 +136,13 @@ public record ClassConfig(
         private MatchRule match = MatchRule.NONE;
         private QueueConfig queue = QueueConfig.DEFAULT;
         private boolean isDefault = false;
+        private double thinkTimeSeconds = Double.POSITIVE_INFINITY;
+
+        /** {@code thinkTime}: the closed-loop clients' mean think time; default +∞ (open-loop traffic). */
+        public Builder thinkTimeSeconds(double thinkTimeSeconds) {
+            this.thinkTimeSeconds = thinkTimeSeconds;
+            return this;
+        }
 
         private Builder(String name, double targetSeconds) {
             this.name = requireNonNull(name, "name");
@@ -177,7 +203,8 @@ public record ClassConfig(
         }
 
         public ClassConfig build() {
-            return new ClassConfig(name, targetSeconds, utility, yield, weight, minShare, match, queue, isDefault);
+            return new ClassConfig(name, targetSeconds, utility, yield, weight, minShare, match, queue, isDefault,
+                    thinkTimeSeconds);
         }
     }
 }

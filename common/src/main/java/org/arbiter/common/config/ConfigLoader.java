@@ -402,11 +402,12 @@ public final class ConfigLoader {
                 q.duration("timeout", qd.timeoutSeconds(), v -> v > 0, "> 0"));
         q.finish();
         boolean isDefault = c.bool("default", false);
+        double think = c.duration("thinkTime", Double.POSITIVE_INFINITY, v -> v >= 0, ">= 0");
         c.finish();
         if (name == null) {
             return null;
         }
-        return new ClassConfig(name, target, utility, yield, weight, minShare, match, queue, isDefault);
+        return new ClassConfig(name, target, utility, yield, weight, minShare, match, queue, isDefault, think);
     }
 
     private static MatchRule readMatch(Node m) {

@@ -42,6 +42,9 @@ public final class ConfigWriter {
             }
             m.put("weight", k.weight());
             m.put("minShare", k.minShare());
+            if (k.closedLoop()) {
+                m.put("thinkTime", Durations.format(k.thinkTimeSeconds()));
+            }
             Map<String, Object> match = new LinkedHashMap<>();
             if (!k.match().headers().isEmpty()) {
                 match.put("header", k.match().headers());

@@ -120,6 +120,17 @@ public final class GrmStep implements ControlStep {
             return new Result(List.of(), null, fs.orders(), fs.actuations());
         }
         Problem problem = built.problem();
+        if (problem.flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
+            // idle: no arrivals anywhere, so every flow model is constant and any allocation is
+            // "optimal"; publish the neutral one (configured weights, caps split evenly over the
+            // live gateways) instead of whatever the DP's tie-breaking picks
+            EpochClock.Stamp stamp = clock.next(now);
+            List<Allocation> out = new ArrayList<>();
+            for (String g : live.keySet()) {
+                out.add(configured(g, List.copyOf(live.keySet()), now, stamp, overrides, "grm: idle"));
+            }
+            return new Result(out, null, fs.orders(), fs.actuations());
+        }
         long started = nanoTicker.getAsLong();
         Solution solution;
         try {
@@ -238,7 +249,7 @@ public final class GrmStep implements ControlStep {
         for (ClassConfig c : config.classes()) {
             ClassConfig e = overrides.effective(c);
             classes.add(new Problem.ClassSpec(e.name(), e.targetSeconds(), UtilityFunction.of(e), e.minShare(),
-                    config.control().responseTimeCap()));
+                    config.control().responseTimeCap(), c.thinkTimeSeconds()));
         }
         int q = config.control().granularity();
         List<Problem.Flow> flows = new ArrayList<>();
@@ -253,7 +264,7 @@ public final class GrmStep implements ControlStep {
                 flows.add(cs == null
                         ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
                         : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
-                                cs.queueLength()));
+                                cs.queueLength(), slotsInUse(cs)));
             }
         }
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
@@ -280,8 +291,25 @@ public final class GrmStep implements ControlStep {
         return new Built(new Problem(servers, classes, flows, p, weightPins, dm), pins);
     }
 
+    /**
+     * The slots a flow held on average over the window, X̃·S̃ (Little's law at the servers): 003
+     * §IV-C's "server threads concurrently executing" the flow, which under a work-conserving WRR
+     * differs from its weight. 0 (not measured) without completions.
+     */
+    static double slotsInUse(GatewayStats.ClassStats cs) {
+        double x = cs.throughput() * cs.meanServiceTime();
+        return x > 0 && Double.isFinite(x) ? x : 0;
+    }
+
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
     public Allocation configured(String gateway, Instant now, EpochClock.Stamp stamp, OverrideBook overrides) {
+        return configured(gateway, config.gateways().stream().map(GatewayConfig::id).toList(), now, stamp, overrides,
+                "configured");
+    }
+
+    /** The configured allocation with N_s split evenly among {@code gateways}, stamped {@code source}. */
+    private Allocation configured(String gateway, List<String> gateways, Instant now, EpochClock.Stamp stamp,
+                                  OverrideBook overrides, String source) {
         Map<String, Double> weights = new LinkedHashMap<>();
         config.classes().forEach(c -> weights.put(c.name(), c.weight()));
         overrides.weightPins().forEach((f, w) -> {
@@ -290,7 +318,7 @@ public final class GrmStep implements ControlStep {
             }
         });
         Map<String, Double> equal = new LinkedHashMap<>();
-        config.gateways().forEach(g -> equal.put(g.id(), 1.0));
+        gateways.forEach(g -> equal.put(g, 1.0));
         Map<String, Integer> ns = new LinkedHashMap<>();
         Map<String, Integer> nsPins = overrides.concurrencyPins();
         // before the first step every server is ON at its configured N_s, as the fleet starts
@@ -302,7 +330,7 @@ public final class GrmStep implements ControlStep {
         }
         servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));
         Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
-        return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, "configured", stamp.epoch());
+        return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, source, stamp.epoch());
     }
 
     /**

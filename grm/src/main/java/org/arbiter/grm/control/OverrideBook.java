@@ -153,7 +153,8 @@ public final class OverrideBook {
         if (target == c.targetSeconds() && u.equals(c.utility())) {
             return c;
         }
-        return new ClassConfig(c.name(), target, u, c.yield(), c.weight(), c.minShare(), c.match(), c.queue(), c.isDefault());
+        return new ClassConfig(c.name(), target, u, c.yield(), c.weight(), c.minShare(), c.match(), c.queue(), c.isDefault(),
+                c.thinkTimeSeconds());
     }
 
     private static OperatorOverride newer(OperatorOverride a, OperatorOverride b) {

@@ -36,6 +36,25 @@ package org.arbiter.grm.model;
  * (at w = 1, μ₁ = μ). Unlike the queue-length mode this is two-sided (a short queue lowers λ), aims at
  * D_ref rather than the measured t̃, does not depend on Γ, and carries the PI term Δμ.
  *
+ * The weight in force (w̃). 003 §IV-C assumes λ̃ "was evenly divided among the server threads
+ * that have been concurrently executing" the flow's requests. Under a work-conserving WRR that is
+ * not the weight: a flow with little demand holds fewer slots than its weight, and a backlogged one
+ * more (it takes the others' unused share). The GRM therefore passes w̃ = the slots the flow held
+ * on average, X̃·S̃ (throughput times mean service time, Little's law at the servers), when the
+ * gateway measured them (GrmStep, "slots in use"); the configured weight only when it did not.
+ *
+ * Closed-loop traffic (think time Z). Eq. 9 holds λ fixed whatever w is. With closed-loop clients
+ * (003 §V: each waits for its answer, then thinks Exp(Z)) the arrival rate falls as the response
+ * time grows: λ(t) = n/(Z + t), with the population n = λ̃·(Z + t̃) inferred from the same
+ * measurement. Putting λ(t) into t = 1/(μ − λ/w) gives
+ *
+ *     μ w t² + (μ w Z − n − w) t − w Z = 0,
+ *
+ * whose positive root is the prediction. At w = w̃ it returns t̃ (μ is still eq. 8); as Z → ∞ it
+ * tends to eq. 9; with Z finite it is always stable (a starved closed flow waits, it does not
+ * diverge). Without this, near saturation eq. 9 sees any weight below λ̃/μ as unstable and the
+ * optimiser never moves a slot between two saturated classes (docs/experiments.md, phases).
+ *
  * Thread-safety: immutable.
  */
 
@@ -48,11 +67,28 @@ package org.arbiter.grm.model;
  * @param weightInForce           w̃ > 0, the weight the measurement was taken under
  * @param capSeconds              the largest prediction (responseTimeCap · τ_c)
  * @param predictionArrivalRate   λ used in 003 eq. 9 (λ̃, or λ̃ plus the backlog term)
+ * @param thinkTimeSeconds        Z of closed-loop clients; +∞ for open-loop traffic (eq. 9 as printed)
  */
 public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
-                        double capSeconds, double predictionArrivalRate) {
+                        double capSeconds, double predictionArrivalRate, double thinkTimeSeconds) {
+
+    /** Open-loop traffic. */
+    public FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
+                     double capSeconds, double predictionArrivalRate) {
+        this(arrivalRatePerSecond, responseTimeSeconds, weightInForce, capSeconds, predictionArrivalRate,
+                Double.POSITIVE_INFINITY);
+    }
+
+    /** The same model for closed-loop clients with think time {@code z} (+∞: open loop). */
+    public FlowModel withThinkTime(double z) {
+        return new FlowModel(arrivalRatePerSecond, responseTimeSeconds, weightInForce, capSeconds,
+                predictionArrivalRate, z);
+    }
 
     public FlowModel {
+        if (!(thinkTimeSeconds >= 0)) {
+            throw new IllegalArgumentException("thinkTime: " + thinkTimeSeconds + " (expected: >= 0)");
+        }
         if (!(arrivalRatePerSecond >= 0) || Double.isInfinite(arrivalRatePerSecond)) {
             throw new IllegalArgumentException("arrivalRate: " + arrivalRatePerSecond + " (expected: >= 0)");
         }
@@ -122,6 +158,17 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         }
         if (!(weight > 0)) {
             return capSeconds;
+        }
+        if (thinkTimeSeconds < Double.POSITIVE_INFINITY) {
+            double z = thinkTimeSeconds;
+            double m = mu();
+            double n = predictionArrivalRate * (z + responseTimeSeconds);
+            double a = m * weight;
+            double b = m * weight * z - n - weight;
+            double c = -weight * z;
+            double disc = b * b - 4 * a * c;
+            double t = (-b + Math.sqrt(disc)) / (2 * a);
+            return t > 0 && Double.isFinite(t) ? Math.min(t, capSeconds) : capSeconds;
         }
         double denominator = mu() - predictionArrivalRate / weight;
         if (denominator <= 0) {

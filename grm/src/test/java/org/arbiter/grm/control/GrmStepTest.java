@@ -39,9 +39,14 @@ final class GrmStepTest {
     final EpochClock versions = new EpochClock();
 
     static GatewayStats stats(String g, double lp, double tp, double wp, double lb, double tb, double wb) {
+        return stats(g, lp, tp, wp, lb, tb, wb, 1);
+    }
+
+    /** With mean service time {@code s} (0: not measured, so the model takes w̃ as the weight, not X̃·S̃). */
+    static GatewayStats stats(String g, double lp, double tp, double wp, double lb, double tb, double wb, double s) {
         return new GatewayStats(1, T, g, 30, 1, Map.of(
-                "premium", new GatewayStats.ClassStats(lp, lp, tp, 0, 1, 0, 0, 2, 0, wp, Map.of(), null),
-                "basic", new GatewayStats.ClassStats(lb, lb, tb, 0, 1, 0, 0, 0, 0, wb, Map.of(), null)), Map.of());
+                "premium", new GatewayStats.ClassStats(lp, lp, tp, 0, s, 0, 0, 2, 0, wp, Map.of(), null),
+                "basic", new GatewayStats.ClassStats(lb, lb, tb, 0, s, 0, 0, 0, 0, wb, Map.of(), null)), Map.of());
     }
 
     @Test
@@ -56,6 +61,27 @@ final class GrmStepTest {
         // Once they have one, nothing is re-sent.
         var again = step.step(T, Map.of(), overrides, Map.of("g1", g1, "g2", r.allocations().get(1)), versions);
         assertThat(again.allocations()).isEmpty();
+    }
+
+    @Test
+    void idle_noArrivalsAnywhere_publishesTheNeutralAllocation() {
+        Map<String, GatewayStats> idle = Map.of("g1", stats("g1", 0, 0, 3, 0, 0, 1), "g2", stats("g2", 0, 0, 3, 0, 0, 1));
+        var r = step.step(T, idle, overrides, Map.of(), versions);
+        assertThat(r.allocations()).hasSize(2).allSatisfy(a -> {
+            assertThat(a.weights()).containsEntry("premium", 3.0).containsEntry("basic", 1.0);
+            assertThat(a.source()).isEqualTo("grm: idle");
+        });
+        // caps split evenly: s1's 10 as 5/5, s2's 5 as 3/2 or 2/3
+        Allocation g1 = r.allocations().get(0);
+        Allocation g2 = r.allocations().get(1);
+        assertThat(g1.serverCaps().get("s1")).isEqualTo(5);
+        assertThat(g2.serverCaps().get("s1")).isEqualTo(5);
+        assertThat(Math.abs(g1.totalCap() - g2.totalCap())).isLessThanOrEqualTo(1);
+        // as soon as anything arrives the optimiser decides again
+        var busy = step.step(T.plusSeconds(5), Map.of("g1", stats("g1", 6, 2.3, 3, 0, 0, 1),
+                "g2", stats("g2", 0, 0, 3, 0, 0, 1)), overrides, Map.of(), versions);
+        assertThat(busy.allocations()).allSatisfy(a -> assertThat(a.source()).isEqualTo("grm"));
+        assertThat(busy.decision()).isNotNull();
     }
 
     @Test
@@ -130,10 +156,12 @@ final class GrmStepTest {
         overrides.apply("second", weightPin("second", T.plusSeconds(1), "g2", "premium", 4));   // arrival order does not matter
         overrides.apply("first", weightPin("first", T, "g1", "premium", 10));
 
-        Map<String, GatewayStats> g2PremiumBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1),
-                "g2", stats("g2", 3, 4.0, 1, 0.2, 0.4, 2));
-        Map<String, GatewayStats> g2BasicBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1),
-                "g2", stats("g2", 0.2, 0.4, 2, 3, 4.0, 1));
+        // this test is about pins: service times not measured, so w̃ is the weight in force (a 1 s
+        // service time would put 3 slots in use at weight 1, which these made-up figures do not intend)
+        Map<String, GatewayStats> g2PremiumBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1, 0),
+                "g2", stats("g2", 3, 4.0, 1, 0.2, 0.4, 2, 0));
+        Map<String, GatewayStats> g2BasicBusy = Map.of("g1", stats("g1", 6, 2.3, 10, 2, 1.5, 1, 0),
+                "g2", stats("g2", 0.2, 0.4, 2, 3, 4.0, 1, 0));
         for (OverrideBook book : List.of(alone1, alone2)) {
             var r = new GrmStep(CONFIG, "grm-alone", () -> 0).step(T, g2PremiumBusy, book, Map.of(), new EpochClock());
             assertThat(r.decision().pins()).allSatisfy(p -> assertThat(p.applied()).isTrue());

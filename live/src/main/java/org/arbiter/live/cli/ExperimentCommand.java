@@ -56,6 +56,20 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
     double timeScale;
 
+    @Option(names = "--combine", defaultValue = "min", paramLabel = "min|sum",
+            description = {"phases, regions: how the GRM combines the class utilities, min (003 eq. 2b, the paper's",
+                    "choice for Fig. 8-15) or sum (eq. 2a); regions judges every policy by the same combination",
+                    "(default: ${DEFAULT-VALUE})."})
+    String combine;
+
+    private org.arbiter.common.config.ControlConfig.Combine combine() {
+        return switch (combine) {
+            case "min" -> org.arbiter.common.config.ControlConfig.Combine.MIN;
+            case "sum" -> org.arbiter.common.config.ControlConfig.Combine.SUM;
+            default -> throw new IllegalArgumentException("--combine: " + combine + " (expected: min or sum)");
+        };
+    }
+
     @Option(names = "--seconds", defaultValue = "600", description = "Simulated seconds per phase or point; for capacity, the load sinusoid's period (default: ${DEFAULT-VALUE}).")
     double seconds;
 
@@ -229,11 +243,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                 yield new Output(r, dir -> Charts.concurrency(r, dir));
             }
             case "phases" -> {
-                PhasesResult r = Experiments.phases(seed, seconds, err::println);
+                PhasesResult r = Experiments.phases(seed, seconds, combine(), err::println);
                 yield new Output(r, dir -> Charts.phases(r.phases(), dir));
             }
             case "regions" -> {
-                RegionsResult r = Experiments.regions(seed, seconds, err::println);
+                RegionsResult r = Experiments.regions(seed, seconds, combine(), err::println);
                 yield new Output(r, dir -> Charts.regions(r, dir));
             }
             case "scale" -> new Output(scale(err), dir -> List.of());

@@ -15,6 +15,7 @@ import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.utility.UtilityFunction;
+import org.arbiter.grm.model.PredictionErrors;
 import org.arbiter.sim.SimResult;
 import org.arbiter.sim.SimScenario;
 import org.arbiter.sim.Simulator;
@@ -29,20 +30,30 @@ public final class Experiments {
     private Experiments() {
     }
 
+    /** 003 §V's clients think Exp(1 s) between an answer and their next request; the GRM's model is told so. */
+    static final double THINK_SECONDS = 1;
+
     /** 003 §V's cluster: premium τ = 2 s, basic τ = 3 s, φ = α = β = 1, combine min, one server N_s = 10, demand Exp(1 s). */
     public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
                                              double overhead) {
+        return paperCluster(scheduler, granularity, concurrency, overhead, ControlConfig.Combine.MIN);
+    }
+
+    /** As above with the GRM's objective {@code combine} (003 eq. 2a sum, 2b min). */
+    public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
+                                             double overhead, ControlConfig.Combine combine) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
         return ClusterConfig.builder()
-                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded).build())
-                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).build())
+                .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded)
+                        .thinkTimeSeconds(THINK_SECONDS).build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).thinkTimeSeconds(THINK_SECONDS).build())
                 .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(concurrency)
                         .sim(ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(1).overhead(overhead).knee(10).build())
                         .build())
                 .addGateway(GatewayConfig.builder("g1").port(8080).build())
                 .dispatch(DispatchConfig.builder().scheduler(scheduler).build())
                 .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30)
-                        .combine(ControlConfig.Combine.MIN).granularity(granularity).build())
+                        .combine(combine).granularity(granularity).build())
                 .build();
     }
 
@@ -81,22 +92,38 @@ public final class Experiments {
 
     /** Fig. 8-12: the four phases; weights averaged over each phase's second half. */
     public static PhasesResult phases(long seed, double secondsPerPhase, Consumer<String> progress) {
+        return phases(seed, secondsPerPhase, ControlConfig.Combine.MIN, progress);
+    }
+
+    /**
+     * Fig. 8-12 with the GRM combining class utilities by {@code combine}; each phase also reports the
+     * flow model's prediction error over the predictions made once the phase's first statistics
+     * window has passed (a model fed the previous phase's load cannot foresee the change).
+     */
+    public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
+                                      Consumer<String> progress) {
         SimScenario sc = new SimScenario(1, List.of(
                 new SimScenario.Phase("A", secondsPerPhase, Map.of("premium", 5, "basic", 5), null),
                 new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
                 new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
-        SimResult r = new Simulator(paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0), sc, true).run();
+        ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
+        double window = cluster.control().statsWindowSeconds();
+        PredictionErrors errors = new PredictionErrors(window, true);
+        SimResult r = new Simulator(cluster, sc, true).withDecisions(errors::accept).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
+            PredictionError e = PredictionError.of(errors.samples(), p.startSeconds() + window, p.endSeconds());
             phases.add(phaseRow(p.name(), clients(p.name(), 0), clients(p.name(), 1), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
-                    pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress));
+                    pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress).withPredictionError(e));
+            progress.accept(String.format(Locale.ROOT, "phase %s: prediction error mean |e| %s, mean e %s over %d",
+                    p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
-        return new PhasesResult(phases, Math.round(r.requestsPerWallSecond()));
+        return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()));
     }
 
     static final UtilityFunction PREMIUM = UtilityFunction.pacifici(2, 1, 1, 1);
@@ -130,30 +157,64 @@ public final class Experiments {
 
     /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
     public static RegionsResult regions(long seed, double secondsPerPoint, Consumer<String> progress) {
+        return regions(seed, secondsPerPoint, ControlConfig.Combine.MIN, progress);
+    }
+
+    /**
+     * Fig. 13-15 with the GRM combining by {@code combine}; every point's cluster utility is
+     * combined the same way (min: eq. 2b, sum: eq. 2a), so the baselines are judged by the same
+     * objective, and every GRM point reports the flow model's prediction error.
+     */
+    public static RegionsResult regions(long seed, double secondsPerPoint, ControlConfig.Combine combine,
+                                        Consumer<String> progress) {
         try {
-            return regions(progress, "regions", (v, p, b) -> {
+            return regions(progress, "regions", combine, (v, p, b) -> {
                 SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
                         Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
-                SimResult r = new Simulator(paperCluster(Choice.of(DispatchConfig.Scheduler.class, v[1]),
-                        Integer.parseInt(v[2]), 10, 0), sc,
-                        Boolean.parseBoolean(v[3])).run();
-                return new double[] {r.phases().get(0).classes().get("premium").meanResponseSeconds(),
-                        r.phases().get(0).classes().get("basic").meanResponseSeconds()};
+                ClusterConfig cluster = paperCluster(Choice.of(DispatchConfig.Scheduler.class, v[1]),
+                        Integer.parseInt(v[2]), 10, 0, combine);
+                double window = cluster.control().statsWindowSeconds();
+                PredictionErrors errors = new PredictionErrors(window, true);
+                SimResult r = new Simulator(cluster, sc, Boolean.parseBoolean(v[3])).withDecisions(errors::accept).run();
+                PredictionError e = Boolean.parseBoolean(v[3])
+                        ? PredictionError.of(errors.samples(), window, secondsPerPoint) : null;
+                return new PointResult(r.phases().get(0).classes().get("premium").meanResponseSeconds(),
+                        r.phases().get(0).classes().get("basic").meanResponseSeconds(), e);
             });
         } catch (Exception e) {
             throw new IllegalStateException(e); // the simulator throws nothing checked
         }
     }
 
-    /** One point of the regions experiment: the premium and basic mean response times, s. */
+    /** One point's outcome: mean responses (s) and, where a GRM ran, its model's error (else null). */
+    public record PointResult(double premiumSeconds, double basicSeconds, PredictionError predictionError) {
+    }
+
+    /** One point of the regions experiment. */
     @FunctionalInterface
     public interface RegionPoint {
         /** @param policy a row of {@link #REGION_POLICIES} */
         double[] responses(String[] policy, int premiumClients, int basicClients) throws Exception;
     }
 
-    /** The regions experiment over any way of running a point (simulated or live). */
+    /** One point of the regions experiment, with the model's error. */
+    @FunctionalInterface
+    public interface RegionPointResult {
+        /** @param policy a row of {@link #REGION_POLICIES} */
+        PointResult run(String[] policy, int premiumClients, int basicClients) throws Exception;
+    }
+
+    /** The regions experiment over any way of running a point (simulated or live), combined by min. */
     public static RegionsResult regions(Consumer<String> progress, String label, RegionPoint point) throws Exception {
+        return regions(progress, label, ControlConfig.Combine.MIN, (v, p, b) -> {
+            double[] r = point.responses(v, p, b);
+            return new PointResult(r[0], r[1], null);
+        });
+    }
+
+    /** The regions experiment over any way of running a point, the cluster utility combined by {@code combine}. */
+    public static RegionsResult regions(Consumer<String> progress, String label, ControlConfig.Combine combine,
+                                        RegionPointResult point) throws Exception {
         Map<String, RegionsResult.Policy> policies = new LinkedHashMap<>();
         for (String[] v : REGION_POLICIES) {
             List<RegionsResult.Point> points = new ArrayList<>();
@@ -161,9 +222,11 @@ public final class Experiments {
             double sum = 0;
             for (int p = 5; p <= 20; p += 5) {
                 for (int b = 5; b <= 20; b += 5) {
-                    double[] r = point.responses(v, p, b);
-                    double u = Math.min(PREMIUM.utility(r[0]), BASIC.utility(r[1]));
-                    points.add(new RegionsResult.Point(p, b, round(u)));
+                    PointResult r = point.run(v, p, b);
+                    double up = PREMIUM.utility(r.premiumSeconds());
+                    double ub = BASIC.utility(r.basicSeconds());
+                    double u = combine == ControlConfig.Combine.SUM ? up + ub : Math.min(up, ub);
+                    points.add(new RegionsResult.Point(p, b, round(u), r.predictionError()));
                     nonNegative += u >= 0 ? 1 : 0;
                     sum += u;
                 }
@@ -172,7 +235,7 @@ public final class Experiments {
             progress.accept(String.format(Locale.ROOT, "%s %s: %d non-negative points, mean utility %.3f",
                     label, v[0], nonNegative, sum / 16));
         }
-        return new RegionsResult(policies);
+        return new RegionsResult(combine.wireName(), policies);
     }
 
     public static double round(double d) {

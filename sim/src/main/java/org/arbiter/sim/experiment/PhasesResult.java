@@ -5,13 +5,19 @@ import java.util.List;
 /**
  * The {@code phases} experiment's result (003 Fig. 8-12).
  *
+ * @param combine                        the GRM's objective, min (003 eq. 2b) or sum (eq. 2a)
  * @param phases                         one row per phase, A to D
  * @param simulatedRequestsPerWallSecond the simulator's speed (wall clock, so it varies between runs)
  */
-public record PhasesResult(List<Phase> phases, long simulatedRequestsPerWallSecond) {
+public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond) {
 
     public PhasesResult {
         phases = List.copyOf(phases);
+    }
+
+    /** Combined with min (003 eq. 2b, the paper's choice for Fig. 8-12). */
+    public PhasesResult(List<Phase> phases, long simulatedRequestsPerWallSecond) {
+        this("min", phases, simulatedRequestsPerWallSecond);
     }
 
     /**
@@ -21,8 +27,21 @@ public record PhasesResult(List<Phase> phases, long simulatedRequestsPerWallSeco
      * @param meanResponseSeconds per class, s
      * @param throughputPerSecond both classes, req/s
      * @param utility             each class's utility (eq. 7) at its mean response time
+     * @param predictionError     the flow model's relative error over the phase, both classes (null
+     *                            where no model ran, e.g. a live run's row)
      */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     public record Phase(String name, PerClass<Integer> clients, PerClass<Double> weights,
-                        PerClass<Double> meanResponseSeconds, double throughputPerSecond, PerClass<Double> utility) {
+                        PerClass<Double> meanResponseSeconds, double throughputPerSecond, PerClass<Double> utility,
+                        PredictionError predictionError) {
+        public Phase(String name, PerClass<Integer> clients, PerClass<Double> weights,
+                     PerClass<Double> meanResponseSeconds, double throughputPerSecond, PerClass<Double> utility) {
+            this(name, clients, weights, meanResponseSeconds, throughputPerSecond, utility, null);
+        }
+
+        /** This row with the model's error. */
+        public Phase withPredictionError(PredictionError e) {
+            return new Phase(name, clients, weights, meanResponseSeconds, throughputPerSecond, utility, e);
+        }
     }
 }

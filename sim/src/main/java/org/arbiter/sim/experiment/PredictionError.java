@@ -1,0 +1,25 @@
+package org.arbiter.sim.experiment;
+
+import java.util.List;
+import org.arbiter.grm.model.PredictionErrors;
+
+/**
+ * How far the GRM's flow model (003 eq. 8-9) was from what the gateways then measured, relative:
+ * (predicted − measured) / measured, pairing each decision's prediction with the measurement one
+ * statistics window later while the weight stayed as chosen (see {@link PredictionErrors}).
+ *
+ * @param meanAbs    mean |error| (null: no sample)
+ * @param meanSigned mean error, > 0 when the model was pessimistic (null: no sample)
+ * @param samples    the predictions checked
+ */
+public record PredictionError(Double meanAbs, Double meanSigned, int samples) {
+
+    /** Over the samples whose prediction was made at or after {@code from} and measured by {@code to}, s. */
+    public static PredictionError of(List<PredictionErrors.Sample> all, double from, double to) {
+        List<PredictionErrors.Sample> in = all.stream()
+                .filter(s -> s.madeSeconds() >= from - 1e-9 && s.measuredSeconds() <= to + 1e-9).toList();
+        PredictionErrors.Summary s = PredictionErrors.Summary.of(in);
+        return s.samples() == 0 ? new PredictionError(null, null, 0)
+                : new PredictionError(Experiments.round(s.meanAbs()), Experiments.round(s.meanSigned()), s.samples());
+    }
+}
