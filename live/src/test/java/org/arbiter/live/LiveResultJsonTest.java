@@ -70,6 +70,7 @@ final class LiveResultJsonTest {
                           } ],
                           "timeScale" : 0.05,
                           "simulated" : {
+                            "combine" : "min",
                             "phases" : [ {
                               "name" : "A",
                               "clients" : {
@@ -101,6 +102,7 @@ final class LiveResultJsonTest {
                 new RegionsResult.Policy(List.of(new RegionsResult.Point(5, 10, 1.0)), 1, 1.0)));
         assertThat(ResultJson.toJson(new LiveResult.Regions(r, 0.02, r))).isEqualTo("""
                 {
+                  "combine" : "min",
                   "policies" : {
                     "grm" : {
                       "points" : [ {
@@ -114,6 +116,7 @@ final class LiveResultJsonTest {
                   },
                   "timeScale" : 0.02,
                   "simulated" : {
+                    "combine" : "min",
                     "policies" : {
                       "grm" : {
                         "points" : [ {
