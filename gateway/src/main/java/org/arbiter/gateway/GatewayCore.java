@@ -50,7 +50,9 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           is dispatched when a slot frees, or expires at its queue timeout (503). A request that
  *           had been sent is requeued once if idempotent (RFC 9110 §9.2.2), else answered 502.
  *           A requeued request goes to another server than the one it failed on whenever one has
- *           a free slot.
+ *           a free slot; failing again on that same server (none other was free) does not spend
+ *           the retry, up to dispatch.ejection.threshold retries in all, nor does failing on a
+ *           server ejected by then.
  *           Each class queue stays ordered by arrival (a requeued ticket goes before every ticket
  *           that arrived after it), so the head is always the next to expire.
  *
@@ -96,6 +98,8 @@ public final class GatewayCore<R> {
      */
     private final Map<String, Integer> provisionalCaps = new HashMap<>();
     private final ServerHealth health;
+    /** Retries after sending, on the server a request failed on last time, that do not spend its one retry. */
+    private final int sameServerRetries;
     private final Scheduler scheduler;
     private final Balancer balancer;
     private final StatsRecorder stats;
@@ -301,6 +305,7 @@ public final class GatewayCore<R> {
             pollable[s] = servers.get(s).loadUrl() != null;
         }
         this.health = new ServerHealth(serverIds, cluster.dispatch().ejection(), probed);
+        this.sameServerRetries = cluster.dispatch().ejection().threshold();
         this.now = nowNanos;
         this.usageAtNanos = nowNanos;
         this.recentDrops = new RecentDrops(cluster.dispatch().adaptive().windowSeconds());
@@ -551,7 +556,14 @@ public final class GatewayCore<R> {
         // ejection to a server being killed (its listener still accepting during the process's
         // teardown) failed a second time and got 502 (BackendHealthSocketTest, 3 of 2 172).
         boolean serverOut = health.ejected(t.server, nowNanos);
-        if (!sent || idempotent && (t.sentRetries == 0 || serverOut)) {
+        // Failed on the same server as last time (the retry found no other with a free slot): the
+        // server, not the request, is the suspect — each failure counts toward its ejection — so
+        // the retry is not spent, up to the ejection threshold in all (a server that fails only
+        // this request, and so is never ejected, still ends it with 502 then). Without this a
+        // retry that went back to a server killed a moment before, its failures not yet counted
+        // to an ejection, got 502 (BackendHealthSocketTest, 1 of 2 130 once more).
+        boolean sameServerAgain = sent && t.failedOn == t.server && t.sentRetries < sameServerRetries;
+        if (!sent || idempotent && (t.sentRetries == 0 || serverOut || sameServerAgain)) {
             if (sent && !serverOut) {
                 t.sentRetries++;
             }

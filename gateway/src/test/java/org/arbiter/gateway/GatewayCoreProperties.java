@@ -22,6 +22,9 @@ import org.arbiter.gateway.allocation.ConfiguredAllocation;
 /** The scheduling guarantees of docs/gateway.md (step 3), on random instances in virtual time. */
 final class GatewayCoreProperties {
 
+    /** dispatch.ejection.threshold of the failing-servers cluster below. */
+    private static final int EJECTION_THRESHOLD = 2;
+
     private static ClusterConfig cluster(int classes, int servers) {
         StringBuilder y = new StringBuilder("classes:\n");
         for (int c = 0; c < classes; c++) {
@@ -178,8 +181,9 @@ final class GatewayCoreProperties {
      * Servers break and recover at random while requests arrive, fail (refused, reset, 5xx), are
      * requeued, expire and are cancelled: inflight(s) never exceeds N(s); no slot a healthy server
      * admits idles while a queue is non-empty; no request waits past its timeout; an idempotent
-     * request that was sent is requeued at most once by a server still in service (a server ejected
-     * by then does not spend the retry); and every request gets exactly one answer — under every
+     * request that was sent is requeued at most once by a server still in service that it had not
+     * just failed on, and at most EJECTION_THRESHOLD times in all (a server ejected by then, or the
+     * same server failing it again, does not spend the retry); and every request gets exactly one answer — under every
      * scheduler (the yield schedulers also drop heads that can earn no yield: one answer too).
      */
     @Property(tries = 300)
@@ -194,6 +198,8 @@ final class GatewayCoreProperties {
         List<Ticket<Integer>> all = new ArrayList<>();
         Map<Ticket<Integer>, Integer> answers = new HashMap<>();
         Map<Ticket<Integer>, Integer> sentRequeues = new HashMap<>();
+        Map<Ticket<Integer>, Integer> freshRequeues = new HashMap<>();
+        Map<Ticket<Integer>, Integer> lastFailed = new HashMap<>();
         long now = 0;
         for (int step = 0; step < 600; step++) {
             now += 1_000_000L * (1 + random.nextInt(40));
@@ -211,13 +217,20 @@ final class GatewayCoreProperties {
                     boolean sent = random.nextBoolean();
                     boolean idempotent = random.nextBoolean();
                     ServerHealth.Failure f = sent ? ServerHealth.Failure.RESET : ServerHealth.Failure.CONNECT_REFUSED;
+                    Integer failedBefore = lastFailed.put(t, server);
                     if (core.failed(t, f, sent, idempotent, now)) {
                         assertThat(t.state()).isEqualTo(Ticket.State.QUEUED);
                         if (sent) {
                             assertThat(idempotent).isTrue();
                             if (!core.health().ejected(server, now)) {
-                                assertThat(sentRequeues.merge(t, 1, Integer::sum))
-                                        .as("requeues after sending, on a server still in service").isEqualTo(1);
+                                int inService = sentRequeues.merge(t, 1, Integer::sum);
+                                assertThat(inService).as("requeues after sending, on servers still in service")
+                                        .isLessThanOrEqualTo(EJECTION_THRESHOLD);
+                                if (!Integer.valueOf(server).equals(failedBefore)) {
+                                    assertThat(freshRequeues.merge(t, 1, Integer::sum))
+                                            .as("requeues after sending on a server the request had not just failed on, "
+                                                    + "still in service").isEqualTo(1);
+                                }
                             }
                         }
                     } else {

@@ -254,6 +254,45 @@ final class GatewayCoreTest {
     }
 
     @Test
+    void sentRequest_failingAgainOnTheSameServer_beforeItIsEjected_isRequeued_upToTheThreshold() {
+        // threshold 3, one slot per server (N = 1 each, so "full" is one request): s2 is busy, so
+        // the GET's retry can only go back to s1, whose failures are not yet an ejection
+        GatewayCore<String> two = Fixtures.core(Fixtures.parse("""
+                classes:
+                  - {name: basic, target: 2s, default: true, queue: {limit: 10, timeout: 5s}}
+                servers:
+                  - {id: s1, url: 'http://127.0.0.1:1', concurrency: 1}
+                  - {id: s2, url: 'http://127.0.0.1:2', concurrency: 1}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                dispatch: {backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 3, baseBackoff: 10s}}
+                """), Scheduler.ofWeightedRoundRobin());
+        Ticket<String> get = two.offer("GET", "basic", 0);
+        two.next(0);
+        int s1 = get.server();
+        Ticket<String> busy = two.offer("other", "basic", 0);
+        assertThat(two.next(0)).isSameAs(busy);
+        assertThat(busy.server()).isNotEqualTo(s1);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).as("first failure: requeued").isTrue();
+        assertThat(two.next(MS)).isSameAs(get);
+        assertThat(get.server()).as("the other server is full").isEqualTo(s1);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 2 * MS))
+                .as("the same server failed it again, not yet ejected: requeued, not 502").isTrue();
+        assertThat(two.health().ejected(s1, 2 * MS)).isFalse();
+        assertThat(two.next(2 * MS)).isSameAs(get);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 3 * MS)).as("third failure ejects s1").isTrue();
+        assertThat(two.health().ejected(s1, 3 * MS)).isTrue();
+        assertThat(two.next(3 * MS)).as("waits for s2").isNull();
+        two.responded(busy, 200, 4 * MS);
+        two.complete(busy, Outcome.OK, 4 * MS);
+        assertThat(two.next(4 * MS)).isSameAs(get);
+        assertThat(get.server()).isNotEqualTo(s1);
+        assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, 5 * MS))
+                .as("a failure on a server it had not failed on, still in service: its retry is spent, 502").isFalse();
+        assertThat(get.dropReason()).isEqualTo(DropReason.BACKEND_ERROR);
+    }
+
+    @Test
     void oneFailedExchange_isOneServerError_whetherItIsRequeuedOrAnswered502() {
         // threshold 5: nothing is ejected; s1 and s2 each fail exactly one exchange
         GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
