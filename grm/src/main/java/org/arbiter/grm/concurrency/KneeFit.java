@@ -1,5 +1,7 @@
 package org.arbiter.grm.concurrency;
 
+import org.arbiter.grm.model.QuadraticLeastSquares;
+
 /*
  * Design note — N_s at the knee (003 Fig. 7, 004 eq. 7).
  *
@@ -111,86 +113,16 @@ final class KneeFit implements ConcurrencyController {
         double[] best = null;
         double bestErr = Double.POSITIVE_INFINITY;
         for (int mask = 1; mask < 8; mask++) {
-            double[] p = solve(mask);
+            double[] p = QuadraticLeastSquares.solve(mask, n, l, size);
             if (p == null || p[0] < 0 || p[1] < 0 || p[2] < 0) {
                 continue;
             }
-            double err = 0;
-            for (int i = 0; i < size; i++) {
-                double r = p[0] * n[i] * n[i] + p[1] * n[i] + p[2] - l[i];
-                err += r * r;
-            }
+            double err = QuadraticLeastSquares.squaredError(p, n, l, size);
             if (err < bestErr && p[0] * max * max + p[1] * max + p[2] > 0) {
                 bestErr = err;
                 best = p;
             }
         }
         return best;
-    }
-
-    /** Least squares over the parameters in {@code mask} (bit 0 = a, 1 = b, 2 = c), others 0. */
-    private double[] solve(int mask) {
-        int[] idx = new int[3];
-        int m = 0;
-        for (int j = 0; j < 3; j++) {
-            if ((mask & (1 << j)) != 0) {
-                idx[m++] = j;
-            }
-        }
-        double[][] ata = new double[m][m];
-        double[] atb = new double[m];
-        for (int i = 0; i < size; i++) {
-            double[] row = {n[i] * n[i], n[i], 1};
-            for (int r = 0; r < m; r++) {
-                atb[r] += row[idx[r]] * l[i];
-                for (int c2 = 0; c2 < m; c2++) {
-                    ata[r][c2] += row[idx[r]] * row[idx[c2]];
-                }
-            }
-        }
-        double[] x = gauss(ata, atb);
-        if (x == null) {
-            return null;
-        }
-        double[] p = new double[3];
-        for (int r = 0; r < m; r++) {
-            p[idx[r]] = x[r];
-        }
-        return p;
-    }
-
-    private static double[] gauss(double[][] a, double[] b) {
-        int m = b.length;
-        for (int col = 0; col < m; col++) {
-            int pivot = col;
-            for (int r = col + 1; r < m; r++) {
-                if (Math.abs(a[r][col]) > Math.abs(a[pivot][col])) {
-                    pivot = r;
-                }
-            }
-            if (Math.abs(a[pivot][col]) < 1e-12) {
-                return null;
-            }
-            double[] t = a[col];
-            a[col] = a[pivot];
-            a[pivot] = t;
-            double tb = b[col];
-            b[col] = b[pivot];
-            b[pivot] = tb;
-            for (int r = 0; r < m; r++) {
-                if (r != col) {
-                    double f = a[r][col] / a[col][col];
-                    for (int c2 = col; c2 < m; c2++) {
-                        a[r][c2] -= f * a[col][c2];
-                    }
-                    b[r] -= f * b[col];
-                }
-            }
-        }
-        double[] x = new double[m];
-        for (int r = 0; r < m; r++) {
-            x[r] = b[r] / a[r][r];
-        }
-        return x;
     }
 }

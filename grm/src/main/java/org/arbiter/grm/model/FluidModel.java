@@ -97,15 +97,11 @@ public record FluidModel(double thinkSeconds, Latency latency, double deltaSecon
                 if ((mask & 4) == 0) {
                     continue; // c is always fitted: it is the zero-load latency
                 }
-                double[] p = solve(mask, inFlight, latencySeconds);
+                double[] p = QuadraticLeastSquares.solve(mask, inFlight, latencySeconds, inFlight.length);
                 if (p == null || p[0] < 0 || p[1] < 0 || !(p[2] > 0)) {
                     continue;
                 }
-                double err = 0;
-                for (int i = 0; i < inFlight.length; i++) {
-                    double r = p[0] * inFlight[i] * inFlight[i] + p[1] * inFlight[i] + p[2] - latencySeconds[i];
-                    err += r * r;
-                }
+                double err = QuadraticLeastSquares.squaredError(p, inFlight, latencySeconds, inFlight.length);
                 if (err < bestErr) {
                     bestErr = err;
                     best = p;
@@ -115,58 +111,6 @@ public record FluidModel(double thinkSeconds, Latency latency, double deltaSecon
                 throw new IllegalArgumentException("points: no fit with a >= 0, b >= 0, c > 0");
             }
             return new Latency(best[0], best[1], best[2]);
-        }
-
-        private static double[] solve(int mask, double[] n, double[] l) {
-            int[] idx = new int[3];
-            int m = 0;
-            for (int j = 0; j < 3; j++) {
-                if ((mask & (1 << j)) != 0) {
-                    idx[m++] = j;
-                }
-            }
-            double[][] ata = new double[m][m];
-            double[] atb = new double[m];
-            for (int i = 0; i < n.length; i++) {
-                double[] row = {n[i] * n[i], n[i], 1};
-                for (int r = 0; r < m; r++) {
-                    atb[r] += row[idx[r]] * l[i];
-                    for (int c2 = 0; c2 < m; c2++) {
-                        ata[r][c2] += row[idx[r]] * row[idx[c2]];
-                    }
-                }
-            }
-            for (int col = 0; col < m; col++) {
-                int pivot = col;
-                for (int r = col + 1; r < m; r++) {
-                    if (Math.abs(ata[r][col]) > Math.abs(ata[pivot][col])) {
-                        pivot = r;
-                    }
-                }
-                if (Math.abs(ata[pivot][col]) < 1e-12) {
-                    return null;
-                }
-                double[] t = ata[col];
-                ata[col] = ata[pivot];
-                ata[pivot] = t;
-                double tb = atb[col];
-                atb[col] = atb[pivot];
-                atb[pivot] = tb;
-                for (int r = 0; r < m; r++) {
-                    if (r != col) {
-                        double f = ata[r][col] / ata[col][col];
-                        for (int c2 = col; c2 < m; c2++) {
-                            ata[r][c2] -= f * ata[col][c2];
-                        }
-                        atb[r] -= f * atb[col];
-                    }
-                }
-            }
-            double[] p = new double[3];
-            for (int r = 0; r < m; r++) {
-                p[idx[r]] = atb[r] / ata[r][r];
-            }
-            return p;
         }
     }
 
