@@ -98,6 +98,22 @@ public final class GatewayTestSupport {
             return "http://127.0.0.1:" + port();
         }
 
+        private final AtomicInteger inFlightTotal = new AtomicInteger();
+        private final AtomicInteger maxInFlight = new AtomicInteger();
+
+        /** The most requests this backend held at once since start or the last {@link #resetMax}. */
+        public int maxInFlight() {
+            return maxInFlight.get();
+        }
+
+        public void resetMax() {
+            maxInFlight.set(inFlightTotal.get());
+        }
+
+        public int inFlightTotal() {
+            return inFlightTotal.get();
+        }
+
         public int inFlight(String cls) {
             AtomicInteger n = inFlight.get(cls);
             return n == null ? 0 : n.get();
@@ -114,6 +130,7 @@ public final class GatewayTestSupport {
                 String cls = req.headers().get("X-Class", "none");
                 AtomicInteger n = inFlight.computeIfAbsent(cls, k -> new AtomicInteger());
                 n.incrementAndGet();
+                maxInFlight.accumulateAndGet(inFlightTotal.incrementAndGet(), Math::max);
                 String body = "method=" + req.method() + " cls=" + cls + " xff=" + req.headers().get("X-Forwarded-For")
                         + " proto=" + req.headers().get("X-Forwarded-Proto") + " connection=" + req.headers().get("Connection")
                         + " hop=" + req.headers().get("X-Hop") + " bytes=" + req.content().readableBytes();
@@ -121,6 +138,7 @@ public final class GatewayTestSupport {
                 long delay = delayMillis;
                 Runnable answer = () -> {
                     n.decrementAndGet();
+                    inFlightTotal.decrementAndGet();
                     served.computeIfAbsent(cls, k -> new AtomicLong()).incrementAndGet();
                     ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
                     FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, content);

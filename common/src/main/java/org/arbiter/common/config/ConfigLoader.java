@@ -482,8 +482,13 @@ public final class ConfigLoader {
             }
         }
         a.finish();
+        int threads = g.integer("threads", 0, v -> v >= 0 && v <= GatewayHttpConfig.MAX_THREADS,
+                "0.." + GatewayHttpConfig.MAX_THREADS + ", 0 for one per core");
+        GatewayHttpConfig.Transport transport = g.choice("transport", GatewayHttpConfig.Transport.class,
+                GatewayHttpConfig.Transport.AUTO);
         g.finish();
-        return new GatewayHttpConfig(trusted, accessLog);
+        return new GatewayHttpConfig(trusted, accessLog, Math.max(0, Math.min(GatewayHttpConfig.MAX_THREADS, threads)),
+                transport == null ? GatewayHttpConfig.Transport.AUTO : transport);
     }
 
     private static List<Integer> scheduleServers(Node schedule) {

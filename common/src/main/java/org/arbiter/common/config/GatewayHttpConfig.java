@@ -14,14 +14,58 @@ import java.util.List;
  * @param trustedProxies peers whose {@code X-Forwarded-*} headers are kept and appended to; from
  *                       any other peer they are overwritten
  * @param accessLog      the access log, or {@link AccessLog#OFF}
+ * @param threads        the data plane's event loops per gateway; 0: one per core
+ * @param transport      the socket transport of the data plane
  */
-public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) {
+public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
 
     public static final GatewayHttpConfig DEFAULT = new GatewayHttpConfig(List.of(), AccessLog.OFF);
+
+    /** The most event loops a gateway may be given. */
+    public static final int MAX_THREADS = 256;
 
     public GatewayHttpConfig {
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies"));
         requireNonNull(accessLog, "accessLog");
+        requireNonNull(transport, "transport");
+        if (threads < 0 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("threads: " + threads + " (expected: 0..." + MAX_THREADS + ", 0 for one per core)");
+        }
+    }
+
+    /** One loop per core, the transport chosen at start. */
+    public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) {
+        this(trustedProxies, accessLog, 0, Transport.AUTO);
+    }
+
+    /** The number of event loops to run: {@link #threads}, or the number of cores when it is 0. */
+    public int eventLoops() {
+        return threads > 0 ? threads : Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** This configuration with {@code n} event loops (0: one per core). */
+    public GatewayHttpConfig withThreads(int n) {
+        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport);
+    }
+
+    /**
+     * The socket transport: {@code auto} takes epoll if it loads on this machine, else NIO; the
+     * others insist on one (and fail at start if it cannot load).
+     */
+    public enum Transport implements Choice {
+        AUTO("auto"), IO_URING("io_uring"), EPOLL("epoll"), NIO("nio");
+
+        private final String wireName;
+
+        Transport(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @Override
+        @JsonValue
+        public String wireName() {
+            return wireName;
+        }
     }
 
     /** True when {@code peer} lies in one of {@link #trustedProxies}. */

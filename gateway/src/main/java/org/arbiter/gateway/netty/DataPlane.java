@@ -9,7 +9,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -40,69 +39,100 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Drives one {@link GatewayCore} from one Netty event loop: client connections, backend pools,
- * timers. Every client channel and every backend channel of the gateway is registered on that
- * loop, so the core and all handler state are confined to it without locks.
+ * Drives one {@link GatewayCore} from N Netty event loops (docs/gateway.md, "Event loops and
+ * transport"). Each client connection lives on one loop, and so does everything of its requests:
+ * the {@link Exchange}, its backend connection (each loop has its own keep-alive pool per server),
+ * its timers. The core is the one piece of state the loops share: every call into it is made
+ * under one lock, in short sections that take the core's decision and nothing else. A request
+ * the core releases to a server is sent by its own loop: at once when that is the loop that
+ * freed the slot, else handed over with {@link EventLoop#execute}. The first loop (home) also runs
+ * the 10 ms tick, the health probes, the load polls, allocations, reloads and the drain.
+ *
+ * <p>With one loop every hand-over is a direct call and the lock is never contended: the
+ * single-loop gateway of before, unchanged.
  *
  * <p>Drain: {@link #drain} marks every further response {@code Connection: close}, lets what is
  * queued or at a server finish until the deadline, then answers what is left 503 {@code draining};
- * the 10 ms tick checks for the end. Readiness reads {@link #canServe}, refreshed on the loop.
+ * the 10 ms tick checks for the end. Readiness reads {@link #canServe}, refreshed under the lock.
  *
  * <p>Thread-safety: {@link #applyAllocation}, {@link #snapshot}, {@link #drain} and {@link #close}
- * may be called from any thread (they hand over to the loop), {@link #canServe}, {@link #draining}
- * and {@link #allocation} read volatile fields; everything else runs on the loop.
+ * may be called from any thread (they hand over to the home loop), {@link #canServe}, {@link #draining}
+ * and {@link #allocation} read volatile fields; what concerns one request runs on its loop.
  */
 public final class DataPlane {
 
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-    private final EventLoop loop;
+    /** The loop of the timers, probes, polls, allocations, reloads and the drain. */
+    private final EventLoop home;
+    /** Per event loop, its backend pools (each confined to its loop). */
+    private final LoopPools[] loopPools;
     private final GatewayCore<Exchange> core;
-    private Classifier classifier;
+    /** Guards every call into {@link #core} (and the drain's counters read with it). */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final java.util.concurrent.atomic.LongAdder lockAcquired = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder lockContended = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder lockWaitNanos = new java.util.concurrent.atomic.LongAdder();
+    private final Class<? extends SocketChannel> socketChannel;
+    /** Per server index of the core, its URL (published under the lock before the core may dispatch to it). */
+    private volatile URI[] serverUrls;
+    private volatile Classifier classifier;
     private ClusterConfig cluster;
     private final ClientTls clientTls;
-    private final Bootstrap bootstrap;
     /** Client channels of upgraded exchanges (tunnels), cut at a drain's deadline. */
-    private final java.util.Set<Channel> tunnels = new java.util.HashSet<>();
+    private final java.util.Set<Channel> tunnels = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile ConfigVersion configVersion;
     private final DispatchConfig dispatch;
-    private final List<BackendPool> pools = new java.util.ArrayList<>();
     private final PlaneListener listener;
     private final Consumer<Allocation> onApplied;
     private final long backendTimeoutNanos;
     private final ScheduledFuture<?> ticker;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
-    // PROXY protocol refusals, on the loop: one log line per reason per minute
+    // PROXY protocol refusals (proxyRefused is synchronized): one log line per reason per minute
     private static final long PROXY_REFUSAL_LOG_NANOS = TimeUnit.MINUTES.toNanos(1);
     private final long[] proxyRefusalLoggedNanos = new long[ProxyRefusal.values().length];
     private final long[] proxyRefusedSinceLog = new long[ProxyRefusal.values().length];
-    // Drain state, on the loop (draining is volatile only for the admin thread's reads).
+    // Drain state: begun and forced are read by every loop; the counters are bumped by every loop;
+    // the rest is the home loop's.
     private volatile boolean draining;
-    private boolean drainForced;
+    private volatile boolean drainForced;
     private long drainStartNanos;
     private long drainDeadlineNanos;
     private int drainHeld;
-    private long drainArrived;
-    private long drainServed;
-    private int drainRefused;
-    private int drainCut;
+    private final java.util.concurrent.atomic.AtomicLong drainArrived = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong drainServed = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger drainRefused = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicInteger drainCut = new java.util.concurrent.atomic.AtomicInteger();
     private Iterable<Channel> drainClients;
     private CompletableFuture<DrainReport> drainDone;
     private HealthProber prober;
     private final LoadPoller poller;
     /** Per server index, its {@code loadUrl} (null: none; the gateway's own counters stand in); renewed on reload. */
-    private java.net.URI[] loadUrls;
+    private volatile java.net.URI[] loadUrls;
     private volatile Allocation allocation;
     private volatile boolean canServe = true;
 
-    /**
-     * @param onApplied told (on the loop) of every allocation the core accepted
-     */
+    /** One loop, NIO backend connections (tests on an embedded channel). */
     public DataPlane(EventLoop loop, ClusterConfig cluster, GatewayCore<Exchange> core, PlaneListener listener,
                      Consumer<Allocation> onApplied) {
-        this.loop = requireNonNull(loop, "loop");
+        this(List.of(requireNonNull(loop, "loop")), NetTransport.NIO.socketChannel(), cluster, core, listener, onApplied);
+    }
+
+    /**
+     * @param loops         the event loops client connections are registered on (at least one; the
+     *                      first is home); a client channel on any other loop is refused
+     * @param socketChannel the class of the connections the gateway opens (the loops' transport)
+     * @param onApplied     told (on the home loop) of every allocation the core accepted
+     */
+    public DataPlane(List<? extends EventLoop> loops, Class<? extends SocketChannel> socketChannel, ClusterConfig cluster,
+                     GatewayCore<Exchange> core, PlaneListener listener, Consumer<Allocation> onApplied) {
+        if (requireNonNull(loops, "loops").isEmpty()) {
+            throw new IllegalArgumentException("loops: empty (expected: at least one event loop)");
+        }
+        this.home = loops.get(0);
+        this.socketChannel = requireNonNull(socketChannel, "socketChannel");
         this.core = requireNonNull(core, "core");
         this.classifier = Classifier.fromRules(cluster.classes());
         this.cluster = cluster;
@@ -120,45 +150,280 @@ public final class DataPlane {
         this.allocation = core.allocation();
         this.http = cluster.gatewayHttp();
         this.accessLog = AccessLog.open(http.accessLog(), core.gatewayId());
-        this.bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000));
-        for (int s = 0; s < core.serverCount(); s++) {
-            pools.add(pool(s, cluster.server(core.serverId(s)).orElseThrow().url()));
+        URI[] urls = new URI[core.serverCount()];
+        for (int s = 0; s < urls.length; s++) {
+            urls[s] = cluster.server(core.serverId(s)).orElseThrow().url();
         }
-        core.health().listener(t -> {
+        this.serverUrls = urls;
+        this.loopPools = new LoopPools[loops.size()];
+        for (int i = 0; i < loopPools.length; i++) {
+            loopPools[i] = new LoopPools(loops.get(i));
+        }
+        core.health().listener(t -> { // inside a core call, under the lock
             if (t.up()) {
                 LOG.info("{}", t.message());
             } else {
                 LOG.warn("{} (out for {} ms)", t.message(), TimeUnit.NANOSECONDS.toMillis(t.backoffNanos()));
-                pools.get(t.server()).closeAll(); // its idle connections are not to be trusted
+                int s = t.server();
+                for (LoopPools lp : loopPools) {
+                    lp.loop.execute(() -> lp.closeAll(s)); // its idle connections are not to be trusted
+                }
             }
             canServe = core.canServe(now());
         });
         this.canServe = core.canServe(now());
         this.prober = prober(cluster);
         this.loadUrls = loadUrls(cluster);
-        this.poller = new LoadPoller(loop, cluster.dispatch().pollDeadlineSeconds(), new LoadPoller.Outcome() {
+        this.poller = new LoadPoller(home, socketChannel, cluster.dispatch().pollDeadlineSeconds(), new LoadPoller.Outcome() {
             @Override
             public void answered(int s, int active, int queued) {
-                core.pollAnswered(s, active, queued, now());
+                lock();
+                try {
+                    core.pollAnswered(s, active, queued, now());
+                } finally {
+                    lock.unlock();
+                }
             }
 
             @Override
             public void missed(int s) {
-                boolean was = core.polls().skipped(s, now());
-                core.pollMissed(s, now());
-                if (!was && core.polls().skipped(s, now())) {
+                boolean skipped;
+                lock();
+                try {
+                    boolean was = core.polls().skipped(s, now());
+                    core.pollMissed(s, now());
+                    skipped = !was && core.polls().skipped(s, now());
+                } finally {
+                    lock.unlock();
+                }
+                if (skipped) {
                     LOG.warn("server {} missed {} load polls in a row: skipped for {} s", core.serverId(s),
                             core.polls().misses(s), org.arbiter.gateway.dispatch.PollBook.SKIP_SECONDS);
                 }
             }
         });
-        this.ticker = loop.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
+        this.ticker = home.scheduleAtFixedRate(this::tick, TICK_NANOS, TICK_NANOS, TimeUnit.NANOSECONDS);
     }
 
+    /** The home loop: timers, probes, polls, allocations, reloads, the drain. */
     EventLoop loop() {
-        return loop;
+        return home;
+    }
+
+    /** The number of event loops. */
+    public int loops() {
+        return loopPools.length;
+    }
+
+    // ------------------------------------------------------------ the core's lock
+
+    private void lock() {
+        if (!lock.tryLock()) {
+            long t0 = System.nanoTime();
+            lock.lock();
+            lockContended.increment();
+            lockWaitNanos.add(System.nanoTime() - t0);
+        }
+        lockAcquired.increment();
+    }
+
+    /**
+     * How often the loops took the core's lock, how often one had to wait for another, and how
+     * long they waited in all (thread-safe; for the meters and the benchmark).
+     */
+    public record LockStats(long acquired, long contended, long waitNanos) {
+    }
+
+    public LockStats lockStats() {
+        return new LockStats(lockAcquired.sum(), lockContended.sum(), lockWaitNanos.sum());
+    }
+
+    /** What a locked section released: requests to send (or refuse) on their loops, servers to poll. */
+    private static final class Released {
+        final List<Ticket<Exchange>> tickets = new java.util.ArrayList<>(2);
+        final java.util.BitSet expired = new java.util.BitSet();
+        List<Integer> polls = List.of();
+    }
+
+    /** Under the lock: every request the core releases now, and the load polls it wants (null: none). */
+    private Released releaseLocked(long now) {
+        Released r = null;
+        for (Ticket<Exchange> t; (t = core.next(now)) != null; ) {
+            if (r == null) {
+                r = new Released();
+            }
+            if (t.state() == Ticket.State.EXPIRED) {
+                r.expired.set(r.tickets.size()); // a yield scheduler dropped it: it could earn no yield (zeroYield)
+            }
+            r.tickets.add(t);
+        }
+        List<Integer> polls = core.drainPolls();
+        if (!polls.isEmpty()) {
+            if (r == null) {
+                r = new Released();
+            }
+            r.polls = polls;
+        }
+        return r;
+    }
+
+    /** After the lock: each released request on its own loop (now, if that is this thread), the polls on home. */
+    private void deliver(Released r) {
+        if (r == null) {
+            return;
+        }
+        for (int i = 0; i < r.tickets.size(); i++) {
+            Ticket<Exchange> t = r.tickets.get(i);
+            boolean expired = r.expired.get(i);
+            Exchange ex = t.request();
+            if (ex.loop.inEventLoop()) {
+                released(t, expired);
+            } else {
+                ex.loop.execute(() -> released(t, expired));
+            }
+        }
+        if (!r.polls.isEmpty()) {
+            List<Integer> polls = r.polls;
+            URI[] urls = loadUrls;
+            Runnable ask = () -> {
+                for (int s : polls) {
+                    poller.poll(s, s < urls.length ? urls[s] : null); // only servers with a loadUrl are asked for
+                }
+            };
+            if (home.inEventLoop()) {
+                ask.run();
+            } else {
+                home.execute(ask);
+            }
+        }
+    }
+
+    /** On the exchange's loop: the core released {@code t} to a server (or, expired, dropped it). */
+    private void released(Ticket<Exchange> t, boolean expired) {
+        if (expired) {
+            refuse(t);
+            return;
+        }
+        Exchange ex = t.request();
+        // the client may have left (abandon cancelled the ticket) while the hand-over was queued
+        if (ex.finished || ex.ticket != t || t.state() != Ticket.State.DISPATCHED) {
+            return;
+        }
+        send(ex);
+    }
+
+    /** A locked section that only reads or updates the core, then delivers what it released. */
+    private void pumpLocked(Runnable coreCall) {
+        Released r;
+        lock();
+        try {
+            coreCall.run();
+            r = releaseLocked(now());
+        } finally {
+            lock.unlock();
+        }
+        deliver(r);
+    }
+
+    private LoopPools poolsOf(EventLoop loop) {
+        for (LoopPools lp : loopPools) {
+            if (lp.loop == loop) {
+                return lp;
+            }
+        }
+        throw new IllegalStateException("a connection on an event loop this data plane does not run (" + loop + ")");
+    }
+
+    /**
+     * The backend pools of one event loop, created on first use for each server and renewed when
+     * the server's URL changes (reload). Confined to its loop.
+     */
+    private final class LoopPools {
+        final EventLoop loop;
+        final Bootstrap bootstrap;
+        BackendPool[] pools = new BackendPool[0];
+
+        LoopPools(EventLoop loop) {
+            this.loop = loop;
+            this.bootstrap = new Bootstrap().group(loop).channel(socketChannel)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, dispatch.connectTimeoutSeconds() * 1000));
+        }
+
+        /** Server s's pool on this loop, at its current URL. */
+        BackendPool pool(int s) {
+            URI[] urls = serverUrls;
+            if (s >= pools.length) {
+                pools = java.util.Arrays.copyOf(pools, Math.max(s + 1, urls.length));
+            }
+            BackendPool p = pools[s];
+            if (p == null || !p.url().equals(urls[s])) {
+                if (p != null) {
+                    p.closeAll(); // the server moved: requests at the old address finish on their connections
+                }
+                p = newPool(this, s, urls[s]);
+                pools[s] = p;
+            }
+            return p;
+        }
+
+        /** Server s's pool on this loop, or null if none was made yet. */
+        BackendPool existing(int s) {
+            return s < pools.length ? pools[s] : null;
+        }
+
+        void closeAll(int s) {
+            BackendPool p = existing(s);
+            if (p != null) {
+                p.closeAll();
+            }
+        }
+
+        void closeAll() {
+            for (BackendPool p : pools) {
+                if (p != null) {
+                    p.closeAll();
+                }
+            }
+        }
+
+        void trim() {
+            for (BackendPool p : pools) {
+                if (p != null) {
+                    p.trim();
+                }
+            }
+        }
+
+        /** After a reload: retired servers' idle connections closed, moved servers' pools renewed, caps trimmed. */
+        void refresh(boolean[] retired) {
+            URI[] urls = serverUrls;
+            for (int s = 0; s < pools.length; s++) {
+                BackendPool p = pools[s];
+                if (p == null) {
+                    continue;
+                }
+                if ((s < retired.length && retired[s]) || s >= urls.length || !p.url().equals(urls[s])) {
+                    p.closeAll();
+                    if (s >= urls.length || !p.url().equals(urls[s])) {
+                        pools[s] = null;
+                        continue;
+                    }
+                }
+                p.trim();
+            }
+        }
+    }
+
+    /** Runs {@code r} on every loop (at once on this one). */
+    private void onEveryLoop(java.util.function.Consumer<LoopPools> r) {
+        for (LoopPools lp : loopPools) {
+            if (lp.loop.inEventLoop()) {
+                r.accept(lp);
+            } else {
+                lp.loop.execute(() -> r.accept(lp));
+            }
+        }
     }
 
     /** Per server index of the core, the server's {@code loadUrl} in {@code c} (null: none, or no longer configured). */
@@ -171,22 +436,22 @@ public final class DataPlane {
     }
 
     private HealthProber prober(ClusterConfig c) {
-        return new HealthProber(loop, c, core, clientTls == null ? null : clientTls::newHandler, (s, ok) -> {
-            core.probed(s, ok, now());
-            canServe = core.canServe(now());
-            pump();
-        });
+        return new HealthProber(home, socketChannel, c, core, clientTls == null ? null : clientTls::newHandler,
+                (s, ok) -> pumpLocked(() -> {
+                    core.probed(s, ok, now());
+                    canServe = core.canServe(now());
+                }));
     }
 
-    /** The keep-alive pool of server s at {@code url} (TLS for https://, SNI and verification by its host). */
-    private BackendPool pool(int s, URI url) {
+    /** The keep-alive pool of server s at {@code url} on one loop (TLS for https://, SNI and verification by its host). */
+    private BackendPool newPool(LoopPools lp, int s, URI url) {
         boolean https = "https".equals(url.getScheme());
         if (https && clientTls == null) {
             throw new IllegalStateException("server " + core.serverId(s) + ": " + url + " (expected: TLS set up at start)");
         }
         int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
         String host = url.getHost();
-        Bootstrap b = bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
+        Bootstrap b = lp.bootstrap.clone().handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
                 if (https) {
@@ -220,9 +485,9 @@ public final class DataPlane {
 
     /**
      * A connection closed at the PROXY protocol gate: counted, and logged at most once per reason
-     * per minute (with how many since the last line). On the loop.
+     * per minute (with how many since the last line). On any loop.
      */
-    void proxyRefused(ProxyRefusal reason, java.net.SocketAddress peer, String detail) {
+    synchronized void proxyRefused(ProxyRefusal reason, java.net.SocketAddress peer, String detail) {
         safely(() -> listener.proxyRefused(reason));
         int i = reason.ordinal();
         proxyRefusedSinceLog[i]++;
@@ -237,77 +502,91 @@ public final class DataPlane {
 
     // ------------------------------------------------------------ from the frontend
 
-    /** A complete request arrived on a client connection (on the loop). */
+    /** A complete request arrived on a client connection (on its loop). */
     void submit(Exchange ex) {
         listener.arrival(ex.className);
         if (draining) {
-            drainArrived++;
+            drainArrived.incrementAndGet();
             if (drainForced) {
-                drainRefused++;
+                drainRefused.incrementAndGet();
                 ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1));
                 return;
             }
         }
-        Ticket<Exchange> t = core.offer(ex, ex.className, ex.arrivalNanos);
-        ex.ticket = t;
-        if (!t.accepted()) {
+        Released r = null;
+        boolean accepted;
+        lock();
+        try {
+            Ticket<Exchange> t = core.offer(ex, ex.className, ex.arrivalNanos);
+            ex.ticket = t;
+            accepted = t.accepted();
+            if (accepted) {
+                r = releaseLocked(now());
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!accepted) {
             dropped(ex, DropReason.QUEUE_FULL);
             ex.front.answer(ex, Answers.unavailable(ex.className, DropReason.QUEUE_FULL.wireName(), 1));
             return;
         }
-        pump();
+        deliver(r);
     }
 
-    /** The client went away while {@code ex} was queued or at a server. */
+    /** The client went away while {@code ex} was queued or at a server (on its loop). */
     void abandon(Exchange ex) {
         ex.cancelTimeout();
-        if (ex.ticket != null) {
-            boolean dispatched = ex.ticket.state() == Ticket.State.DISPATCHED;
-            if (dispatched || ex.ticket.state() == Ticket.State.QUEUED) {
-                safely(() -> listener.cancelled(ex.className, dispatched));
-            }
-            core.cancel(ex.ticket, now());
-            if (dispatched && ex.backend != null) {
-                ex.backend.close();
-                ex.backend = null;
-            }
+        if (ex.ticket == null) {
+            return;
         }
-        pump();
+        boolean dispatched;
+        boolean counted;
+        Released r;
+        lock();
+        try {
+            Ticket.State state = ex.ticket.state();
+            dispatched = state == Ticket.State.DISPATCHED;
+            counted = dispatched || state == Ticket.State.QUEUED;
+            core.cancel(ex.ticket, now());
+            r = releaseLocked(now());
+        } finally {
+            lock.unlock();
+        }
+        if (counted) {
+            safely(() -> listener.cancelled(ex.className, dispatched));
+        }
+        if (dispatched && ex.backend != null) {
+            ex.backend.close();
+            ex.backend = null;
+        }
+        deliver(r);
     }
 
     // ------------------------------------------------------------ dispatching
 
-    /** Releases queued requests while servers have free slots. */
+    /** Releases queued requests while servers have free slots (any thread). */
     void pump() {
-        long now = now();
-        for (Ticket<Exchange> t; (t = core.next(now)) != null; ) {
-            if (t.state() == Ticket.State.EXPIRED) {
-                refuse(t); // a yield scheduler dropped it: it could earn no yield (zeroYield)
-            } else {
-                send(t.request());
-            }
-        }
-        for (int s : core.drainPolls()) {
-            poller.poll(s, s < loadUrls.length ? loadUrls[s] : null); // only servers with a loadUrl are asked for
-        }
+        pumpLocked(() -> { });
     }
 
     private void send(Exchange ex) {
         ex.responseStarted = false;
         int s = ex.ticket.server();
         ex.cancelTimeout();
-        ex.timeout = loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
+        ex.timeout = ex.loop.schedule(() -> backendTimedOut(ex), backendTimeoutNanos, TimeUnit.NANOSECONDS);
         ex.connectFailed = false;
         ex.requestSent = false;
+        BackendPool pool = poolsOf(ex.loop).pool(s);
         // A retry after the request had been sent goes on a fresh connection: an idle one to the
         // same server may be as dead as the one that failed, and the retry is the last chance.
-        Channel ch = ex.sentFailure ? null : pools.get(s).pollIdle();
+        Channel ch = ex.sentFailure ? null : pool.pollIdle();
         if (ch != null) {
             ex.freshConnection = false;
             write(ex, ch);
             return;
         }
-        ChannelFuture f = pools.get(s).connect();
+        ChannelFuture f = pool.connect();
         ex.backend = f.channel();
         ex.freshConnection = true;
         f.addListener(x -> {
@@ -375,7 +654,12 @@ public final class DataPlane {
     /** The backend's response head (status {@code status}) is about to be forwarded. */
     void responseStarted(Exchange ex, int status) {
         ex.responseStarted = true;
-        core.responded(ex.ticket, status, now());
+        lock();
+        try {
+            core.responded(ex.ticket, status, now());
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -386,8 +670,7 @@ public final class DataPlane {
      */
     void upgraded(Exchange ex, Channel backend, io.netty.handler.codec.http.HttpResponse r) {
         ex.cancelTimeout();
-        ex.responseStarted = true;
-        core.responded(ex.ticket, 101, now());
+        responseStarted(ex, 101);
         io.netty.handler.codec.http.DefaultFullHttpResponse head = new io.netty.handler.codec.http.DefaultFullHttpResponse(
                 io.netty.handler.codec.http.HttpVersion.HTTP_1_1, r.status());
         head.headers().set(r.headers());
@@ -404,9 +687,16 @@ public final class DataPlane {
             ended[0] = true;
             tunnels.remove(client);
             ex.backend = null;
-            core.complete(ex.ticket, Outcome.CANCELLED, now());
+            Released released;
+            lock();
+            try {
+                core.complete(ex.ticket, Outcome.CANCELLED, now());
+                released = releaseLocked(now());
+            } finally {
+                lock.unlock();
+            }
             ex.front.tunnelClosed(ex);
-            pump();
+            deliver(released);
         };
         // the HTTP handlers leave the backend pipeline; what the server sent after its 101 goes to the tunnel
         backend.pipeline().remove(BackendHandler.class);
@@ -425,15 +715,27 @@ public final class DataPlane {
         ex.cancelTimeout();
         int s = ex.ticket.server();
         ex.backend = null;
-        pools.get(s).release(ch, reusable);
+        BackendPool pool = poolsOf(ex.loop).existing(s);
+        if (pool != null) {
+            pool.release(ch, reusable);
+        } else {
+            ch.close();
+        }
         long now = now();
-        core.complete(ex.ticket, Outcome.OK, now);
+        Released r;
+        lock();
+        try {
+            core.complete(ex.ticket, Outcome.OK, now);
+            r = releaseLocked(now);
+        } finally {
+            lock.unlock();
+        }
         if (draining) {
-            drainServed++;
+            drainServed.incrementAndGet();
         }
         safely(() -> listener.responded(ex.className, now - ex.arrivalNanos));
         ex.front.responseFinished(ex);
-        pump();
+        deliver(r);
     }
 
     /**
@@ -451,14 +753,24 @@ public final class DataPlane {
         ServerHealth.Failure failure = failureOf(ex, cause);
         LOG.debug("backend {} failed before responding ({}, sent: {}): {}", ex.ticket.serverId(), failure,
                 ex.requestSent, cause == null ? "closed" : cause.toString());
-        if (core.failed(ex.ticket, failure, ex.requestSent, ex.idempotent, now())) {
-            ex.sentFailure |= ex.requestSent;
-            pump();
-            return;
+        boolean requeued;
+        Released r;
+        lock();
+        try {
+            requeued = core.failed(ex.ticket, failure, ex.requestSent, ex.idempotent, now());
+            if (requeued) {
+                ex.sentFailure |= ex.requestSent; // before another loop may send the retry
+            }
+            r = releaseLocked(now());
+        } finally {
+            lock.unlock();
         }
-        dropped(ex, DropReason.BACKEND_ERROR);
-        ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className, DropReason.BACKEND_ERROR.wireName()));
-        pump();
+        if (!requeued) {
+            dropped(ex, DropReason.BACKEND_ERROR);
+            ex.front.answer(ex, Answers.backend(HttpResponseStatus.BAD_GATEWAY, ex.className,
+                    DropReason.BACKEND_ERROR.wireName()));
+        }
+        deliver(r);
     }
 
     /**
@@ -484,11 +796,18 @@ public final class DataPlane {
         ch.close();
         ex.backend = null;
         ex.cancelTimeout();
-        core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
-        core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
+        Released r;
+        lock();
+        try {
+            core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
+            core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
+            r = releaseLocked(now());
+        } finally {
+            lock.unlock();
+        }
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.abort(ex);
-        pump();
+        deliver(r);
     }
 
     private void backendTimedOut(Exchange ex) {
@@ -501,7 +820,14 @@ public final class DataPlane {
         if (ch != null) {
             ch.close();
         }
-        core.complete(ex.ticket, Outcome.BACKEND_TIMEOUT, now());
+        Released r;
+        lock();
+        try {
+            core.complete(ex.ticket, Outcome.BACKEND_TIMEOUT, now());
+            r = releaseLocked(now());
+        } finally {
+            lock.unlock();
+        }
         dropped(ex, DropReason.BACKEND_TIMEOUT);
         if (ex.responseStarted) {
             ex.front.abort(ex);
@@ -509,7 +835,7 @@ public final class DataPlane {
             ex.front.answer(ex, Answers.backend(HttpResponseStatus.GATEWAY_TIMEOUT, ex.className,
                     DropReason.BACKEND_TIMEOUT.wireName()));
         }
-        pump();
+        deliver(r);
     }
 
     // ------------------------------------------------------------ timers, allocation, stats
@@ -518,22 +844,35 @@ public final class DataPlane {
         if (draining && drainDone != null && !drainDone.isDone()) {
             checkDrain();
         }
-        List<Ticket<Exchange>> expired = core.expireQueued(now());
+        List<Ticket<Exchange>> expired;
+        Released r = null;
+        lock();
+        try {
+            expired = core.expireQueued(now());
+            if (core.queued() > 0) {
+                r = releaseLocked(now()); // ejected servers come back for a trial after their backoff
+            }
+            canServe = core.canServe(now());
+        } finally {
+            lock.unlock();
+        }
         for (Ticket<Exchange> t : expired) {
-            refuse(t);
+            Exchange ex = t.request();
+            if (ex.loop.inEventLoop()) {
+                refuse(t);
+            } else {
+                ex.loop.execute(() -> refuse(t));
+            }
         }
-        if (core.queued() > 0) {
-            pump(); // ejected servers come back for a trial after their backoff
-        }
-        canServe = core.canServe(now());
+        deliver(r);
     }
 
-    /** The last byte of {@code ex}'s response, status {@code status}, has been written (on the loop). */
+    /** The last byte of {@code ex}'s response, status {@code status}, has been written (on its loop). */
     void sent(Exchange ex, int status) {
         safely(() -> listener.sent(ex.className, status));
     }
 
-    /** A queued request the core dropped (queueTimeout, zeroYield): 503 with Retry-After. */
+    /** A queued request the core dropped (queueTimeout, zeroYield): 503 with Retry-After (on its loop). */
     private void refuse(Ticket<Exchange> t) {
         Exchange ex = t.request();
         DropReason reason = t.dropReason() == null ? DropReason.QUEUE_TIMEOUT : t.dropReason();
@@ -560,7 +899,7 @@ public final class DataPlane {
         return draining;
     }
 
-    /** Past the drain deadline: every response closes its connection, new requests get 503 (on the loop). */
+    /** Past the drain deadline: every response closes its connection, new requests get 503 (thread-safe). */
     boolean drainForced() {
         return drainForced;
     }
@@ -595,7 +934,7 @@ public final class DataPlane {
     public CompletableFuture<DrainReport> drain(long deadlineNanos, Iterable<Channel> clients) {
         requireNonNull(clients, "clients");
         CompletableFuture<DrainReport> done = new CompletableFuture<>();
-        loop.execute(() -> {
+        home.execute(() -> {
             if (drainDone != null) {
                 drainDone.whenComplete((r, e) -> done.complete(r));
                 return;
@@ -605,7 +944,12 @@ public final class DataPlane {
             draining = true;
             drainStartNanos = now();
             drainDeadlineNanos = deadlineNanos;
-            drainHeld = core.queued() + core.inFlightTotal();
+            lock();
+            try {
+                drainHeld = core.queued() + core.inFlightTotal();
+            } finally {
+                lock.unlock();
+            }
             checkDrain();
         });
         return done;
@@ -617,59 +961,91 @@ public final class DataPlane {
             drainForced = true;
             forceDrain();
         }
-        if (core.queued() == 0 && core.inFlightTotal() == 0) {
+        boolean empty;
+        lock();
+        try {
+            empty = core.queued() == 0 && core.inFlightTotal() == 0;
+        } finally {
+            lock.unlock();
+        }
+        if (empty) {
             drainForced = true; // done: a request arriving before the connections close gets 503, not a reset
-            drainDone.complete(new DrainReport(drainHeld, drainArrived, drainServed, drainRefused, drainCut,
-                    now - drainStartNanos));
+            drainDone.complete(new DrainReport(drainHeld, drainArrived.get(), drainServed.get(), drainRefused.get(),
+                    drainCut.get(), now - drainStartNanos));
         }
     }
 
-    /** The deadline passed: answer 503 to every request still held, cut responses being streamed. */
+    /**
+     * The deadline passed: answer 503 to every request still held, cut responses being streamed.
+     * Each client connection is handled on its own loop; the drain ends on a later tick.
+     */
     private void forceDrain() {
-        long now = now();
         for (Channel t : new java.util.ArrayList<>(tunnels)) {
-            drainCut++;
+            drainCut.incrementAndGet();
             t.close(); // an upgraded connection (WebSocket) is cut at the deadline
         }
         for (Channel ch : drainClients) {
-            FrontendHandler h = ch.pipeline().get(FrontendHandler.class);
-            Exchange ex = h == null ? null : h.current();
-            if (ex == null || ex.finished || ex.ticket == null) {
-                continue;
-            }
-            ex.cancelTimeout();
-            Channel backend = ex.backend;
-            ex.backend = null;
-            core.cancel(ex.ticket, now);
-            if (ex.responseStarted) {
-                drainCut++;
-                ex.front.abort(ex);
+            if (ch.eventLoop().inEventLoop()) {
+                forceDrain(ch);
             } else {
-                drainRefused++;
-                ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1));
-            }
-            if (backend != null) {
-                backend.close();
+                ch.eventLoop().execute(() -> forceDrain(ch));
             }
         }
     }
 
-    /** Hands {@code a} to the loop; the core applies it if it is newer (thread-safe). */
+    /** On the connection's loop: its request still held at the drain deadline is answered 503 or cut. */
+    private void forceDrain(Channel ch) {
+        FrontendHandler h = ch.pipeline().get(FrontendHandler.class);
+        Exchange ex = h == null ? null : h.current();
+        if (ex == null || ex.finished || ex.ticket == null) {
+            return;
+        }
+        ex.cancelTimeout();
+        Channel backend = ex.backend;
+        ex.backend = null;
+        lock();
+        try {
+            core.cancel(ex.ticket, now());
+        } finally {
+            lock.unlock();
+        }
+        if (ex.responseStarted) {
+            drainCut.incrementAndGet();
+            ex.front.abort(ex);
+        } else {
+            drainRefused.incrementAndGet();
+            ex.front.answer(ex, Answers.unavailable(ex.className, DRAINING, 1));
+        }
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    /** Hands {@code a} to the home loop; the core applies it if it is newer (thread-safe). */
     public void applyAllocation(Allocation a) {
         requireNonNull(a, "a");
-        loop.execute(() -> {
-            if (core.applyAllocation(a)) {
-                allocation = a;
-                for (BackendPool p : pools) {
-                    p.trim();
+        home.execute(() -> {
+            boolean applied;
+            Released r = null;
+            lock();
+            try {
+                applied = core.applyAllocation(a);
+                if (applied) {
+                    allocation = a;
+                    canServe = core.canServe(now());
+                    r = releaseLocked(now());
                 }
-                canServe = core.canServe(now());
+            } finally {
+                lock.unlock();
+            }
+            if (applied) {
+                onEveryLoop(LoopPools::trim);
                 try {
                     onApplied.accept(a);
                 } catch (RuntimeException e) {
                     LOG.warn("allocation listener failed: {}", e.toString());
                 }
-                pump();
+                deliver(r);
             }
         });
     }
@@ -687,12 +1063,29 @@ public final class DataPlane {
         return allocation;
     }
 
-    /** The statistics snapshot, computed on the loop (thread-safe). */
+    /** The statistics snapshot, computed on the home loop under the core's lock (thread-safe). */
     public Future<GatewayStats> snapshot() {
-        return loop.submit(() -> core.snapshot(Instant.now(), now()));
+        return home.submit(() -> {
+            lock();
+            try {
+                return core.snapshot(Instant.now(), now());
+            } finally {
+                lock.unlock();
+            }
+        });
     }
 
-    /** The core, for gauges (int reads from other threads, possibly stale) and for tests on the loop. */
+    /** {@code f} of the core, under the core's lock: a consistent reading from any thread. */
+    public <T> T withCore(java.util.function.Function<GatewayCore<?>, T> f) {
+        lock();
+        try {
+            return f.apply(core);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The core, for gauges (int reads from other threads, possibly stale) and for tests. */
     public GatewayCore<?> core() {
         return core;
     }
@@ -733,10 +1126,10 @@ public final class DataPlane {
     public CompletableFuture<Reload> reload(ClusterConfig next, Allocation configured, ConfigVersion version) {
         requireNonNull(next, "next");
         CompletableFuture<Reload> done = new CompletableFuture<>();
-        loop.execute(() -> {
+        home.execute(() -> {
             try {
                 List<String> notApplied = new java.util.ArrayList<>();
-                List<String> urls = new java.util.ArrayList<>();
+                List<String> urlsChanged = new java.util.ArrayList<>();
                 if (!next.dispatch().equals(dispatch)) {
                     notApplied.add("dispatch: changed (needs a restart; the running gateway keeps the old settings)");
                 }
@@ -746,36 +1139,43 @@ public final class DataPlane {
                                 + " is the first https:// server (expected: a restart, to set up dispatch.tls)");
                     }
                 }
-                GatewayCore.Reconfiguration r = core.reconfigure(next, configured, now());
-                boolean sameClasses = r.notApplied().isEmpty();
-                if (sameClasses) {
-                    classifier = Classifier.fromRules(next.classes());
-                }
-                for (int s = 0; s < core.serverCount(); s++) {
-                    var sc = next.server(core.serverId(s));
-                    if (s >= pools.size()) {
-                        pools.add(pool(s, sc.orElseThrow().url()));
-                    } else if (sc.isPresent() && !sc.get().url().equals(pools.get(s).url())) {
-                        pools.get(s).closeAll();
-                        pools.set(s, pool(s, sc.get().url()));
-                        urls.add(core.serverId(s));
+                GatewayCore.Reconfiguration r;
+                boolean[] retired;
+                Released released;
+                lock();
+                try {
+                    r = core.reconfigure(next, configured, now());
+                    if (r.notApplied().isEmpty()) {
+                        classifier = Classifier.fromRules(next.classes());
                     }
-                }
-                for (int s = 0; s < pools.size(); s++) {
-                    if (core.retired(s)) {
-                        pools.get(s).closeAll();
+                    URI[] old = serverUrls;
+                    URI[] urls = java.util.Arrays.copyOf(old, core.serverCount());
+                    retired = new boolean[core.serverCount()];
+                    for (int s = 0; s < urls.length; s++) {
+                        var sc = next.server(core.serverId(s));
+                        if (sc.isPresent()) {
+                            if (s < old.length && !sc.get().url().equals(old[s])) {
+                                urlsChanged.add(core.serverId(s));
+                            }
+                            urls[s] = sc.get().url();
+                        }
+                        retired[s] = core.retired(s);
                     }
-                    pools.get(s).trim();
+                    serverUrls = urls; // before the core may dispatch to an added server
+                    allocation = core.allocation();
+                    canServe = core.canServe(now());
+                    released = releaseLocked(now());
+                } finally {
+                    lock.unlock();
                 }
+                onEveryLoop(lp -> lp.refresh(retired));
                 prober.close();
                 prober = prober(next);
                 loadUrls = loadUrls(next);
                 cluster = next;
-                allocation = core.allocation();
                 configVersion = version;
-                canServe = core.canServe(now());
-                pump();
-                done.complete(new Reload(r, notApplied, urls));
+                deliver(released);
+                done.complete(new Reload(r, notApplied, urlsChanged));
             } catch (RuntimeException e) {
                 done.completeExceptionally(e);
             }
@@ -787,12 +1187,8 @@ public final class DataPlane {
     public void close() {
         ticker.cancel(false);
         prober.close();
-        loop.execute(() -> {
-            for (BackendPool p : pools) {
-                p.closeAll();
-            }
-            accessLog.close();
-        });
+        onEveryLoop(LoopPools::closeAll);
+        home.execute(accessLog::close);
     }
 
     static boolean keepAliveOf(io.netty.handler.codec.http.HttpMessage m) {

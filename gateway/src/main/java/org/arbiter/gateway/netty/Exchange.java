@@ -5,10 +5,12 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.util.concurrent.ScheduledFuture;
 import org.arbiter.gateway.Ticket;
 
-/** One request from arrival to its one response. Confined to the data-plane event loop. */
+/** One request from arrival to its one response. Confined to its client connection's event loop. */
 public final class Exchange {
 
     final FrontendHandler front;
+    /** The event loop of its client connection: everything of this request runs there. */
+    final io.netty.channel.EventLoop loop;
     final FullHttpRequest request;
     final String className;
     final boolean keepAlive;
@@ -32,6 +34,7 @@ public final class Exchange {
     Exchange(FrontendHandler front, FullHttpRequest request, String className, boolean keepAlive, boolean idempotent,
              boolean head, long arrivalNanos) {
         this.front = front;
+        this.loop = front.channel().eventLoop();
         this.request = request;
         this.className = className;
         this.keepAlive = keepAlive;

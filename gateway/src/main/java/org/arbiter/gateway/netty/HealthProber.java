@@ -9,7 +9,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -52,7 +51,8 @@ final class HealthProber {
     /**
      * @param tls null when no server is https://
      */
-    HealthProber(EventLoop loop, ClusterConfig cluster, GatewayCore<?> core, TlsHandlers tls, Verdict verdict) {
+    HealthProber(EventLoop loop, Class<? extends SocketChannel> channelClass, ClusterConfig cluster, GatewayCore<?> core,
+                 TlsHandlers tls, Verdict verdict) {
         for (int s = 0; s < core.serverCount(); s++) {
             java.util.Optional<ServerConfig> found = cluster.server(core.serverId(s));
             if (found.isEmpty()) {
@@ -65,12 +65,12 @@ final class HealthProber {
             }
             final int server = s;
             long intervalNanos = (long) (h.intervalSeconds() * 1e9);
-            timers.add(loop.scheduleAtFixedRate(() -> probe(loop, server, sc.url(), h, tls, verdict), intervalNanos,
+            timers.add(loop.scheduleAtFixedRate(() -> probe(loop, channelClass, server, sc.url(), h, tls, verdict), intervalNanos,
                     intervalNanos, TimeUnit.NANOSECONDS));
         }
     }
 
-    private static void probe(EventLoop loop, int server, URI url, ServerConfig.HealthCheck h, TlsHandlers tls,
+    private static void probe(EventLoop loop, Class<? extends SocketChannel> channelClass, int server, URI url, ServerConfig.HealthCheck h, TlsHandlers tls,
                               Verdict verdict) {
         boolean https = "https".equals(url.getScheme());
         int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
@@ -94,7 +94,7 @@ final class HealthProber {
             }
         };
         int timeoutMillis = (int) Math.max(1, h.timeoutSeconds() * 1000);
-        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        Bootstrap b = new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

@@ -12,7 +12,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -49,8 +48,11 @@ final class LoadPoller {
     private final long deadlineNanos;
     private final Outcome outcome;
 
-    LoadPoller(EventLoop loop, double deadlineSeconds, Outcome outcome) {
+    private final Class<? extends SocketChannel> channelClass;
+
+    LoadPoller(EventLoop loop, Class<? extends SocketChannel> channelClass, double deadlineSeconds, Outcome outcome) {
         this.loop = loop;
+        this.channelClass = channelClass;
         this.deadlineNanos = Math.max(1_000_000L, (long) (deadlineSeconds * 1e9));
         this.outcome = outcome;
     }
@@ -82,7 +84,7 @@ final class LoadPoller {
             }
         };
         int port = url.getPort() > 0 ? url.getPort() : 80;
-        Bootstrap b = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        Bootstrap b = new Bootstrap().group(loop).channel(channelClass)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, deadlineNanos / 1_000_000))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override

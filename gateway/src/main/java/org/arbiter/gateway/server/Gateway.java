@@ -100,8 +100,11 @@ public final class Gateway implements AutoCloseable {
         Allocation initial = ConfiguredAllocation.of(cluster, id, standalone, Instant.now());
         this.ownsMetrics = options.metrics() == null;
         this.metrics = ownsMetrics ? ProcessMetrics.createWithJvm("gateway", id) : options.metrics();
-        this.dataGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id),
-                NioIoHandler.newFactory());
+        org.arbiter.gateway.netty.NetTransport transport = org.arbiter.gateway.netty.NetTransport.resolve(
+                cluster.gatewayHttp().transport());
+        int loops = cluster.gatewayHttp().eventLoops();
+        this.dataGroup = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory("gateway-" + id),
+                transport.ioHandler().get());
         this.adminGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id + "-admin"),
                 NioIoHandler.newFactory());
         long startNanos = System.nanoTime();
@@ -114,11 +117,19 @@ public final class Gateway implements AutoCloseable {
         cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);
         // The first allocation from a GRM (the configured one has epoch 0 and version 0) ends the start-up wait.
-        this.plane = new DataPlane(dataGroup.next(), cluster, core, meters, a -> {
+        List<io.netty.channel.EventLoop> loopList = new java.util.ArrayList<>();
+        dataGroup.forEach(e -> loopList.add((io.netty.channel.EventLoop) e));
+        this.plane = new DataPlane(loopList, transport.socketChannel(), cluster, core, meters, a -> {
             if (a.epoch() > 0 || a.version() > 0) {
                 lifecycle.allocationKnown();
             }
         });
+        meters.lockMeters(plane);
+        String why = cluster.gatewayHttp().transport() == org.arbiter.common.config.GatewayHttpConfig.Transport.AUTO
+                ? org.arbiter.gateway.netty.NetTransport.whyNotNative() : "";
+        LOG.info("gateway {}: data plane on {} event loop{} ({}), transport {}{}", id, loops, loops == 1 ? "" : "s",
+                cluster.gatewayHttp().threads() == 0 ? "one per core" : "gateway.threads", transport.name(),
+                why.isEmpty() ? "" : " (no native transport: " + why + ")");
         Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
                 System::nanoTime);
         this.follower = new AllocationFollower(id, initial, plane::applyAllocation, Clock.systemUTC(),
@@ -151,7 +162,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.initializer = new ProxyInitializer(plane, clients, gc.proxyProtocol(), tls, gc.http2());
         try {
-            this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(NioServerSocketChannel.class)
+            this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(initializer)
@@ -570,6 +581,11 @@ public final class Gateway implements AutoCloseable {
     /** Feeds an allocation directly (tests, demo without a bus); applied if newer. */
     public boolean accept(Allocation a) {
         return follower.accept(a);
+    }
+
+    /** The data plane (its loops, its core lock's counters, a locked view of the core). */
+    public DataPlane dataPlane() {
+        return plane;
     }
 
     public AllocationFollower follower() {

@@ -22,9 +22,10 @@ import org.arbiter.gateway.netty.ProxyRefusal;
  * over a range is 1 − Δrealised / Δoffered); per server in-flight, cap, up/down and ejections;
  * connections refused at the PROXY protocol gate, by reason. The response-time histogram of each
  * class has a bucket exactly at its target and at twice it. Counters are updated on the data-plane
- * loop (the per-code counters are created there, at a code's first response); gauges read the
- * core's counters from the scraping thread (int reads, possibly a moment stale).
- * Thread-safe as used: listener calls on the one data-plane loop, scrapes from any thread.
+ * loops (the per-code counters are created at a code's first response; two loops creating the same
+ * one get the same meter from the registry); gauges read the core's counters from the scraping
+ * thread (int reads, possibly a moment stale). Thread-safe: listener calls from every data-plane
+ * loop, scrapes from any thread.
  */
 final class GatewayMeters implements PlaneListener {
 
@@ -105,6 +106,21 @@ final class GatewayMeters implements PlaneListener {
             FunctionCounter.builder("arbiter.gateway.server.ejections", core, k -> k.health().downTransitions(si))
                     .tag("server", core.serverId(s)).description("times the server was ejected").register(registry);
         }
+    }
+
+    /**
+     * The data plane's core lock (docs/gateway.md, "Event loops and transport"): acquisitions, those
+     * that found it held by another loop, and the time spent waiting for it.
+     */
+    void lockMeters(org.arbiter.gateway.netty.DataPlane plane) {
+        FunctionCounter.builder("arbiter.gateway.core.lock.acquired", plane, p -> p.lockStats().acquired())
+                .description("times an event loop took the core's lock").register(registry);
+        FunctionCounter.builder("arbiter.gateway.core.lock.contended", plane, p -> p.lockStats().contended())
+                .description("times an event loop found the core's lock held by another and waited").register(registry);
+        FunctionCounter.builder("arbiter.gateway.core.lock.wait", plane, p -> p.lockStats().waitNanos() / 1e9)
+                .baseUnit("seconds").description("time event loops spent waiting for the core's lock").register(registry);
+        Gauge.builder("arbiter.gateway.event.loops", plane, p -> p.loops())
+                .description("the data plane's event loops (gateway.threads)").register(registry);
     }
 
     @Override

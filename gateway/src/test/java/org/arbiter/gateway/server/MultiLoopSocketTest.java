@@ -1,0 +1,104 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.arbiter.gateway.netty.DataPlane;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The data plane on 1, 2 and 4 event loops under saturating load, checked where it matters: at
+ * the backends and in the core. Two servers with N(g,s) = 6 and 4, premium 3 : basic 1, 24 + 24
+ * closed-loop keep-alive clients spread over the loops, 20 ms service:
+ * <ul>
+ * <li>no backend ever holds more than its N(g,s) (each backend records its maximum);</li>
+ * <li>premium's share of the requests at the backends is 3/4 (± 0.1, a mean over 2 s);</li>
+ * <li>whenever the core holds a queued request, every slot is taken (read under the core's lock,
+ * 200 times): no slot idles while a queue is non-empty;</li>
+ * <li>every request is answered 200, and once the clients stop nothing stays queued or in flight
+ * (a request lost between loops would hold its slot for ever).</li>
+ * </ul>
+ */
+final class MultiLoopSocketTest {
+
+    static ClusterConfig config(int loops, String s1, String s2) {
+        return ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 1s, weight: 3, match: {header: {X-Class: premium}}, queue: {limit: 1000, timeout: 30s}}
+                  - {name: basic, target: 1s, weight: 1, default: true, queue: {limit: 1000, timeout: 30s}}
+                servers:
+                  - {id: s1, url: '%s', concurrency: 6}
+                  - {id: s2, url: '%s', concurrency: 4}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                gateway: {threads: %d}
+                dispatch: {backendTimeout: 10s}
+                """.formatted(s1, s2, loops));
+    }
+
+    @ParameterizedTest(name = "{0} event loops")
+    @ValueSource(ints = {1, 2, 4})
+    void capsSharesAndAnswers_holdOnEveryNumberOfLoops(int loops) throws Exception {
+        try (var b1 = GatewayTestSupport.backend(20);
+             var b2 = GatewayTestSupport.backend(20);
+             Gateway g = Gateway.start(config(loops, b1.url(), b2.url()), "g1",
+                     GatewayOptions.defaults().standalone().withPorts(0, 0))) {
+            DataPlane plane = g.dataPlane();
+            assertThat(plane.loops()).isEqualTo(loops);
+            var load = new GatewayTestSupport.Load(g.port(), Map.of("premium", 24, "basic", 24));
+            try {
+                await().atMost(Duration.ofSeconds(30)).until(() -> load.count(200) >= 2000);
+                b1.resetMax();
+                b2.resetMax();
+                // the core's view, consistent under its lock: queued > 0 implies all 10 slots taken
+                AtomicInteger withQueue = new AtomicInteger();
+                AtomicLong idleWithQueue = new AtomicLong();
+                double premium = 0;
+                double total = 0;
+                for (int i = 0; i < 200; i++) {
+                    int[] seen = plane.withCore(c -> new int[] {c.queued(), c.inFlightTotal()});
+                    if (seen[0] > 0) {
+                        withQueue.incrementAndGet();
+                        if (seen[1] < 10) {
+                            idleWithQueue.incrementAndGet();
+                        }
+                    }
+                    premium += b1.inFlight("premium") + b2.inFlight("premium");
+                    total += b1.inFlight("premium") + b2.inFlight("premium") + b1.inFlight("basic") + b2.inFlight("basic");
+                    Thread.sleep(10);
+                }
+                System.out.printf("%d loops: premium share %.3f, mean at the backends %.2f of 10, max s1 %d s2 %d, "
+                                + "samples with a queue %d (idle slot in %d), lock %s%n", loops, premium / total,
+                        total / 200, b1.maxInFlight(), b2.maxInFlight(), withQueue.get(), idleWithQueue.get(),
+                        plane.lockStats());
+                assertThat(b1.maxInFlight()).as("most requests s1 held at once (N = 6)").isBetween(1, 6);
+                assertThat(b2.maxInFlight()).as("most requests s2 held at once (N = 4)").isBetween(1, 4);
+                assertThat(premium / total).as("premium's share at the backends (weights 3 : 1)").isBetween(0.65, 0.85);
+                assertThat(withQueue.get()).as("48 clients on 10 slots keep a queue").isGreaterThan(100);
+                assertThat(idleWithQueue.get()).as("samples with a queued request and a free slot").isZero();
+            } finally {
+                load.close();
+            }
+            assertThat(load.count(200)).isPositive();
+            long others = 0;
+            for (int status = 0; status < 600; status++) {
+                others += status == 200 ? 0 : load.count(status);
+            }
+            assertThat(others).as("answers other than 200").isZero();
+            await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+                int held = plane.withCore(c -> c.queued() + c.inFlightTotal());
+                assertThat(held).as("queued + in flight once the clients left").isZero();
+            });
+            assertThat(b1.maxInFlight()).isLessThanOrEqualTo(6);
+            assertThat(b2.maxInFlight()).isLessThanOrEqualTo(4);
+        }
+    }
+}
