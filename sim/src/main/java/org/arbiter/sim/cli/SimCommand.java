@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         description = {"Runs cluster.yaml and a loadgen scenario in the discrete-event simulator (virtual time, the",
                 "product's own gateway and GRM code; servers from servers[].sim). Writes the load generator's",
                 "summary.json (with the servers' energy), timeseries.jsonl and charts, plus allocations.jsonl and",
-                "powers.jsonl (servers on, booting and shutting down, watts and load every report period)."})
+                "powers.jsonl (servers on, booting and shutting down, watts and load every report period).",
+                "The scenario may list server failures: failures: [{server: s1, at: 200s, recover: 250s}]."})
 public final class SimCommand implements Callable<Integer> {
 
     @Spec
