@@ -20,10 +20,11 @@ public record SimResult(List<PhaseResult> phases, List<AllocationPoint> allocati
      * One class in one phase.
      *
      * @param rejected refused by the gateway: queue full or queue timeout (503)
-     * @param lost     sent to a server that was not on, or cut off by a power-off
+     * @param lost     sent to a server that was not on, cut off by a power-off, or held by a server when it failed
+     * @param lostToFailure of those, held by a server when it failed (SimScenario.failures)
      */
     public record ClassResult(long sent, long ok, long rejected, double throughputPerSecond, double meanResponseSeconds,
-                              double varianceResponseSeconds, long lost) {
+                              double varianceResponseSeconds, long lost, long lostToFailure) {
 
         /** Rejected, timed out and lost. */
         public long dropped() {
@@ -78,7 +79,12 @@ public record SimResult(List<PhaseResult> phases, List<AllocationPoint> allocati
         return phases.stream().flatMap(p -> p.classes().values().stream()).mapToLong(ClassResult::dropped).sum();
     }
 
-    /** Requests lost (sent to a server that was not on), over every phase and class. */
+    /** Requests held by a server when it failed, over every phase and class. */
+    public long lostToFailure() {
+        return phases.stream().flatMap(p -> p.classes().values().stream()).mapToLong(ClassResult::lostToFailure).sum();
+    }
+
+    /** Requests lost (sent to a server that was not on, or held by one that failed), over every phase and class. */
     public long lost() {
         return phases.stream().flatMap(p -> p.classes().values().stream()).mapToLong(ClassResult::lost).sum();
     }

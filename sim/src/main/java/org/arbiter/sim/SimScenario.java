@@ -15,8 +15,32 @@ import org.arbiter.loadgen.client.Scenario;
  * @param thinkSeconds mean think time of closed-loop clients
  * @param phases       in order
  * @param seed         the random seed: same seed, same run
+ * @param failures     server failures, in any order
  */
-public record SimScenario(double thinkSeconds, List<Phase> phases, long seed) {
+public record SimScenario(double thinkSeconds, List<Phase> phases, long seed, List<Failure> failures) {
+
+    /**
+     * Server {@code server} (a servers[].id) fails at {@code atSeconds}: every request it holds is lost
+     * (an error to its client); it refuses connections until {@code recoverSeconds} (+∞: never), when it
+     * comes back empty.
+     */
+    public record Failure(String server, double atSeconds, double recoverSeconds) {
+        public Failure {
+            requireNonNull(server, "server");
+            if (!(atSeconds >= 0)) {
+                throw new IllegalArgumentException("failures.at: " + atSeconds + " (expected: >= 0)");
+            }
+            if (!(recoverSeconds > atSeconds)) {
+                throw new IllegalArgumentException("failures.recover: " + recoverSeconds + " (expected: later than at, "
+                        + atSeconds + ")");
+            }
+        }
+    }
+
+    /** No failures. */
+    public SimScenario(double thinkSeconds, List<Phase> phases, long seed) {
+        this(thinkSeconds, phases, seed, List.of());
+    }
 
     /**
      * @param clients closed-loop clients per class
@@ -45,6 +69,7 @@ public record SimScenario(double thinkSeconds, List<Phase> phases, long seed) {
 
     public SimScenario {
         phases = List.copyOf(requireNonNull(phases, "phases"));
+        failures = List.copyOf(requireNonNull(failures, "failures"));
         if (phases.isEmpty()) {
             throw new IllegalArgumentException("phases: an empty list (expected: at least one phase)");
         }

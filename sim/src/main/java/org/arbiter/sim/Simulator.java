@@ -61,6 +61,16 @@ import org.arbiter.grm.sizing.Fleet;
  * shutting down) is remembered and carried out when the transition ends. A request dispatched to
  * a server that is not ON is lost (the gateway marks the server down for its probe interval);
  * with working drains this never happens.
+ *
+ * Failures (SimScenario.failures, 002 §5.4): at `at` a server fails — every request it holds is
+ * lost (answered to its client as an error, counted as lost and lostToFailure; the gateway hears a
+ * connection reset, which counts toward the server's ejection) — and until `recover` it refuses
+ * connections: a request the gateway dispatches to it fails before any byte was sent and goes back
+ * to its class queue (GatewayCore.failed, as the product does with a refused connection), and the
+ * gateway skips the server for its probe interval (markDown). At `recover` it serves again, empty.
+ * The power model is not told (a failed machine draws idle power) and neither is the GRM, which
+ * sees the failure only through the gateways' statistics. Failures of one server may overlap: it
+ * is down while any of them lasts.
  */
 
 /** Runs a cluster and a scenario in virtual time. See the design note. */
@@ -100,6 +110,7 @@ public final class Simulator {
     private long dropsSinceReport;
     private long boots;
     private double lastReport;
+    private final int[] failedDepth;
 
     private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
         @Override
@@ -143,6 +154,7 @@ public final class Simulator {
         long ok;
         long rejected;
         long lost;
+        long lostToFailure;
         double sum;
         double sumSq;
 
@@ -191,6 +203,20 @@ public final class Simulator {
         java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
         gatewayExpiry = new double[gateways.size()];
         java.util.Arrays.fill(gatewayExpiry, Double.POSITIVE_INFINITY);
+        failedDepth = new int[servers.size()];
+        for (SimScenario.Failure f : scenario.failures()) {
+            serverIndexOf(f.server()); // fails now on an unknown id
+        }
+    }
+
+    private int serverIndexOf(String id) {
+        for (int i = 0; i < config.servers().size(); i++) {
+            if (config.servers().get(i).id().equals(id)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("failures.server: " + id + " (expected: one of "
+                + String.join(", ", config.servers().stream().map(ServerConfig::id).toList()) + ")");
     }
 
     /** Large runs: keep only weights in the allocation log (the caps of 100 gateways × 1 000 servers do not fit). */
@@ -251,6 +277,13 @@ public final class Simulator {
             t += scenario.phases().get(i).durationSeconds();
         }
         double end = t;
+        for (SimScenario.Failure f : scenario.failures()) {
+            int s = serverIndexOf(f.server());
+            at(f.atSeconds(), () -> fail(s));
+            if (f.recoverSeconds() < Double.POSITIVE_INFINITY) {
+                at(f.recoverSeconds(), () -> recover(s));
+            }
+        }
         double report = config.control().reportPeriodSeconds();
         for (double r = report; r < end; r += report) {
             double rt = r;
@@ -291,7 +324,7 @@ public final class Simulator {
                 double mean = r.ok == 0 ? 0 : r.sum / r.ok;
                 double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
                 cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var,
-                        r.lost));
+                        r.lost, r.lostToFailure));
             }
             phases.add(new SimResult.PhaseResult(ph.name(), start, start + ph.durationSeconds(), cr,
                     average(phaseWeightSamples.get(i))));
@@ -400,6 +433,14 @@ public final class Simulator {
                 continue;
             }
             int s = t.server();
+            if (failedDepth[s] > 0) {
+                // refused before any byte was sent: back to its queue (the product's rule), server skipped for a while
+                g.markDown(s, nanos(now));
+                if (!g.failed(t, org.arbiter.gateway.ServerHealth.Failure.CONNECT_REFUSED, false, true, nanos(now))) {
+                    answered(r, now, ResultRecorder.Outcome.LOST);
+                }
+                continue;
+            }
             if (power[s].advanceTo(now) != PowerModel.State.ON) {
                 // the connection is refused: the request is lost, the gateway skips the server for a while
                 g.markDown(s, nanos(now));
@@ -413,6 +454,38 @@ public final class Simulator {
             power[s].busyFraction(servers.get(s).busyFraction(), now);
             finish(done);
             scheduleWake(s);
+        }
+    }
+
+    /** Server {@code s} fails now: what it holds is lost; it refuses connections until it recovers. */
+    private void fail(int s) {
+        double t = currentTime;
+        failedDepth[s]++;
+        finish(servers.get(s).advance(t));
+        java.util.Set<Integer> touched = new java.util.TreeSet<>();
+        for (Req r : servers.get(s).drain(t)) {
+            GatewayCore<Req> g = gateways.get(r.gateway);
+            g.failed(r.ticket, org.arbiter.gateway.ServerHealth.Failure.RESET, true, false, nanos(t));
+            phaseRecorders.get(r.phase).get(r.cls).lostToFailure++;
+            answered(r, t, ResultRecorder.Outcome.LOST);
+            touched.add(r.gateway);
+        }
+        power[s].busyFraction(0, t);
+        serverWake[s] = Double.POSITIVE_INFINITY;
+        for (int gi : touched) {
+            pump(gi, t);
+            scheduleExpiry(gi);
+        }
+    }
+
+    /** Server {@code s} serves again (empty) once no failure of it lasts. */
+    private void recover(int s) {
+        failedDepth[s]--;
+        if (failedDepth[s] == 0) {
+            for (int gi = 0; gi < gateways.size(); gi++) {
+                pump(gi, currentTime);
+                scheduleExpiry(gi);
+            }
         }
     }
 

@@ -96,6 +96,59 @@ final class SimulatorTest {
         assertThat(r.lost()).isZero();
     }
 
+    static ClusterConfig twoServers() {
+        return ConfigLoader.parse("""
+                classes:
+                  - {name: basic, target: 3s, default: true, queue: {limit: 100000, timeout: 5s}}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 2, sim: {cores: 2, meanDemand: 1s}}
+                  - {id: s2, url: "http://127.0.0.1:9002", concurrency: 2, sim: {cores: 2, meanDemand: 1s}}
+                gateways:
+                  - {id: g1, port: 8080}
+                dispatch: {scheduler: fcfs}
+                control: {period: 5s, reportPeriod: 5s, statsWindow: 30s}
+                """);
+    }
+
+    @Test
+    void serverFailure_losesWhatItHolds_theOtherCarriesTheLoad_andItComesBack() {
+        // 3 req/s on two servers of 2 req/s each; s1 fails at 200 s and recovers at 400 s.
+        List<SimScenario.Phase> phases = List.of(new SimScenario.Phase("before", 200, null, Map.of("basic", 3.0)),
+                new SimScenario.Phase("down", 200, null, Map.of("basic", 3.0)),
+                new SimScenario.Phase("after", 200, null, Map.of("basic", 3.0)));
+        List<SimScenario.Failure> failures = List.of(new SimScenario.Failure("s1", 200, 400));
+        SimResult r = new Simulator(twoServers(), new SimScenario(1, phases, 5, failures), false).run();
+        SimResult again = new Simulator(twoServers(), new SimScenario(1, phases, 5, failures), false).run();
+        SimResult none = new Simulator(twoServers(), new SimScenario(1, phases, 5), false).run();
+        var before = r.phases().get(0).classes().get("basic");
+        var down = r.phases().get(1).classes().get("basic");
+        var after = r.phases().get(2).classes().get("basic");
+        System.out.printf("failure: throughput before %.2f, down %.2f, after %.2f req/s; lost to the failure %d%n",
+                before.throughputPerSecond(), down.throughputPerSecond(), after.throughputPerSecond(), r.lostToFailure());
+        // what s1 held (at most its N(g,s) = 2) is lost, counted, and nothing else is: dispatches to the
+        // failed server are refused and go back to the queue
+        assertThat(r.lostToFailure()).isBetween(1L, 2L);
+        assertThat(r.lost()).isEqualTo(r.lostToFailure());
+        assertThat(none.lost()).isZero();
+        // while s1 is down, s2 alone serves (2 req/s) and the excess times out; then both again
+        assertThat(before.throughputPerSecond()).isCloseTo(3.0, within(0.3));
+        assertThat(down.throughputPerSecond()).isLessThan(2.1);
+        assertThat(down.rejected()).isGreaterThan(100);
+        assertThat(after.throughputPerSecond()).isCloseTo(3.0, within(0.3));
+        assertThat(none.phases().get(1).classes().get("basic").throughputPerSecond()).isCloseTo(3.0, within(0.3));
+        assertThat(r.phases()).isEqualTo(again.phases());
+    }
+
+    @Test
+    void failureOfAnUnknownServer_isRefused() {
+        List<SimScenario.Phase> phases = List.of(new SimScenario.Phase("x", 10, null, Map.of("basic", 1.0)));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Simulator(twoServers(),
+                        new SimScenario(1, phases, 1, List.of(new SimScenario.Failure("s9", 1, 2))), false))
+                .hasMessageContaining("failures.server: s9 (expected: one of s1, s2)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SimScenario.Failure("s1", 5, 5))
+                .hasMessageContaining("failures.recover: 5.0 (expected: later than at");
+    }
+
     @Test
     void sameSeed_sameRun_otherSeed_otherRun() {
         SimResult a = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();

@@ -42,6 +42,11 @@ public final class LoadgenCommand implements Callable<Integer> {
             e.errors().forEach(l -> err.println("loadgen: " + l));
             return 2;
         }
+        if (!s.failures().isEmpty()) {
+            err.println("loadgen: failures: " + s.failures().size() + " server failure(s) (expected: none; only `arbiter sim`"
+                    + " simulates them; live, crash a simserver with POST /fault {\"kind\": \"crash\"} on its admin port)");
+            return 2;
+        }
         List<URI> uris = new ArrayList<>();
         for (String t : targets) {
             try {

@@ -25,9 +25,22 @@ import org.arbiter.common.config.Node;
  * @param timeoutSeconds a request with no answer by then is lost (scaled)
  * @param seed           random seed
  * @param phases         in order
+ * @param failures       server failures (simulator only: {@code arbiter sim}); empty for live runs
  */
 public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, double timeoutSeconds, long seed,
-                       List<Phase> phases) {
+                       List<Phase> phases, List<Failure> failures) {
+
+    public Scenario {
+        failures = List.copyOf(failures);
+    }
+
+    /**
+     * A server failure ({@code failures[]}, simulator only): server {@code server} (a servers[].id of the
+     * cluster) fails at {@code atSeconds} from the start, losing every request it holds, and comes back
+     * empty at {@code recoverSeconds} (+∞: never).
+     */
+    public record Failure(String server, double atSeconds, double recoverSeconds) {
+    }
 
     /** What a request of a class looks like. */
     public record RequestShape(Map<String, String> headers, String path, String method, double targetSeconds) {
@@ -136,10 +149,29 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
         if (n.has("phases") && phases.isEmpty() && errors.isEmpty()) {
             n.error("phases", "an empty list (expected: at least one phase)");
         }
+        List<Failure> failures = new ArrayList<>();
+        for (Node f : n.list("failures")) {
+            String server = f.require("server") ? f.string("server", "") : "";
+            if (f.has("server") && server.isBlank()) {
+                f.error("server", "'' (expected: a server id)");
+            }
+            double at = f.require("at") ? f.duration("at", 0, v -> v >= 0, ">= 0") * scale : 0;
+            double recover = Double.POSITIVE_INFINITY;
+            if (f.has("recover")) {
+                double r = f.duration("recover", 0, v -> v > 0, "> 0") * scale;
+                if (f.has("at") && !(r > at)) {
+                    f.error("recover", f.rawValue("recover").asText() + " (expected: later than at, "
+                            + f.rawValue("at").asText() + ")");
+                }
+                recover = r;
+            }
+            f.finish();
+            failures.add(new Failure(server, at, recover));
+        }
         n.finish();
         if (!errors.isEmpty()) {
             throw new ConfigException(errors);
         }
-        return new Scenario(classes, think, timeout, seed, phases);
+        return new Scenario(classes, think, timeout, seed, phases, failures);
     }
 }

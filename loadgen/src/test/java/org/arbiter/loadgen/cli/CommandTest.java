@@ -59,4 +59,18 @@ final class CommandTest {
         assertThat(r[0]).isEqualTo("2");
         assertThat(r[1].lines()).containsExactly("loadgen: --target: ftp://x (expected: http://host:port)");
     }
+
+    @Test
+    void loadgen_refusesServerFailures_whichOnlyTheSimulatorRuns() throws Exception {
+        Path f = dir.resolve("failures.yaml");
+        Files.writeString(f, """
+                classes: {basic: {}}
+                phases: [{name: A, duration: 1s, clients: {basic: 1}}]
+                failures: [{server: s1, at: 0.5s, recover: 0.8s}]
+                """);
+        String[] r = run(new LoadgenCommand(), "--scenario", f.toString(), "--target", "http://127.0.0.1:1", "--out", dir.toString());
+        assertThat(r[0]).isEqualTo("2");
+        assertThat(r[1].lines()).containsExactly("loadgen: failures: 1 server failure(s) (expected: none; only `arbiter sim`"
+                + " simulates them; live, crash a simserver with POST /fault {\"kind\": \"crash\"} on its admin port)");
+    }
 }

@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
         description = {"Runs cluster.yaml and a loadgen scenario in the discrete-event simulator (virtual time, the",
                 "product's own gateway and GRM code; servers from servers[].sim). Writes the load generator's",
                 "summary.json (with the servers' energy), timeseries.jsonl and charts, plus allocations.jsonl and",
-                "powers.jsonl (servers on, booting and shutting down, watts and load every report period)."})
+                "powers.jsonl (servers on, booting and shutting down, watts and load every report period).",
+                "The scenario may list server failures: failures: [{server: s1, at: 200s, recover: 250s}]."})
 public final class SimCommand implements Callable<Integer> {
 
     @Spec
@@ -76,7 +77,24 @@ public final class SimCommand implements Callable<Integer> {
             phases.add(new SimScenario.Phase(p.name(), p.durationSeconds(), p.clients(), p.rates(), p.pareto(),
                     p.diurnal()));
         }
-        SimScenario sc = new SimScenario(s.thinkSeconds(), phases, s.seed());
+        List<SimScenario.Failure> failures = new ArrayList<>();
+        double length = s.totalSeconds();
+        for (int i = 0; i < s.failures().size(); i++) {
+            Scenario.Failure f = s.failures().get(i);
+            if (cluster.servers().stream().noneMatch(x -> x.id().equals(f.server()))) {
+                err.println("sim: failures[" + i + "].server: " + f.server() + " (expected: one of "
+                        + String.join(", ", cluster.servers().stream().map(x -> x.id()).toList()) + ", the servers of "
+                        + config.file() + ")");
+                return 2;
+            }
+            if (f.atSeconds() >= length) {
+                err.println("sim: failures[" + i + "].at: " + f.atSeconds() + "s (expected: before the scenario's end, "
+                        + length + "s)");
+                return 2;
+            }
+            failures.add(new SimScenario.Failure(f.server(), f.atSeconds(), f.recoverSeconds()));
+        }
+        SimScenario sc = new SimScenario(s.thinkSeconds(), phases, s.seed(), failures);
         ResultRecorder recorder = new ResultRecorder(cluster.classes().stream().map(c -> c.name()).toList(),
                 phases.stream().map(SimScenario.Phase::name).toList(),
                 phases.stream().map(SimScenario.Phase::durationSeconds).toList(),

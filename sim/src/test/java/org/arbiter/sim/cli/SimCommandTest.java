@@ -75,4 +75,60 @@ final class SimCommandTest {
         assertThat(run("--config", cluster.toString(), "--scenario", scenario.toString(), "--out", dir.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("sim: phases.A.clients.gold: (expected: a class of");
     }
+
+    @Test
+    void failures_runAndCountTheirLosses_andBadOnesAreNamedWithTheirPath() throws Exception {
+        Path cluster = dir.resolve("c.yaml");
+        Files.writeString(cluster, """
+                classes: [{name: basic, target: 3s, default: true}]
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10, sim: {cores: 10, meanDemand: 1s}}
+                  - {id: s2, url: "http://127.0.0.1:9002", concurrency: 10, sim: {cores: 10, meanDemand: 1s}}
+                """);
+        Path ok = dir.resolve("ok.yaml");
+        Files.writeString(ok, """
+                classes: {basic: {}}
+                phases: [{name: A, duration: 300s, rate: {basic: 15}}]
+                failures:
+                  - {server: s1, at: 100s, recover: 200s}
+                """);
+        assertThat(run("--config", cluster.toString(), "--scenario", ok.toString(), "--out", dir.resolve("out").toString(),
+                "--no-grm")).isZero();
+        JsonNode s = new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile());
+        assertThat(s.path("energy").path("lostRequests").asLong()).isPositive();
+        assertThat(s.path("classes").path("basic").path("lost").asLong()).isEqualTo(s.path("energy").path("lostRequests").asLong());
+
+        Path unknown = dir.resolve("unknown.yaml");
+        Files.writeString(unknown, """
+                classes: {basic: {}}
+                phases: [{name: A, duration: 300s, rate: {basic: 1}}]
+                failures: [{server: s9, at: 100s}]
+                """);
+        assertThat(run("--config", cluster.toString(), "--scenario", unknown.toString(), "--out", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("sim: failures[0].server: s9 (expected: one of s1, s2, the servers of");
+
+        Path late = dir.resolve("late.yaml");
+        Files.writeString(late, """
+                classes: {basic: {}}
+                phases: [{name: A, duration: 300s, rate: {basic: 1}}]
+                failures: [{server: s1, at: 400s}]
+                """);
+        assertThat(run("--config", cluster.toString(), "--scenario", late.toString(), "--out", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("sim: failures[0].at: 400.0s (expected: before the scenario's end, 300.0s)");
+
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, """
+                classes: {basic: {}}
+                phases: [{name: A, duration: 300s, rate: {basic: 1}}]
+                failures:
+                  - {server: s1, at: 100s, recover: 50s}
+                  - {at: 10s, recvoer: 20s}
+                  - {server: s2, at: -1s}
+                """);
+        assertThat(run("--config", cluster.toString(), "--scenario", bad.toString(), "--out", dir.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("sim: failures[0].recover: 50s (expected: later than at, 100s)")
+                .contains("sim: failures[1].server: missing")
+                .contains("sim: failures[1].recvoer: unknown key")
+                .contains("sim: failures[2].at: -1s (expected:");
+    }
 }

@@ -1,0 +1,187 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * 002's resource-share guarantee (002 §2.3, §4.1, Fig. 5 step 2a) on a real gateway under 3×
+ * overload: `dispatch.scheduler: adaptive`, Gold / Silver / Bronze with full yields 4 / 2 / 1 and
+ * 10 / 30 / 60 % of an open-loop load three times what the backend serves. Every request takes 200
+ * ms at the backend, so a class's share of the backend's busy time is its share of the requests the
+ * backend served (counted by the backend per X-Class header) — measured over a steady window after
+ * a warm-up. With `minShare: 0.2` on Bronze, the lowest-yield class, Bronze holds 0.2 ± 0.03; the
+ * same load without it gives Bronze clearly less than 0.17 (Greedy, which the adaptive scheduler
+ * runs while it drops more than 5 %, serves Gold and Silver first and their demand alone exceeds
+ * the backend).
+ */
+final class MinShareSocketTest {
+
+    /** Backend: 10 slots (N(g,s) = 10) of 200 ms each, i.e. 50 req/s. */
+    static final int SLOTS = 10;
+    static final long SERVICE_MILLIS = 200;
+    /** Offered: 3 × 50 req/s, 10 / 30 / 60 %. */
+    static final Map<String, Double> RATES = Map.of("gold", 15.0, "silver", 45.0, "bronze", 90.0);
+    static final long WARMUP_MILLIS = 6_000;
+    static final long WINDOW_MILLIS = 12_000;
+
+    @Test
+    void bronzeWithMinShare_holdsItsGuaranteedShareOfTheBackend_underThreeTimesOverload() throws Exception {
+        Map<String, Double> share = run(0.2);
+        System.out.println("backend share with Bronze minShare 0.2, 3x overload: " + share);
+        assertThat(share.get("bronze")).as("Bronze's share of the backend's busy time, minShare 0.2")
+                .isBetween(0.17, 0.23);
+        assertThat(share.get("gold")).as("Gold's share (its whole demand, 0.3 of the backend)").isGreaterThan(0.25);
+    }
+
+    @Test
+    void bronzeWithoutMinShare_getsClearlyLessThanTheGuarantee_underTheSameLoad() throws Exception {
+        Map<String, Double> share = run(0);
+        System.out.println("backend share without minShare, 3x overload: " + share);
+        assertThat(share.get("bronze")).as("Bronze's share of the backend's busy time, no minShare")
+                .isLessThan(0.17);
+    }
+
+    /** Runs the load through a gateway with Bronze's minShare; the per-class share of what the backend served in the window. */
+    static Map<String, Double> run(double bronzeMinShare) throws Exception {
+        try (var backend = GatewayTestSupport.backend(SERVICE_MILLIS);
+             Gateway g = Gateway.start(config(bronzeMinShare, backend.url()), "g1",
+                     GatewayOptions.defaults().standalone().withPorts(0, 0));
+             OpenLoop load = new OpenLoop(g.port())) {
+            long start = System.nanoTime();
+            await().atMost(Duration.ofSeconds(30)).until(() -> load.answered() > 0);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> System.nanoTime() - start >= WARMUP_MILLIS * 1_000_000);
+            Map<String, Long> before = served(backend);
+            long t0 = System.nanoTime();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> System.nanoTime() - t0 >= WINDOW_MILLIS * 1_000_000);
+            Map<String, Long> after = served(backend);
+            double total = 0;
+            Map<String, Double> share = new LinkedHashMap<>();
+            for (String c : before.keySet()) {
+                total += after.get(c) - before.get(c);
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertThat(total / seconds).as("backend throughput, req/s (saturated: about %d)", SLOTS * 1000 / SERVICE_MILLIS)
+                    .isGreaterThan(0.5 * SLOTS * 1000 / SERVICE_MILLIS);
+            for (String c : before.keySet()) {
+                share.put(c, Math.round((after.get(c) - before.get(c)) / total * 1000) / 1000.0);
+            }
+            System.out.printf("window %.1f s, %.0f served (%.1f req/s); gateway answers by status %s%n",
+                    seconds, total, total / seconds, load.statuses());
+            return share;
+        }
+    }
+
+    static Map<String, Long> served(GatewayTestSupport.Backend backend) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (String c : new String[] {"gold", "silver", "bronze"}) {
+            m.put(c, backend.served(c));
+        }
+        return m;
+    }
+
+    static ClusterConfig config(double bronzeMinShare, String url) {
+        return ConfigLoader.parse("""
+                classes:
+                  - name: gold
+                    target: 1s
+                    match: {header: {X-Class: gold}}
+                    yield: {shape: throughput, full: 4, deadline: 1s}
+                    queue: {limit: 500, timeout: 5s}
+                  - name: silver
+                    target: 1s
+                    match: {header: {X-Class: silver}}
+                    yield: {shape: throughput, full: 2, deadline: 1s}
+                    queue: {limit: 500, timeout: 5s}
+                  - name: bronze
+                    target: 1s
+                    default: true
+                    yield: {shape: throughput, full: 1, deadline: 1s}
+                    minShare: %s
+                    queue: {limit: 500, timeout: 5s}
+                servers:
+                  - {id: s1, url: '%s', concurrency: %d}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                control: {reportPeriod: 1s, statsWindow: 10s}
+                dispatch: {scheduler: adaptive, backendTimeout: 10s, idleTimeout: 30s}
+                """.formatted(bronzeMinShare, url, SLOTS));
+    }
+
+    /** Open-loop arrivals at fixed intervals per class (002 §5.4's fixed-interval arrivals), sent asynchronously. */
+    static final class OpenLoop implements AutoCloseable {
+        private final ExecutorService pool = Executors.newFixedThreadPool(2, r -> daemon(r, "open-loop-client"));
+        private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).executor(pool).build();
+        private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "open-loop"));
+        private final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+        private final AtomicLong answered = new AtomicLong();
+
+        OpenLoop(int port) {
+            URI uri = URI.create("http://127.0.0.1:" + port + "/search");
+            long start = System.nanoTime();
+            Map<String, Long> sent = new ConcurrentHashMap<>();
+            ticker.scheduleAtFixedRate(() -> {
+                double t = (System.nanoTime() - start) / 1e9;
+                RATES.forEach((cls, rate) -> {
+                    long due = (long) (t * rate);
+                    long done = sent.getOrDefault(cls, 0L);
+                    for (long i = done; i < due; i++) {
+                        send(uri, cls);
+                    }
+                    sent.put(cls, Math.max(done, due));
+                });
+            }, 0, 5, TimeUnit.MILLISECONDS);
+        }
+
+        private void send(URI uri, String cls) {
+            HttpRequest r = HttpRequest.newBuilder(uri).header("X-Class", cls).timeout(Duration.ofSeconds(20)).GET().build();
+            client.sendAsync(r, HttpResponse.BodyHandlers.discarding()).whenComplete((resp, e) -> {
+                int status = e != null ? 0 : resp.statusCode();
+                statuses.computeIfAbsent(status, k -> new AtomicLong()).incrementAndGet();
+                answered.incrementAndGet();
+            });
+        }
+
+        long answered() {
+            return answered.get();
+        }
+
+        Map<Integer, Long> statuses() {
+            Map<Integer, Long> m = new java.util.TreeMap<>();
+            statuses.forEach((k, v) -> m.put(k, v.get()));
+            return m;
+        }
+
+        private static Thread daemon(Runnable r, String name) {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        }
+
+        @Override
+        public void close() {
+            ticker.shutdownNow();
+            pool.shutdownNow();
+        }
+    }
+}
