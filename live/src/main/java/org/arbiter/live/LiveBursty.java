@@ -76,7 +76,7 @@ public final class LiveBursty {
     static final int CORES = 10;
     /** Mean service demand, s (Exp). */
     static final double DEMAND = 0.5;
-    static final int STEADY_CLIENTS = 30;
+    static final int STEADY_CLIENTS = 50;
     static final double THINK = 1;
     /** Γ and the report period, s. */
     static final double PERIOD = 0.5;
