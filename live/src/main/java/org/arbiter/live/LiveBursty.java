@@ -126,6 +126,7 @@ public final class LiveBursty {
         Map<String, BurstyResult.Summary> simulated = new LinkedHashMap<>();
         BurstyExperiment.Setup fig = BurstyExperiment.figureSetup(100);
         simulated.put("model", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.MODEL, seed).summary());
+        simulated.put("model-pi", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.MODEL_PI, seed).summary());
         simulated.put("liu", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.LIU, seed).summary());
         return new LiveResult.Bursty(live, seconds, scale, new LiveResult.BurstySetup(TARGET, STEADY_TARGET, CORES,
                 DEMAND, STEADY_CLIENTS, THINK, PERIOD, STATS_WINDOW, WARM_UP, POINT), simulated);
