@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>What it asserts is the ordering that held live with a margin: with the queue-length term the
  * bursty class's delays vary several times less and average less than with the queueing-model
- * predictor (documented runs: per-request variance 9-18× lower, point variance 19-23× lower); the 10×
+ * predictor (documented runs: per-request variance 9-52× lower, point variance 19-138× lower); the 10×
  * of the simulator is not asserted, because a loaded machine slows the GRM's and the gateway's
  * reactions to a burst (Kafka, the control thread), which costs liu more than the model. Every
  * request is answered and the GRM reallocated throughout (at least one allocation per 2 Γ).
