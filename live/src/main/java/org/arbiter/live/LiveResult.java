@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.sim.experiment.BurstyResult;
 import org.arbiter.sim.experiment.ConcurrencyResult;
 import org.arbiter.sim.experiment.PhasesResult;
 import org.arbiter.sim.experiment.RegionsResult;
@@ -83,5 +84,43 @@ public sealed interface LiveResult {
 
     /** The simulated day of one policy beside the live one. */
     record SimulatedDay(double savingsPercent, double droppedPercent, double meanServersOn) {
+    }
+
+    /**
+     * 001 §6 live ({@link LiveBursty}): the bursty class's delays under each controller.
+     *
+     * @param live      by controller (model, liu), in run order
+     * @param seconds   each run's length in 001's seconds
+     * @param simulated the simulator's Fig. 1 set-up on the same seed (single-server mode)
+     */
+    record Bursty(Map<String, BurstyRun> live, double seconds, double timeScale, BurstySetup setup,
+                  Map<String, BurstyResult.Summary> simulated) implements LiveResult {
+
+        public Bursty {
+            live = Collections.unmodifiableMap(new LinkedHashMap<>(live));
+            simulated = Collections.unmodifiableMap(new LinkedHashMap<>(simulated));
+        }
+    }
+
+    /**
+     * One controller's live run, delays in 001's seconds, after the warm-up.
+     *
+     * @param requests          bursty requests answered
+     * @param failed            bursty requests not answered (rejected, errors, timed out, lost)
+     * @param pointVariance     the variance of the means of consecutive groups of {@code setup.pointRequests}
+     * @param points            how many such groups
+     * @param steadyMeanSeconds the steady class's mean response time over the whole run
+     * @param meanWeight        the bursty class's weight at the gateway, sampled every Γ
+     * @param allocations       allocations the gateway received during the run
+     */
+    record BurstyRun(long requests, long failed, double mean, double variance, double pointVariance, int points,
+                     double maxSeconds, double steadyMeanSeconds, double meanWeight, double maxWeight,
+                     long allocations) {
+    }
+
+    /** The live bursty set-up, in 001's seconds (see {@link LiveBursty}). */
+    record BurstySetup(double targetSeconds, double steadyTargetSeconds, int slots, double demandSeconds,
+                       int steadyClients, double thinkSeconds, double periodSeconds, double statsWindowSeconds,
+                       double warmUpSeconds, int pointRequests) {
     }
 }

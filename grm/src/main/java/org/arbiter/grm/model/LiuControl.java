@@ -53,7 +53,9 @@ public final class LiuControl {
      * 001 §4 Step 2-3: μ_q = (1/D_ref + λ̂) + K·(l_current − λ̂·D_ref), with K = k / D_ref.
      *
      * @param arrivalRatePerSecond λ̂, the request-rate estimate (Step 1)
-     * @param queueLength          l_current, requests in the system (waiting and in service)
+     * @param queueLength          l_current, the requests waiting (001's queue; not those in service, as the
+     *                             gateway's ℓ: see the bursty experiment, where counting the one in service
+     *                             too put the mean delay 19 % below D_ref)
      * @param targetSeconds        D_ref (> 0)
      * @param k                    K in units of 1/D_ref (001: 1)
      * @return μ_q in requests per second (may be below 1/D_ref, or negative with k > 1 and an empty queue)
@@ -77,6 +79,7 @@ public final class LiuControl {
     public static final class Pi {
         private final double kp;
         private final double ki;
+        private final boolean bounded;
         private double integral;
         private double last;
 
@@ -85,6 +88,20 @@ public final class LiuControl {
          * @param ki integral gain per D_ref of time (dimensionless, ≥ 0)
          */
         public Pi(double kp, double ki) {
+            this(kp, ki, true);
+        }
+
+        /**
+         * A PI term whose integral is free ({@code bounded} false: no anti-windup bound), as the
+         * feedback loop of 001 §3's Queueing Model Based Feedback Control ([18] in 001) is described (the long-term mean delay
+         * close to D_ref, 001 §3): an integrator that drives the long-run delay error to zero whatever offset that needs.
+         */
+        public static Pi unbounded(double kp, double ki) {
+            return new Pi(kp, ki, false);
+        }
+
+        private Pi(double kp, double ki, boolean bounded) {
+            this.bounded = bounded;
             if (!(kp >= 0) || Double.isInfinite(kp)) {
                 throw new IllegalArgumentException("kp: " + kp + " (expected: >= 0)");
             }
@@ -115,7 +132,9 @@ public final class LiuControl {
             double error = (measuredDelaySeconds - targetSeconds) / targetSeconds;
             integral += error * Math.max(0, periodSeconds) / targetSeconds;
             if (ki > 0) {
-                integral = Math.max(-1 / ki, Math.min(1 / ki, integral));
+                if (bounded) {
+                    integral = Math.max(-1 / ki, Math.min(1 / ki, integral));
+                }
             } else {
                 integral = 0;
             }

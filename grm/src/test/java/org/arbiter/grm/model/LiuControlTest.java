@@ -42,6 +42,19 @@ final class LiuControlTest {
     }
 
     @Test
+    void unboundedPi_integratesPastTheBound_asFig1sLoopNeedsUnderBurstyLoad() {
+        LiuControl.Pi free = LiuControl.Pi.unbounded(0, 1);
+        double d = 0;
+        for (int i = 0; i < 1000; i++) {
+            d = free.update(4, 2, 1);
+        }
+        // ε = 1 per update, I = 1000 · 1/2 = 500 → Δμ = 500/2; the bounded one stops at 1/D_ref
+        assertThat(d).isCloseTo(250, within(1e-9));
+        assertThat(free.update(Double.NaN, 2, 1)).as("nothing measured: the integral part only").isCloseTo(250, within(1e-9));
+        assertThatThrownBy(() -> LiuControl.Pi.unbounded(-1, 0)).hasMessage("kp: -1.0 (expected: >= 0)");
+    }
+
+    @Test
     void flowModelLiu_predictsTheTargetWhereItsWeightBuys001sRate() {
         // μ₁ = 1/t̃ + λ̃/w̃ = 1/0.5 + 4/1 = 6 per unit of weight; 001 asks for μ = 1/D + λ̂ + K(l − λ̂D)
         double target = 0.5;

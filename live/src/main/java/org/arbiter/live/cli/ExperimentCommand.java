@@ -48,9 +48,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = "--live", description = {"concurrency, phases, regions, energy: run over a real Kafka broker, GRM, gateway and",
+    @Option(names = "--live", description = {"concurrency, phases, regions, energy, bursty: run over a real Kafka broker, GRM, gateway and",
             "simservers on loopback, durations multiplied by --time-scale; the simulated run is reported beside it.",
-            "energy: policies off, static and queue over a day of --seconds (default 3600)."})
+            "energy: policies off, static and queue over a day of --seconds (default 3600).",
+            "bursty: model against liu, --seconds each (default 900), a steady second class beside the bursty one."})
     boolean live;
 
     @Option(names = "--time-scale", defaultValue = "0.05", description = "With --live: multiplies every duration.")
@@ -92,6 +93,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                     boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
                     // the live day has no per-minute series, so no chart
                     yield new Output(LiveEnergy.run(seed, given ? seconds : 3600, timeScale, out, err::println),
+                            dir -> List.of());
+                }
+                case "bursty" -> {
+                    boolean given = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
+                    yield new Output(LiveBursty.run(seed, given ? seconds : 900, timeScale, out, err::println),
                             dir -> List.of());
                 }
                 case "phases" -> {
@@ -188,9 +194,9 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (live && !List.of("concurrency", "phases", "regions", "energy").contains(name)) {
+        if (live && !List.of("concurrency", "phases", "regions", "energy", "bursty").contains(name)) {
             spec.commandLine().getErr().println("experiment: --live: " + name
-                    + " (expected: --live with concurrency, phases, regions or energy)");
+                    + " (expected: --live with concurrency, phases, regions, energy or bursty)");
             return 2;
         }
         if (live && !(timeScale > 0 && timeScale <= 1)) {

@@ -87,6 +87,17 @@ public final class ResultRecorder {
     /** Per interval (by end time) and class: sent, ok, rejected, errors, timedOut, lost, Σ ok response seconds. */
     private final TreeMap<Long, Map<String, double[]>> series = new TreeMap<>();
     private final double intervalSeconds;
+    /** Per class asked for with {@link #keepRequests}: every request, in the order recorded. */
+    private final Map<String, List<Request>> kept = new LinkedHashMap<>();
+
+    /**
+     * One request as recorded.
+     *
+     * @param intendedStartSeconds when it should have been sent, since the run started
+     * @param responseSeconds      end − intended start
+     */
+    public record Request(double intendedStartSeconds, double responseSeconds, Outcome outcome) {
+    }
 
     /**
      * @param phaseDurations seconds of each phase, in order
@@ -150,6 +161,10 @@ public final class ResultRecorder {
         }
         double rt = Math.max(0, endSeconds - intendedStartSeconds);
         t.add(outcome, rt);
+        List<Request> keep = kept.get(cls);
+        if (keep != null) {
+            keep.add(new Request(intendedStartSeconds, rt, outcome));
+        }
         perPhase.get(phaseIndex).get(cls).add(outcome, rt);
         long bucket = (long) Math.floor(Math.max(0, endSeconds) / intervalSeconds);
         double[] s = series.computeIfAbsent(bucket, b -> new LinkedHashMap<>()).computeIfAbsent(cls, c -> new double[7]);
@@ -158,6 +173,24 @@ public final class ResultRecorder {
         if (outcome == Outcome.OK) {
             s[6] += rt;
         }
+    }
+
+    /**
+     * From now on, keeps every request of {@code cls} (for per-request statistics such as the
+     * variance of means over consecutive requests, 001 Fig. 1); memory grows with the run.
+     *
+     * @throws IllegalArgumentException for a class the recorder does not know
+     */
+    public synchronized void keepRequests(String cls) {
+        if (!total.containsKey(cls)) {
+            throw new IllegalArgumentException("class: " + cls + " (expected: one of " + String.join(", ", classes) + ")");
+        }
+        kept.putIfAbsent(cls, new ArrayList<>());
+    }
+
+    /** The requests of {@code cls} kept since {@link #keepRequests}, in the order recorded (empty if not kept). */
+    public synchronized List<Request> requests(String cls) {
+        return List.copyOf(kept.getOrDefault(cls, List.of()));
     }
 
     private int phaseOf(double t) {

@@ -12,13 +12,18 @@ package org.arbiter.sim.experiment;
  * Source. Pareto on/off (001 §3, ns-2's POO): On and Off periods Pareto with shape 1.5 and means
  * Burst_Time and Idle_Time; during an On period a request every Interval, at least one per period.
  *
- * Controllers. Step 1 of 001 for all: at each invocation measure the queue length l (waiting and in
- * service) and update λ̂, the rate over the last 500 arrivals (001 §3: "on the order of 500 requests").
+ * Controllers. Step 1 of 001 for all: at each invocation measure the queue length l (the requests
+ * waiting, not the one in service: 001 §6's queue is Apache's, of requests waiting for a process, and
+ * the GRM's ℓ is the gateway's waiting requests; counting the one in service too, a lone request
+ * found μ = 2/D_ref and the mean delay sat 19 % below D_ref) and update λ̂, the rate over the last 500 arrivals (001 §3: "on the order of 500 requests").
  * The service rate is the one at which the GRM's flow model (FlowModel, the same code the GRM runs)
  * predicts D_ref for a single queue: μ = 1/D_ref + λ_model (FlowModel#serviceRateFor), with
  *   model         FlowModel.mm1:         λ̂                                 (001 §3, no queue term)
- *   model-pi      λ̂ + Δμ, LiuControl.Pi as below: 001 §3's Queueing Model Based Feedback Control
- *                                        with its feedback loop ([18] in 001), no queue term
+ *   model-pi      λ̂ + Δμ, LiuControl.Pi.unbounded: 001 §3's Queueing Model Based Feedback Control
+ *                                        with its feedback loop ([18] in 001), no queue term; Fig. 1's
+ *                                        controller. Its integral is free (no anti-windup bound): the
+ *                                        long-term mean delay close to D_ref that 001 §3 reports is what
+ *                                        an unbounded integrator gives (bounded at 1/D_ref: 7.7 s)
  *   liu           FlowModel.liu:         λ̂ + K(l − λ̂ D_ref), K = 1/D_ref   (001 §4 Step 1-3)
  *   liu-pi        FlowModel.liu + Δμ:    the above plus LiuControl.Pi on the delay of the requests
  *                                        completed in the interval (001 Fig. 2)
@@ -206,6 +211,7 @@ public final class BurstyExperiment {
         private int intervalCount;
         private double lastIntervalMean;
         private final LiuControl.Pi pi = new LiuControl.Pi(PI_KP, PI_KI);
+        private final LiuControl.Pi freePi = LiuControl.Pi.unbounded(PI_KP, PI_KI);
         // results
         private final double[] delays;
         private final double[] completedAt;
@@ -300,7 +306,7 @@ public final class BurstyExperiment {
         /** One control invocation (001 Step 1-3). */
         private void control() {
             double lambda = rateEstimate();
-            double l = waiting.size();
+            double l = Math.max(0, waiting.size() - 1); // waiting: the head is in service
             double measured = intervalCount > 0 ? intervalSum / intervalCount : Double.NaN;
             if (intervalCount > 0) {
                 lastIntervalMean = measured;
@@ -309,7 +315,7 @@ public final class BurstyExperiment {
             FlowModel model = switch (controller) {
                 case MODEL -> FlowModel.mm1(lambda, lastIntervalMean, 1, cap);
                 case MODEL_PI -> new FlowModel(lambda, lastIntervalMean, 1, cap,
-                        lambda + pi.update(measured, target, setup.controlSeconds()));
+                        lambda + freePi.update(measured, target, setup.controlSeconds()));
                 case LIU -> FlowModel.liu(lambda, lastIntervalMean, 1, cap, l, target, LIU_K, 0);
                 case LIU_PI -> FlowModel.liu(lambda, lastIntervalMean, 1, cap, l, target, LIU_K,
                         pi.update(measured, target, setup.controlSeconds()));

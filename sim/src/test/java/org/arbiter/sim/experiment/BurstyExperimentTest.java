@@ -10,20 +10,22 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 001 Fig. 1, Fig. 3 and Table 1's shape in the simulator, seeds 1-3, 100 points of 1 000 requests:
+ * 001 Fig. 1, Fig. 3 and Table 1's shape in the simulator, seeds 1-5, 100 points of 1 000 requests:
  * what holds of the issue's targets. Not asserted, because they do not hold here (docs/experiments.md
- * has the numbers): the queueing-model predictor's mean within 10 % of D_ref (it is about 10 × D_ref:
- * without feedback it cannot catch up with long Pareto bursts), and 001's controller without PI within
- * 10 % (it is about 19 % below D_ref; with the PI term it is within 2 %); in the sweep, the 10 × ratio
+ * has the numbers): the plain predictor's (`model`, no feedback loop) mean within 10 % of D_ref (it is
+ * about 10 × D_ref: it cannot catch up with long Pareto bursts; Fig. 1's controller is the predictor
+ * with its feedback loop, `model-pi`, whose mean is asserted), `model-pi`'s per-request variance
+ * 100 × liu's (it is 5-7 ×; over the points it is thousands of times); in the sweep, the 10 × ratio
  * where the On rate exceeds the server's capacity (nothing can hold the delay there).
  */
 final class BurstyExperimentTest {
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2, 3})
-    void queueLengthFeedback_cutsTheVarianceHundredfold_andWithPi_holdsTheMean(long seed) {
+    @ValueSource(longs = {1, 2, 3, 4, 5})
+    void queueLengthFeedback_cutsTheVarianceHundredfold_andBothMeansAreWithinTenPercent(long seed) {
         BurstyResult r = BurstyExperiment.run(seed, 100, m -> { });
         BurstyResult.Summary model = r.controllers().get("model");
+        BurstyResult.Summary modelPi = r.controllers().get("model-pi");
         BurstyResult.Summary liu = r.controllers().get("liu");
         BurstyResult.Summary liuPi = r.controllers().get("liu-pi");
         double target = r.setup().targetSeconds();
@@ -32,10 +34,13 @@ final class BurstyExperimentTest {
         assertThat(model.variance()).as("per-request variance, model / liu").isGreaterThan(100 * liu.variance());
         assertThat(model.pointVariance()).as("point variance, model / liu").isGreaterThan(100 * liu.pointVariance());
         assertThat(model.pointVariance()).isGreaterThan(100 * liuPi.pointVariance());
-        // the PI term on the delay error brings the mean to D_ref
-        assertThat(liuPi.mean()).isBetween(0.9 * target, 1.1 * target);
-        // without it the law as printed serves the queue faster than D_ref, but never slower
-        assertThat(liu.mean()).isLessThan(target).isGreaterThan(0.5 * target);
+        // Fig. 1's controller (the predictor with its feedback loop) against Fig. 3's, over the points
+        assertThat(modelPi.pointVariance()).as("point variance, model-pi / liu").isGreaterThan(100 * liu.pointVariance());
+        assertThat(modelPi.variance()).as("per-request variance, model-pi / liu").isGreaterThan(liu.variance());
+        // both means within 10 % of D_ref (001 §3: 2.0041; §5: "very close to" D_ref), and liu-pi's
+        assertThat(modelPi.mean()).as("model-pi mean").isBetween(0.9 * target, 1.1 * target);
+        assertThat(liu.mean()).as("liu mean").isBetween(0.9 * target, 1.1 * target);
+        assertThat(liuPi.mean()).as("liu-pi mean").isBetween(0.9 * target, 1.1 * target);
         // the figures are those runs, with 100 points each
         assertThat(r.fig1().mean()).isEqualTo(model.mean());
         assertThat(r.fig3().variance()).isEqualTo(liu.variance());
