@@ -100,6 +100,38 @@ public final class GrmSolver {
         return new Solution(r.objective(), weights, caps, predicted);
     }
 
+    /**
+     * The given allocation valued under the problem's models: each flow's prediction and utility, the
+     * objective (sum of the utilities, or the smallest class total Σ_g U_c), the N(g,s) partition.
+     * The weights are taken as they are (no bound is checked); a flow without a weight counts as 0.
+     */
+    public static Solution evaluate(Problem problem, Map<String, Map<String, Double>> weights) {
+        requireNonNull(problem, "problem");
+        requireNonNull(weights, "weights");
+        Problem.Parameters p = problem.parameters();
+        Map<String, Map<String, Double>> w = new LinkedHashMap<>();
+        Map<Problem.FlowId, Solution.Prediction> predicted = new LinkedHashMap<>();
+        Map<String, Double> gatewayWeights = new LinkedHashMap<>();
+        Map<String, Double> classTotals = new LinkedHashMap<>();
+        double sum = 0;
+        for (Problem.Flow f : problem.flows()) {
+            Problem.ClassSpec c = problem.classNamed(f.cls());
+            double x = weights.getOrDefault(f.gateway(), Map.of()).getOrDefault(f.cls(), 0.0);
+            w.computeIfAbsent(f.gateway(), g -> new LinkedHashMap<>()).put(f.cls(), x);
+            gatewayWeights.merge(f.gateway(), x, Double::sum);
+            double t = model(f, c, p, problem.deltaMu().getOrDefault(f.id(), 0.0)).predict(x);
+            double u = c.utility().utility(t);
+            predicted.put(f.id(), new Solution.Prediction(t, u));
+            classTotals.merge(f.cls(), u, Double::sum);
+            sum += u;
+        }
+        double objective = p.combine() == Problem.Combine.SUM ? sum
+                : classTotals.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        Map<String, Integer> serverCaps = new LinkedHashMap<>();
+        problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
+        return new Solution(objective, w, CapPartition.partition(gatewayWeights, serverCaps), predicted);
+    }
+
     /** Belt and braces: an allocation that breaks a bound or misses N is a bug, never returned. */
     private static void checkAllocation(int[] units, List<Item> items, int totalUnits) {
         long sum = 0;

@@ -20,6 +20,9 @@ import org.arbiter.common.message.Message;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.override.PinSelection;
 import org.arbiter.common.utility.UtilityFunction;
+import org.arbiter.grm.ClassPool;
+import org.arbiter.grm.Damping;
+import org.arbiter.grm.model.PredictionErrors;
 import org.arbiter.grm.GrmSolver;
 import org.arbiter.grm.Problem;
 import org.arbiter.grm.ProblemException;
@@ -62,6 +65,13 @@ public final class GrmStep implements ControlStep {
     /** liu prediction with a PI term: one controller per flow, updated once per period (001 Fig. 2). */
     private final Map<Problem.FlowId, org.arbiter.grm.model.LiuControl.Pi> pis = new java.util.HashMap<>();
     private final Map<Problem.FlowId, Double> deltaMu = new java.util.HashMap<>();
+    /** How much of the difference a new error sample moves ē_c. */
+    static final double ERROR_SMOOTHING = 0.1;
+    /** ē_c assumed until the class's first prediction has been checked (one statistics window after the first decision). */
+    static final double ERROR_PRIOR = 0.1;
+    private final PredictionErrors ownErrors;
+    private final Map<String, Double> meanError = new java.util.TreeMap<>();
+    private Damping.Chosen lastChoice;
 
     /**
      * @param config     the cluster
@@ -72,6 +82,7 @@ public final class GrmStep implements ControlStep {
         this.config = requireNonNull(config, "config");
         this.grmId = requireNonNull(grmId, "grmId");
         this.nanoTicker = requireNonNull(nanoTicker, "nanoTicker");
+        this.ownErrors = new PredictionErrors(config.control().statsWindowSeconds(), false);
     }
 
     @Override
@@ -140,6 +151,19 @@ public final class GrmStep implements ControlStep {
             return new Result(List.of(), decision(now, built, null, 0, clock.begin(now), live, overrides),
                     fs.orders(), fs.actuations());
         }
+        // changes smaller than the model's error are not made (Damping): hold, or split a class evenly
+        Map<String, Map<String, Double>> inForce = new LinkedHashMap<>();
+        for (String g : live.keySet()) {
+            Allocation last = lastAllocations.get(g);
+            if (last != null) {
+                inForce.put(g, last.weights());
+            }
+        }
+        Map<String, Double> errors = new LinkedHashMap<>();
+        config.classes().forEach(c -> errors.put(c.name(), meanError.getOrDefault(c.name(), ERROR_PRIOR)));
+        Damping.Chosen chosen = Damping.choose(problem, solution, inForce, errors);
+        solution = chosen.solution();
+        lastChoice = chosen;
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
         EpochClock.Stamp stamp = clock.next(now);
         List<Allocation> out = new ArrayList<>();
@@ -148,8 +172,41 @@ public final class GrmStep implements ControlStep {
                     solution.serverCaps().get(g), "grm", stamp.epoch()));
         }
         logLeftOut(built.pins());
-        return new Result(out, decision(now, built, solution, solveSeconds, stamp, live, overrides),
-                fs.orders(), fs.actuations());
+        Decision d = decision(now, built, solution, solveSeconds, stamp, live, overrides);
+        if (d != null) {
+            track(d);
+        }
+        return new Result(out, d, fs.orders(), fs.actuations());
+    }
+
+    /**
+     * Checks this GRM's own predictions against the measurements of later decisions
+     * ({@link PredictionErrors}) and keeps, per class, a moving mean ē_c of the absolute relative error
+     * (each new sample moves it by {@value #ERROR_SMOOTHING} of the difference), which sizes the damping.
+     */
+    private void track(Decision d) {
+        for (PredictionErrors.Sample s : ownErrors.accept(d)) {
+            double e = Math.abs(s.relative());
+            if (Double.isFinite(e)) {
+                meanError.merge(s.cls(), ERROR_PRIOR + ERROR_SMOOTHING * (e - ERROR_PRIOR),
+                        (old, x) -> old + ERROR_SMOOTHING * (e - old));
+            }
+        }
+    }
+
+    /** Per flow, the latest checked prediction (for the meters and the MBean). */
+    public Map<String, Map<String, PredictionErrors.Sample>> predictionErrors() {
+        return ownErrors.latest();
+    }
+
+    /** Per class, ē_c: the moving mean absolute relative prediction error that sizes the damping. */
+    public Map<String, Double> meanPredictionError() {
+        return Map.copyOf(meanError);
+    }
+
+    /** What the last solved period published (the optimum, the allocation held, or a split), or null. */
+    public Damping.Chosen lastChoice() {
+        return lastChoice;
     }
 
     /** Logs the pins left out when that set changes (not every period: the decisions carry it). */
@@ -223,7 +280,7 @@ public final class GrmStep implements ControlStep {
     }
 
     /** A period's problem and what became of the operator's pins in it. */
-    record Built(Problem problem, PinSelection.Outcome pins) {
+    record Built(Problem problem, PinSelection.Outcome pins, List<Problem.Flow> measured) {
     }
 
     /** The problem for this period, over the servers given (id → N_s before pins). */
@@ -288,7 +345,11 @@ public final class GrmStep implements ControlStep {
                 dm.put(f.id(), d);
             }
         }
-        return new Built(new Problem(servers, classes, flows, p, weightPins, dm), pins);
+        // one model per class across gateways (ClassPool); the decision keeps what each gateway measured
+        Map<String, Double> think = new LinkedHashMap<>();
+        config.classes().forEach(c -> think.put(c.name(), c.thinkTimeSeconds()));
+        return new Built(new Problem(servers, classes, ClassPool.pool(flows, think, weightPins.keySet()), p, weightPins, dm), pins,
+                List.copyOf(flows));
     }
 
     /**
@@ -351,7 +412,7 @@ public final class GrmStep implements ControlStep {
                                 Map<String, GatewayStats> live, OverrideBook overrides) {
         Problem problem = built.problem();
         List<Decision.Flow> flows = new ArrayList<>();
-        for (Problem.Flow f : problem.flows()) {
+        for (Problem.Flow f : built.measured()) {
             double w = solution == null ? f.weight() : solution.weights().get(f.gateway()).get(f.cls());
             Solution.Prediction pr = solution == null ? null : solution.predicted().get(f.id());
             flows.add(new Decision.Flow(f.gateway(), f.cls(), f.arrivalRate(), f.responseTime(), f.queueLength(),

@@ -190,9 +190,12 @@ final class GrmStepTest {
             assertThat(left.applied()).isFalse();
             assertThat(left.reason()).startsWith("value: 4 (expected: between 0 and 3: N = 15 slots");
         }
-        // the flows nobody pinned follow their load: each of g2's classes gets more while it is the busy one
+        // the flows nobody pinned follow their load: g2's basic gets more while it is the busy one. (Before
+        // the class statistics were pooled across gateways (ClassPool) g2/premium also alternated 3 → 2;
+        // pooled, g2/basic's model takes in g1/basic's busy measurement (1.5 s at 2 req/s against g2's
+        // made-up 0.4 s), and the premium flow stays at 2 in every period: these made-up figures give one
+        // class very different service at the two gateways, which pooling assumes away.)
         for (int period = 0; period < 6; period += 2) {
-            assertThat(g2Premium.get(period)).as("g2/premium, period " + period).isGreaterThan(g2Premium.get(period + 1));
             assertThat(g2Basic.get(period + 1)).as("g2/basic, period " + (period + 1)).isGreaterThan(g2Basic.get(period));
         }
     }
