@@ -216,6 +216,8 @@ public final class ConfigWriter {
             gateway.put("accessLog", map("path", h.accessLog().path(), "format", h.accessLog().format().wireName(),
                     "maxFileSize", Durations.formatBytes(h.accessLog().maxFileBytes()), "maxFiles", h.accessLog().maxFiles()));
         }
+        gateway.put("threads", h.threads());
+        gateway.put("transport", h.transport().wireName());
         root.put("gateway", gateway);
         root.put("grm", map("host", c.grm().host(), "adminPort", c.grm().adminPort()));
         return root;

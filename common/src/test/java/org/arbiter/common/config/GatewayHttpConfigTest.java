@@ -45,6 +45,29 @@ final class GatewayHttpConfigTest {
     }
 
     @Test
+    void threadsAndTransport_defaultToOnePerCoreAndAuto_andLoad_andWriteBack() {
+        GatewayHttpConfig d = ConfigLoader.parse(ConfigLoaderTest.MINIMAL).gatewayHttp();
+        assertThat(d.threads()).isZero();
+        assertThat(d.eventLoops()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(d.transport()).isEqualTo(GatewayHttpConfig.Transport.AUTO);
+        ClusterConfig c = parse("gateway: {threads: 4, transport: io_uring}");
+        assertThat(c.gatewayHttp().eventLoops()).isEqualTo(4);
+        assertThat(c.gatewayHttp().transport()).isEqualTo(GatewayHttpConfig.Transport.IO_URING);
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "negative threads|gateway: {threads: -1}|gateway.threads: -1 (expected: 0..256, 0 for one per core)",
+        "too many threads|gateway: {threads: 257}|gateway.threads: 257 (expected: 0..256, 0 for one per core)",
+        "threads not a number|gateway: {threads: two}|gateway.threads",
+        "unknown transport|gateway: {transport: kqueue}|gateway.transport: kqueue",
+    })
+    void badThreadsOrTransport_isRefusedNamingTheKey(String name, String yaml, String message) {
+        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ConfigException.class).hasMessageContaining(message);
+    }
+
+    @Test
     void accessLogDefaults_combined100MiB10Files() {
         GatewayHttpConfig.AccessLog a = parse("gateway: {accessLog: {path: access.log}}").gatewayHttp().accessLog();
         assertThat(a).isEqualTo(new GatewayHttpConfig.AccessLog("access.log", GatewayHttpConfig.AccessLog.Format.COMBINED, 100L << 20, 10));
@@ -61,7 +84,7 @@ final class GatewayHttpConfigTest {
         "no path|gateway: {accessLog: {format: json}}|gateway.accessLog.path: missing (expected: a value)",
         "bad format|gateway: {accessLog: {path: a.log, format: xml}}|gateway.accessLog.format: xml (expected: one of combined, json)",
         "few files|gateway: {accessLog: {path: a.log, maxFiles: 0}}|gateway.accessLog.maxFiles: 0 (expected: 1..1000)",
-        "unknown key|gateway: {trustedProxy: [10.0.0.0/8]}|gateway.trustedProxy: unknown key (expected: one of trustedProxies, accessLog; did you mean 'trustedProxies'?)",
+        "unknown key|gateway: {trustedProxy: [10.0.0.0/8]}|gateway.trustedProxy: unknown key (expected: one of trustedProxies, accessLog, threads, transport; did you mean 'trustedProxies'?)",
     })
     void eachRule_hasItsMessage(String rule, String yaml, String expected) {
         assertThatThrownBy(() -> parse(yaml))

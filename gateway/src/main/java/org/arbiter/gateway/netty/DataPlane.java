@@ -74,6 +74,8 @@ public final class DataPlane {
     private final java.util.concurrent.atomic.LongAdder lockAcquired = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder lockContended = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder lockWaitNanos = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder released = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder handedOver = new java.util.concurrent.atomic.LongAdder();
     private final Class<? extends SocketChannel> socketChannel;
     /** Per server index of the core, its URL (published under the lock before the core may dispatch to it). */
     private volatile URI[] serverUrls;
@@ -228,14 +230,16 @@ public final class DataPlane {
     }
 
     /**
-     * How often the loops took the core's lock, how often one had to wait for another, and how
-     * long they waited in all (thread-safe; for the meters and the benchmark).
+     * How often the loops took the core's lock, how often one had to wait for another, how long
+     * they waited in all; how many requests the core released, and how many of those to another
+     * loop than the one that released them (a hand-over). Thread-safe; for the meters and the benchmark.
      */
-    public record LockStats(long acquired, long contended, long waitNanos) {
+    public record LockStats(long acquired, long contended, long waitNanos, long released, long handedOver) {
     }
 
     public LockStats lockStats() {
-        return new LockStats(lockAcquired.sum(), lockContended.sum(), lockWaitNanos.sum());
+        return new LockStats(lockAcquired.sum(), lockContended.sum(), lockWaitNanos.sum(), released.sum(),
+                handedOver.sum());
     }
 
     /** What a locked section released: requests to send (or refuse) on their loops, servers to poll. */
@@ -276,9 +280,11 @@ public final class DataPlane {
             Ticket<Exchange> t = r.tickets.get(i);
             boolean expired = r.expired.get(i);
             Exchange ex = t.request();
+            released.increment();
             if (ex.loop.inEventLoop()) {
                 released(t, expired);
             } else {
+                handedOver.increment();
                 ex.loop.execute(() -> released(t, expired));
             }
         }

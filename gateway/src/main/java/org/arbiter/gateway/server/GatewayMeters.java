@@ -119,6 +119,11 @@ final class GatewayMeters implements PlaneListener {
                 .description("times an event loop found the core's lock held by another and waited").register(registry);
         FunctionCounter.builder("arbiter.gateway.core.lock.wait", plane, p -> p.lockStats().waitNanos() / 1e9)
                 .baseUnit("seconds").description("time event loops spent waiting for the core's lock").register(registry);
+        FunctionCounter.builder("arbiter.gateway.core.released", plane, p -> p.lockStats().released())
+                .description("requests the core released to a server (or dropped at the queue head)").register(registry);
+        FunctionCounter.builder("arbiter.gateway.core.handovers", plane, p -> p.lockStats().handedOver())
+                .description("released requests sent by another event loop than the one that released them")
+                .register(registry);
         Gauge.builder("arbiter.gateway.event.loops", plane, p -> p.loops())
                 .description("the data plane's event loops (gateway.threads)").register(registry);
     }
