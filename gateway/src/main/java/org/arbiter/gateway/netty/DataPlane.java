@@ -242,10 +242,10 @@ public final class DataPlane {
                 handedOver.sum());
     }
 
-    /** What a locked section released: requests to send (or refuse) on their loops, servers to poll. */
+    /** What a locked section released: requests to send, requests to refuse (on their loops), servers to poll. */
     private static final class Released {
-        final List<Ticket<Exchange>> tickets = new java.util.ArrayList<>(2);
-        final java.util.BitSet expired = new java.util.BitSet();
+        List<Ticket<Exchange>> send = List.of();
+        List<Ticket<Exchange>> refuse = List.of();
         List<Integer> polls = List.of();
     }
 
@@ -256,10 +256,17 @@ public final class DataPlane {
             if (r == null) {
                 r = new Released();
             }
-            if (t.state() == Ticket.State.EXPIRED) {
-                r.expired.set(r.tickets.size()); // a yield scheduler dropped it: it could earn no yield (zeroYield)
+            if (t.state() == Ticket.State.EXPIRED) { // a yield scheduler dropped it: it could earn no yield (zeroYield)
+                if (r.refuse.isEmpty()) {
+                    r.refuse = new java.util.ArrayList<>(2);
+                }
+                r.refuse.add(t);
+            } else {
+                if (r.send.isEmpty()) {
+                    r.send = new java.util.ArrayList<>(2);
+                }
+                r.send.add(t);
             }
-            r.tickets.add(t);
         }
         List<Integer> polls = core.drainPolls();
         if (!polls.isEmpty()) {
@@ -276,17 +283,11 @@ public final class DataPlane {
         if (r == null) {
             return;
         }
-        for (int i = 0; i < r.tickets.size(); i++) {
-            Ticket<Exchange> t = r.tickets.get(i);
-            boolean expired = r.expired.get(i);
-            Exchange ex = t.request();
-            released.increment();
-            if (ex.loop.inEventLoop()) {
-                released(t, expired);
-            } else {
-                handedOver.increment();
-                ex.loop.execute(() -> released(t, expired));
-            }
+        for (int i = 0; i < r.send.size(); i++) {
+            onItsLoop(r.send.get(i), false);
+        }
+        for (int i = 0; i < r.refuse.size(); i++) {
+            onItsLoop(r.refuse.get(i), true);
         }
         if (!r.polls.isEmpty()) {
             List<Integer> polls = r.polls;
@@ -301,6 +302,17 @@ public final class DataPlane {
             } else {
                 home.execute(ask);
             }
+        }
+    }
+
+    private void onItsLoop(Ticket<Exchange> t, boolean expired) {
+        Exchange ex = t.request();
+        released.increment();
+        if (ex.loop.inEventLoop()) {
+            released(t, expired);
+        } else {
+            handedOver.increment();
+            ex.loop.execute(() -> released(t, expired));
         }
     }
 
