@@ -212,6 +212,18 @@ public final class Demo implements AutoCloseable {
             }
         });
 
+        // The GRM's predictions checked against the gateways' later measurements, for the per-phase error.
+        org.arbiter.grm.model.PredictionErrors errors =
+                new org.arbiter.grm.model.PredictionErrors(cluster.control().statsWindowSeconds(), true);
+        watch.subscribe(watch.topics().decisions(), org.arbiter.common.message.Decision.class, Subscriber.Start.BEGINNING,
+                (k, d) -> {
+                    if (d != null) {
+                        synchronized (errors) {
+                            errors.accept(d);
+                        }
+                    }
+                });
+
         // Let the gateways take their first allocation before load starts.
         long deadline = System.nanoTime() + 20_000_000_000L;
         while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
@@ -240,7 +252,12 @@ public final class Demo implements AutoCloseable {
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
-        DemoReport.enrich(s, weights, plan.timeScale());
+        List<org.arbiter.grm.model.PredictionErrors.Sample> checked;
+        synchronized (errors) {
+            checked = errors.samples();
+        }
+        DemoReport.enrich(s, weights, plan.timeScale(), checked,
+                loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9, cluster.control().statsWindowSeconds());
         if (securedCheck != null) {
             s.set("secured", securedCheck);
         }
