@@ -171,7 +171,11 @@ public final class GrmStep implements ControlStep {
         Decision d = decision(now, built, solution, solveSeconds, stamp, live, overrides);
         if (d != null) {
             track(d, t);
-            d = d.withPredictionErrors(recentSummary());
+            try {
+                d = d.withPredictionErrors(recentSummary());
+            } catch (IllegalArgumentException e) { // a figure out of the record's range: publish without it
+                LOG.warn("decision without prediction errors this period: {}", e.getMessage());
+            }
         }
         return new Result(out, d, fs.orders(), fs.actuations());
     }
