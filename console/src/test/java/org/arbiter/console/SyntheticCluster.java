@@ -77,7 +77,8 @@ public final class SyntheticCluster implements AutoCloseable {
         bus.publisher(bus.topics().decisions()).publish(new Decision(Message.VERSION, now, "grm-1", n, n, "min",
                 0.3 + 0.2 * Math.sin(n / 5.0), 0.0004 + 0.0001 * (n % 3), List.of("g1", "g2"), flows,
                 Map.of("s1", new Decision.Server(ServerState.ON, 10, 11.5, 63), "s2", new Decision.Server(ServerState.ON, 10, 11.2, 62)),
-                0, pins.keySet().stream().map(k -> "weight:" + k.replace('/', ':')).toList()));
+                0, pins.keySet().stream().map(k -> "weight:" + k.replace('/', ':')).toList(), List.of(), 0,
+                Map.of("premium", new Decision.PredictionError(0.12, 9), "basic", new Decision.PredictionError(0.2, 7))));
     }
 
     private static GatewayStats.ClassStats cls(double rate, double rt, int queue, double weight, Map<String, Long> drops) {

@@ -21,38 +21,31 @@ import org.arbiter.common.utility.UtilityFunction;
  *   δ = the objective's uncertainty at the optimum: per flow u_f = the larger of |U_c(t_f(1 ± ē_c))
  *       − U_c(t_f)| at its predicted t_f; for sum δ = Σ_f u_f, for min δ = Σ_g u_{g,c*} over the flows of
  *       the class c* that holds the minimum;
- *   1. hold: the allocation in force, if it is still feasible (same flows, Σ w = N, bounds, pins,
- *      the grid), no class's weights at two gateways more than one slot apart, and
- *      Ω(held) ≥ Ω(optimum) − δ;
- *   2. else an even split: the optimum's class totals, each split evenly over the class's unpinned
+ *   1. an even split: the optimum's class totals, each split evenly over the class's unpinned
  *      flows (largest remainder, ties to the busier flow), if Ω(split) ≥ Ω(optimum) − δ: gateways are
  *      interchangeable unless the model tells them apart beyond its error. Where the utility is flat
  *      in the weight (003 §V-B phase A, light load) the DP's choice between splits hangs on noise, or on
  *      a 3:2 spread of 5 clients over two gateways that uses 3 and 2 slots of the 8 either way;
- *   3. else the optimum. (A third candidate, the class total split in proportion to the flows' clients,
- *      was tried and dropped: right after a phase change the window's client counts are skewed, and it
- *      published 5 against 3 slots for 10 and 10 clients for several periods.)
+ *   2. else the optimum.
  *
- * With ē = 0 (nothing checked yet) δ = 0: the held or split allocation is taken only when it is as
- * good as the optimum. Pure and stateless.
+ * Tried and dropped (issue 19): holding the allocation in force when it is within δ of the optimum.
+ * With one gateway it held phase A's light-load allocation (premium 8-9 slots, which the flat utility
+ * cannot tell from less) into phase D, whose premium weight then no longer came out the highest
+ * (ExperimentsTest.phases_premiumWeightInB_aboveC_andHighestInD_everySeed). And a class total split in
+ * proportion to the flows' clients: right after a phase change the window's client counts are skewed,
+ * and it published 5 against 3 slots for 10 and 10 clients for several periods.
+ *
+ * With ē = 0 (nothing checked yet) δ = 0: the split is taken only when it is as good as the optimum. Pure and stateless.
  */
 
-/** Picks the allocation to publish among the optimum, the one in force and a proportional split (see the note). */
+/** Picks the allocation to publish: the optimum, or its even split over the gateways when that is within the model's error (see the note). */
 public final class Damping {
 
     private Damping() {
     }
 
-    /**
-     * Step 1 (hold) is off: with one gateway it held phase A's light-load allocation (premium 8-9 slots,
-     * which the flat utility cannot tell from less) and D's premium weight no longer came out the
-     * highest (ExperimentsTest.phases_premiumWeightInB_aboveC_andHighestInD_everySeed failed). Not yet
-     * reworked; the even split (step 2) alone keeps two gateways within one slot.
-     */
-    static final boolean HOLD = false;
-
     /** What was published. */
-    public enum Choice { OPTIMUM, HELD, SPLIT }
+    public enum Choice { OPTIMUM, SPLIT }
 
     /** The allocation chosen, why, and δ, the objective's uncertainty it was chosen within. */
     public record Chosen(Solution solution, Choice choice, double delta) {
@@ -61,31 +54,19 @@ public final class Damping {
     /**
      * @param problem   this period's problem
      * @param optimum   its optimum ({@link GrmSolver#solve})
-     * @param inForce   the weights in force, per gateway and class (empty: none)
      * @param meanError per class, the model's mean absolute relative error ē_c (absent: 0)
      */
-    public static Chosen choose(Problem problem, Solution optimum, Map<String, Map<String, Double>> inForce,
-                                Map<String, Double> meanError) {
+    public static Chosen choose(Problem problem, Solution optimum, Map<String, Double> meanError) {
         requireNonNull(problem, "problem");
         requireNonNull(optimum, "optimum");
-        requireNonNull(inForce, "inForce");
         requireNonNull(meanError, "meanError");
         Solution best = GrmSolver.evaluate(problem, optimum.weights());
         double delta = uncertainty(problem, best, meanError);
-        if (HOLD && feasible(problem, inForce) && !same(problem, inForce, optimum.weights())
-                && maxSpread(problem, inForce) <= 1 + 1e-9) {
-            Solution held = GrmSolver.evaluate(problem, inForce);
-            if (held.objective() >= best.objective() - delta) {
-                return new Chosen(held, Choice.HELD, delta);
-            }
-        }
-        for (boolean proportional : new boolean[] {false}) {
-            Map<String, Map<String, Double>> split = split(problem, optimum.weights(), proportional);
-            if (feasible(problem, split) && !same(problem, split, optimum.weights())) {
-                Solution s = GrmSolver.evaluate(problem, split);
-                if (s.objective() >= best.objective() - delta) {
-                    return new Chosen(s, Choice.SPLIT, delta);
-                }
+        Map<String, Map<String, Double>> split = split(problem, optimum.weights());
+        if (feasible(problem, split) && !same(problem, split, optimum.weights())) {
+            Solution s = GrmSolver.evaluate(problem, split);
+            if (s.objective() >= best.objective() - delta) {
+                return new Chosen(s, Choice.SPLIT, delta);
             }
         }
         return new Chosen(optimum, Choice.OPTIMUM, delta);
@@ -117,24 +98,11 @@ public final class Damping {
         return worst == null ? 0 : perClass.get(worst);
     }
 
-    /** The largest |w(g,c) − w(g',c)| over the classes' unpinned flows. */
-    static double maxSpread(Problem problem, Map<String, Map<String, Double>> weights) {
-        Map<String, double[]> range = new LinkedHashMap<>();
-        for (Problem.Flow f : problem.flows()) {
-            if (!problem.pins().containsKey(f.id())) {
-                double w = weightOf(weights, f);
-                range.merge(f.cls(), new double[] {w, w}, (a, b) -> new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])});
-            }
-        }
-        return range.values().stream().mapToDouble(r -> r[1] - r[0]).max().orElse(0);
-    }
-
     /**
-     * Each class's total over its unpinned flows split over them evenly, or in proportion to their
-     * arrival rates (largest remainder; ties to the busier, then the earlier flow).
+     * Each class's total over its unpinned flows split over them evenly (largest remainder; ties to
+     * the busier, then the earlier flow).
      */
-    static Map<String, Map<String, Double>> split(Problem problem, Map<String, Map<String, Double>> weights,
-                                                  boolean proportional) {
+    static Map<String, Map<String, Double>> split(Problem problem, Map<String, Map<String, Double>> weights) {
         int q = problem.parameters().granularity();
         Map<String, List<Problem.Flow>> byClass = new LinkedHashMap<>();
         for (Problem.Flow f : problem.flows()) {
@@ -149,17 +117,14 @@ public final class Damping {
                 continue;
             }
             long units = 0;
-            double rate = 0;
             for (Problem.Flow f : flows) {
                 units += Math.round(weightOf(weights, f) * q);
-                rate += f.arrivalRate();
             }
             long[] share = new long[flows.size()];
             double[] rest = new double[flows.size()];
             long given = 0;
             for (int i = 0; i < share.length; i++) {
-                double exact = proportional && rate > 0 ? units * flows.get(i).arrivalRate() / rate
-                        : units / (double) share.length;
+                double exact = units / (double) share.length;
                 share[i] = (long) Math.floor(exact);
                 rest[i] = exact - share[i];
                 given += share[i];

@@ -20,7 +20,8 @@ import java.util.Map;
  * in {@link Allocation}; {@code solveSeconds}, {@code energyJoules} finite and >= 0;
  * {@code objective} finite, or NaN when nothing was solved; per flow, the measured inputs and
  * weights finite and >= 0, the predictions finite (response time >= 0) or NaN when nothing was
- * solved; per server a state, N_s, capacity and watts >= 0. Infinities are always refused.
+ * solved; per server a state, N_s, capacity and watts >= 0; per class prediction error, a mean
+ * absolute relative error finite and >= 0 over at least one sample. Infinities are always refused.
  *
  * @param grm               the leader that decided
  * @param sequence          control period number of this leader
@@ -36,12 +37,24 @@ import java.util.Map;
  * @param pins              what became of each override in force this period, in the order the GRM
  *                          considered them (the order they were set): applied, or left out and why
  * @param epoch             the deciding leader's epoch (0 = legacy record)
+ * @param predictionErrors  per class, how well the flow model predicted lately (absent in records
+ *                          written before it, and for a class with no checked prediction)
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
                        Map<String, Server> servers, double energyJoules, List<String> overrides,
-                       List<PinStatus> pins, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch)
+                       List<PinStatus> pins, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch,
+                       Map<String, PredictionError> predictionErrors)
         implements Message {
+
+    /** A decision without prediction errors (none checked, or a record written before they were carried). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides, List<PinStatus> pins,
+                    long epoch) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, pins, epoch, Map.of());
+    }
 
     /** A legacy decision without pin statuses or an epoch (pins empty, epoch 0). */
     public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
@@ -82,6 +95,13 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
         servers = servers == null ? Map.of() : Map.copyOf(servers);
         overrides = overrides == null ? List.of() : List.copyOf(overrides);
         pins = pins == null ? List.of() : List.copyOf(pins);
+        predictionErrors = predictionErrors == null ? Map.of() : Map.copyOf(predictionErrors);
+    }
+
+    /** This decision with {@code errors} as its per-class prediction errors. */
+    public Decision withPredictionErrors(Map<String, PredictionError> errors) {
+        return new Decision(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways,
+                flows, servers, energyJoules, overrides, pins, epoch, errors);
     }
 
     /** The status of the override {@code id}, if this decision has one. */
@@ -119,6 +139,23 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
                 checkNonNegative("predictedResponseTime", predictedResponseTime);
             }
             checkFiniteOrNone("predictedUtility", predictedUtility);
+        }
+    }
+
+    /**
+     * How well the flow model (003 eq. 8-9) predicted one class lately: each decision's predicted
+     * response time of a flow against what its gateway measured one statistics window later, while
+     * the weight stayed as chosen (docs/grm.md, "Prediction error").
+     *
+     * @param meanAbs mean |t_pred − t_measured| / t_measured over the samples
+     * @param samples how many checked predictions that is (>= 1)
+     */
+    public record PredictionError(double meanAbs, int samples) {
+        public PredictionError {
+            checkNonNegative("meanAbs", meanAbs);
+            if (samples < 1) {
+                throw new IllegalArgumentException("samples: " + samples + " (expected: >= 1)");
+            }
         }
     }
 

@@ -423,10 +423,23 @@ function foldDecisions(decisions) {
   return groups;
 }
 
+// How well the GRM's flow model predicted lately, per class: mean |t_pred − t_measured| / t_measured over
+// its checked predictions (docs/grm.md, "Prediction error"); absent in decisions of an older GRM.
+function predictionErrors(d) {
+  const e = Object.entries(d.predictionErrors || {}).sort(([a], [b]) => a.localeCompare(b));
+  return e.length ? e.map(([c, v]) => c + ' ' + fmt(100 * v.meanAbs, 0) + ' %').join(' · ') : '—';
+}
+function predictionSamples(d) {
+  const e = Object.entries(d.predictionErrors || {}).sort(([a], [b]) => a.localeCompare(b));
+  return e.length ? 'mean |predicted − measured| / measured response time over the last checked predictions: '
+      + e.map(([c, v]) => c + ' ' + v.samples).join(', ') : 'no prediction checked lately';
+}
+
 function renderDecisions() {
   const d0 = S.decisions[0];
   $('decision-summary').textContent = d0 ? '— last Ω ' + fmt(d0.objective, 3) + ', solved in '
-      + fmt(d0.solveSeconds * 1000, 2) + ' ms (' + d0.combine + ')' : '— none yet';
+      + fmt(d0.solveSeconds * 1000, 2) + ' ms (' + d0.combine + '); prediction error ' + predictionErrors(d0)
+      : '— none yet';
   fill($('decisions').tBodies[0], foldDecisions(S.decisions).slice(0, DECISION_ROWS).map(g => {
     const d = g.newest;
     const when = g.count > 1 ? '×' + g.count + ', ' + time(g.oldest.at) + '–' + time(d.at) : time(d.at);
@@ -434,6 +447,7 @@ function renderDecisions() {
       el('td', {}, when), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
       el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
       el('td', {}, d.liveGateways.join(' ')),
+      el('td', { class: 'prediction-error', title: predictionSamples(d) }, predictionErrors(d)),
       el('td', {}, ...(d.overrides.length ? d.overrides.map(id => {
         const p = (d.pins || []).find(x => x.id === id);
         return el('span', p && !p.applied ? { class: 'left-out', title: 'not applied: ' + p.reason } : {}, id + ' ');

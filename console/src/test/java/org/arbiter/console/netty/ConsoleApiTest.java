@@ -103,7 +103,8 @@ final class ConsoleApiTest {
                 ServerState.DRAINING, "sizing", 3));
         bus.publisher(bus.topics().stats()).publish(Fixtures.stats("g2", now, 1.25, 8));
         bus.publisher(bus.topics().decisions()).publish(new Decision(Message.VERSION, now, "grm-7", 9, 42, "min", 0.75,
-                0.002, List.of("g2"), List.of(), Map.of(), 0, List.of()));
+                0.002, List.of("g2"), List.of(), Map.of(), 0, List.of(), List.of(), 0,
+                Map.of("premium", new Decision.PredictionError(0.25, 4))));
         String[] auth = Http.bearer(Fixtures.VIEWER_TOKEN);
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             JsonNode a = json(http.get("/api/allocation", auth));
@@ -112,6 +113,9 @@ final class ConsoleApiTest {
             assertThat(a.at("/g2/serverCaps/s1").asInt()).isEqualTo(5);
             JsonNode d = json(http.get("/api/decisions?limit=5", auth));
             assertThat(d.at("/decisions").findValuesAsText("grm")).contains("grm-7");
+            // the flow model's prediction error per class, for the console's decisions table
+            assertThat(d.at("/decisions/0/predictionErrors/premium/meanAbs").asDouble()).isEqualTo(0.25);
+            assertThat(d.at("/decisions/0/predictionErrors/premium/samples").asInt()).isEqualTo(4);
             JsonNode c = json(http.get("/api/cluster", auth));
             assertThat(c.at("/servers/1/state").asText()).isEqualTo("DRAINING");
             assertThat(c.at("/gateways/1/live").asBoolean()).isTrue();

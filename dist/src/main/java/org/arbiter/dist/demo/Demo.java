@@ -62,6 +62,8 @@ public final class Demo implements AutoCloseable {
     private volatile Path adminPasswordFile;
     private volatile List<Gateway> gateways = List.of();
     private volatile Thread runner;
+    private volatile String bootstrap;
+    private volatile java.time.Instant loadStarted;
     private final boolean viaSwitch;
 
     public Demo(DemoPlan plan, int serverCount, int consolePort, Path out, PrintWriter log) {
@@ -110,6 +112,7 @@ public final class Demo implements AutoCloseable {
         KafkaSecurity security = secure ? DemoSecurity.create(out.resolve("secrets")) : KafkaSecurity.NONE;
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, 0, 0,
                 secure ? EmbeddedKafka.securityOf(security, System::getenv) : null);
+        bootstrap = kafka.bootstrap();
         started.push(() -> {
             kafka.close();
             deleteRecursively(kafkaDir);
@@ -209,6 +212,18 @@ public final class Demo implements AutoCloseable {
             }
         });
 
+        // The GRM's predictions checked against the gateways' later measurements, for the per-phase error.
+        org.arbiter.grm.model.PredictionErrors errors =
+                new org.arbiter.grm.model.PredictionErrors(cluster.control().statsWindowSeconds(), true);
+        watch.subscribe(watch.topics().decisions(), org.arbiter.common.message.Decision.class, Subscriber.Start.BEGINNING,
+                (k, d) -> {
+                    if (d != null) {
+                        synchronized (errors) {
+                            errors.accept(d);
+                        }
+                    }
+                });
+
         // Let the gateways take their first allocation before load starts.
         long deadline = System.nanoTime() + 20_000_000_000L;
         while ((g1.allocation().version() == 0 || g2.allocation().version() == 0) && System.nanoTime() < deadline) {
@@ -232,11 +247,17 @@ public final class Demo implements AutoCloseable {
         }
         LoadGenerator load = new LoadGenerator(scenario, targets, log);
         loadStart[0] = System.nanoTime();
+        loadStarted = java.time.Instant.now();
         ready.countDown();
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
-        DemoReport.enrich(s, weights, plan.timeScale());
+        List<org.arbiter.grm.model.PredictionErrors.Sample> checked;
+        synchronized (errors) {
+            checked = errors.samples();
+        }
+        DemoReport.enrich(s, weights, plan.timeScale(), checked,
+                loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9, cluster.control().statsWindowSeconds());
         if (securedCheck != null) {
             s.set("secured", securedCheck);
         }
@@ -250,6 +271,16 @@ public final class Demo implements AutoCloseable {
     /** Waits until everything runs and the load has started. */
     public boolean awaitReady(java.time.Duration timeout) throws InterruptedException {
         return ready.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** The embedded broker's bootstrap address (once ready; topics prefixed {@code demo.}). */
+    public String bootstrap() {
+        return bootstrap;
+    }
+
+    /** When the load generator started, on the wall clock the GRM stamps its records with (once ready). */
+    public java.time.Instant loadStarted() {
+        return loadStarted;
     }
 
     /** The console's URL (once ready). */

@@ -29,6 +29,13 @@ public record DemoPlan(double durationSeconds, double timeScale) {
     public record Phase(String name, int premium, int basic) {
     }
 
+    /**
+     * The clients' mean think time in paper seconds (003 §V: Exp(1 s)). The load generator's
+     * scenario and the classes' {@code thinkTime} both carry it, so the GRM models the demo's clients
+     * as the closed loop they are (docs/grm.md, "Closed-loop clients").
+     */
+    public static final double THINK_SECONDS = 1;
+
     public static final List<Phase> PHASES = List.of(
             new Phase("A", 5, 5), new Phase("B", 20, 20), new Phase("C", 5, 20), new Phase("D", 20, 5));
 
@@ -66,9 +73,9 @@ public record DemoPlan(double durationSeconds, double timeScale) {
         ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(1000, scaled(60));
         ClusterConfig.Builder b = ClusterConfig.builder()
                 .addClass(ClassConfig.builder("premium", scaled(2)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
-                        .matchHeader("X-Class", "premium").queue(queue).build())
+                        .matchHeader("X-Class", "premium").queue(queue).thinkTimeSeconds(scaled(THINK_SECONDS)).build())
                 .addClass(ClassConfig.builder("basic", scaled(3)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
-                        .isDefault(true).queue(queue).build());
+                        .isDefault(true).queue(queue).thinkTimeSeconds(scaled(THINK_SECONDS)).build());
         ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(scaled(1)).build();
         for (int i = 0; i < serverPorts.length; i++) {
             b.addServer(ServerConfig.builder("s" + (i + 1), URI.create("http://127.0.0.1:" + serverPorts[i]))
@@ -98,7 +105,7 @@ public record DemoPlan(double durationSeconds, double timeScale) {
                 timeScale: 1
                 seed: 1
                 phases:
-                """, ms(1), ms(120)));
+                """, ms(THINK_SECONDS), ms(120)));
         for (Phase p : PHASES) {
             b.append(String.format(Locale.ROOT, "  - {name: %s, duration: %sms, clients: {premium: %d, basic: %d}}%n",
                     p.name(), fmt(phaseSeconds() * 1000), p.premium(), p.basic()));

@@ -2,15 +2,21 @@ package org.arbiter.dist.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.common.utility.UtilityFunction;
+import org.arbiter.grm.model.PredictionErrors;
+import org.arbiter.sim.experiment.PredictionError;
 
 /**
  * Adds what the demo knows to the load generator's summary: per phase the time-averaged weights
- * each gateway enforced and the cluster utility (min over classes of 003 eq. 7 at the class's
- * mean response time, in 003's time units), and renders the per-phase table.
+ * each gateway enforced, the cluster utility (min over classes of 003 eq. 7 at the class's
+ * mean response time, in 003's time units) and the flow model's prediction error (as the
+ * experiments report it: each decision's predicted response time per flow against the gateway's
+ * measurement one statistics window later, predictions made in the phase's first window left out),
+ * and renders the per-phase table.
  */
 public final class DemoReport {
 
@@ -27,10 +33,26 @@ public final class DemoReport {
      * @param timeScale    to convert measured seconds back to 003's
      */
     public static void enrich(ObjectNode summary, WeightTracker weights, double timeScale) {
+        enrich(summary, weights, timeScale, List.of(), 0, 0);
+    }
+
+    /**
+     * As {@link #enrich(ObjectNode, WeightTracker, double)}, and per phase {@code predictionError}
+     * ({@code meanAbs}, {@code meanSigned}, {@code samples}; the means null without samples).
+     *
+     * @param errors              the GRM's checked predictions ({@link PredictionErrors}, times in epoch seconds)
+     * @param loadStartEpochSeconds when the load started, epoch seconds (the phases' times are relative to it)
+     * @param windowSeconds       the statistics window W
+     */
+    public static void enrich(ObjectNode summary, WeightTracker weights, double timeScale,
+                              List<PredictionErrors.Sample> errors, double loadStartEpochSeconds, double windowSeconds) {
         for (JsonNode phase : summary.withArray("phases")) {
             ObjectNode p = (ObjectNode) phase;
             double start = p.path("startSeconds").asDouble();
             double end = p.path("endSeconds").asDouble();
+            PredictionError e = PredictionError.of(errors, loadStartEpochSeconds + start + windowSeconds,
+                    loadStartEpochSeconds + end);
+            p.set("predictionError", MessageCodec.mapper().valueToTree(e));
             ObjectNode w = p.putObject("weights");
             weights.average(start, end).forEach((g, m) -> {
                 ObjectNode gw = w.putObject(g);
@@ -52,8 +74,8 @@ public final class DemoReport {
     /** One line per phase: clients, weights, response against target, throughput, utility. */
     public static String table(ObjectNode summary, double timeScale) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %-22s %-11s %s%n", "phase", "clients",
-                "weights g1 | g2 (P,B)", "response P/B (paper s)", "req/s", "utility"));
+        b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %-22s %-11s %-8s %s%n", "phase", "clients",
+                "weights g1 | g2 (P,B)", "response P/B (paper s)", "req/s", "utility", "error"));
         for (JsonNode p : summary.withArray("phases")) {
             JsonNode w = p.path("weights");
             String weights = String.format(Locale.ROOT, "%.1f,%.1f | %.1f,%.1f",
@@ -63,8 +85,10 @@ public final class DemoReport {
             double rb = p.path("classes").path("basic").path("meanResponseSeconds").asDouble() / timeScale;
             double x = p.path("classes").path("premium").path("throughputPerSecond").asDouble()
                     + p.path("classes").path("basic").path("throughputPerSecond").asDouble();
-            b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %5.2f/%-5.2f (2 / 3)   %-11.1f %.3f%n",
-                    p.path("name").asText(), clients(p), weights, rp, rb, x, p.path("clusterUtility").asDouble()));
+            JsonNode e = p.path("predictionError").path("meanAbs");
+            b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %5.2f/%-5.2f (2 / 3)   %-11.1f %-8.3f %s%n",
+                    p.path("name").asText(), clients(p), weights, rp, rb, x, p.path("clusterUtility").asDouble(),
+                    e.isNumber() ? String.format(Locale.ROOT, "%.3f", e.asDouble()) : "—"));
         }
         return b.toString();
     }

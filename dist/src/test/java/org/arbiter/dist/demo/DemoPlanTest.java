@@ -20,6 +20,8 @@ final class DemoPlanTest {
         assertThat(c.classes().get(0).targetSeconds()).isEqualTo(0.1);
         assertThat(c.classes().get(1).targetSeconds()).isCloseTo(0.15, org.assertj.core.data.Offset.offset(1e-12));
         assertThat(c.control().periodSeconds()).isEqualTo(0.25);
+        // closed-loop clients, think Exp(1 s): the GRM's model must know (docs/grm.md, "Closed-loop clients")
+        assertThat(c.classes()).allSatisfy(k -> assertThat(k.thinkTimeSeconds()).isEqualTo(0.05));
         assertThat(c.totalConcurrency()).isEqualTo(20);
         assertThat(c.gateways()).hasSize(2);
         assertThat(c.servers().get(1).adminUrl()).hasToString("http://127.0.0.1:10002");

@@ -148,7 +148,8 @@ final class MetricsEndToEndTest {
                 assertThat(gr.families().get("arbiter_grm_energy_joules_total").type()).isEqualTo("counter");
                 for (String m : List.of("arbiter_grm_power_watts", "arbiter_grm_energy_saved_ratio",
                         "arbiter_grm_capacity_requests_per_second", "arbiter_grm_leader_changes_total",
-                        "arbiter_grm_allocation_version", "arbiter_grm_solve_last_seconds", "arbiter_bus_received_total")) {
+                        "arbiter_grm_allocation_version", "arbiter_grm_solve_last_seconds", "arbiter_bus_received_total",
+                        "arbiter_grm_prediction_error")) {
                     assertThat(gr.serves(m)).as(m).isTrue();
                 }
                 assertThat(co.serves("arbiter_console_event_streams")).isTrue();
@@ -163,7 +164,8 @@ final class MetricsEndToEndTest {
                 assertThat(used).contains("arbiter_gateway_response_time_seconds_bucket", "arbiter_fleet_desired_servers",
                         "arbiter_grm_objective", "arbiter_grm_class_utility", "arbiter_grm_leader",
                         "arbiter_gateway_rejections_total", "arbiter_gateway_queue_length", "arbiter_gateway_weight",
-                        "arbiter_gateway_server_cap", "arbiter_grm_energy_joules_total", "arbiter_grm_servers_on");
+                        "arbiter_gateway_server_cap", "arbiter_grm_energy_joules_total", "arbiter_grm_servers_on",
+                        "arbiter_grm_prediction_error");
                 List<String> missing = new ArrayList<>();
                 for (String m : used) {
                     if (!gw.serves(m) && !gr.serves(m) && !co.serves(m)) {

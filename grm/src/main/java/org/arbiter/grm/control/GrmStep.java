@@ -70,6 +70,9 @@ public final class GrmStep implements ControlStep {
     /** ē_c assumed until the class's first prediction has been checked (one statistics window after the first decision). */
     static final double ERROR_PRIOR = 0.1;
     private final PredictionErrors ownErrors;
+    /** How many statistics windows back the reported prediction error looks ({@link #recentPredictionErrors()}). */
+    static final int RECENT_ERROR_WINDOWS = 4;
+    private final java.util.Deque<PredictionErrors.Sample> recentErrors = new java.util.ArrayDeque<>();
     private final Map<String, Double> meanError = new java.util.TreeMap<>();
     private Damping.Chosen lastChoice;
 
@@ -151,17 +154,10 @@ public final class GrmStep implements ControlStep {
             return new Result(List.of(), decision(now, built, null, 0, clock.begin(now), live, overrides),
                     fs.orders(), fs.actuations());
         }
-        // changes smaller than the model's error are not made (Damping): hold, or split a class evenly
-        Map<String, Map<String, Double>> inForce = new LinkedHashMap<>();
-        for (String g : live.keySet()) {
-            Allocation last = lastAllocations.get(g);
-            if (last != null) {
-                inForce.put(g, last.weights());
-            }
-        }
+        // a class split evenly over the gateways when that is within the model's error (Damping)
         Map<String, Double> errors = new LinkedHashMap<>();
         config.classes().forEach(c -> errors.put(c.name(), meanError.getOrDefault(c.name(), ERROR_PRIOR)));
-        Damping.Chosen chosen = Damping.choose(problem, solution, inForce, errors);
+        Damping.Chosen chosen = Damping.choose(problem, solution, errors);
         solution = chosen.solution();
         lastChoice = chosen;
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
@@ -174,7 +170,12 @@ public final class GrmStep implements ControlStep {
         logLeftOut(built.pins());
         Decision d = decision(now, built, solution, solveSeconds, stamp, live, overrides);
         if (d != null) {
-            track(d);
+            track(d, t);
+            try {
+                d = d.withPredictionErrors(recentSummary());
+            } catch (IllegalArgumentException e) { // a figure out of the record's range: publish without it
+                LOG.warn("decision without prediction errors this period: {}", e.getMessage());
+            }
         }
         return new Result(out, d, fs.orders(), fs.actuations());
     }
@@ -182,19 +183,45 @@ public final class GrmStep implements ControlStep {
     /**
      * Checks this GRM's own predictions against the measurements of later decisions
      * ({@link PredictionErrors}) and keeps, per class, a moving mean ē_c of the absolute relative error
-     * (each new sample moves it by {@value #ERROR_SMOOTHING} of the difference), which sizes the damping.
+     * (each new sample moves it by {@value #ERROR_SMOOTHING} of the difference), which sizes the damping;
+     * and the samples of the last {@value #RECENT_ERROR_WINDOWS} statistics windows, which are reported.
      */
-    private void track(Decision d) {
+    private void track(Decision d, double nowSeconds) {
         for (PredictionErrors.Sample s : ownErrors.accept(d)) {
             double e = Math.abs(s.relative());
             if (Double.isFinite(e)) {
+                recentErrors.addLast(s);
                 meanError.merge(s.cls(), ERROR_PRIOR + ERROR_SMOOTHING * (e - ERROR_PRIOR),
                         (old, x) -> old + ERROR_SMOOTHING * (e - old));
             }
         }
+        double from = nowSeconds - RECENT_ERROR_WINDOWS * config.control().statsWindowSeconds();
+        while (!recentErrors.isEmpty() && recentErrors.peekFirst().measuredSeconds() < from) {
+            recentErrors.pollFirst();
+        }
     }
 
-    /** Per flow, the latest checked prediction (for the meters and the MBean). */
+    /**
+     * Per class, the mean absolute relative prediction error over the predictions checked in the last
+     * {@value #RECENT_ERROR_WINDOWS} statistics windows (measured then), every gateway's flows together;
+     * a class with none checked there is absent. What the decisions carry, and so the GRM's meter and
+     * the console.
+     */
+    public Map<String, PredictionErrors.Summary> recentPredictionErrors() {
+        Map<String, List<PredictionErrors.Sample>> byClass = new java.util.TreeMap<>();
+        recentErrors.forEach(s -> byClass.computeIfAbsent(s.cls(), c -> new ArrayList<>()).add(s));
+        Map<String, PredictionErrors.Summary> out = new java.util.TreeMap<>();
+        byClass.forEach((c, list) -> out.put(c, PredictionErrors.Summary.of(list)));
+        return out;
+    }
+
+    private Map<String, Decision.PredictionError> recentSummary() {
+        Map<String, Decision.PredictionError> out = new LinkedHashMap<>();
+        recentPredictionErrors().forEach((c, s) -> out.put(c, new Decision.PredictionError(s.meanAbs(), s.samples())));
+        return out;
+    }
+
+    /** Per flow, the latest checked prediction. */
     public Map<String, Map<String, PredictionErrors.Sample>> predictionErrors() {
         return ownErrors.latest();
     }
@@ -204,7 +231,7 @@ public final class GrmStep implements ControlStep {
         return Map.copyOf(meanError);
     }
 
-    /** What the last solved period published (the optimum, the allocation held, or a split), or null. */
+    /** What the last solved period published (the optimum or its even split), or null. */
     public Damping.Chosen lastChoice() {
         return lastChoice;
     }

@@ -67,6 +67,8 @@ final class GrmMetrics {
     volatile long lastEpoch;
     /** Per class, Σ_g U_c(t_{g,c}) predicted by the last decision (NaN: nothing solved); read by the gauges. */
     volatile Map<String, Double> classUtility = Map.of();
+    /** Per class, the prediction error the last decision carried (absent: none checked lately); read by the gauges. */
+    volatile Map<String, Decision.PredictionError> predictionErrors = Map.of();
 
     /**
      * Registers the meters. Prometheus names (Micrometer's convention: dots become underscores,
@@ -90,6 +92,12 @@ final class GrmMetrics {
         for (String c : classes) {
             Gauge.builder("arbiter.grm.class.utility", () -> classUtility.getOrDefault(c, Double.NaN)).tag("class", c)
                     .description("Σ_g U_c(t) the last decision predicts for the class (NaN: no flow)").register(r);
+            Gauge.builder("arbiter.grm.prediction.error", () -> {
+                        Decision.PredictionError e = predictionErrors.get(c);
+                        return e == null ? Double.NaN : e.meanAbs();
+                    }).tag("class", c)
+                    .description("mean |t_pred − t_measured| / t_measured of the flow model over the class's predictions"
+                            + " checked in the last 4 statistics windows (NaN: none)").register(r);
         }
         Gauge.builder("arbiter.grm.gateways.live", () -> lastLive.size()).description("live gateways").register(r);
         Gauge.builder("arbiter.grm.servers.on", () -> fleetView.on()).description("servers ON (getting caps)").register(r);
@@ -184,6 +192,14 @@ final class GrmMetrics {
             @Override
             public long getPeriods() {
                 return (long) periods.count();
+            }
+
+            @Override
+            public String getPredictionErrors() {
+                StringJoiner out = new StringJoiner(",");
+                new java.util.TreeMap<>(predictionErrors).forEach((c, e) -> out.add(String.format(java.util.Locale.ROOT,
+                        "%s=%.3f (%d)", c, e.meanAbs(), e.samples())));
+                return out.toString();
             }
 
             @Override

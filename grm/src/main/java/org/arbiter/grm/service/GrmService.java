@@ -191,6 +191,7 @@ public final class GrmService implements AutoCloseable {
                 meters.lastObjective = d.decision().objective();
                 meters.lastSolveMillis = d.decision().solveSeconds() * 1000;
                 meters.classUtility = GrmMetrics.classUtility(d.decision());
+                meters.predictionErrors = d.decision().predictionErrors();
                 decisionOut.publish(d.decision());
             } else if (c instanceof Command.PublishPower p) {
                 PowerOrder o = p.order();

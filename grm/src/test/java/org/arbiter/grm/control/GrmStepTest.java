@@ -269,4 +269,51 @@ final class GrmStepTest {
         assertThat(premiumPi).isSortedAccordingTo(Double::compare);
         assertThat(premiumPi.get(3)).as("the integral keeps adding").isGreaterThan(premiumPi.get(0));
     }
+
+    /**
+     * The decisions carry each class's prediction error: nothing until a prediction is one statistics
+     * window (30 s) old, then mean |t_pred − t_measured| / t_measured over the checks of the last four
+     * windows (120 s: 25 decisions 5 s apart), here with constant inputs so every check is the same.
+     */
+    @Test
+    void decisions_carryThePredictionError_ofTheLastFourWindows() {
+        double tp = 2.3;
+        double tb = 1.5;
+        Map<String, Double> inForce = Map.of("premium", 3.0, "basic", 1.0);
+        List<Decision> decisions = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            Map<String, GatewayStats> live = Map.of("g1",
+                    stats("g1", 6, tp, inForce.get("premium"), 2, tb, inForce.get("basic")));
+            var r = step.step(T.plusSeconds(5L * i), live, overrides, Map.of(), versions);
+            inForce = r.allocations().get(0).weights();
+            decisions.add(r.decision());
+        }
+        for (int i = 1; i < decisions.size(); i++) {
+            assertThat(decisions.get(i).flows()).as("decision %d: the weights stayed as chosen", i)
+                    .allSatisfy(f -> assertThat(f.weight()).isEqualTo(f.previousWeight()));
+        }
+        for (int i = 0; i < 6; i++) {
+            assertThat(decisions.get(i).predictionErrors()).as("decision %d, before a window has passed", i).isEmpty();
+        }
+        for (int i = 6; i < decisions.size(); i++) {
+            Decision d = decisions.get(i);
+            int expected = Math.min(i - 5, 25); // one check per flow per decision from 30 s on, the last 120 s kept
+            for (String c : List.of("premium", "basic")) {
+                Decision.Flow f = d.flows().stream().filter(x -> x.cls().equals(c)).findFirst().orElseThrow();
+                double measured = c.equals("premium") ? tp : tb;
+                double predicted = decisions.get(i - 6).flows().stream().filter(x -> x.cls().equals(c)).findFirst()
+                        .orElseThrow().predictedResponseTime();
+                assertThat(f.predictedResponseTime()).isEqualTo(predicted);
+                assertThat(d.predictionErrors().get(c)).as("decision %d, %s", i, c).satisfies(e -> {
+                    assertThat(e.samples()).isEqualTo(expected);
+                    assertThat(e.meanAbs()).isCloseTo(Math.abs(predicted - measured) / measured,
+                            org.assertj.core.data.Offset.offset(1e-9));
+                });
+            }
+        }
+        assertThat(step.recentPredictionErrors().get("premium").samples()).isEqualTo(25);
+        // the record still encodes and decodes
+        Decision last = decisions.get(decisions.size() - 1);
+        assertThat(MessageCodec.decode(MessageCodec.encode(last), Decision.class)).isEqualTo(new Decoded.Ok<>(last));
+    }
 }
