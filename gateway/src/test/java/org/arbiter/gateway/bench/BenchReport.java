@@ -57,9 +57,12 @@ final class BenchReport {
                                 Double.isNaN(r.contention()) ? "—" : String.format(Locale.ROOT, "%.4f (%.0f / %.0f)",
                                         r.contention(), r.lockContended(), r.lockAcquired())));
                     }
-                    List<GatewayBenchmark.Row> rs = e.getValue();
-                    b.append(String.format(Locale.ROOT, "| %s | **median** (min–max) | **%s** | %s | %s | %s | **%s** | %s | %s | %s | %s |%n",
-                            e.getKey(), spread(rs, r -> r.wrk().requestsPerSecond(), "%.0f"),
+                    // a run that answered nothing has no latency or CPU per request: listed above, left out here
+                    List<GatewayBenchmark.Row> rs = e.getValue().stream().filter(r -> r.wrk().requests() > 0).toList();
+                    int failed = e.getValue().size() - rs.size();
+                    b.append(String.format(Locale.ROOT, "| %s | **median** (min–max)%s | **%s** | %s | %s | %s | **%s** | %s | %s | %s | %s |%n",
+                            e.getKey(), failed == 0 ? "" : " of " + rs.size() + " runs; " + failed + " answered nothing",
+                            spread(rs, r -> r.wrk().requestsPerSecond(), "%.0f"),
                             spreadLatency(rs, r -> r.wrk().p50()), spreadLatency(rs, r -> r.wrk().p99()),
                             spreadLatency(rs, r -> r.wrk().p999()), spread(rs, GatewayBenchmark.Row::cpuPer100k, "%.3f"),
                             spread(rs, r -> r.wrk().non2xx(), "%.0f"), spread(rs, r -> r.wrk().errors(), "%.0f"),
@@ -90,8 +93,10 @@ final class BenchReport {
 
     /** "requests/s X (a–b); CPU s/100k Y (a–b)": ratios of the medians, then the range of per-run ratios. */
     private static String ratios(List<GatewayBenchmark.Row> group) {
-        List<GatewayBenchmark.Row> gw = group.stream().filter(r -> r.kind().equals("gateway")).toList();
-        List<GatewayBenchmark.Row> ha = group.stream().filter(r -> r.kind().equals("haproxy")).toList();
+        List<GatewayBenchmark.Row> gw = group.stream()
+                .filter(r -> r.kind().equals("gateway") && r.wrk().requests() > 0).toList();
+        List<GatewayBenchmark.Row> ha = group.stream()
+                .filter(r -> r.kind().equals("haproxy") && r.wrk().requests() > 0).toList();
         if (gw.isEmpty() || ha.isEmpty()) {
             return null;
         }
@@ -114,6 +119,9 @@ final class BenchReport {
     }
 
     private static String range(List<Double> v) {
+        if (v.isEmpty()) {
+            return "no run of both answered";
+        }
         double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
         double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
         return String.format(Locale.ROOT, "%.2f–%.2f", min, max);

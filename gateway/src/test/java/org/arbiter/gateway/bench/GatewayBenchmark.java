@@ -54,7 +54,8 @@ import java.util.concurrent.TimeUnit;
  * (2), {@code --connections 64,256}, {@code --tls off|on|both} (both), {@code --cap N} per-server
  * maxconn / N(g,s) (32), {@code --queue Q} (1024), {@code --targets direct,haproxy,nginx,envoy,gateway},
  * {@code --transport auto|epoll|io_uring|nio} (auto), {@code --nginx-max-conns on|off} (off),
- * {@code --jvm-opts A,B} extra options for the gateway's JVM (none), {@code --out FILE} (Markdown).
+ * {@code --jvm-opts A,B} extra options for the gateway's JVM (none), {@code --haproxy-threads N} HAProxy's
+ * nbthread when it should differ from {@code --threads}, {@code --out FILE} (Markdown).
  */
 public final class GatewayBenchmark {
 
@@ -65,7 +66,7 @@ public final class GatewayBenchmark {
 
     record Options(int duration, int warmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
             int cap, int queue, Set<String> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
-            Path out) {
+            int haproxyThreads, Path out) {
     }
 
     /** One measured wrk run against one target. */
@@ -93,6 +94,7 @@ public final class GatewayBenchmark {
         String transport = "auto";
         boolean nginxMaxConns = false;
         List<String> jvm = List.of();
+        int haproxyThreads = 0;
         Path out = null;
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
@@ -135,14 +137,15 @@ public final class GatewayBenchmark {
                     default -> throw new IllegalArgumentException("--nginx-max-conns: " + v + " (expected: on, off)");
                 };
                 case "--jvm-opts" -> jvm = Arrays.stream(v.split(",")).filter(s -> !s.isBlank()).toList();
+                case "--haproxy-threads" -> haproxyThreads = positive(args[i], v);
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --warmup, --runs, "
                         + "--threads, --connections, --tls, --cap, --queue, --targets, --transport, "
-                        + "--nginx-max-conns, --jvm-opts, --out)");
+                        + "--nginx-max-conns, --jvm-opts, --haproxy-threads, --out)");
             }
         }
         return new Options(duration, warmup, runs, threads, connections, tls, cap, queue, targets, transport,
-                nginxMaxConns, jvm, out);
+                nginxMaxConns, jvm, haproxyThreads == 0 ? threads : haproxyThreads, out);
     }
 
     private static int positive(String name, String v) {
@@ -156,7 +159,8 @@ public final class GatewayBenchmark {
     public static void main(String[] args) throws Exception {
         io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
         Options o = parse(args);
-        Path dir = Files.createTempDirectory("arbiter-bench");
+        // the generated configurations, certificate and logs, kept for inspection; `mvn clean` removes them
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "bench-").toAbsolutePath();
         String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         EventLoopGroup backendGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         Channel backend = new ServerBootstrap().group(backendGroup).channel(NioServerSocketChannel.class)
@@ -175,7 +179,7 @@ public final class GatewayBenchmark {
         }
         int maxConnections = o.connections().stream().mapToInt(Integer::intValue).max().orElse(256);
         Target.Setup setup = new Target.Setup(dir, backendPort, o.threads(), o.cap(), o.queue(), maxConnections, cert,
-                key, both, o.nginxMaxConns(), o.transport(), o.jvmOptions());
+                key, both, o.nginxMaxConns(), o.transport(), o.jvmOptions(), o.haproxyThreads());
         String envoy = o.targets().contains("envoy") ? envoyStatus() : null;
         List<Target> targets = new ArrayList<>();
         Thread cleanup = new Thread(() -> targets.forEach(Target::close), "bench-cleanup");
@@ -204,7 +208,7 @@ public final class GatewayBenchmark {
                             if (t.tls != tls) {
                                 continue;
                             }
-                            Row row = measure(wrk, t, c, run, o);
+                            Row row = measure(wrk, t, c, run, o, dir);
                             rows.add(row);
                             System.err.printf(Locale.ROOT, "run %d %s %d conns %s: %.0f req/s, p99 %s, CPU %.3f s/100k%n",
                                     run, tls ? "TLS" : "HTTP", c, t.kind, row.wrk().requestsPerSecond(),
@@ -227,14 +231,17 @@ public final class GatewayBenchmark {
         System.out.print(BenchReport.markdown(o, rows, started, envoy, dir));
     }
 
-    private static Row measure(Wrk wrk, Target t, int connections, int run, Options o) throws Exception {
+    private static Row measure(Wrk wrk, Target t, int connections, int run, Options o, Path dir) throws Exception {
+        String name = "wrk-run" + run + "-" + t.kind + (t.tls ? "-tls-" : "-") + connections;
         if (o.warmup() > 0) {
-            wrk.run(t.url(), connections, o.warmup());
+            Wrk.Outcome warm = wrk.run(t.url(), connections, o.warmup());
+            Files.writeString(dir.resolve(name + "-warmup.txt"), warm.text());
         }
         double[] lockBefore = t.lockCounters();
         double cpuBefore = t.cpuSeconds();
         long[] machineBefore = ProcCpu.machine();
         Wrk.Outcome w = wrk.run(t.url(), connections, o.duration());
+        Files.writeString(dir.resolve(name + ".txt"), w.text());
         double cpu = t.hasProcess() ? t.cpuSeconds() - cpuBefore : Double.NaN;
         long[] machineAfter = ProcCpu.machine();
         double[] lockAfter = t.lockCounters();

@@ -27,7 +27,7 @@ final class Target implements AutoCloseable {
 
     /** Settings every proxy gets alike. */
     record Setup(Path dir, int backendPort, int threads, int cap, int queue, int maxConnections, Path cert, Path key,
-            Path certAndKey, boolean nginxMaxConns, String transport, List<String> jvmOptions) {
+            Path certAndKey, boolean nginxMaxConns, String transport, List<String> jvmOptions, int haproxyThreads) {
     }
 
     final String kind;
@@ -112,13 +112,13 @@ final class Target implements AutoCloseable {
                 backend be
                     balance leastconn
                     server s1 127.0.0.1:%d maxconn %d maxqueue %d
-                """.formatted(s.maxConnections() * 2 + 100, s.threads(), port,
+                """.formatted(s.maxConnections() * 2 + 100, s.haproxyThreads(), port,
                 tls ? " ssl crt " + s.certAndKey() : "", s.backendPort(), s.cap(), s.queue()));
         Process p = new ProcessBuilder("haproxy", "-f", cfg.toString(), "-db").redirectErrorStream(true)
                 .redirectOutput(s.dir().resolve(name + ".log").toFile()).start();
         awaitListening(p, port, s.dir().resolve(name + ".log"));
         return new Target("haproxy", "HAProxy " + version("haproxy", "-v", "HAProxy version (\\S+)") + " (nbthread "
-                + s.threads() + ", maxconn " + s.cap() + ", maxqueue " + s.queue() + ")", tls, port, p, false, -1);
+                + s.haproxyThreads() + ", maxconn " + s.cap() + ", maxqueue " + s.queue() + ")", tls, port, p, false, -1);
     }
 
     static Target nginx(Setup s, boolean tls) throws IOException {
