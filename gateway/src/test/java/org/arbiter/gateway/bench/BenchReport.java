@@ -23,7 +23,8 @@ final class BenchReport {
         b.append("Started ").append(started).append("; ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores shared by wrk (2 threads), the backend (1 thread, in the benchmark's JVM) and the proxy")
                 .append(" under test. ").append(o.duration()).append(" s measured after ").append(o.warmup())
-                .append(" s of warm-up per target and connection count; ").append(o.runs()).append(" run(s); proxies' threads ")
+                .append(" s of warm-up per target and connection count (and ").append(o.initialWarmup())
+                .append(" s once per target after it started); ").append(o.runs()).append(" run(s); proxies' threads ")
                 .append(o.threads()).append("; cap ").append(o.cap()).append(", queue ").append(o.queue())
                 .append(". CPU: the proxy process's utime+stime from /proc (NGINX: master and workers) over the measured")
                 .append(" run, per 100 000 requests answered. Machine busy: all cores, from /proc/stat. Files: ")
@@ -60,7 +61,7 @@ final class BenchReport {
                     // a run that answered nothing has no latency or CPU per request: listed above, left out here
                     List<GatewayBenchmark.Row> rs = e.getValue().stream().filter(r -> r.wrk().requests() > 0).toList();
                     int failed = e.getValue().size() - rs.size();
-                    b.append(String.format(Locale.ROOT, "| %s | **median** (min–max)%s | **%s** | %s | %s | %s | **%s** | %s | %s | %s | %s |%n",
+                    b.append(String.format(Locale.ROOT, "| %s | **median** (min–max)%s | **%s** | %s | %s | %s | **%s** | %s | %s | %s %% | %s |%n",
                             e.getKey(), failed == 0 ? "" : " of " + rs.size() + " runs; " + failed + " answered nothing",
                             spread(rs, r -> r.wrk().requestsPerSecond(), "%.0f"),
                             spreadLatency(rs, r -> r.wrk().p50()), spreadLatency(rs, r -> r.wrk().p99()),

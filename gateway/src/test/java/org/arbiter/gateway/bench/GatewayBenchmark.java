@@ -49,7 +49,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * Options: {@code --duration S} measured seconds per target (15), {@code --warmup S} unmeasured
- * seconds before each measurement at the same connections (5), {@code --runs R} (3),
+ * seconds before each measurement at the same connections (5), {@code --initial-warmup S} once per
+ * target after it starts, at the largest connection count (15), {@code --runs R} (3),
  * {@code --threads N} the proxies' threads: HAProxy nbthread, NGINX worker_processes, gateway.threads
  * (2), {@code --connections 64,256}, {@code --tls off|on|both} (both), {@code --cap N} per-server
  * maxconn / N(g,s) (32), {@code --queue Q} (1024), {@code --targets direct,haproxy,nginx,envoy,gateway},
@@ -64,7 +65,7 @@ public final class GatewayBenchmark {
 
     static final List<String> ALL_TARGETS = List.of("direct", "haproxy", "nginx", "envoy", "gateway");
 
-    record Options(int duration, int warmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
+    record Options(int duration, int warmup, int initialWarmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
             int cap, int queue, Set<String> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
             int haproxyThreads, Path out) {
     }
@@ -84,6 +85,7 @@ public final class GatewayBenchmark {
     static Options parse(String[] args) {
         int duration = 15;
         int warmup = 5;
+        int initialWarmup = 15;
         int runs = 3;
         int threads = 2;
         List<Integer> connections = List.of(64, 256);
@@ -104,6 +106,7 @@ public final class GatewayBenchmark {
             switch (args[i]) {
                 case "--duration" -> duration = positive(args[i], v);
                 case "--warmup" -> warmup = Integer.parseInt(v);
+                case "--initial-warmup" -> initialWarmup = Integer.parseInt(v);
                 case "--runs" -> runs = positive(args[i], v);
                 case "--threads" -> threads = positive(args[i], v);
                 case "--connections" -> connections = Arrays.stream(v.split(",")).map(c -> positive("--connections", c))
@@ -139,12 +142,12 @@ public final class GatewayBenchmark {
                 case "--jvm-opts" -> jvm = Arrays.stream(v.split(",")).filter(s -> !s.isBlank()).toList();
                 case "--haproxy-threads" -> haproxyThreads = positive(args[i], v);
                 case "--out" -> out = Path.of(v);
-                default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --warmup, --runs, "
+                default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --warmup, --initial-warmup, --runs, "
                         + "--threads, --connections, --tls, --cap, --queue, --targets, --transport, "
                         + "--nginx-max-conns, --jvm-opts, --haproxy-threads, --out)");
             }
         }
-        return new Options(duration, warmup, runs, threads, connections, tls, cap, queue, targets, transport,
+        return new Options(duration, warmup, initialWarmup, runs, threads, connections, tls, cap, queue, targets, transport,
                 nginxMaxConns, jvm, haproxyThreads == 0 ? threads : haproxyThreads, out);
     }
 
@@ -199,6 +202,16 @@ public final class GatewayBenchmark {
                 }
                 if (o.targets().contains("gateway")) {
                     targets.add(Target.gateway(setup, tls));
+                }
+            }
+            if (o.initialWarmup() > 0) {
+                // once per target after it starts, alike for all: a fresh JVM's JIT needs more than
+                // the per-measurement warm-up, and the first run would otherwise measure it cold
+                for (Target t : targets) {
+                    Wrk.Outcome warm = wrk.run(t.url(), maxConnections, o.initialWarmup());
+                    Files.writeString(dir.resolve("wrk-initial-" + t.kind + (t.tls ? "-tls" : "") + ".txt"), warm.text());
+                    System.err.printf(Locale.ROOT, "initial warm-up %s%s: %.0f req/s%n", t.kind, t.tls ? " TLS" : "",
+                            warm.requestsPerSecond());
                 }
             }
             for (int run = 1; run <= o.runs(); run++) {
