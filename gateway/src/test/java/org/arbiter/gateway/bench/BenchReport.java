@@ -95,9 +95,9 @@ final class BenchReport {
     /** "requests/s X (a–b); CPU s/100k Y (a–b)": ratios of the medians, then the range of per-run ratios. */
     private static String ratios(List<GatewayBenchmark.Row> group) {
         List<GatewayBenchmark.Row> gw = group.stream()
-                .filter(r -> r.kind().equals("gateway") && r.wrk().requests() > 0).toList();
+                .filter(r -> r.kind() == Target.Kind.GATEWAY && r.wrk().requests() > 0).toList();
         List<GatewayBenchmark.Row> ha = group.stream()
-                .filter(r -> r.kind().equals("haproxy") && r.wrk().requests() > 0).toList();
+                .filter(r -> r.kind() == Target.Kind.HAPROXY && r.wrk().requests() > 0).toList();
         if (gw.isEmpty() || ha.isEmpty()) {
             return null;
         }

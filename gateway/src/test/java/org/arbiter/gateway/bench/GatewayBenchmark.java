@@ -30,7 +30,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -63,15 +63,14 @@ public final class GatewayBenchmark {
     private GatewayBenchmark() {
     }
 
-    static final List<String> ALL_TARGETS = List.of("direct", "haproxy", "nginx", "envoy", "gateway");
 
     record Options(int duration, int warmup, int initialWarmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
-            int cap, int queue, Set<String> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
+            int cap, int queue, Set<Target.Kind> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
             int haproxyThreads, Path out) {
     }
 
     /** One measured wrk run against one target. */
-    record Row(String kind, String label, boolean tls, int connections, int run, Wrk.Outcome wrk, double cpuSeconds,
+    record Row(Target.Kind kind, String label, boolean tls, int connections, int run, Wrk.Outcome wrk, double cpuSeconds,
             double machineBusy, double lockAcquired, double lockContended) {
         double cpuPer100k() {
             return Double.isNaN(cpuSeconds) || wrk.requests() == 0 ? Double.NaN : cpuSeconds / wrk.requests() * 1e5;
@@ -92,7 +91,7 @@ public final class GatewayBenchmark {
         List<Boolean> tls = List.of(false, true);
         int cap = 32;
         int queue = 1024;
-        Set<String> targets = new LinkedHashSet<>(ALL_TARGETS);
+        Set<Target.Kind> targets = EnumSet.allOf(Target.Kind.class);
         String transport = "auto";
         boolean nginxMaxConns = false;
         List<String> jvm = List.of();
@@ -105,8 +104,8 @@ public final class GatewayBenchmark {
             String v = args[i + 1];
             switch (args[i]) {
                 case "--duration" -> duration = positive(args[i], v);
-                case "--warmup" -> warmup = Integer.parseInt(v);
-                case "--initial-warmup" -> initialWarmup = Integer.parseInt(v);
+                case "--warmup" -> warmup = nonNegative(args[i], v);
+                case "--initial-warmup" -> initialWarmup = nonNegative(args[i], v);
                 case "--runs" -> runs = positive(args[i], v);
                 case "--threads" -> threads = positive(args[i], v);
                 case "--connections" -> connections = Arrays.stream(v.split(",")).map(c -> positive("--connections", c))
@@ -120,12 +119,9 @@ public final class GatewayBenchmark {
                 case "--cap" -> cap = positive(args[i], v);
                 case "--queue" -> queue = positive(args[i], v);
                 case "--targets" -> {
-                    targets = new LinkedHashSet<>();
+                    targets = EnumSet.noneOf(Target.Kind.class);
                     for (String t : v.split(",")) {
-                        if (!ALL_TARGETS.contains(t)) {
-                            throw new IllegalArgumentException("--targets: " + t + " (expected: " + ALL_TARGETS + ")");
-                        }
-                        targets.add(t);
+                        targets.add(Target.Kind.of(t.trim()));
                     }
                 }
                 case "--transport" -> {
@@ -152,11 +148,27 @@ public final class GatewayBenchmark {
     }
 
     private static int positive(String name, String v) {
-        int n = Integer.parseInt(v.trim());
-        if (n <= 0) {
-            throw new IllegalArgumentException(name + ": " + v + " (expected: a positive number)");
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
         }
-        return n;
+        throw new IllegalArgumentException(name + ": " + v + " (expected: a whole number > 0)");
+    }
+
+    private static int nonNegative(String name, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + ": " + v + " (expected: a whole number ≥ 0)");
     }
 
     public static void main(String[] args) throws Exception {
@@ -183,7 +195,7 @@ public final class GatewayBenchmark {
         int maxConnections = o.connections().stream().mapToInt(Integer::intValue).max().orElse(256);
         Target.Setup setup = new Target.Setup(dir, backendPort, o.threads(), o.cap(), o.queue(), maxConnections, cert,
                 key, both, o.nginxMaxConns(), o.transport(), o.jvmOptions(), o.haproxyThreads());
-        String envoy = o.targets().contains("envoy") ? envoyStatus() : null;
+        String envoy = o.targets().contains(Target.Kind.ENVOY) ? envoyStatus() : null;
         List<Target> targets = new ArrayList<>();
         Thread cleanup = new Thread(() -> targets.forEach(Target::close), "bench-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
@@ -191,16 +203,16 @@ public final class GatewayBenchmark {
         Wrk wrk = new Wrk(dir, 2);
         try {
             for (boolean tls : o.tls()) {
-                if (o.targets().contains("direct") && !tls) {
+                if (o.targets().contains(Target.Kind.DIRECT) && !tls) {
                     targets.add(Target.direct(backendPort));
                 }
-                if (o.targets().contains("haproxy")) {
+                if (o.targets().contains(Target.Kind.HAPROXY)) {
                     targets.add(Target.haproxy(setup, tls));
                 }
-                if (o.targets().contains("nginx")) {
+                if (o.targets().contains(Target.Kind.NGINX)) {
                     targets.add(Target.nginx(setup, tls));
                 }
-                if (o.targets().contains("gateway")) {
+                if (o.targets().contains(Target.Kind.GATEWAY)) {
                     targets.add(Target.gateway(setup, tls));
                 }
             }
@@ -209,8 +221,8 @@ public final class GatewayBenchmark {
                 // the per-measurement warm-up, and the first run would otherwise measure it cold
                 for (Target t : targets) {
                     Wrk.Outcome warm = wrk.run(t.url(), maxConnections, o.initialWarmup());
-                    Files.writeString(dir.resolve("wrk-initial-" + t.kind + (t.tls ? "-tls" : "") + ".txt"), warm.text());
-                    System.err.printf(Locale.ROOT, "initial warm-up %s%s: %.0f req/s%n", t.kind, t.tls ? " TLS" : "",
+                    Files.writeString(dir.resolve("wrk-initial-" + t.kind.key + (t.tls ? "-tls" : "") + ".txt"), warm.text());
+                    System.err.printf(Locale.ROOT, "initial warm-up %s%s: %.0f req/s%n", t.kind.key, t.tls ? " TLS" : "",
                             warm.requestsPerSecond());
                 }
             }
@@ -224,7 +236,7 @@ public final class GatewayBenchmark {
                             Row row = measure(wrk, t, c, run, o, dir);
                             rows.add(row);
                             System.err.printf(Locale.ROOT, "run %d %s %d conns %s: %.0f req/s, p99 %s, CPU %.3f s/100k%n",
-                                    run, tls ? "TLS" : "HTTP", c, t.kind, row.wrk().requestsPerSecond(),
+                                    run, tls ? "TLS" : "HTTP", c, t.kind.key, row.wrk().requestsPerSecond(),
                                     latency(row.wrk().p99()), row.cpuPer100k());
                         }
                     }
@@ -245,7 +257,7 @@ public final class GatewayBenchmark {
     }
 
     private static Row measure(Wrk wrk, Target t, int connections, int run, Options o, Path dir) throws Exception {
-        String name = "wrk-run" + run + "-" + t.kind + (t.tls ? "-tls-" : "-") + connections;
+        String name = "wrk-run" + run + "-" + t.kind.key + (t.tls ? "-tls-" : "-") + connections;
         if (o.warmup() > 0) {
             Wrk.Outcome warm = wrk.run(t.url(), connections, o.warmup());
             Files.writeString(dir.resolve(name + "-warmup.txt"), warm.text());

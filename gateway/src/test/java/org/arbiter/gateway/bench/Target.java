@@ -30,7 +30,27 @@ final class Target implements AutoCloseable {
             Path certAndKey, boolean nginxMaxConns, String transport, List<String> jvmOptions, int haproxyThreads) {
     }
 
-    final String kind;
+    /** What a target is; {@link #key} is its name in {@code --targets} and in file names. */
+    enum Kind {
+        DIRECT("direct"), HAPROXY("haproxy"), NGINX("nginx"), ENVOY("envoy"), GATEWAY("gateway");
+
+        final String key;
+
+        Kind(String key) {
+            this.key = key;
+        }
+
+        static Kind of(String key) {
+            for (Kind k : values()) {
+                if (k.key.equals(key)) {
+                    return k;
+                }
+            }
+            throw new IllegalArgumentException("--targets: " + key + " (expected: direct, haproxy, nginx, envoy, gateway)");
+        }
+    }
+
+    final Kind kind;
     final String label;
     final boolean tls;
     final int port;
@@ -38,7 +58,7 @@ final class Target implements AutoCloseable {
     private final boolean withChildren;
     private final int adminPort;
 
-    private Target(String kind, String label, boolean tls, int port, Process process, boolean withChildren,
+    private Target(Kind kind, String label, boolean tls, int port, Process process, boolean withChildren,
             int adminPort) {
         this.kind = kind;
         this.label = label;
@@ -87,7 +107,7 @@ final class Target implements AutoCloseable {
     }
 
     static Target direct(int backendPort) {
-        return new Target("direct", "backend direct", false, backendPort, null, false, -1);
+        return new Target(Kind.DIRECT, "backend direct", false, backendPort, null, false, -1);
     }
 
     static Target haproxy(Setup s, boolean tls) throws IOException {
@@ -117,7 +137,7 @@ final class Target implements AutoCloseable {
         Process p = new ProcessBuilder("haproxy", "-f", cfg.toString(), "-db").redirectErrorStream(true)
                 .redirectOutput(s.dir().resolve(name + ".log").toFile()).start();
         awaitListening(p, port, s.dir().resolve(name + ".log"));
-        return new Target("haproxy", "HAProxy " + version("haproxy", "-v", "HAProxy version (\\S+)") + " (nbthread "
+        return new Target(Kind.HAPROXY, "HAProxy " + version("haproxy", "-v", "HAProxy version (\\S+)") + " (nbthread "
                 + s.haproxyThreads() + ", maxconn " + s.cap() + ", maxqueue " + s.queue() + ")", tls, port, p, false, -1);
     }
 
@@ -171,7 +191,7 @@ final class Target implements AutoCloseable {
                 prefix.resolve("logs/error.log").toString()).redirectErrorStream(true)
                 .redirectOutput(prefix.resolve("logs/stdout.log").toFile()).start();
         awaitListening(p, port, prefix.resolve("logs/error.log"));
-        return new Target("nginx", "NGINX " + version("nginx", "-v", "nginx/(\\S+)") + " (worker_processes "
+        return new Target(Kind.NGINX, "NGINX " + version("nginx", "-v", "nginx/(\\S+)") + " (worker_processes "
                 + s.threads() + (s.nginxMaxConns() ? ", max_conns " + s.cap() + ", no queue" : ", no cap, no queue")
                 + ")", tls, port, p, true, -1);
     }
@@ -217,7 +237,7 @@ final class Target implements AutoCloseable {
         drain.setDaemon(true);
         drain.start();
         String[] f = line.split(" ");
-        return new Target("gateway", "Arbiter gateway (threads " + s.threads() + ", transport " + s.transport()
+        return new Target(Kind.GATEWAY, "Arbiter gateway (threads " + s.threads() + ", transport " + s.transport()
                 + ", N(g,s) " + s.cap() + ", queue " + s.queue() + ")", tls, Integer.parseInt(f[1]), p, false,
                 Integer.parseInt(f[2]));
     }
@@ -272,7 +292,7 @@ final class Target implements AutoCloseable {
         if (process == null) {
             return;
         }
-        if (kind.equals("gateway")) {
+        if (kind == Kind.GATEWAY) {
             try {
                 process.getOutputStream().close(); // end of input: BenchGatewayMain exits
             } catch (IOException ignored) {
