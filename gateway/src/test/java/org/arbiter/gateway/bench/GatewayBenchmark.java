@@ -45,7 +45,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * apt-get install -y wrk haproxy nginx
- * ./mvnw -B -o -pl gateway test -Dtest=GatewayBenchmarkRun -Dbench.args="--out target/bench.md"
+ * ./mvnw -B -o -pl gateway -am test -Dtest=GatewayBenchmarkRun -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dfuzz.skip=true -Dbench.args="--out target/bench.md"
  * </pre>
  *
  * Options: {@code --duration S} measured seconds per target (15), {@code --warmup S} unmeasured
