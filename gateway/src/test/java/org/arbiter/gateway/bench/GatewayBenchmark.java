@@ -23,62 +23,161 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.gateway.server.Gateway;
-import org.arbiter.gateway.server.GatewayOptions;
 
 /**
- * Throughput and latency through the gateway, side by side with the same backend direct and with
- * HAProxy configured with the same per-server maxconn and queue, all driven by {@code wrk} on 64
- * keep-alive connections. Needs {@code wrk} and {@code haproxy} on the PATH (Debian packages;
- * HAProxy is started here on 127.0.0.1 with a generated configuration, never as a service).
+ * Side-by-side benchmark of the gateway against HAProxy and NGINX (and Envoy when it is installed)
+ * in front of the same backend, each proxy its own OS process so its CPU seconds per 100k requests
+ * come from /proc, driven by {@code wrk} on keep-alive HTTP/1.1 connections, plain and TLS (the
+ * proxy terminates TLS; the backend is plain HTTP). The method and the numbers are in
+ * docs/performance.md.
  *
  * <pre>
- * apt-get install -y wrk haproxy
- * ./mvnw -B -o -pl gateway test -Dtest=GatewayBenchmarkRun -Dbench.args="--duration 15 --out target/bench.md"
+ * apt-get install -y wrk haproxy nginx
+ * ./mvnw -B -o -pl gateway -am test -Dtest=GatewayBenchmarkRun -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dfuzz.skip=true -Dbench.args="--out target/bench.md"
  * </pre>
  *
- * (Surefire is the launcher because it is the one runner available offline here; the benchmark
- * switches Netty's leak detection off, which the test configuration sets to paranoid.)
- *
- * Arguments: {@code --duration S} per target (default 15), {@code --connections C} (64),
- * {@code --cap N} per-server maxconn N(g,s) (32), {@code --queue Q} queue bound (1024),
- * {@code --out FILE} to write the Markdown table.
+ * Options: {@code --duration S} measured seconds per target (15), {@code --warmup S} unmeasured
+ * seconds before each measurement at the same connections (5), {@code --initial-warmup S} once per
+ * target after it starts, at the largest connection count (15), {@code --runs R} (3),
+ * {@code --threads N} the proxies' threads: HAProxy nbthread, NGINX worker_processes, gateway.threads
+ * (2), {@code --connections 64,256}, {@code --tls off|on|both} (both), {@code --cap N} per-server
+ * maxconn / N(g,s) (32), {@code --queue Q} (1024), {@code --targets direct,haproxy,nginx,envoy,gateway},
+ * {@code --transport auto|epoll|io_uring|nio} (auto), {@code --nginx-max-conns on|off} (off),
+ * {@code --jvm-opts A,B} extra options for the gateway's JVM (none), {@code --haproxy-threads N} HAProxy's
+ * nbthread when it should differ from {@code --threads}, {@code --out FILE} (Markdown).
  */
 public final class GatewayBenchmark {
 
     private GatewayBenchmark() {
     }
 
-    record Result(String target, double requestsPerSecond, String p50, String p99, long non2xx, long errors) {
+
+    record Options(int duration, int warmup, int initialWarmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
+            int cap, int queue, Set<Target.Kind> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
+            int haproxyThreads, Path out) {
+    }
+
+    /** One measured wrk run against one target. */
+    record Row(Target.Kind kind, String label, boolean tls, int connections, int run, Wrk.Outcome wrk, double cpuSeconds,
+            double machineBusy, double lockAcquired, double lockContended) {
+        double cpuPer100k() {
+            return Double.isNaN(cpuSeconds) || wrk.requests() == 0 ? Double.NaN : cpuSeconds / wrk.requests() * 1e5;
+        }
+
+        double contention() {
+            return lockAcquired > 0 ? lockContended / lockAcquired : Double.NaN;
+        }
+    }
+
+    static Options parse(String[] args) {
+        int duration = 15;
+        int warmup = 5;
+        int initialWarmup = 15;
+        int runs = 3;
+        int threads = 2;
+        List<Integer> connections = List.of(64, 256);
+        List<Boolean> tls = List.of(false, true);
+        int cap = 32;
+        int queue = 1024;
+        Set<Target.Kind> targets = EnumSet.allOf(Target.Kind.class);
+        String transport = "auto";
+        boolean nginxMaxConns = false;
+        List<String> jvm = List.of();
+        int haproxyThreads = 0;
+        Path out = null;
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException(args[i] + ": missing its value");
+            }
+            String v = args[i + 1];
+            switch (args[i]) {
+                case "--duration" -> duration = positive(args[i], v);
+                case "--warmup" -> warmup = nonNegative(args[i], v);
+                case "--initial-warmup" -> initialWarmup = nonNegative(args[i], v);
+                case "--runs" -> runs = positive(args[i], v);
+                case "--threads" -> threads = positive(args[i], v);
+                case "--connections" -> connections = Arrays.stream(v.split(",")).map(c -> positive("--connections", c))
+                        .toList();
+                case "--tls" -> tls = switch (v) {
+                    case "off" -> List.of(false);
+                    case "on" -> List.of(true);
+                    case "both" -> List.of(false, true);
+                    default -> throw new IllegalArgumentException("--tls: " + v + " (expected: off, on, both)");
+                };
+                case "--cap" -> cap = positive(args[i], v);
+                case "--queue" -> queue = positive(args[i], v);
+                case "--targets" -> {
+                    targets = EnumSet.noneOf(Target.Kind.class);
+                    for (String t : v.split(",")) {
+                        targets.add(Target.Kind.of(t.trim()));
+                    }
+                }
+                case "--transport" -> {
+                    if (!List.of("auto", "epoll", "io_uring", "nio").contains(v)) {
+                        throw new IllegalArgumentException("--transport: " + v + " (expected: auto, epoll, io_uring, nio)");
+                    }
+                    transport = v;
+                }
+                case "--nginx-max-conns" -> nginxMaxConns = switch (v) {
+                    case "on" -> true;
+                    case "off" -> false;
+                    default -> throw new IllegalArgumentException("--nginx-max-conns: " + v + " (expected: on, off)");
+                };
+                case "--jvm-opts" -> jvm = Arrays.stream(v.split(",")).filter(s -> !s.isBlank()).toList();
+                case "--haproxy-threads" -> haproxyThreads = positive(args[i], v);
+                case "--out" -> out = Path.of(v);
+                default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --warmup, --initial-warmup, --runs, "
+                        + "--threads, --connections, --tls, --cap, --queue, --targets, --transport, "
+                        + "--nginx-max-conns, --jvm-opts, --haproxy-threads, --out)");
+            }
+        }
+        return new Options(duration, warmup, initialWarmup, runs, threads, connections, tls, cap, queue, targets, transport,
+                nginxMaxConns, jvm, haproxyThreads == 0 ? threads : haproxyThreads, out);
+    }
+
+    private static int positive(String name, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + ": " + v + " (expected: a whole number > 0)");
+    }
+
+    private static int nonNegative(String name, String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + ": " + v + " (expected: a whole number ≥ 0)");
     }
 
     public static void main(String[] args) throws Exception {
         io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
-        int duration = 15;
-        int connections = 64;
-        int cap = 32;
-        int queue = 1024;
-        Path out = null;
-        for (int i = 0; i < args.length; i += 2) {
-            switch (args[i]) {
-                case "--duration" -> duration = Integer.parseInt(args[i + 1]);
-                case "--connections" -> connections = Integer.parseInt(args[i + 1]);
-                case "--cap" -> cap = Integer.parseInt(args[i + 1]);
-                case "--queue" -> queue = Integer.parseInt(args[i + 1]);
-                case "--out" -> out = Path.of(args[i + 1]);
-                default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --connections, --cap, --queue, --out)");
-            }
-        }
+        Options o = parse(args);
+        // the generated configurations, certificate and logs, kept for inspection; `mvn clean` removes them
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "bench-").toAbsolutePath();
+        String started = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         EventLoopGroup backendGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         Channel backend = new ServerBootstrap().group(backendGroup).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -88,110 +187,144 @@ public final class GatewayBenchmark {
                     }
                 }).bind("127.0.0.1", 0).sync().channel();
         int backendPort = ((InetSocketAddress) backend.localAddress()).getPort();
-        String yaml = """
-                classes:
-                  - {name: premium, target: 1s, weight: 8, match: {header: {X-Class: premium}}, queue: {limit: %d, timeout: 30s}}
-                  - {name: basic, target: 2s, weight: 2, default: true, queue: {limit: %d, timeout: 30s}}
-                servers:
-                  - {id: s1, url: 'http://127.0.0.1:%d', concurrency: %d}
-                gateways:
-                  - {id: g1, port: 0, adminPort: 0}
-                dispatch: {backendTimeout: 30s, idleTimeout: 60s}
-                """.formatted(queue, queue, backendPort, cap);
-        Gateway gateway = Gateway.start(ConfigLoader.parse(yaml), "g1",
-                GatewayOptions.defaults().standalone().withPorts(0, 0));
-        int haproxyPort = freePort();
-        Path dir = Files.createTempDirectory("arbiter-bench");
-        Path cfg = dir.resolve("haproxy.cfg");
-        Files.writeString(cfg, """
-                global
-                    maxconn 4096
-                defaults
-                    mode http
-                    option http-keep-alive
-                    http-reuse always
-                    timeout connect 5s
-                    timeout client 60s
-                    timeout server 30s
-                    timeout queue 30s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    default_backend be
-                backend be
-                    balance leastconn
-                    server s1 127.0.0.1:%d maxconn %d maxqueue %d
-                """.formatted(haproxyPort, backendPort, cap, queue));
-        Process haproxy = new ProcessBuilder("haproxy", "-f", cfg.toString(), "-db").redirectErrorStream(true)
-                .redirectOutput(dir.resolve("haproxy.log").toFile()).start();
-        List<Result> results = new ArrayList<>();
+        Path cert = dir.resolve("cert.pem");
+        Path key = dir.resolve("key.pem");
+        Path both = dir.resolve("cert-and-key.pem");
+        if (o.tls().contains(true)) {
+            selfSignedCertificate(cert, key, both);
+        }
+        int maxConnections = o.connections().stream().mapToInt(Integer::intValue).max().orElse(256);
+        Target.Setup setup = new Target.Setup(dir, backendPort, o.threads(), o.cap(), o.queue(), maxConnections, cert,
+                key, both, o.nginxMaxConns(), o.transport(), o.jvmOptions(), o.haproxyThreads());
+        String envoy = o.targets().contains(Target.Kind.ENVOY) ? envoyStatus() : null;
+        List<Target> targets = new ArrayList<>();
+        Thread cleanup = new Thread(() -> targets.forEach(Target::close), "bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
+        List<Row> rows = new ArrayList<>();
+        Wrk wrk = new Wrk(dir, 2);
         try {
-            Thread.sleep(500);
-            warm(backendPort);
-            warm(haproxyPort);
-            warm(gateway.port());
-            warm(gateway.port());
-            results.add(wrk("backend direct", backendPort, connections, duration));
-            results.add(wrk("HAProxy 2.6 (maxconn " + cap + ", maxqueue " + queue + ")", haproxyPort, connections, duration));
-            results.add(wrk("Arbiter gateway (N(g,s) " + cap + ", queue " + queue + ")", gateway.port(), connections, duration));
+            for (boolean tls : o.tls()) {
+                if (o.targets().contains(Target.Kind.DIRECT) && !tls) {
+                    targets.add(Target.direct(backendPort));
+                }
+                if (o.targets().contains(Target.Kind.HAPROXY)) {
+                    targets.add(Target.haproxy(setup, tls));
+                }
+                if (o.targets().contains(Target.Kind.NGINX)) {
+                    targets.add(Target.nginx(setup, tls));
+                }
+                if (o.targets().contains(Target.Kind.GATEWAY)) {
+                    targets.add(Target.gateway(setup, tls));
+                }
+            }
+            if (o.initialWarmup() > 0) {
+                // once per target after it starts, alike for all: a fresh JVM's JIT needs more than
+                // the per-measurement warm-up, and the first run would otherwise measure it cold
+                for (Target t : targets) {
+                    Wrk.Outcome warm = wrk.run(t.url(), maxConnections, o.initialWarmup());
+                    Files.writeString(dir.resolve("wrk-initial-" + t.kind.key + (t.tls ? "-tls" : "") + ".txt"), warm.text());
+                    System.err.printf(Locale.ROOT, "initial warm-up %s%s: %.0f req/s%n", t.kind.key, t.tls ? " TLS" : "",
+                            warm.requestsPerSecond());
+                }
+            }
+            for (int run = 1; run <= o.runs(); run++) {
+                for (boolean tls : o.tls()) {
+                    for (int c : o.connections()) {
+                        for (Target t : targets) {
+                            if (t.tls != tls) {
+                                continue;
+                            }
+                            Row row = measure(wrk, t, c, run, o, dir);
+                            rows.add(row);
+                            System.err.printf(Locale.ROOT, "run %d %s %d conns %s: %.0f req/s, p99 %s, CPU %.3f s/100k%n",
+                                    run, tls ? "TLS" : "HTTP", c, t.kind.key, row.wrk().requestsPerSecond(),
+                                    latency(row.wrk().p99()), row.cpuPer100k());
+                        }
+                    }
+                }
+                String report = BenchReport.markdown(o, rows, started, envoy, dir);
+                if (o.out() != null) {
+                    Files.createDirectories(o.out().toAbsolutePath().getParent());
+                    Files.writeString(o.out(), report);
+                }
+            }
         } finally {
-            haproxy.destroy();
-            haproxy.waitFor(5, TimeUnit.SECONDS);
-            gateway.close();
+            targets.forEach(Target::close);
+            Runtime.getRuntime().removeShutdownHook(cleanup);
             backend.close().sync();
             backendGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         }
-        StringBuilder table = new StringBuilder();
-        table.append("| target | requests/s | p50 | p99 | non-2xx | socket errors |\n");
-        table.append("| --- | ---: | ---: | ---: | ---: | ---: |\n");
-        for (Result r : results) {
-            table.append(String.format("| %s | %.0f | %s | %s | %d | %d |%n", r.target(), r.requestsPerSecond(), r.p50(),
-                    r.p99(), r.non2xx(), r.errors()));
-        }
-        double ratio = results.get(2).requestsPerSecond() / results.get(1).requestsPerSecond();
-        table.append(String.format("%nGateway / HAProxy throughput: %.2f (%d connections, %d s per target, %d cores)%n",
-                ratio, connections, duration, Runtime.getRuntime().availableProcessors()));
-        System.out.print(table);
-        if (out != null) {
-            Files.writeString(out, table);
-        }
+        System.out.print(BenchReport.markdown(o, rows, started, envoy, dir));
     }
 
-    private static void warm(int port) throws Exception {
-        Process p = new ProcessBuilder("wrk", "-t1", "-c8", "-d2s", "http://127.0.0.1:" + port + "/")
-                .redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        p.waitFor();
+    private static Row measure(Wrk wrk, Target t, int connections, int run, Options o, Path dir) throws Exception {
+        String name = "wrk-run" + run + "-" + t.kind.key + (t.tls ? "-tls-" : "-") + connections;
+        if (o.warmup() > 0) {
+            Wrk.Outcome warm = wrk.run(t.url(), connections, o.warmup());
+            Files.writeString(dir.resolve(name + "-warmup.txt"), warm.text());
+        }
+        double[] lockBefore = t.lockCounters();
+        double cpuBefore = t.cpuSeconds();
+        long[] machineBefore = ProcCpu.machine();
+        Wrk.Outcome w = wrk.run(t.url(), connections, o.duration());
+        Files.writeString(dir.resolve(name + ".txt"), w.text());
+        double cpu = t.hasProcess() ? t.cpuSeconds() - cpuBefore : Double.NaN;
+        long[] machineAfter = ProcCpu.machine();
+        double[] lockAfter = t.lockCounters();
+        double busy = (double) (machineAfter[0] - machineBefore[0]) / Math.max(1, machineAfter[1] - machineBefore[1]);
+        double acquired = Double.NaN;
+        double contended = Double.NaN;
+        if (lockBefore != null && lockAfter != null) {
+            acquired = lockAfter[0] - lockBefore[0];
+            contended = lockAfter[1] - lockBefore[1];
+        }
+        return new Row(t.kind, t.label, t.tls, connections, run, w, cpu, busy, acquired, contended);
     }
 
-    private static Result wrk(String target, int port, int connections, int seconds) throws Exception {
-        Process p = new ProcessBuilder("wrk", "-t2", "-c" + connections, "-d" + seconds + "s", "--latency",
-                "-H", "X-Class: premium", "http://127.0.0.1:" + port + "/").redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor();
-        System.err.println("== " + target + "\n" + text);
-        double rps = Double.parseDouble(find(text, "Requests/sec:\\s+([0-9.]+)", "0"));
-        String p50 = find(text, "\\s50%\\s+(\\S+)", "?");
-        String p99 = find(text, "\\s99%\\s+(\\S+)", "?");
-        long non2xx = Long.parseLong(find(text, "Non-2xx or 3xx responses:\\s+(\\d+)", "0"));
-        Matcher m = Pattern.compile("Socket errors: connect (\\d+), read (\\d+), write (\\d+), timeout (\\d+)").matcher(text);
-        long errors = 0;
-        if (m.find()) {
-            for (int i = 1; i <= 4; i++) {
-                errors += Long.parseLong(m.group(i));
+    /** Whether Envoy can be run here: null when it is on the PATH, else why not. */
+    static String envoyStatus() {
+        try {
+            Process which = new ProcessBuilder("sh", "-c", "command -v envoy").redirectErrorStream(true).start();
+            String path = new String(which.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            which.waitFor();
+            if (!path.isEmpty()) {
+                return "`envoy` is installed (" + path + ") but this harness has no Envoy configuration yet";
             }
+            Process policy = new ProcessBuilder("apt-cache", "policy", "envoy").redirectErrorStream(true).start();
+            String text = new String(policy.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            policy.waitFor();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Candidate:\\s*(\\S+)").matcher(text);
+            if (m.find() && !m.group(1).equals("(none)")) {
+                return "not installed; `apt-cache policy envoy` offers " + m.group(1)
+                        + " (install it; this harness has no Envoy configuration yet)";
+            }
+            return "not run: no `envoy` package for this system (`apt-cache policy envoy` shows no candidate)";
+        } catch (IOException e) {
+            return "not run: cannot tell whether Envoy exists (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "not run";
         }
-        return new Result(target, rps, p50, p99, non2xx, errors);
     }
 
-    private static String find(String text, String regex, String otherwise) {
-        Matcher m = Pattern.compile(regex).matcher(text);
-        return m.find() ? m.group(1) : otherwise;
+    private static void selfSignedCertificate(Path cert, Path key, Path both) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key.toString(), "-out", cert.toString(), "-days",
+                "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1")
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IOException("openssl req failed:\n" + text);
+        }
+        Files.writeString(both, Files.readString(cert) + Files.readString(key));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    static String latency(double micros) {
+        if (Double.isNaN(micros)) {
+            return "—";
         }
+        return micros >= 1000 ? String.format(Locale.ROOT, "%.2f ms", micros / 1000)
+                : String.format(Locale.ROOT, "%.0f us", micros);
     }
 
     /** The fast backend: 200 with a 2-byte body, keep-alive. */

@@ -4,8 +4,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Launches {@link GatewayBenchmark} from Surefire; not part of the normal suite (its name matches
- * no include pattern). Run it explicitly:
- * {@code ./mvnw -B -o -pl gateway test -Dtest=GatewayBenchmarkRun -Dbench.args="--duration 15"}.
+ * no include pattern). Run it explicitly from the repository's root (docs/performance.md):
+ * {@code ./mvnw -B -o -pl gateway -am test -Dtest=GatewayBenchmarkRun -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dfuzz.skip=true -Dbench.args="--out target/bench.md"}.
  */
 final class GatewayBenchmarkRun {
 
