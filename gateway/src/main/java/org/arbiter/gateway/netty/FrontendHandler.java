@@ -54,6 +54,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private Exchange current;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private ScheduledFuture<?> deadline;
+    /** When the current idle spell began (System.nanoTime), or -1 while a request is being answered. */
+    private long idleSinceNanos = -1;
+    /** The handler left the pipeline (HTTP/2, upgrade) or the connection closed: no more idle checks. */
+    private boolean removed;
     private boolean closing;
     private boolean closeAfterResponse;
     private String clientIp;
@@ -115,7 +119,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /** The connection became HTTP/2 (h2c upgrade or prior knowledge): its streams have handlers of their own. */
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        cancelDeadline();
+        dropDeadline();
     }
 
     /** The client channel (the HTTP/2 stream for a stream). */
@@ -399,17 +403,45 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     // ------------------------------------------------------------ lifecycle
 
+    /**
+     * The idle deadline: the connection closes once it has been idle (no request being answered)
+     * for the idle timeout. One timer per connection at a time, not one per request: arming
+     * records when the idle spell began and schedules a check only if none is pending; a check
+     * that finds the connection busy, or idle for less than the timeout, waits for the rest.
+     */
     private void armDeadline() {
-        cancelDeadline();
-        deadline = ctx.executor().schedule(() -> {
-            deadline = null;
-            if (current == null) {
-                ctx.close();
-            }
-        }, idleTimeoutNanos, TimeUnit.NANOSECONDS);
+        idleSinceNanos = System.nanoTime();
+        if (deadline == null && !removed) {
+            scheduleDeadline(idleTimeoutNanos);
+        }
     }
 
+    private void scheduleDeadline(long delayNanos) {
+        deadline = ctx.executor().schedule(this::checkDeadline, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void checkDeadline() {
+        deadline = null;
+        if (removed || idleSinceNanos < 0 || current != null) {
+            return; // busy (or gone): the next idle spell arms it again
+        }
+        long left = idleSinceNanos + idleTimeoutNanos - System.nanoTime();
+        if (left > 0) {
+            scheduleDeadline(left);
+        } else {
+            ctx.close();
+        }
+    }
+
+    /** The connection is busy: a pending check finds it so and lapses. */
     private void cancelDeadline() {
+        idleSinceNanos = -1;
+    }
+
+    /** The handler leaves for good: the pending check, if any, is cancelled. */
+    private void dropDeadline() {
+        removed = true;
+        idleSinceNanos = -1;
         if (deadline != null) {
             deadline.cancel(false);
             deadline = null;
@@ -434,7 +466,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
-        cancelDeadline();
+        dropDeadline();
         releasePending();
         Exchange ex = current;
         current = null;

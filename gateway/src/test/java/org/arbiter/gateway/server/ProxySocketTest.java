@@ -177,6 +177,32 @@ final class ProxySocketTest {
         }
     }
 
+    /**
+     * The idle timeout counts from the end of the last answer, not from the connection's start or
+     * its first idle spell: a client asking every 150 ms with a 400 ms timeout keeps its connection
+     * for ten requests (1.5 s), a request slower than the timeout does not close it, and once the
+     * client stops the connection closes after about the timeout.
+     */
+    @Test
+    void idleTimeout_restartsAfterEveryAnswer_andBusyTimeIsNotIdle() throws Exception {
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(0));
+        Gateway g = gateway(GatewayTestSupport.withDispatch("{idleTimeout: 400ms}", 10, "5s", backend.url()));
+        try (var c = GatewayTestSupport.http(g.port())) {
+            for (int i = 0; i < 10; i++) {
+                assertThat(c.get("/keep").status()).as("request %d on one connection", i).isEqualTo(200);
+                Thread.sleep(150);
+            }
+            backend.delayMillis = 700; // busy for longer than the idle timeout
+            assertThat(c.get("/slow").status()).isEqualTo(200);
+            backend.delayMillis = 0;
+            assertThat(c.get("/after").status()).as("still open after a slow answer").isEqualTo(200);
+            long lastAnswer = System.nanoTime();
+            assertThat(c.closedByPeer()).isTrue();
+            double idleSeconds = (System.nanoTime() - lastAnswer) / 1e9;
+            assertThat(idleSeconds).as("closed after the idle timeout").isGreaterThanOrEqualTo(0.35).isLessThan(3);
+        }
+    }
+
     @Test
     void burstOfTenTimesCapacity_everyRequestAnswered_excessGets503_andServiceResumes() throws Exception {
         GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(100));
