@@ -141,6 +141,23 @@ public final class GrmStep implements ControlStep {
             return new Result(List.of(), null, fs.orders(), fs.actuations());
         }
         Problem problem = built.problem();
+        if (problem == null) {
+            // the gateways left out of this period hold every slot: the live ones get none until those
+            // report again or are gone (their weights unchanged)
+            EpochClock.Stamp stamp = clock.next(now);
+            List<Allocation> out = new ArrayList<>();
+            for (String g : live.keySet()) {
+                Map<String, Integer> zero = new LinkedHashMap<>();
+                built.reserve().free().keySet().forEach(id -> zero.put(id, 0));
+                Allocation last = lastAllocations.get(g);
+                Map<String, Double> w = new LinkedHashMap<>();
+                config.classes().forEach(c -> w.put(c.name(), c.weight()));
+                out.add(new Allocation(Message.VERSION, now, g, stamp.counter(), last != null ? last.weights() : w, zero,
+                        "grm: every slot held", stamp.epoch()));
+            }
+            out.addAll(goneAndCut(newlyGone, built.reserve(), lastAllocations, now, stamp));
+            return new Result(out, null, fs.orders(), fs.actuations());
+        }
         if (problem.flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
             // idle: no arrivals anywhere, so every flow model is constant and any allocation is
             // "optimal"; publish the neutral one (configured weights, the N_s the left-out gateways
@@ -367,7 +384,7 @@ public final class GrmStep implements ControlStep {
         }
     }
 
-    /** A period's problem and what became of the operator's pins in it. */
+    /** A period's problem (null when the left-out gateways hold every slot) and what became of the operator's pins in it. */
     record Built(Problem problem, PinSelection.Outcome pins, List<Problem.Flow> measured, CapReserve reserve) {
     }
 
@@ -391,8 +408,7 @@ public final class GrmStep implements ControlStep {
                 overrides.all());
         CapReserve reserve = new CapReserve(held, pins.concurrency());
         if (!pins.concurrency().isEmpty() && reserve.freePositive().isEmpty()) {
-            throw new ProblemException(List.of("servers: every slot is held by gateways left out of this period "
-                    + held.keySet() + " (expected: some N_s free until they report again or are gone)"));
+            return new Built(null, pins, List.of(), reserve); // every slot held by gateways left out: nothing to share
         }
         List<Problem.Server> servers = new ArrayList<>();
         reserve.freePositive().forEach((id, n) -> servers.add(new Problem.Server(id, n)));
