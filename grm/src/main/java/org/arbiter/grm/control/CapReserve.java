@@ -2,6 +2,7 @@ package org.arbiter.grm.control;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,7 +25,8 @@ import org.arbiter.common.message.Allocation;
  * absent), or whose N_s fell below what the held gateways hold (an N_s pin, auto concurrency).
  * Then the held caps are cut to fit, greedily in gateway order, and those gateways get their
  * allocation republished with the cut caps and unchanged weights, so that what the GRM counts as
- * in force is what was last published. A gateway declared gone (silent past StatsBook's expiry)
+ * in force is what was last published. When nothing is solved (an infeasible problem) the live
+ * gateways' last caps stay in force as well and are cut the same way, after the held ones. A gateway declared gone (silent past StatsBook's expiry)
  * is not held: the step publishes it caps of 0 and its slots are free again.
  *
  * Pure value; not thread-safe (built and read on the control thread).
@@ -37,14 +39,15 @@ final class CapReserve {
     private final Map<String, Map<String, Integer>> cut = new TreeMap<>();
 
     /**
-     * @param held the last allocation of each gateway left out of the period (not live, not gone)
+     * @param held the last allocation of each gateway whose caps stay in force (left out of the period: not
+     *             live, not gone), in the order they are served when N_s is too small for all
      * @param ns   N_s of every server that gets caps this period (ON, pins applied)
      */
-    CapReserve(Map<String, Allocation> held, Map<String, Integer> ns) {
+    CapReserve(Collection<Allocation> held, Map<String, Integer> ns) {
         requireNonNull(held, "held");
         requireNonNull(ns, "ns");
         free.putAll(ns);
-        for (Allocation a : new TreeMap<>(held).values()) {
+        for (Allocation a : held) {
             Map<String, Integer> caps = new LinkedHashMap<>();
             boolean changed = false;
             for (Map.Entry<String, Integer> e : a.serverCaps().entrySet()) {
@@ -60,11 +63,6 @@ final class CapReserve {
                 cut.put(a.gateway(), caps);
             }
         }
-    }
-
-    /** With nothing held: every N_s is free. */
-    static CapReserve none(Map<String, Integer> ns) {
-        return new CapReserve(Map.of(), ns);
     }
 
     /** Per server (the {@code ns} given), N_s less what the held gateways keep: what the live gateways may share. */

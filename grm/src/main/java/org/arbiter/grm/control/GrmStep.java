@@ -101,7 +101,7 @@ public final class GrmStep implements ControlStep {
             List<Allocation> initial = new ArrayList<>();
             List<String> missing = config.gateways().stream().map(GatewayConfig::id)
                     .filter(g -> !lastAllocations.containsKey(g)).toList();
-            CapReserve reserve = new CapReserve(held, configuredConcurrency(overrides));
+            CapReserve reserve = new CapReserve(held.values(), configuredConcurrency(overrides));
             if (!missing.isEmpty() || !newlyGone.isEmpty() || !reserve.cut().isEmpty()) {
                 EpochClock.Stamp stamp = clock.next(now);
                 for (String g : missing) {
@@ -130,7 +130,7 @@ public final class GrmStep implements ControlStep {
                 out.add(new Allocation(Message.VERSION, now, g, stamp.counter(),
                         last != null ? last.weights() : w, Map.of(), "grm: no server on", stamp.epoch()));
             }
-            out.addAll(goneAndCut(newlyGone, new CapReserve(held, Map.of()), lastAllocations, now, stamp));
+            out.addAll(goneAndCut(newlyGone, new CapReserve(held.values(), Map.of()), lastAllocations, now, stamp));
             return new Result(out, null, fs.orders(), fs.actuations());
         }
         Built built;
@@ -138,7 +138,10 @@ public final class GrmStep implements ControlStep {
             built = build(live, overrides, lastAllocations, on, held);
         } catch (ProblemException e) {
             LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), null, fs.orders(), fs.actuations());
+            CapReserve kept = keptInForce(configuredConcurrency(overrides), live, held, lastAllocations);
+            List<Allocation> out = kept.cut().isEmpty() && newlyGone.isEmpty() ? List.of()
+                    : goneAndCut(newlyGone, kept, lastAllocations, now, clock.next(now));
+            return new Result(out, null, fs.orders(), fs.actuations());
         }
         Problem problem = built.problem();
         if (problem == null) {
@@ -177,8 +180,12 @@ public final class GrmStep implements ControlStep {
             solution = GrmSolver.solve(problem);
         } catch (ProblemException e) {
             LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), decision(now, built, null, 0, clock.begin(now), live, overrides),
-                    fs.orders(), fs.actuations());
+            // the last caps stay in force, cut where N_s fell below them (an N_s pin, a server no longer ON)
+            CapReserve kept = keptInForce(built.pins().concurrency(), live, held, lastAllocations);
+            boolean publish = !kept.cut().isEmpty() || !newlyGone.isEmpty();
+            EpochClock.Stamp stamp = publish ? clock.next(now) : clock.begin(now);
+            return new Result(publish ? goneAndCut(newlyGone, kept, lastAllocations, now, stamp) : List.of(),
+                    decision(now, built, null, 0, stamp, live, overrides), fs.orders(), fs.actuations());
         }
         // a class split evenly over the gateways when that is within the model's error (Damping)
         Map<String, Double> errors = new LinkedHashMap<>();
@@ -244,7 +251,23 @@ public final class GrmStep implements ControlStep {
         return out;
     }
 
-    /** The allocations of gateways newly gone (caps 0) and of left-out gateways whose caps were cut, stamped. */
+    /**
+     * When nothing is solved, every gateway's last caps stay in force, the live gateways' too: they
+     * are cut (held gateways first, then the live ones, each in id order) where they no longer fit N_s.
+     */
+    private CapReserve keptInForce(Map<String, Integer> ns, Map<String, GatewayStats> live,
+                                   Map<String, Allocation> held, Map<String, Allocation> lastAllocations) {
+        Map<String, Allocation> kept = new LinkedHashMap<>(held);
+        new java.util.TreeSet<>(live.keySet()).forEach(g -> {
+            Allocation a = lastAllocations.get(g);
+            if (a != null) {
+                kept.put(g, a);
+            }
+        });
+        return new CapReserve(kept.values(), ns);
+    }
+
+    /** The allocations of gateways newly gone (caps 0) and of gateways whose caps were cut to fit, stamped. */
     private static List<Allocation> goneAndCut(List<Allocation> newlyGone, CapReserve reserve,
                                                Map<String, Allocation> lastAllocations, Instant now,
                                                EpochClock.Stamp stamp) {
@@ -254,7 +277,7 @@ public final class GrmStep implements ControlStep {
                     a.source(), stamp.epoch()));
         }
         reserve.cut().forEach((g, caps) -> out.add(new Allocation(Message.VERSION, now, g, stamp.counter(),
-                lastAllocations.get(g).weights(), caps, "grm: held caps cut to fit", stamp.epoch())));
+                lastAllocations.get(g).weights(), caps, "grm: caps cut to fit", stamp.epoch())));
         return out;
     }
 
@@ -406,7 +429,7 @@ public final class GrmStep implements ControlStep {
         PinSelection.Outcome pins = PinSelection.select(new PinSelection.Cluster(serverConcurrency,
                 List.copyOf(live.keySet()), minShares, config.control().minWeight(), config.control().granularity()),
                 overrides.all());
-        CapReserve reserve = new CapReserve(held, pins.concurrency());
+        CapReserve reserve = new CapReserve(held.values(), pins.concurrency());
         if (!pins.concurrency().isEmpty() && reserve.freePositive().isEmpty()) {
             return new Built(null, pins, List.of(), reserve); // every slot held by gateways left out: nothing to share
         }

@@ -127,7 +127,7 @@ final class GrmLeftOutGatewayTest {
         List<Allocation> out = allocations(grm.override("ns", pin, now));
         out.forEach(a -> inForce.put(a.gateway(), a));
         Allocation g2 = out.stream().filter(a -> a.gateway().equals("g2")).findFirst().orElseThrow();
-        assertThat(g2.source()).isEqualTo("grm: held caps cut to fit");
+        assertThat(g2.source()).isEqualTo("grm: caps cut to fit");
         assertThat(caps("g2")).isEqualTo(pinned);
         assertThat(caps("g1") + caps("g2")).isLessThanOrEqualTo(pinned);
     }
