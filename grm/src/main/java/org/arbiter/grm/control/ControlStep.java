@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
@@ -21,14 +22,24 @@ public interface ControlStep {
     /**
      * @param now               the period's instant (virtual in the simulator)
      * @param live              latest statistics of every live gateway
+     * @param gone              gateways declared gone (silent past {@link StatsBook#gone}): their slots may go
+     *                          to others. Every other gateway with an allocation in {@code lastAllocations} that
+     *                          is not live keeps its caps reserved ({@link CapReserve})
      * @param overrides         overrides in force
      * @param lastAllocations   the allocation last published for each gateway (from the compacted topic)
      * @param clock             where the records' (epoch, counter) stamps come from
-     * @return the allocations to publish (one per live gateway, or the configured ones when none is live)
-     *         and the decision record
+     * @return the allocations to publish (one per live gateway, or the configured ones when none is live;
+     *         caps of 0 to a gateway newly gone; cut caps to a left-out gateway whose caps no longer fit)
+     *         and the decision record. Σ_g N(g,s) ≤ N_s over the caps then in force at every gateway
      */
-    Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
+    Result step(Instant now, Map<String, GatewayStats> live, Set<String> gone, OverrideBook overrides,
                 Map<String, Allocation> lastAllocations, EpochClock clock);
+
+    /** {@link #step(Instant, Map, Set, OverrideBook, Map, EpochClock)} with no gateway gone. */
+    default Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
+                        Map<String, Allocation> lastAllocations, EpochClock clock) {
+        return step(now, live, Set.of(), overrides, lastAllocations, clock);
+    }
 
     /**
      * Actuator feedback: {@code server} was seen up (serving) or down (off). Returns the state

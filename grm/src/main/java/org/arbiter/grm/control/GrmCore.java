@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * adapter's meters (a record refused, statistics ignored). No I/O, no threads, no clock: the
  * service (GrmService over a Bus) and the simulator drive this same class.
  *
- * State: the stats book (live gateways, 3Γ), the overrides in force, the epoch clock, the
+ * State: the stats book (live gateways, 3Γ; gone, 12Γ), the overrides in force, the epoch clock, the
  * allocation last published for each gateway (its own and any read from the bus), the power order
  * last published for each server, the number of actuations ordered per server, and the control step
  * (GrmStep, which owns the fleet).
@@ -52,6 +53,12 @@ import org.slf4j.LoggerFactory;
  * server has been ordered since (the report's ticket is not the last one: PowerDriver numbers the
  * actuations of each server 1, 2, … in the order submitted, as this class counts them), or this GRM
  * no longer leads. The state follows what the server does.
+ *
+ * Gateways left out: a gateway that is not live keeps the caps last published to it in force (it
+ * enforces them until told otherwise), so the step reserves them and shares only the rest among the
+ * live gateways (CapReserve): Σ_g N(g,s) ≤ N_s over every gateway's caps in force. Only once it is
+ * gone (StatsBook: silent for 12Γ, counted at the earliest from when this GRM began to lead) are its
+ * slots handed out, after the step has published it caps of 0.
  *
  * Overrides: take effect at once (a period runs) when this GRM leads and has run its first tick;
  * the overrides already on the topic at start are applied by the first period, not one by one.
@@ -106,6 +113,7 @@ public final class GrmCore {
     private final Map<String, Long> tickets = new HashMap<>();
     private boolean leading;
     private boolean tookOver;
+    private Instant leadingSince = Instant.EPOCH;
     private boolean started;
     private long periods;
     private List<String> live = List.of();
@@ -203,12 +211,14 @@ public final class GrmCore {
             }
             if (!tookOver) {
                 tookOver = true;
+                leadingSince = now;
                 epochs.lead();
                 restorePower(now, out);
             }
             Map<String, GatewayStats> liveStats = stats.live(now);
             live = List.copyOf(liveStats.keySet());
-            ControlStep.Result result = step.step(now, liveStats, overrides, Map.copyOf(lastAllocations), epochs);
+            Set<String> gone = Set.copyOf(stats.gone(now, leadingSince));
+            ControlStep.Result result = step.step(now, liveStats, gone, overrides, Map.copyOf(lastAllocations), epochs);
             periods++;
             for (Allocation a : result.allocations()) {
                 lastAllocations.put(a.gateway(), a);

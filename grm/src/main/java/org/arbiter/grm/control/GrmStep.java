@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
@@ -89,20 +90,25 @@ public final class GrmStep implements ControlStep {
     }
 
     @Override
-    public Result step(Instant now, Map<String, GatewayStats> live, OverrideBook overrides,
+    public Result step(Instant now, Map<String, GatewayStats> live, Set<String> gone, OverrideBook overrides,
                        Map<String, Allocation> lastAllocations, EpochClock clock) {
         double t = seconds(now);
         Fleet fl = fleet(now);
+        Map<String, Allocation> held = held(live, gone, lastAllocations);
+        List<Allocation> newlyGone = newlyGone(live, gone, lastAllocations);
         if (live.isEmpty()) {
             List<PowerOrder> changes = fl.advance(t, now);
             List<Allocation> initial = new ArrayList<>();
-            List<GatewayConfig> missing = config.gateways().stream()
-                    .filter(g -> !lastAllocations.containsKey(g.id())).toList();
-            if (!missing.isEmpty()) {
+            List<String> missing = config.gateways().stream().map(GatewayConfig::id)
+                    .filter(g -> !lastAllocations.containsKey(g)).toList();
+            CapReserve reserve = new CapReserve(held.values(), configuredConcurrency(overrides));
+            if (!missing.isEmpty() || !newlyGone.isEmpty() || !reserve.cut().isEmpty()) {
                 EpochClock.Stamp stamp = clock.next(now);
-                for (GatewayConfig g : missing) {
-                    initial.add(configured(g.id(), now, stamp, overrides));
+                for (String g : missing) {
+                    // the N_s the gateways that have an allocation do not hold, split evenly (all of it at the start)
+                    initial.add(configured(g, missing, reserve.free(), now, stamp, overrides, "configured"));
                 }
+                initial.addAll(goneAndCut(newlyGone, reserve, lastAllocations, now, stamp));
             }
             return new Result(initial, null, changes, List.of());
         }
@@ -124,25 +130,48 @@ public final class GrmStep implements ControlStep {
                 out.add(new Allocation(Message.VERSION, now, g, stamp.counter(),
                         last != null ? last.weights() : w, Map.of(), "grm: no server on", stamp.epoch()));
             }
+            out.addAll(goneAndCut(newlyGone, new CapReserve(held.values(), Map.of()), lastAllocations, now, stamp));
             return new Result(out, null, fs.orders(), fs.actuations());
         }
         Built built;
         try {
-            built = build(live, overrides, lastAllocations, on);
+            built = build(live, overrides, lastAllocations, on, held);
         } catch (ProblemException e) {
             LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), null, fs.orders(), fs.actuations());
+            CapReserve kept = keptInForce(configuredConcurrency(overrides), live, held, lastAllocations);
+            List<Allocation> out = kept.cut().isEmpty() && newlyGone.isEmpty() ? List.of()
+                    : goneAndCut(newlyGone, kept, lastAllocations, now, clock.next(now));
+            return new Result(out, null, fs.orders(), fs.actuations());
         }
         Problem problem = built.problem();
-        if (problem.flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
-            // idle: no arrivals anywhere, so every flow model is constant and any allocation is
-            // "optimal"; publish the neutral one (configured weights, caps split evenly over the
-            // live gateways) instead of whatever the DP's tie-breaking picks
+        if (problem == null) {
+            // the gateways left out of this period hold every slot: the live ones get none until those
+            // report again or are gone (their weights unchanged)
             EpochClock.Stamp stamp = clock.next(now);
             List<Allocation> out = new ArrayList<>();
             for (String g : live.keySet()) {
-                out.add(configured(g, List.copyOf(live.keySet()), now, stamp, overrides, "grm: idle"));
+                Map<String, Integer> zero = new LinkedHashMap<>();
+                built.reserve().free().keySet().forEach(id -> zero.put(id, 0));
+                Allocation last = lastAllocations.get(g);
+                Map<String, Double> w = new LinkedHashMap<>();
+                config.classes().forEach(c -> w.put(c.name(), c.weight()));
+                out.add(new Allocation(Message.VERSION, now, g, stamp.counter(), last != null ? last.weights() : w, zero,
+                        "grm: every slot held", stamp.epoch()));
             }
+            out.addAll(goneAndCut(newlyGone, built.reserve(), lastAllocations, now, stamp));
+            return new Result(out, null, fs.orders(), fs.actuations());
+        }
+        if (problem.flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
+            // idle: no arrivals anywhere, so every flow model is constant and any allocation is
+            // "optimal"; publish the neutral one (configured weights, the N_s the left-out gateways
+            // do not hold split evenly over the live gateways) instead of whatever the DP's tie-breaking picks
+            EpochClock.Stamp stamp = clock.next(now);
+            List<Allocation> out = new ArrayList<>();
+            for (String g : live.keySet()) {
+                out.add(configured(g, List.copyOf(live.keySet()), built.reserve().free(), now, stamp, overrides,
+                        "grm: idle"));
+            }
+            out.addAll(goneAndCut(newlyGone, built.reserve(), lastAllocations, now, stamp));
             return new Result(out, null, fs.orders(), fs.actuations());
         }
         long started = nanoTicker.getAsLong();
@@ -151,8 +180,12 @@ public final class GrmStep implements ControlStep {
             solution = GrmSolver.solve(problem);
         } catch (ProblemException e) {
             LOG.warn("no feasible allocation, keeping the last one: {}", String.join("; ", e.errors()));
-            return new Result(List.of(), decision(now, built, null, 0, clock.begin(now), live, overrides),
-                    fs.orders(), fs.actuations());
+            // the last caps stay in force, cut where N_s fell below them (an N_s pin, a server no longer ON)
+            CapReserve kept = keptInForce(built.pins().concurrency(), live, held, lastAllocations);
+            boolean publish = !kept.cut().isEmpty() || !newlyGone.isEmpty();
+            EpochClock.Stamp stamp = publish ? clock.next(now) : clock.begin(now);
+            return new Result(publish ? goneAndCut(newlyGone, kept, lastAllocations, now, stamp) : List.of(),
+                    decision(now, built, null, 0, stamp, live, overrides), fs.orders(), fs.actuations());
         }
         // a class split evenly over the gateways when that is within the model's error (Damping)
         Map<String, Double> errors = new LinkedHashMap<>();
@@ -164,9 +197,12 @@ public final class GrmStep implements ControlStep {
         EpochClock.Stamp stamp = clock.next(now);
         List<Allocation> out = new ArrayList<>();
         for (String g : live.keySet()) {
+            Map<String, Integer> caps = new LinkedHashMap<>(solution.serverCaps().get(g));
+            built.reserve().free().forEach((id, n) -> caps.putIfAbsent(id, 0)); // a server the left-out hold in full
             out.add(new Allocation(Message.VERSION, now, g, stamp.counter(), solution.weights().get(g),
-                    solution.serverCaps().get(g), "grm", stamp.epoch()));
+                    caps, "grm", stamp.epoch()));
         }
+        out.addAll(goneAndCut(newlyGone, built.reserve(), lastAllocations, now, stamp));
         logLeftOut(built.pins());
         Decision d = decision(now, built, solution, solveSeconds, stamp, live, overrides);
         if (d != null) {
@@ -178,6 +214,71 @@ public final class GrmStep implements ControlStep {
             }
         }
         return new Result(out, d, fs.orders(), fs.actuations());
+    }
+
+    /**
+     * The gateways left out of this period that keep their caps in force: every configured gateway
+     * with a last allocation that is neither live nor gone ({@link CapReserve}).
+     */
+    private Map<String, Allocation> held(Map<String, GatewayStats> live, Set<String> gone,
+                                         Map<String, Allocation> lastAllocations) {
+        Map<String, Allocation> held = new java.util.TreeMap<>();
+        for (GatewayConfig g : config.gateways()) {
+            Allocation a = lastAllocations.get(g.id());
+            if (a != null && !live.containsKey(g.id()) && !gone.contains(g.id())) {
+                held.put(g.id(), a);
+            }
+        }
+        return held;
+    }
+
+    /**
+     * Gateways gone whose last allocation still gives them a slot: each gets its weights with a cap of 0
+     * on every server (stamped when published), so that what is in force there is what the GRM counts.
+     */
+    private List<Allocation> newlyGone(Map<String, GatewayStats> live, Set<String> gone,
+                                       Map<String, Allocation> lastAllocations) {
+        List<Allocation> out = new ArrayList<>();
+        for (String g : new java.util.TreeSet<>(gone)) {
+            Allocation a = lastAllocations.get(g);
+            if (a != null && !live.containsKey(g) && a.serverCaps().values().stream().anyMatch(n -> n > 0)) {
+                Map<String, Integer> zero = new java.util.TreeMap<>();
+                a.serverCaps().keySet().forEach(s -> zero.put(s, 0));
+                config.servers().forEach(s -> zero.put(s.id(), 0));
+                out.add(new Allocation(Message.VERSION, a.at(), g, 0, a.weights(), zero, "grm: gateway gone", 0));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * When nothing is solved, every gateway's last caps stay in force, the live gateways' too: they
+     * are cut (held gateways first, then the live ones, each in id order) where they no longer fit N_s.
+     */
+    private CapReserve keptInForce(Map<String, Integer> ns, Map<String, GatewayStats> live,
+                                   Map<String, Allocation> held, Map<String, Allocation> lastAllocations) {
+        Map<String, Allocation> kept = new LinkedHashMap<>(held);
+        new java.util.TreeSet<>(live.keySet()).forEach(g -> {
+            Allocation a = lastAllocations.get(g);
+            if (a != null) {
+                kept.put(g, a);
+            }
+        });
+        return new CapReserve(kept.values(), ns);
+    }
+
+    /** The allocations of gateways newly gone (caps 0) and of gateways whose caps were cut to fit, stamped. */
+    private static List<Allocation> goneAndCut(List<Allocation> newlyGone, CapReserve reserve,
+                                               Map<String, Allocation> lastAllocations, Instant now,
+                                               EpochClock.Stamp stamp) {
+        List<Allocation> out = new ArrayList<>();
+        for (Allocation a : newlyGone) {
+            out.add(new Allocation(Message.VERSION, now, a.gateway(), stamp.counter(), a.weights(), a.serverCaps(),
+                    a.source(), stamp.epoch()));
+        }
+        reserve.cut().forEach((g, caps) -> out.add(new Allocation(Message.VERSION, now, g, stamp.counter(),
+                lastAllocations.get(g).weights(), caps, "grm: caps cut to fit", stamp.epoch())));
+        return out;
     }
 
     /**
@@ -306,29 +407,34 @@ public final class GrmStep implements ControlStep {
         }
     }
 
-    /** A period's problem and what became of the operator's pins in it. */
-    record Built(Problem problem, PinSelection.Outcome pins, List<Problem.Flow> measured) {
+    /** A period's problem (null when the left-out gateways hold every slot) and what became of the operator's pins in it. */
+    record Built(Problem problem, PinSelection.Outcome pins, List<Problem.Flow> measured, CapReserve reserve) {
     }
 
     /** The problem for this period, over the servers given (id → N_s before pins). */
     Problem problem(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations,
                     Map<String, Integer> serverConcurrency) {
-        return build(live, overrides, lastAllocations, serverConcurrency).problem();
+        return build(live, overrides, lastAllocations, serverConcurrency, Map.of()).problem();
     }
 
     /**
      * The problem for this period, over the servers given (id → N_s before pins), with the pins
-     * that can be met together (see {@link PinSelection}).
+     * that can be met together (see {@link PinSelection}), sharing among the live gateways only
+     * the N_s the {@code held} gateways (left out, their caps in force) do not hold ({@link CapReserve}).
      */
     Built build(Map<String, GatewayStats> live, OverrideBook overrides, Map<String, Allocation> lastAllocations,
-                Map<String, Integer> serverConcurrency) {
+                Map<String, Integer> serverConcurrency, Map<String, Allocation> held) {
         Map<String, Double> minShares = new LinkedHashMap<>();
         config.classes().forEach(c -> minShares.put(c.name(), c.minShare()));
         PinSelection.Outcome pins = PinSelection.select(new PinSelection.Cluster(serverConcurrency,
                 List.copyOf(live.keySet()), minShares, config.control().minWeight(), config.control().granularity()),
                 overrides.all());
+        CapReserve reserve = new CapReserve(held.values(), pins.concurrency());
+        if (!pins.concurrency().isEmpty() && reserve.freePositive().isEmpty()) {
+            return new Built(null, pins, List.of(), reserve); // every slot held by gateways left out: nothing to share
+        }
         List<Problem.Server> servers = new ArrayList<>();
-        pins.concurrency().forEach((id, n) -> servers.add(new Problem.Server(id, n)));
+        reserve.freePositive().forEach((id, n) -> servers.add(new Problem.Server(id, n)));
         List<Problem.ClassSpec> classes = new ArrayList<>();
         for (ClassConfig c : config.classes()) {
             ClassConfig e = overrides.effective(c);
@@ -376,7 +482,7 @@ public final class GrmStep implements ControlStep {
         Map<String, Double> think = new LinkedHashMap<>();
         config.classes().forEach(c -> think.put(c.name(), c.thinkTimeSeconds()));
         return new Built(new Problem(servers, classes, ClassPool.pool(flows, think, weightPins.keySet()), p, weightPins, dm), pins,
-                List.copyOf(flows));
+                List.copyOf(flows), reserve);
     }
 
     /**
@@ -391,22 +497,12 @@ public final class GrmStep implements ControlStep {
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
     public Allocation configured(String gateway, Instant now, EpochClock.Stamp stamp, OverrideBook overrides) {
-        return configured(gateway, config.gateways().stream().map(GatewayConfig::id).toList(), now, stamp, overrides,
-                "configured");
+        return configured(gateway, config.gateways().stream().map(GatewayConfig::id).toList(),
+                configuredConcurrency(overrides), now, stamp, overrides, "configured");
     }
 
-    /** The configured allocation with N_s split evenly among {@code gateways}, stamped {@code source}. */
-    private Allocation configured(String gateway, List<String> gateways, Instant now, EpochClock.Stamp stamp,
-                                  OverrideBook overrides, String source) {
-        Map<String, Double> weights = new LinkedHashMap<>();
-        config.classes().forEach(c -> weights.put(c.name(), c.weight()));
-        overrides.weightPins().forEach((f, w) -> {
-            if (f.gateway().equals(gateway)) {
-                weights.put(f.cls(), w);
-            }
-        });
-        Map<String, Double> equal = new LinkedHashMap<>();
-        gateways.forEach(g -> equal.put(g, 1.0));
+    /** N_s of every ON server (every configured server before the first step), with the N_s pins. */
+    private Map<String, Integer> configuredConcurrency(OverrideBook overrides) {
         Map<String, Integer> ns = new LinkedHashMap<>();
         Map<String, Integer> nsPins = overrides.concurrencyPins();
         // before the first step every server is ON at its configured N_s, as the fleet starts
@@ -417,6 +513,21 @@ public final class GrmStep implements ControlStep {
             config.servers().forEach(s -> servers.put(s.id(), s.concurrency()));
         }
         servers.forEach((id, n) -> ns.put(id, nsPins.getOrDefault(id, n)));
+        return ns;
+    }
+
+    /** The configured allocation with {@code ns} (server → N_s) split evenly among {@code gateways}, stamped {@code source}. */
+    private Allocation configured(String gateway, List<String> gateways, Map<String, Integer> ns, Instant now,
+                                  EpochClock.Stamp stamp, OverrideBook overrides, String source) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        config.classes().forEach(c -> weights.put(c.name(), c.weight()));
+        overrides.weightPins().forEach((f, w) -> {
+            if (f.gateway().equals(gateway)) {
+                weights.put(f.cls(), w);
+            }
+        });
+        Map<String, Double> equal = new LinkedHashMap<>();
+        gateways.forEach(g -> equal.put(g, 1.0));
         Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
         return new Allocation(Message.VERSION, now, gateway, stamp.counter(), weights, caps, source, stamp.epoch());
     }
@@ -447,8 +558,9 @@ public final class GrmStep implements ControlStep {
                     problem.pins().containsKey(f.id())));
         }
         Map<String, Decision.Server> servers = new LinkedHashMap<>(fleet.servers());
-        problem.servers().forEach(s -> servers.computeIfPresent(s.id(),
-                (id, d) -> new Decision.Server(d.state(), s.concurrency(), d.capacity(), d.watts())));
+        // the period's N_s (pins applied), not the part the left-out gateways left free
+        built.pins().concurrency().forEach((sid, n) -> servers.computeIfPresent(sid,
+                (id, d) -> new Decision.Server(d.state(), n, d.capacity(), d.watts())));
         return new Decision(Message.VERSION, now, grmId, sequence, stamp.counter(), config.control().combine().wireName(),
                 solution == null ? Double.NaN : solution.objective(), solveSeconds, List.copyOf(live.keySet()), flows,
                 servers, fleet.energyJoules(), overrides.ids(), built.pins().statuses(), stamp.epoch());

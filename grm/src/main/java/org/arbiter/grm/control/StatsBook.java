@@ -22,6 +22,12 @@ import org.arbiter.common.message.GatewayStats;
  * older than 3Γ on arrival), comes from a gateway the configuration does not know, or names a
  * class the configuration does not know.
  *
+ * <p>A gateway that is not live is not forgotten at once: it keeps the slots of its last
+ * allocation in force (it enforces them until told otherwise), so the GRM reserves them
+ * ({@link CapReserve}). It is <b>gone</b> once nothing has been heard from it for
+ * {@value #GONE_AFTER_PERIODS}Γ (counted from its last report, and at the earliest from when this
+ * GRM began to lead): then its slots may be handed to others.
+ *
  * <p>Core class: time is passed in. Not thread-safe; the GRM service calls it from one thread.
  */
 public final class StatsBook {
@@ -34,7 +40,11 @@ public final class StatsBook {
 
     private final Set<String> gateways;
     private final Set<String> classes;
+    /** A gateway silent for this many control periods is gone (its slots are handed to others). */
+    public static final int GONE_AFTER_PERIODS = 12;
+
     private final Duration liveness;
+    private final Duration expiry;
     private final Map<String, Entry> latest = new TreeMap<>();
     private final Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
 
@@ -50,6 +60,7 @@ public final class StatsBook {
         this.gateways = Set.copyOf(config.gateways().stream().map(GatewayConfig::id).toList());
         this.classes = Set.copyOf(config.classes().stream().map(ClassConfig::name).toList());
         this.liveness = Duration.ofNanos(Math.round(3 * periodSeconds * 1e9));
+        this.expiry = Duration.ofNanos(Math.round(GONE_AFTER_PERIODS * periodSeconds * 1e9));
         for (Outcome o : Outcome.values()) {
             counts.put(o, 0L);
         }
@@ -101,6 +112,21 @@ public final class StatsBook {
     public List<String> silent(Instant now) {
         Map<String, GatewayStats> live = live(now);
         return gateways.stream().sorted().filter(g -> !live.containsKey(g)).toList();
+    }
+
+    /**
+     * Gateways known to the configuration that are gone at {@code now}: nothing received from them
+     * within {@value #GONE_AFTER_PERIODS}Γ, counting from {@code since} at the earliest (when this
+     * GRM began to lead, so a new leader gives every gateway the full expiry), sorted.
+     */
+    public List<String> gone(Instant now, Instant since) {
+        requireNonNull(now, "now");
+        requireNonNull(since, "since");
+        return gateways.stream().sorted().filter(g -> {
+            Entry e = latest.get(g);
+            Instant heard = e == null || e.receivedAt().isBefore(since) ? since : e.receivedAt();
+            return !heard.isAfter(now.minus(expiry));
+        }).toList();
     }
 
     /** Reports by outcome since this book was made. */

@@ -24,6 +24,7 @@ import net.jqwik.api.Provide;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.Epochs;
+import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.common.override.PinSelection;
@@ -251,5 +252,116 @@ final class GrmCoreProperties {
         }
         double total = published.values().stream().flatMap(a -> a.weights().values().stream()).mapToDouble(w -> w).sum();
         assertThat(total).isCloseTo(10.0, within(1e-9));
+    }
+    /** One step of a run over PINS' cluster (g1, g2; s1 with N_s = 10) with two GRMs on one bus. */
+    sealed interface Period {
+        /** Time passes by {@code millis}; the gateways marked report (to both GRMs); the leader ticks. */
+        record Reports(int millis, boolean g1, boolean g2) implements Period {
+        }
+
+        /** {@code gateway} is silent for {@code seconds} one-second periods; the other reports in each. */
+        record Outage(String gateway, int seconds) implements Period {
+        }
+
+        /** The operator pins N_s of s1 ({@code ns} 0: the pin is released). */
+        record NsPin(int ns) implements Period {
+        }
+
+        /** Leadership moves to the other GRM. */
+        record Takeover() implements Period {
+        }
+    }
+
+    @Provide
+    Arbitrary<List<Period>> presence() {
+        Arbitrary<Boolean> mostly = Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(3, Arbitraries.just(true)),
+                net.jqwik.api.Tuple.of(1, Arbitraries.just(false)));
+        Arbitrary<Period> reports = Combinators.combine(Arbitraries.integers().between(100, 3_000), mostly, mostly)
+                .as(Period.Reports::new);
+        Arbitrary<Period> outage = Combinators.combine(Arbitraries.of("g1", "g2"), Arbitraries.integers().between(1, 16))
+                .as(Period.Outage::new);
+        // N_s 4..12 always fits (4 flows need one slot each), 0 releases the pin
+        Arbitrary<Period> pin = Arbitraries.integers().between(3, 12).map(n -> new Period.NsPin(n == 3 ? 0 : n));
+        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(10, reports), net.jqwik.api.Tuple.of(2, outage),
+                        net.jqwik.api.Tuple.of(1, pin), net.jqwik.api.Tuple.of(1, Arbitraries.just(new Period.Takeover())))
+                .list().ofMinSize(5).ofMaxSize(40);
+    }
+
+    /**
+     * For any pattern of reports present, late and missing (and N_s pins, and takeovers), after every
+     * event Σ_g N(g,s1) ≤ N_s over the caps in force at every gateway: the last allocation published
+     * to it, by whichever GRM. A gateway left out keeps its caps until it is gone (StatsBook).
+     */
+    @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
+    void capsInForce_neverOvercommitAServer(@ForAll("presence") List<Period> run) {
+        GrmCore[] grm = {core(PINS, "a"), core(PINS, "b")};
+        int leader = 0;
+        Instant now = T0;
+        grm[0].leadershipGained(now);
+        Map<String, Allocation> inForce = new LinkedHashMap<>();
+        int ns = 10;
+        for (Period p : run) {
+            List<List<String>> periods = new ArrayList<>();
+            List<Integer> steps = new ArrayList<>();
+            if (p instanceof Period.Reports r) {
+                List<String> in = new ArrayList<>();
+                if (r.g1()) {
+                    in.add("g1");
+                }
+                if (r.g2()) {
+                    in.add("g2");
+                }
+                periods.add(in);
+                steps.add(r.millis());
+            } else if (p instanceof Period.Outage o) {
+                for (int i = 0; i < o.seconds(); i++) {
+                    periods.add(List.of(o.gateway().equals("g1") ? "g2" : "g1"));
+                    steps.add(1_000);
+                }
+            } else if (p instanceof Period.NsPin pin) {
+                ns = pin.ns() == 0 ? 10 : pin.ns();
+                OperatorOverride o = new OperatorOverride(1, now, "ns", OperatorOverride.Kind.CONCURRENCY, null, null,
+                        "s1", pin.ns() == 0 ? 10.0 : (double) pin.ns(), null, null, null, null, pin.ns() != 0, "test");
+                for (GrmCore g : grm) {
+                    List<Command> out = g.override("ns", o, now);
+                    publish(out, grm, inForce, now);
+                }
+            } else {
+                grm[leader].leadershipLost(now);
+                leader = 1 - leader;
+                grm[leader].leadershipGained(now);
+            }
+            for (int i = 0; i < periods.size(); i++) {
+                now = now.plusMillis(steps.get(i));
+                for (String g : periods.get(i)) {
+                    for (GrmCore c : grm) {
+                        c.stats(GrmCoreTest.pinStats(g, now, g.equals("g1") ? 4 : 3, inForce.get(g)), now);
+                    }
+                }
+                for (GrmCore c : grm) {
+                    publish(c.tick(now), grm, inForce, now);
+                }
+                assertNotOvercommitted(inForce, ns, now);
+            }
+            assertNotOvercommitted(inForce, ns, now);
+        }
+    }
+
+    private static void assertNotOvercommitted(Map<String, Allocation> inForce, int ns, Instant now) {
+        int sum = inForce.values().stream().mapToInt(a -> a.serverCaps().getOrDefault("s1", 0)).sum();
+        assertThat(sum).as("Σ_g N(g,s1) in force at %s (N_s %d): %s", now, ns, inForce).isLessThanOrEqualTo(ns);
+    }
+
+    /** Puts what one GRM published in force at the gateways and on the bus (both GRMs read it). */
+    private static void publish(List<Command> out, GrmCore[] grm, Map<String, Allocation> inForce, Instant now) {
+        for (Allocation a : allocations(out)) {
+            Allocation held = inForce.get(a.gateway());
+            if (held == null || a.isNewerThan(held)) { // the gateway takes only a newer stamp
+                inForce.put(a.gateway(), a);
+            }
+        }
+        for (GrmCore g : grm) {
+            GrmCoreTest.deliver(out, g, now);
+        }
     }
 }

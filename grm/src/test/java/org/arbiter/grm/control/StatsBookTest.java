@@ -43,6 +43,25 @@ final class StatsBookTest {
     }
 
     @Test
+    void gatewaySilentForTwelvePeriods_isGone_countingFromWhenTheGrmBeganToLead() {
+        StatsBook book = new StatsBook(CONFIG, 5);
+        Instant leading = T0.plusSeconds(20);
+        book.accept(stats("g1", T0, "premium"), T0);
+        book.accept(stats("g2", T0.plusSeconds(30), "basic"), T0.plusSeconds(30));
+        // g1 was last heard before this GRM led: its 60 s count from the takeover
+        assertThat(book.gone(leading.plusSeconds(60).minusMillis(1), leading)).isEmpty();
+        assertThat(book.gone(leading.plusSeconds(60), leading)).containsExactly("g1");
+        assertThat(book.gone(T0.plusSeconds(90), leading)).containsExactly("g1", "g2");
+        // left out (not live) long before it is gone
+        assertThat(book.live(T0.plusSeconds(46)).keySet()).isEmpty();
+        assertThat(book.gone(T0.plusSeconds(46), leading)).isEmpty();
+        // never heard: gone 12Γ after the takeover
+        StatsBook empty = new StatsBook(CONFIG, 5);
+        assertThat(empty.gone(leading.plusSeconds(59), leading)).isEmpty();
+        assertThat(empty.gone(leading.plusSeconds(60), leading)).containsExactly("g1", "g2");
+    }
+
+    @Test
     void staleUnknownGatewayAndUnknownClass_areIgnoredAndCounted() {
         StatsBook book = new StatsBook(CONFIG, 5);
         book.accept(stats("g1", T0.plusSeconds(5), "premium"), T0.plusSeconds(5));
