@@ -68,8 +68,14 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             }
             reusable = DataPlane.keepAliveOf(r);
             plane.responseStarted(e, r.status().code());
-            HttpResponse out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, r.status());
-            out.headers().set(r.headers());
+            HttpResponse out;
+            if (msg instanceof HttpContent) {
+                out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, r.status()); // head and body in one object: split
+                out.headers().set(r.headers());
+            } else {
+                out = r; // the decoder's head, forwarded as it is: no copy of its headers
+                out.setProtocolVersion(HttpVersion.HTTP_1_1);
+            }
             HopByHop.strip(out.headers());
             int code = r.status().code();
             if (!out.headers().contains(HttpHeaderNames.CONTENT_LENGTH) && !e.head && code != 204 && code != 304) {

@@ -643,28 +643,46 @@ public final class DataPlane {
         }
         ch.pipeline().get(BackendHandler.class).bind(ex);
         ex.requestSent = true;
-        FullHttpRequest out = ex.request.retainedDuplicate();
-        HopByHop.strip(out.headers());
-        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_ID.text());
-        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.SCHEME.text());
-        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.PATH.text());
-        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
-        out.headers().remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_WEIGHT.text());
-        if (ex.upgrade != null) {
-            out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
-            out.headers().set(HttpHeaderNames.UPGRADE, ex.upgrade);
-        }
-        out.setProtocolVersion(io.netty.handler.codec.http.HttpVersion.HTTP_1_1);
-        ex.front.addForwardedHeaders(out.headers());
-        if (!out.headers().contains(HttpHeaderNames.HOST)) {
-            InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
-            out.headers().set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
-        }
+        FullHttpRequest out = forwardable(ex, ch);
         ch.writeAndFlush(out).addListener(w -> {
             if (!w.isSuccess() && ex.backend == ch && !ex.finished) {
                 failedBeforeResponse(ex, ch, w.cause());
             }
         });
+    }
+
+    /**
+     * The request as it goes to a server. Its headers are rewritten once per exchange, in place
+     * (hop-by-hop fields out, HTTP/2's extension fields out, {@code Upgrade} back for a tunnel, the
+     * forwarded fields in), and every attempt sends them as they are: no copy per attempt, and a
+     * retry does not append its client to {@code X-Forwarded-For} twice. The client's request line
+     * (its version decides the answer's keep-alive) stays as it came; what is sent is HTTP/1.1. A
+     * {@code Host} the gateway had to add names the server of this attempt.
+     */
+    private static FullHttpRequest forwardable(Exchange ex, Channel ch) {
+        FullHttpRequest in = ex.request;
+        io.netty.handler.codec.http.HttpHeaders h = in.headers();
+        if (!ex.prepared) {
+            ex.prepared = true;
+            HopByHop.strip(h);
+            h.remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_ID.text());
+            h.remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.SCHEME.text());
+            h.remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.PATH.text());
+            h.remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
+            h.remove(io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames.STREAM_WEIGHT.text());
+            if (ex.upgrade != null) {
+                h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
+                h.set(HttpHeaderNames.UPGRADE, ex.upgrade);
+            }
+            ex.front.addForwardedHeaders(h);
+            ex.hostAdded = !h.contains(HttpHeaderNames.HOST);
+        }
+        if (ex.hostAdded) {
+            InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
+            h.set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
+        }
+        return new io.netty.handler.codec.http.DefaultFullHttpRequest(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                in.method(), in.uri(), in.content().retainedDuplicate(), h, in.trailingHeaders());
     }
 
     // ------------------------------------------------------------ from the backend

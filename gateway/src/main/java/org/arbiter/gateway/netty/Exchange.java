@@ -28,6 +28,10 @@ public final class Exchange {
     boolean freshConnection;
     boolean finished;
     ScheduledFuture<?> timeout;
+    /** Its headers were rewritten for the servers (DataPlane#forwardable); every attempt sends them. */
+    boolean prepared;
+    /** The client sent no Host: each attempt names its server's address. */
+    boolean hostAdded;
     /** The protocol the client asked to switch to ({@code Upgrade}, passed through to the server), or null. */
     String upgrade;
 
