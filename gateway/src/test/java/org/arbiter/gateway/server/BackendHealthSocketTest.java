@@ -243,13 +243,16 @@ final class BackendHealthSocketTest {
     void serverResettingAfterTheRequestWasSent_idempotentRetriedOnce_postGets502() throws Exception {
         KillableBackend resetting = keep(new KillableBackend(0));
         resetting.resetOnRequest = true;
-        KillableBackend good = keep(new KillableBackend(0));
+        GatewayTestSupport.Backend good = keep(GatewayTestSupport.backend(0)); // echoes what it was sent
         Gateway g = keep(Gateway.start(cluster("", resetting.url(), good.url()),
                 "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
         try (GatewayTestSupport.Http c = GatewayTestSupport.http(g.port())) {
             // least-outstanding starts at s1: the GET reached it and was reset, then is retried on s2
-            assertThat(c.get("/a").status()).isEqualTo(200);
+            GatewayTestSupport.Http.Response r = c.get("/a", "Connection: keep-alive", "X-Hop: 1");
+            assertThat(r.status()).isEqualTo(200);
             assertThat(resetting.received.get()).isEqualTo(1);
+            // the retry carries the headers as rewritten once: the client once in X-Forwarded-For
+            assertThat(r.body()).contains("xff=127.0.0.1 ", "proto=http ", "connection=null");
         }
         try (GatewayTestSupport.Http c = GatewayTestSupport.http(g.port())) {
             // s2 is idle again, the tie goes round-robin to s1: the POST reached it, so it is not retried
