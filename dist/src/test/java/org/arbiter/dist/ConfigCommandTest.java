@@ -69,7 +69,7 @@ final class ConfigCommandTest {
     void experimentLive_forScale_saysItIsNotAvailable_andExits2() {
         assertThat(run("experiment", "scale", "--out", "target/x", "--live")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --live: scale (expected: --live with concurrency, phases, regions or energy)");
+                .isEqualTo("experiment: --live: scale (expected: --live with concurrency, phases, regions, energy or bursty)");
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--size", "10,x,2")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()

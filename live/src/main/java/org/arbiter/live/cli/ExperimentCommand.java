@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
                 "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
-                "adaptive over demand 50-200 %; --points demand points, --seconds measured per run, default 300),",
+                "adaptive over demand 50-200 %%; --points demand points, --seconds measured per run, default 300),",
                 "distribution (002 Fig. 11: Neptune's random polling against server partitioning on 2-16 servers;",
                 "--seconds measured per run, default 300), spike (002 Fig. 12: a Silver spike and a server failure on 16",
                 "servers, 300 s),",
@@ -167,7 +167,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     }
 
     @Option(names = "--points", paramLabel = "N",
-            description = {"yield: demand points from 50 % to 200 % (default 7; --seconds defaults to 300 there);",
+            description = {"yield: demand points from 50 %% to 200 %% (default 7; --seconds defaults to 300 there);",
                     "bursty: points of 1 000 requests per run (default 100; the sweep uses at most 50)."})
     Integer points;
 
