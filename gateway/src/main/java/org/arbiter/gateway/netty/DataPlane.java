@@ -723,16 +723,8 @@ public final class DataPlane {
             ended[0] = true;
             tunnels.remove(client);
             ex.backend = null;
-            Released released;
-            lock();
-            try {
-                core.complete(ex.ticket, Outcome.CANCELLED, now());
-                released = releaseLocked(now());
-            } finally {
-                lock.unlock();
-            }
             ex.front.tunnelClosed(ex);
-            deliver(released);
+            pumpLocked(() -> core.complete(ex.ticket, Outcome.CANCELLED, now()));
         };
         // the HTTP handlers leave the backend pipeline; what the server sent after its 101 goes to the tunnel
         backend.pipeline().remove(BackendHandler.class);
@@ -832,18 +824,12 @@ public final class DataPlane {
         ch.close();
         ex.backend = null;
         ex.cancelTimeout();
-        Released r;
-        lock();
-        try {
-            core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
-            core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
-            r = releaseLocked(now());
-        } finally {
-            lock.unlock();
-        }
         dropped(ex, DropReason.BACKEND_ERROR);
         ex.front.abort(ex);
-        deliver(r);
+        pumpLocked(() -> {
+            core.serverFailed(ex.ticket, ServerHealth.Failure.RESET, now());
+            core.complete(ex.ticket, Outcome.BACKEND_ERROR, now());
+        });
     }
 
     private void backendTimedOut(Exchange ex) {
@@ -856,14 +842,6 @@ public final class DataPlane {
         if (ch != null) {
             ch.close();
         }
-        Released r;
-        lock();
-        try {
-            core.complete(ex.ticket, Outcome.BACKEND_TIMEOUT, now());
-            r = releaseLocked(now());
-        } finally {
-            lock.unlock();
-        }
         dropped(ex, DropReason.BACKEND_TIMEOUT);
         if (ex.responseStarted) {
             ex.front.abort(ex);
@@ -871,7 +849,7 @@ public final class DataPlane {
             ex.front.answer(ex, Answers.backend(HttpResponseStatus.GATEWAY_TIMEOUT, ex.className,
                     DropReason.BACKEND_TIMEOUT.wireName()));
         }
-        deliver(r);
+        pumpLocked(() -> core.complete(ex.ticket, Outcome.BACKEND_TIMEOUT, now()));
     }
 
     // ------------------------------------------------------------ timers, allocation, stats
