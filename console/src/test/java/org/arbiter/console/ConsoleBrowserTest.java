@@ -150,10 +150,19 @@ final class ConsoleBrowserTest {
                 .anyMatch(r -> Integer.parseInt(r.getAttribute("data-count")) > 1 && r.getText().startsWith("×")));
         assertThat(driver.findElements(By.cssSelector("#decisions tbody tr"))).hasSizeLessThanOrEqualTo(12);
         // the flow model's prediction error per class, as the decisions carry it (premium 0.12, basic 0.2)
-        assertThat(driver.findElement(By.id("decision-summary")).getText()).endsWith("prediction error basic 20 % · premium 12 %");
-        WebElement error = driver.findElement(By.cssSelector("#decisions tbody tr td.prediction-error"));
-        assertThat(error.getText()).isEqualTo("basic 20 % · premium 12 %");
-        assertThat(error.getAttribute("title")).endsWith("basic 7, premium 9");
+        // (read in one go per attempt: the live stream re-renders the table, which can stale an element between reads)
+        String[] seen = wait.until(d -> {
+            try {
+                WebElement error = d.findElement(By.cssSelector("#decisions tbody tr td.prediction-error"));
+                return new String[] {d.findElement(By.id("decision-summary")).getText(), error.getText(),
+                        error.getAttribute("title")};
+            } catch (org.openqa.selenium.StaleElementReferenceException rerendered) {
+                return null;
+            }
+        });
+        assertThat(seen[0]).endsWith("prediction error basic 20 % · premium 12 %");
+        assertThat(seen[1]).isEqualTo("basic 20 % · premium 12 %");
+        assertThat(seen[2]).endsWith("basic 7, premium 9");
         // sizing is off in this cluster: no capacity estimate is in use, so none is shown
         assertThat(driver.findElement(By.cssSelector("#servers tr[data-server=s1]")).getText()).contains("—");
 
