@@ -118,9 +118,9 @@ public final class LiveBursty {
                 LiveResult.BurstyRun r = once(kafka, work, ++run, c.getKey(), c.getValue(), seconds, scale, seed);
                 live.put(c.getKey(), r);
                 progress.accept(String.format(Locale.ROOT, "live bursty %-5s: %d requests, mean %.3f s (D_ref %.1f), "
-                                + "variance %.4f, point variance %.5f; steady %.3f s; bursty weight %.2f (max %.0f), "
+                                + "variance of the points %.5f, per request %.4f; steady %.3f s; bursty weight %.2f (max %.0f), "
                                 + "%d allocations", c.getKey(), r.requests(), r.mean(), TARGET, r.variance(),
-                        r.pointVariance(), r.steadyMeanSeconds(), r.meanWeight(), r.maxWeight(), r.allocations()));
+                        r.requestVariance(), r.steadyMeanSeconds(), r.meanWeight(), r.maxWeight(), r.allocations()));
             }
         }
         Map<String, BurstyResult.Summary> simulated = new LinkedHashMap<>();
@@ -236,8 +236,8 @@ public final class LiveBursty {
         for (double x : d) {
             max = Math.max(max, x);
         }
-        return new LiveResult.BurstyRun(d.length, failed, Experiments.round(mean), round6(variance),
-                round6(pointVariance), points, Experiments.round(max), Experiments.round(steadyMean),
+        return new LiveResult.BurstyRun(d.length, failed, Experiments.round(mean), round6(pointVariance),
+                round6(variance), points, Experiments.round(max), Experiments.round(steadyMean),
                 Experiments.round(meanWeight), maxWeight, allocations);
     }
 

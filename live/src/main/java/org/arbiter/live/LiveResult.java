@@ -107,13 +107,15 @@ public sealed interface LiveResult {
      *
      * @param requests          bursty requests answered
      * @param failed            bursty requests not answered (rejected, errors, timed out, lost)
-     * @param pointVariance     the variance of the means of consecutive groups of {@code setup.pointRequests}
+     * @param variance          as in the simulator's result, 001's: the variance of the points, the means of
+     *                          consecutive groups of {@code setup.pointRequests} requests (NaN with fewer than 2)
+     * @param requestVariance   the variance of the per-request delays
      * @param points            how many such groups
      * @param steadyMeanSeconds the steady class's mean response time over the whole run
      * @param meanWeight        the bursty class's weight at the gateway, sampled every Γ
      * @param allocations       allocations the gateway received during the run
      */
-    record BurstyRun(long requests, long failed, double mean, double variance, double pointVariance, int points,
+    record BurstyRun(long requests, long failed, double mean, double variance, double requestVariance, int points,
                      double maxSeconds, double steadyMeanSeconds, double meanWeight, double maxWeight,
                      long allocations) {
     }

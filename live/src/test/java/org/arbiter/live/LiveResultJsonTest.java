@@ -135,21 +135,22 @@ final class LiveResultJsonTest {
     @Test
     void bursty_liveControllersInRunOrder_thenSetupThenSimulated() throws Exception {
         Map<String, LiveResult.BurstyRun> live = new LinkedHashMap<>();
-        live.put("model", new LiveResult.BurstyRun(424, 0, 9.298, 59.96, 44.28, 8, 23.158, 1.79, 1.212, 8.0, 1743));
-        live.put("liu", new LiveResult.BurstyRun(424, 0, 2.771, 3.36, 1.89, 8, 7.747, 1.618, 1.119, 9.0, 1815));
+        live.put("model", new LiveResult.BurstyRun(424, 0, 9.298, 44.28, 59.96, 8, 23.158, 1.79, 1.212, 8.0, 1743));
+        live.put("liu", new LiveResult.BurstyRun(424, 0, 2.771, 1.89, 3.36, 8, 7.747, 1.618, 1.119, 9.0, 1815));
         Map<String, org.arbiter.sim.experiment.BurstyResult.Summary> simulated = new LinkedHashMap<>();
-        simulated.put("model", new org.arbiter.sim.experiment.BurstyResult.Summary(20.4, 508.8, 109.1));
-        simulated.put("liu", new org.arbiter.sim.experiment.BurstyResult.Summary(2.0, 1.27, 0.0001));
+        simulated.put("model", new org.arbiter.sim.experiment.BurstyResult.Summary(20.4, 109.1, 508.8));
+        simulated.put("liu", new org.arbiter.sim.experiment.BurstyResult.Summary(2.0, 0.0001, 1.27));
         com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                 ResultJson.toJson(new LiveResult.Bursty(live, 900, 0.1,
                         new LiveResult.BurstySetup(2, 2, 10, 0.5, 50, 1, 0.5, 30, 20, 50), simulated)));
         assertThat(j.fieldNames()).toIterable().containsExactly("live", "seconds", "timeScale", "setup", "simulated");
         assertThat(j.get("live").fieldNames()).toIterable().containsExactly("model", "liu");
         assertThat(j.get("live").get("liu").fieldNames()).toIterable().containsExactly("requests", "failed", "mean",
-                "variance", "pointVariance", "points", "maxSeconds", "steadyMeanSeconds", "meanWeight", "maxWeight",
+                "variance", "requestVariance", "points", "maxSeconds", "steadyMeanSeconds", "meanWeight", "maxWeight",
                 "allocations");
         assertThat(j.get("live").get("model").get("requests").asLong()).isEqualTo(424);
-        assertThat(j.get("simulated").get("liu").get("variance").asDouble()).isEqualTo(1.27);
+        assertThat(j.get("simulated").get("liu").get("variance").asDouble()).isEqualTo(0.0001);
+        assertThat(j.get("simulated").get("liu").get("requestVariance").asDouble()).isEqualTo(1.27);
     }
 
     @Test

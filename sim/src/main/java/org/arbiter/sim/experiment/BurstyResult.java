@@ -8,9 +8,10 @@ import java.util.Map;
 /**
  * The {@code bursty} experiment's result (001 Fig. 1, Fig. 3, Table 1; see {@link BurstyExperiment}).
  *
- * @param fig1        001 Fig. 1: the queueing-model predictor (no queue term), with its points
- * @param fig3        001 Fig. 3: 001's controller without PI, with its points
- * @param controllers on the Fig. 1 set-up: model, liu, liu-pi, queue-length
+ * @param fig1        001 Fig. 1: Queueing Model Based Feedback Control (the queueing-model predictor with its
+ *                    feedback loop, no queue term: {@code model-pi}), with its points
+ * @param fig3        001 Fig. 3: 001's controller without PI ({@code liu}), with its points
+ * @param controllers on the Fig. 1 set-up: model, model-pi, liu, liu-pi, queue-length
  * @param sweep       Table 1's shape: load × burstiness at D_ref = 0.1 s, model against liu
  * @param setup       the constants of the run
  */
@@ -24,20 +25,22 @@ public record BurstyResult(Run fig1, Run fig3, Map<String, Summary> controllers,
     /**
      * Response-time statistics of one run.
      *
-     * @param mean          mean of the per-request delays, s
-     * @param variance      variance of the per-request delays, s²
-     * @param pointVariance variance of the points (means of 1 000 requests), s²
+     * @param mean            mean of the per-request delays, s
+     * @param variance        001's variance: that of the points (each the mean delay of 1 000 consecutive
+     *                        requests, what 001's figures plot and its 1.2034 / 0.0051 measure), s²
+     * @param requestVariance variance of the per-request delays, s²
      */
-    public record Summary(double mean, double variance, double pointVariance) {
+    public record Summary(double mean, double variance, double requestVariance) {
     }
 
     /**
-     * One run with its points, for the delay-against-time charts.
+     * One run with its points, for the delay-against-time charts; {@code variance} and
+     * {@code requestVariance} as in {@link Summary}.
      *
      * @param pointSeconds when each point's last request completed, s
      * @param pointMeans   each point: the mean delay of 1 000 consecutive requests, s
      */
-    public record Run(double mean, double variance, double pointVariance, List<Double> pointSeconds,
+    public record Run(double mean, double variance, double requestVariance, List<Double> pointSeconds,
                       List<Double> pointMeans) {
         public Run {
             pointSeconds = List.copyOf(pointSeconds);
@@ -73,11 +76,11 @@ public record BurstyResult(Run fig1, Run fig3, Map<String, Summary> controllers,
             for (Double m : means) {
                 psq += (m - pmean) * (m - pmean);
             }
-            return new Run(mean, sq / n, points > 1 ? psq / points : 0, List.of(times), List.of(means));
+            return new Run(mean, points > 1 ? psq / points : 0, sq / n, List.of(times), List.of(means));
         }
 
         public Summary summary() {
-            return new Summary(mean, variance, pointVariance);
+            return new Summary(mean, variance, requestVariance);
         }
     }
 

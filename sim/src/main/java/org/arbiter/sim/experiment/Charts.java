@@ -306,11 +306,11 @@ public final class Charts {
 
     /**
      * 001 Fig. 1 and Fig. 3: delay against time (each point the mean of 1 000 requests), the
-     * queueing-model predictor and 001's controller, each with D_ref drawn.
+     * queueing-model predictor with its feedback loop and 001's controller, each with D_ref drawn.
      */
     public static List<Path> bursty(BurstyResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        out.add(burstyChart(result.fig1(), "Queueing-model predictor, no queue term (001 Fig. 1)",
+        out.add(burstyChart(result.fig1(), "Queueing Model Based Feedback Control, no queue term (001 Fig. 1)",
                 result.setup().targetSeconds(), dir.resolve("bursty-fig1.png")));
         out.add(burstyChart(result.fig3(), "001's controller, queue-length feedback, no PI (001 Fig. 3)",
                 result.setup().targetSeconds(), dir.resolve("bursty-fig3.png")));
@@ -319,7 +319,7 @@ public final class Charts {
 
     private static Path burstyChart(BurstyResult.Run run, String title, double target, Path file) throws IOException {
         XYChart c = new XYChartBuilder().width(900).height(450)
-                .title(String.format("%s: mean %.4f s, variance %.4f", title, run.mean(), run.variance()))
+                .title(String.format("%s: mean %.4f s, variance of the points %.6f", title, run.mean(), run.variance()))
                 .xAxisTitle("time (s)").yAxisTitle("mean delay of 1 000 requests (s)").build();
         c.addSeries("delay", run.pointSeconds(), run.pointMeans());
         List<Double> ends = List.of(run.pointSeconds().get(0), run.pointSeconds().get(run.pointSeconds().size() - 1));

@@ -10,13 +10,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 001 Fig. 1, Fig. 3 and Table 1's shape in the simulator, seeds 1-5, 100 points of 1 000 requests:
- * what holds of the issue's targets. Not asserted, because they do not hold here (docs/experiments.md
- * has the numbers): the plain predictor's (`model`, no feedback loop) mean within 10 % of D_ref (it is
- * about 10 × D_ref: it cannot catch up with long Pareto bursts; Fig. 1's controller is the predictor
- * with its feedback loop, `model-pi`, whose mean is asserted), `model-pi`'s per-request variance
- * 100 × liu's (it is 5-7 ×; over the points it is thousands of times); in the sweep, the 10 × ratio
- * where the On rate exceeds the server's capacity (nothing can hold the delay there).
+ * 001 Fig. 1, Fig. 3 and Table 1's shape in the simulator, seeds 1-5, 100 points of 1 000 requests.
+ * "variance" is 001's, of the points (see BurstyExperiment's design note); the per-request variance
+ * is asserted where it holds too. Not asserted, because it does not hold (docs/experiments.md has the
+ * numbers): the predictor without its feedback loop (`model`) has a mean about 10 × D_ref (it cannot
+ * catch up with long Pareto bursts); Fig. 1's controller is the predictor with its loop, `model-pi`.
  */
 final class BurstyExperimentTest {
 
@@ -30,36 +28,47 @@ final class BurstyExperimentTest {
         BurstyResult.Summary liuPi = r.controllers().get("liu-pi");
         double target = r.setup().targetSeconds();
         assertThat(target).isEqualTo(2.0);
-        // 001 §5: at least two orders of magnitude, per request and over the points of 1 000
-        assertThat(model.variance()).as("per-request variance, model / liu").isGreaterThan(100 * liu.variance());
-        assertThat(model.pointVariance()).as("point variance, model / liu").isGreaterThan(100 * liu.pointVariance());
-        assertThat(model.pointVariance()).isGreaterThan(100 * liuPi.pointVariance());
-        // Fig. 1's controller (the predictor with its feedback loop) against Fig. 3's, over the points
-        assertThat(modelPi.pointVariance()).as("point variance, model-pi / liu").isGreaterThan(100 * liu.pointVariance());
-        assertThat(modelPi.variance()).as("per-request variance, model-pi / liu").isGreaterThan(liu.variance());
-        // both means within 10 % of D_ref (001 §3: 2.0041; §5: "very close to" D_ref), and liu-pi's
-        assertThat(modelPi.mean()).as("model-pi mean").isBetween(0.9 * target, 1.1 * target);
-        assertThat(liu.mean()).as("liu mean").isBetween(0.9 * target, 1.1 * target);
-        assertThat(liuPi.mean()).as("liu-pi mean").isBetween(0.9 * target, 1.1 * target);
-        // the figures are those runs, with 100 points each
-        assertThat(r.fig1().mean()).isEqualTo(model.mean());
+        // the figures are Fig. 1's controller (the predictor with its feedback loop) and Fig. 3's (liu)
+        assertThat(r.fig1().mean()).isEqualTo(modelPi.mean());
+        assertThat(r.fig1().variance()).isEqualTo(modelPi.variance());
+        assertThat(r.fig3().mean()).isEqualTo(liu.mean());
         assertThat(r.fig3().variance()).isEqualTo(liu.variance());
         assertThat(r.fig1().pointMeans()).hasSize(100);
+        // 001 §5: 1.2034 -> 0.0051; here at least two orders of magnitude, Fig. 1 against Fig. 3
+        assertThat(r.fig1().variance()).as("variance, Fig. 1 (model-pi) / Fig. 3 (liu)")
+                .isGreaterThan(100 * r.fig3().variance());
+        assertThat(modelPi.variance()).isGreaterThan(100 * liuPi.variance());
+        // without its loop the predictor is worse still, per request too
+        assertThat(model.variance()).isGreaterThan(100 * liu.variance());
+        assertThat(model.requestVariance()).as("per-request variance, model / liu")
+                .isGreaterThan(100 * liu.requestVariance());
+        assertThat(modelPi.requestVariance()).as("per-request variance, model-pi / liu")
+                .isGreaterThan(liu.requestVariance());
+        // both means within 10 % of D_ref (001 §3: 2.0041; §5: "very close to" D_ref), and liu-pi's
+        assertThat(r.fig1().mean()).as("Fig. 1 (model-pi) mean").isBetween(0.9 * target, 1.1 * target);
+        assertThat(r.fig3().mean()).as("Fig. 3 (liu) mean").isBetween(0.9 * target, 1.1 * target);
+        assertThat(liuPi.mean()).as("liu-pi mean").isBetween(0.9 * target, 1.1 * target);
 
-        // Table 1's shape: wherever the On rate is within capacity, above the light load, ≥ 10×
+        // Table 1's shape: at every load above the light one, both burstinesses, ≥ 10× lower variance,
+        // liu's mean within 10 % of D_ref, and the model's above it from the middle load on (001 Table 1:
+        // "when the traffic is more heavy and bursty, the average response time exceeds the reference")
         int checked = 0;
         for (BurstyResult.SweepPoint p : r.sweep()) {
-            boolean light = p.load() == BurstyExperiment.SWEEP_LOADS.get(0);
-            boolean peaksFit = p.load() * p.burst() <= 1;
-            if (!light && peaksFit) {
-                assertThat(p.model().variance()).as("load %s burst %s", p.load(), p.burst())
-                        .isGreaterThan(10 * p.liu().variance());
-                assertThat(p.liu().mean()).as("load %s burst %s", p.load(), p.burst())
-                        .isLessThan(1.1 * BurstyExperiment.SWEEP_TARGET);
-                checked++;
+            assertThat(p.load() * p.burst()).as("On rate / capacity").isLessThanOrEqualTo(0.9 + 1e-9);
+            if (p.load() == BurstyExperiment.SWEEP_LOADS.get(0)) {
+                continue;
             }
+            assertThat(p.model().variance()).as("load %s burst %s", p.load(), p.burst())
+                    .isGreaterThan(10 * p.liu().variance());
+            assertThat(p.liu().mean()).as("load %s burst %s", p.load(), p.burst())
+                    .isBetween(0.9 * BurstyExperiment.SWEEP_TARGET, 1.1 * BurstyExperiment.SWEEP_TARGET);
+            if (p.load() >= 0.4) {
+                assertThat(p.model().mean()).as("load %s burst %s", p.load(), p.burst())
+                        .isGreaterThan(BurstyExperiment.SWEEP_TARGET);
+            }
+            checked++;
         }
-        assertThat(checked).isEqualTo(4);   // burst 1.5 at 0.25, 0.4, 0.55; burst 3 at 0.25
+        assertThat(checked).isEqualTo((BurstyExperiment.SWEEP_LOADS.size() - 1) * BurstyExperiment.SWEEP_BURSTS.size());
     }
 
     @Test
@@ -68,6 +77,7 @@ final class BurstyExperimentTest {
         JsonNode j = new ObjectMapper().readTree(ResultJson.toJson(r));
         assertThat(j.get("fig1").get("mean").isNumber()).isTrue();
         assertThat(j.get("fig3").get("variance").isNumber()).isTrue();
+        assertThat(j.get("fig1").get("requestVariance").isNumber()).isTrue();
         assertThat(j.get("controllers").fieldNames()).toIterable()
                 .containsExactly("model", "model-pi", "liu", "liu-pi", "queue-length");
         assertThat(j.get("sweep").get(0).get("model").get("variance").isNumber()).isTrue();
