@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
 
 /**
@@ -36,8 +37,16 @@ public final class LiveExperiments {
                     phases, secondsPerPhase, seed, progress);
             List<PhasesResult.Phase> out = new ArrayList<>();
             for (LiveRig.Phase p : r) {
-                out.add(Experiments.phaseRow(p.name(), p.premiumClients(), p.basicClients(), p.premiumWeight(),
-                        p.basicWeight(), p.premiumResponse(), p.basicResponse(), p.throughput(), "live phase", progress));
+                PhasesResult.Phase row = Experiments.phaseRow(p.name(), p.premiumClients(), p.basicClients(),
+                        p.premiumWeight(), p.basicWeight(), p.premiumResponse(), p.basicResponse(), p.throughput(),
+                        "live phase", progress);
+                if (p.predictionError() != null) {
+                    row = row.withPredictionError(p.predictionError());
+                    progress.accept(String.format(Locale.ROOT, "live phase %s: prediction error mean |e| %s, mean e %s over %d",
+                            p.name(), p.predictionError().meanAbs(), p.predictionError().meanSigned(),
+                            p.predictionError().samples()));
+                }
+                out.add(row);
             }
             return out;
         }
@@ -75,13 +84,13 @@ public final class LiveExperiments {
                 secondsPerPoint * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
-            return Experiments.regions(progress, "live regions", (v, p, b) -> {
+            return Experiments.regions(progress, "live regions", ControlConfig.Combine.MIN, (v, p, b) -> {
                 LiveRig.Phase r = rig.run(new LiveRig.Spec(Choice.of(DispatchConfig.Scheduler.class, v[1]), Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
                         new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
                 progress.accept(String.format(Locale.ROOT, "live regions %s (%d, %d): R %.2f s / %.2f s",
                         v[0], p, b, r.premiumResponse(), r.basicResponse()));
-                return new double[] {r.premiumResponse(), r.basicResponse()};
+                return new Experiments.PointResult(r.premiumResponse(), r.basicResponse(), r.predictionError());
             });
         }
     }

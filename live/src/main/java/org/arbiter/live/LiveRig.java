@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +16,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.arbiter.bus.KafkaBus;
+import org.arbiter.bus.Subscriber;
+import org.arbiter.common.message.Decision;
+import org.arbiter.grm.model.PredictionErrors;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ControlConfig;
@@ -43,15 +47,23 @@ import org.arbiter.loadgen.server.SimServerOptions;
  * shared by the runs (each run its own topic prefix). Every duration is multiplied by the time
  * scale; results are reported back in 003's seconds (response times ÷ scale, throughput ×
  * scale). The gateway's weights are sampled ten times per phase; a phase's weights are the mean of
- * its second half.
+ * its second half. With the GRM, the run reads the decisions topic from its beginning and pairs
+ * each decision's predicted response times with the measurement one statistics window later
+ * (grm's PredictionErrors, the same code the simulated experiments use); the relative errors do
+ * not depend on the time scale.
  */
 
 /** Runs one live configuration of 003's cluster. See the design note. */
 final class LiveRig {
 
-    /** One phase's outcome in 003's units. */
+    /**
+     * One phase's outcome in 003's units; {@code predictionError} is the GRM's flow-model error over
+     * the phase (predictions made once the phase's first statistics window had passed, checked by the
+     * end of the phase, as the simulated phases count it), null when no GRM ran.
+     */
     record Phase(String name, int premiumClients, int basicClients, double premiumWeight, double basicWeight,
-                 double premiumResponse, double basicResponse, double throughput, long sent, long ok) {
+                 double premiumResponse, double basicResponse, double throughput, long sent, long ok,
+                 PredictionError predictionError) {
     }
 
     /**
@@ -123,7 +135,17 @@ final class LiveRig {
                  GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
+                PredictionErrors errors = null;
                 if (spec.grm()) {
+                    PredictionErrors checked = new PredictionErrors(cluster.control().statsWindowSeconds(), true);
+                    bus.subscribe(bus.topics().decisions(), Decision.class, Subscriber.Start.BEGINNING, (k, d) -> {
+                        if (d != null) {
+                            synchronized (checked) {
+                                checked.accept(d);
+                            }
+                        }
+                    });
+                    errors = checked;
                     awaitAllocation(g1);
                 }
                 double phaseWall = secondsPerPhase * scale;
@@ -138,13 +160,23 @@ final class LiveRig {
                     }
                 }, 0, Math.max(10, (long) (phaseWall * 100)), TimeUnit.MILLISECONDS);
                 Map<String, Object> summary;
+                double loadStart;
                 try {
-                    summary = new LoadGenerator(Scenario.parse(sc.toString()),
-                            List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
-                            .run(Files.createDirectories(work.resolve("load" + run)));
+                    LoadGenerator load = new LoadGenerator(Scenario.parse(sc.toString()),
+                            List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
+                    Instant at = Instant.now();
+                    loadStart = at.getEpochSecond() + at.getNano() / 1e9;
+                    summary = load.run(Files.createDirectories(work.resolve("load" + run)));
                 } finally {
                     sampler.shutdownNow();
                 }
+                List<PredictionErrors.Sample> checkedSamples = List.of();
+                if (errors != null) {
+                    synchronized (errors) {
+                        checkedSamples = errors.samples();
+                    }
+                }
+                double window = cluster.control().statsWindowSeconds();
                 List<Phase> out = new ArrayList<>();
                 List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
                 for (int i = 0; i < phases.length; i++) {
@@ -169,7 +201,9 @@ final class LiveRig {
                             n == 0 ? 0 : wp / n, n == 0 ? 0 : wb / n,
                             number(pc, "meanResponseSeconds") / scale, number(bc, "meanResponseSeconds") / scale,
                             (number(pc, "throughputPerSecond") + number(bc, "throughputPerSecond")) * scale,
-                            (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok"))));
+                            (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok")),
+                            errors == null ? null : PredictionError.of(checkedSamples, loadStart + i * phaseWall + window,
+                                    loadStart + (i + 1) * phaseWall)));
                 }
                 return out;
             }
