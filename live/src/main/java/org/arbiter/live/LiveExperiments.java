@@ -28,12 +28,23 @@ public final class LiveExperiments {
     /** Fig. 8-12 live: the four phases under the GRM. */
     public static List<PhasesResult.Phase> phases(long seed, double secondsPerPhase, double scale, Path work,
                                              Consumer<String> progress) throws Exception {
+        return phasesWithTimeline(seed, secondsPerPhase, scale, work, progress).phases();
+    }
+
+    /** The live phases and their response time against time (paper seconds). */
+    public record Phases(List<PhasesResult.Phase> phases, Timeline timeline) {
+    }
+
+    /** As {@link #phases}, with the timeline of the run. */
+    public static Phases phasesWithTimeline(long seed, double secondsPerPhase, double scale, Path work,
+                                            Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
         String[][] phases = {{"A", "5", "5"}, {"B", "20", "20"}, {"C", "5", "20"}, {"D", "20", "5"}};
         progress.accept(String.format(Locale.ROOT, "live phases: 4 × %.1f s of wall time (scale %s)",
                 secondsPerPhase * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
-            List<LiveRig.Phase> r = new LiveRig(kafka, work, scale).run(new LiveRig.Spec(DispatchConfig.Scheduler.WRR, true, 1, 10, 0),
+            LiveRig rig = new LiveRig(kafka, work, scale);
+            List<LiveRig.Phase> r = rig.run(new LiveRig.Spec(DispatchConfig.Scheduler.WRR, true, 1, 10, 0),
                     phases, secondsPerPhase, seed, progress);
             List<PhasesResult.Phase> out = new ArrayList<>();
             for (LiveRig.Phase p : r) {
@@ -48,7 +59,7 @@ public final class LiveExperiments {
                 }
                 out.add(row);
             }
-            return out;
+            return new Phases(out, rig.lastTimeline());
         }
     }
 

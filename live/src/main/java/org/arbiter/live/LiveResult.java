@@ -9,6 +9,7 @@ import org.arbiter.sim.experiment.BurstyResult;
 import org.arbiter.sim.experiment.ConcurrencyResult;
 import org.arbiter.sim.experiment.PhasesResult;
 import org.arbiter.sim.experiment.RegionsResult;
+import org.arbiter.sim.experiment.Timeline;
 
 /**
  * The result of a live experiment ({@code experiment NAME --live}), as result.json holds it: the
@@ -26,10 +27,17 @@ public sealed interface LiveResult {
     }
 
     /** 003 Fig. 8-12 live: the live phases, then the time scale, then the simulated run. */
-    record Phases(List<PhasesResult.Phase> phases, double timeScale, PhasesResult simulated) implements LiveResult {
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    record Phases(List<PhasesResult.Phase> phases, Timeline timeline, double timeScale, PhasesResult simulated)
+            implements LiveResult {
 
         public Phases {
             phases = List.copyOf(phases);
+        }
+
+        /** Without a timeline. */
+        public Phases(List<PhasesResult.Phase> phases, double timeScale, PhasesResult simulated) {
+            this(phases, null, timeScale, simulated);
         }
     }
 

@@ -80,6 +80,8 @@ final class LiveRig {
     private final Path work;
     private final double scale;
     private int runs;
+    /** The last run's response time against time (null: that run had no GRM). */
+    private Timeline lastTimeline;
 
     LiveRig(EmbeddedKafka kafka, Path work, double scale) {
         this.kafka = kafka;
@@ -136,12 +138,15 @@ final class LiveRig {
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 PredictionErrors errors = null;
+                List<Decision> decisions = new ArrayList<>();
+                lastTimeline = null;
                 if (spec.grm()) {
                     PredictionErrors checked = new PredictionErrors(cluster.control().statsWindowSeconds(), true);
                     bus.subscribe(bus.topics().decisions(), Decision.class, Subscriber.Start.BEGINNING, (k, d) -> {
                         if (d != null) {
                             synchronized (checked) {
                                 checked.accept(d);
+                                decisions.add(d);
                             }
                         }
                     });
@@ -171,12 +176,17 @@ final class LiveRig {
                     sampler.shutdownNow();
                 }
                 List<PredictionErrors.Sample> checkedSamples = List.of();
+                double window = cluster.control().statsWindowSeconds();
                 if (errors != null) {
+                    List<Timeline.PhaseMark> marks = new ArrayList<>();
+                    for (int i = 0; i < phases.length; i++) {
+                        marks.add(new Timeline.PhaseMark(phases[i][0], i * secondsPerPhase));
+                    }
                     synchronized (errors) {
                         checkedSamples = errors.samples();
+                        lastTimeline = Timeline.of(decisions, loadStart, scale, window, marks, Experiments.TARGETS);
                     }
                 }
-                double window = cluster.control().statsWindowSeconds();
                 List<Phase> out = new ArrayList<>();
                 List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
                 for (int i = 0; i < phases.length; i++) {
@@ -208,6 +218,11 @@ final class LiveRig {
                 return out;
             }
         }
+    }
+
+    /** The last run's measured and predicted response time against time, paper seconds (null without a GRM). */
+    Timeline lastTimeline() {
+        return lastTimeline;
     }
 
     /** Waits (up to 30 s) until the GRM's first allocation reached the gateway. */

@@ -215,11 +215,13 @@ public final class Demo implements AutoCloseable {
         // The GRM's predictions checked against the gateways' later measurements, for the per-phase error.
         org.arbiter.grm.model.PredictionErrors errors =
                 new org.arbiter.grm.model.PredictionErrors(cluster.control().statsWindowSeconds(), true);
+        List<org.arbiter.common.message.Decision> decisions = new java.util.ArrayList<>();
         watch.subscribe(watch.topics().decisions(), org.arbiter.common.message.Decision.class, Subscriber.Start.BEGINNING,
                 (k, d) -> {
                     if (d != null) {
                         synchronized (errors) {
                             errors.accept(d);
+                            decisions.add(d);
                         }
                     }
                 });
@@ -253,8 +255,18 @@ public final class Demo implements AutoCloseable {
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
         List<org.arbiter.grm.model.PredictionErrors.Sample> checked;
+        org.arbiter.sim.experiment.Timeline timeline;
+        double loadStartEpoch = loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9;
         synchronized (errors) {
             checked = errors.samples();
+            timeline = DemoReport.timeline(decisions, loadStartEpoch, plan, cluster.control().statsWindowSeconds());
+        }
+        try {
+            org.arbiter.sim.experiment.Charts.timeline(timeline, "Demo: response time per class (both gateways), "
+                    + "measured, predicted one window earlier, and targets, in 003's seconds",
+                    out.resolve("phases-timeline.png"));
+        } catch (java.io.IOException | RuntimeException e) {
+            log.printf("demo: phases-timeline.png not written (%s)%n", e.getMessage());
         }
         DemoReport.enrich(s, weights, plan.timeScale(), checked,
                 loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9, cluster.control().statsWindowSeconds());

@@ -72,10 +72,27 @@ public final class DemoReport {
     }
 
     /** One line per phase: clients, weights, response against target, throughput, utility. */
+    /**
+     * The demo's response time against time in 003's seconds (phases every {@code plan.phaseSeconds()}
+     * of wall time from the load's start, targets 2 s and 3 s).
+     */
+    public static org.arbiter.sim.experiment.Timeline timeline(List<org.arbiter.common.message.Decision> decisions,
+                                                              double loadStartEpochSeconds, DemoPlan plan,
+                                                              double windowSeconds) {
+        List<org.arbiter.sim.experiment.Timeline.PhaseMark> marks = new java.util.ArrayList<>();
+        for (int i = 0; i < DemoPlan.PHASES.size(); i++) {
+            marks.add(new org.arbiter.sim.experiment.Timeline.PhaseMark(DemoPlan.PHASES.get(i).name() + " "
+                    + DemoPlan.PHASES.get(i).premium() + "," + DemoPlan.PHASES.get(i).basic(),
+                    i * plan.phaseSeconds() / plan.timeScale()));
+        }
+        return org.arbiter.sim.experiment.Timeline.of(decisions, loadStartEpochSeconds, plan.timeScale(), windowSeconds,
+                marks, org.arbiter.sim.experiment.Experiments.TARGETS);
+    }
+
     public static String table(ObjectNode summary, double timeScale) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %-22s %-11s %-8s %s%n", "phase", "clients",
-                "weights g1 | g2 (P,B)", "response P/B (paper s)", "req/s", "utility", "error"));
+        b.append(String.format(Locale.ROOT, "%-5s %-15s %-33s %-28s %-9s %-8s %s%n", "phase", "clients (P,B)",
+                "weights at g1 | g2 (P,B)", "mean response P / B (target)", "req/s", "utility", "error"));
         for (JsonNode p : summary.withArray("phases")) {
             JsonNode w = p.path("weights");
             String weights = String.format(Locale.ROOT, "%.1f,%.1f | %.1f,%.1f",
@@ -86,11 +103,21 @@ public final class DemoReport {
             double x = p.path("classes").path("premium").path("throughputPerSecond").asDouble()
                     + p.path("classes").path("basic").path("throughputPerSecond").asDouble();
             JsonNode e = p.path("predictionError").path("meanAbs");
-            b.append(String.format(Locale.ROOT, "%-5s %-9s %-27s %5.2f/%-5.2f (2 / 3)   %-11.1f %-8.3f %s%n",
-                    p.path("name").asText(), clients(p), weights, rp, rb, x, p.path("clusterUtility").asDouble(),
+            b.append(String.format(Locale.ROOT, "%-5s %-15s %-33s %-28s %-9.1f %-8.3f %s%n",
+                    p.path("name").asText(), clients(p), weights,
+                    String.format(Locale.ROOT, "%.2f s / %.2f s (2 s / 3 s)", rp, rb), x,
+                    p.path("clusterUtility").asDouble(),
                     e.isNumber() ? String.format(Locale.ROOT, "%.3f", e.asDouble()) : "—"));
         }
+        b.append(String.format(Locale.ROOT, "(P,B): (premium, basic). Response times are in the paper's seconds "
+                + "(003's experiment; measured wall seconds / the time scale %s); req/s is wall-clock. utility: the "
+                + "phase's cluster utility, min over the classes (003 eq. 2b). error: the GRM model's mean |predicted "
+                + "- measured| / measured response time.%n", fmtScale(timeScale)));
         return b.toString();
+    }
+
+    private static String fmtScale(double s) {
+        return s == Math.rint(s) ? String.format(Locale.ROOT, "%.0f", s) : Double.toString(s);
     }
 
     private static String clients(JsonNode p) {

@@ -79,6 +79,11 @@ final class DemoGatewaySpreadTest {
                     }
                 });
                 run.get((long) plan.durationSeconds() + 60, java.util.concurrent.TimeUnit.SECONDS);
+                // the demo's chart in the paper's terms (issue 19): response time against time, written
+                java.nio.file.Path timeline = dir.resolve("out").resolve("phases-timeline.png");
+                assertThat(timeline).as("the demo's timeline chart").exists();
+                assertThat(java.nio.file.Files.size(timeline)).isPositive();
+                assertThat(log.toString()).as("the table says what (P,B) means").contains("(P,B): (premium, basic)");
 
                 // Idle: no clients, the window empties, the neutral allocation goes out.
                 Gateway g1 = demo.gateways().get(0);

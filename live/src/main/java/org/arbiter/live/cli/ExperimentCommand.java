@@ -101,9 +101,12 @@ public final class ExperimentCommand implements Callable<Integer> {
                             dir -> List.of());
                 }
                 case "phases" -> {
-                    List<PhasesResult.Phase> live = LiveExperiments.phases(seed, seconds, timeScale, out, err::println);
+                    LiveExperiments.Phases live = LiveExperiments.phasesWithTimeline(seed, seconds, timeScale, out,
+                            err::println);
                     PhasesResult simulated = Experiments.phases(seed, seconds, s -> { });
-                    yield new Output(new LiveResult.Phases(live, timeScale, simulated), dir -> Charts.phases(live, dir));
+                    yield new Output(new LiveResult.Phases(live.phases(), live.timeline(), timeScale, simulated),
+                            dir -> Charts.phases(live.phases(), live.timeline(),
+                                    "Response time, live (003 Fig. 9 against time): measured, predicted, target", dir));
                 }
                 case "concurrency" -> {
                     ConcurrencyResult live = LiveExperiments.concurrency(seed, seconds, timeScale, out, err::println);
@@ -250,7 +253,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             case "phases" -> {
                 PhasesResult r = Experiments.phases(seed, seconds, combine(), err::println);
-                yield new Output(r, dir -> Charts.phases(r.phases(), dir));
+                yield new Output(r, dir -> Charts.phases(r.phases(), r.timeline(),
+                        "Response time, simulated (003 Fig. 9 against time): measured, predicted, target", dir));
             }
             case "regions" -> {
                 RegionsResult r = Experiments.regions(seed, seconds, combine(), err::println);

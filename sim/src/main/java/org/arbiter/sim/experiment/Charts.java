@@ -48,6 +48,73 @@ public final class Charts {
         return List.of(save(c, dir.resolve("concurrency.png")));
     }
 
+    /**
+     * 003 Fig. 9 against time: per class the measured mean response time (solid) and the flow model's
+     * prediction for the same window (dotted, made one statistics window earlier), the targets
+     * (dashed) and the phase boundaries (vertical lines, named), in the paper's seconds.
+     */
+    public static Path timeline(Timeline t, String title, Path file) throws IOException {
+        XYChart c = new XYChartBuilder().width(1000).height(500).title(title)
+                .xAxisTitle("time (s, the paper's time)").yAxisTitle("mean response time (s)").build();
+        c.getStyler().setMarkerSize(3);
+        double ymax = 0;
+        double xmax = 0;
+        java.awt.Color[] palette = {new java.awt.Color(0x1f, 0x5f, 0xd0), new java.awt.Color(0xe0, 0x8a, 0x00),
+                new java.awt.Color(0x2a, 0x9d, 0x3a), new java.awt.Color(0xb0, 0x30, 0x90)};
+        Map<String, java.awt.Color> colour = new LinkedHashMap<>();
+        for (String cls : t.classes().keySet()) {
+            colour.put(cls, palette[colour.size() % palette.length]);
+        }
+        for (String cls : t.targets().keySet()) {
+            colour.putIfAbsent(cls, palette[colour.size() % palette.length]);
+        }
+        for (Map.Entry<String, Timeline.Curves> e : t.classes().entrySet()) {
+            Timeline.Curves k = e.getValue();
+            java.awt.Color col = colour.get(e.getKey());
+            if (!k.measured().isEmpty()) {
+                c.addSeries(e.getKey() + " measured", k.measuredSeconds(), k.measured())
+                        .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE).setLineColor(col);
+                ymax = Math.max(ymax, k.measured().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+                xmax = Math.max(xmax, k.measuredSeconds().get(k.measuredSeconds().size() - 1));
+            }
+            if (!k.predicted().isEmpty()) {
+                c.addSeries(e.getKey() + " predicted", k.predictedSeconds(), k.predicted())
+                        .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE)
+                        .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DOT_DOT).setLineColor(col.darker());
+                ymax = Math.max(ymax, k.predicted().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            }
+        }
+        if (xmax <= 0) {
+            xmax = 1;
+        }
+        for (Map.Entry<String, Double> e : t.targets().entrySet()) {
+            c.addSeries(e.getKey() + " target", List.of(0.0, xmax), List.of(e.getValue(), e.getValue()))
+                    .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE)
+                    .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH).setLineColor(colour.get(e.getKey()));
+            ymax = Math.max(ymax, e.getValue());
+        }
+        for (Timeline.PhaseMark m : t.phases()) {
+            if (m.startSeconds() > 0) {
+                c.addAnnotation(new org.knowm.xchart.AnnotationLine(m.startSeconds(), true, false));
+            }
+            c.addAnnotation(new org.knowm.xchart.AnnotationText(m.name(), m.startSeconds() + 0.02 * xmax,
+                    1.05 * ymax, false));
+        }
+        c.getStyler().setYAxisMax(1.12 * ymax);
+        c.getStyler().setXAxisMin(0.0);
+        return save(c, file);
+    }
+
+    /** As {@link #phases(List, Path)}, and with a timeline (non-null) its chart, {@code phases-timeline.png}. */
+    public static List<Path> phases(List<PhasesResult.Phase> phases, Timeline timeline, String title, Path dir)
+            throws IOException {
+        List<Path> out = new ArrayList<>(phases(phases, dir));
+        if (timeline != null) {
+            out.add(timeline(timeline, title, dir.resolve("phases-timeline.png")));
+        }
+        return out;
+    }
+
     /** 003 Fig. 9-10: weights and mean response times per phase (simulated or live). */
     public static List<Path> phases(List<PhasesResult.Phase> phases, Path dir) throws IOException {
         List<String> names = phases.stream().map(PhasesResult.Phase::name).toList();

@@ -110,24 +110,40 @@ public final class Experiments {
         ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
         double window = cluster.control().statsWindowSeconds();
         PredictionErrors errors = new PredictionErrors(window, true);
-        SimResult r = new Simulator(cluster, sc, true).withDecisions(errors::accept).run();
+        List<org.arbiter.common.message.Decision> decisions = new ArrayList<>();
+        SimResult r = new Simulator(cluster, sc, true).withDecisions(d -> {
+            errors.accept(d);
+            decisions.add(d);
+        }).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
+        List<Timeline.PhaseMark> marks = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
             PredictionError e = PredictionError.of(errors.samples(), p.startSeconds() + window, p.endSeconds());
+            marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
             phases.add(phaseRow(p.name(), clients(p.name(), 0), clients(p.name(), 1), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
                     pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress).withPredictionError(e));
             progress.accept(String.format(Locale.ROOT, "phase %s: prediction error mean |e| %s, mean e %s over %d",
                     p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
-        return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()));
+        Timeline timeline = Timeline.of(decisions, 0, 1, window, marks, TARGETS);
+        return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline);
     }
 
     static final UtilityFunction PREMIUM = UtilityFunction.pacifici(2, 1, 1, 1);
     static final UtilityFunction BASIC = UtilityFunction.pacifici(3, 1, 1, 1);
+    /** 003 §V's targets, s, for the charts. */
+    public static final Map<String, Double> TARGETS = orderedTargets();
+
+    private static Map<String, Double> orderedTargets() {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("premium", 2.0);
+        m.put("basic", 3.0);
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     /** One row of the phases result (weights, mean responses in s, throughput in req/s), reported to {@code progress}. */
     public static PhasesResult.Phase phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,

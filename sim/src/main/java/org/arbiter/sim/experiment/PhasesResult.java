@@ -8,11 +8,19 @@ import java.util.List;
  * @param combine                        the GRM's objective, min (003 eq. 2b) or sum (eq. 2a)
  * @param phases                         one row per phase, A to D
  * @param simulatedRequestsPerWallSecond the simulator's speed (wall clock, so it varies between runs)
+ * @param timeline                       measured and predicted response time against time, per class
+ *                                       (null: not recorded)
  */
-public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond) {
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline) {
 
     public PhasesResult {
         phases = List.copyOf(phases);
+    }
+
+    /** Without a timeline. */
+    public PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond) {
+        this(combine, phases, simulatedRequestsPerWallSecond, null);
     }
 
     /** Combined with min (003 eq. 2b, the paper's choice for Fig. 8-12). */
