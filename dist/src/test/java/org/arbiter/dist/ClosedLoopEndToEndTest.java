@@ -70,6 +70,9 @@ final class ClosedLoopEndToEndTest {
             assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(SCALE);
             assertThat(cluster.classes().get(0).utility().phi()).isEqualTo(3.0);
             assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * SCALE);
+            // Phase B was 16 s; 10 s now: the GRM's allocation settles within ~2 s of the load starting
+            // (measured: premium's weight 7 at both gateways together from 1 s on, to the end), and phase B
+            // still holds ~1 000 premium requests per run against a ~30 % gap in mean response.
             Scenario scenario = Scenario.parse("""
                     classes:
                       premium: {headers: {X-Class: premium}}
@@ -79,7 +82,7 @@ final class ClosedLoopEndToEndTest {
                     seed: 4
                     phases:
                       - {name: warm, duration: 4s, clients: {premium: 20, basic: 20}}
-                      - {name: B, duration: 16s, clients: {premium: 20, basic: 20}}
+                      - {name: B, duration: 10s, clients: {premium: 20, basic: 20}}
                     """.formatted(1000 * SCALE));
 
             // Configured equal shares: standalone gateways, no GRM.
@@ -109,7 +112,7 @@ final class ClosedLoopEndToEndTest {
                 Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm"));
                 sampler.shutdownNow();
                 withGrm = premiumResponse(s);
-                var b = weights.average(8, 20);
+                var b = weights.average(8, 14);
                 premiumWeight = b.get("g1").get("premium") + b.get("g2").get("premium");
                 assertThat(g1.allocation().source()).isEqualTo("grm");
             }

@@ -96,6 +96,17 @@ public final class YieldExperiment {
      * @param seconds measured simulated seconds per run (a tenth of it, at least 20 s, warms up first)
      */
     public static YieldResult run(long seed, int points, double seconds, Consumer<String> progress) {
+        return run(seed, points, seconds, List.of(Workload.values()), SHAPES, progress);
+    }
+
+    /**
+     * Runs the given workloads and yield shapes only: their curves, capacities and (with Search
+     * and hybrid) the class breakdown are those of the full run with the same seed, as every run
+     * is a function of its own arguments and the seed alone. Lets a test that checks one curve
+     * skip the other five.
+     */
+    static YieldResult run(long seed, int points, double seconds, List<Workload> only,
+                           List<ClassConfig.YieldSpec.Shape> onlyShapes, Consumer<String> progress) {
         if (points < 2 || points > 100) {
             throw new IllegalArgumentException("--points: " + points + " (expected: 2 to 100)");
         }
@@ -110,13 +121,13 @@ public final class YieldExperiment {
         Map<String, Map<String, YieldResult.Curve>> workloads = new LinkedHashMap<>();
         Map<String, Double> capacity = new LinkedHashMap<>();
         Map<String, Map<String, YieldResult.ClassBreakdown>> breakdown = new LinkedHashMap<>();
-        for (Workload w : Workload.values()) {
+        for (Workload w : only) {
             double full = capacity(w, seed, warmup, seconds);
             capacity.put(w.key, Experiments.round(full));
             progress.accept(String.format(Locale.ROOT, "yield %s: 100 %% demand = %.2f req/s (nominal 16/E[s] = %.2f)",
                     w.key, full, w.nominalPerSecond()));
             Map<String, YieldResult.Curve> shapes = new LinkedHashMap<>();
-            for (ClassConfig.YieldSpec.Shape shape : SHAPES) {
+            for (ClassConfig.YieldSpec.Shape shape : onlyShapes) {
                 Map<String, List<Double>> loss = new LinkedHashMap<>();
                 for (String policy : POLICIES) {
                     List<Double> l = new ArrayList<>();

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.arbiter.common.config.ClassConfig;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * 002 Fig. 8 and 10 in the simulator, shortened (60 s measured per run, demand 50/100/150/200 %),
- * seeds 1-3: what holds of the issue's targets on the Differentiated Search workload with the
+ * seeds 1-3, the Search workload with the hybrid shape only (the full run's other five curves are
+ * not asserted here): what holds of the issue's targets on the Differentiated Search workload with the
  * hybrid yield. The target "YID below Greedy at every demand up to 100 %" does not hold here and is
  * not asserted (docs/experiments.md has the numbers): at 50 % nothing queues and the four policies
  * lose the same yield, at 100 % Greedy loses less than YID.
@@ -19,7 +21,10 @@ final class YieldExperimentTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3})
     void search_hybrid_greedyBeatsYidInOverload_adaptiveFollowsTheBetter_andGreedyServesMoreGoldThanEdf(long seed) {
-        YieldResult r = YieldExperiment.run(seed, 4, 60, m -> { });
+        // Search with the hybrid shape only: what is asserted below (its curve, its capacity and the class
+        // breakdown, which is Search's and hybrid's); the same numbers as in the full run (see run's Javadoc).
+        YieldResult r = YieldExperiment.run(seed, 4, 60, List.of(YieldExperiment.Workload.SEARCH),
+                List.of(ClassConfig.YieldSpec.Shape.HYBRID), m -> { });
         YieldResult.Curve hybrid = r.workloads().get("search").get("hybrid");
         assertThat(hybrid.demand()).containsExactly(0.5, 1.0, 1.5, 2.0);
         Map<String, List<Double>> loss = hybrid.lossPercent();
