@@ -161,7 +161,7 @@ public final class GrmSolver {
                     f.queueLength(), p.controlPeriodSeconds(), p.gain());
             case LIU -> FlowModel.liu(f.arrivalRate(), f.responseTime(), w, cap, f.queueLength(),
                     c.targetSeconds(), p.liuK(), deltaMu);
-            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap);
+            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap).withServiceTime(f.serviceTime());
         };
         return c.thinkTimeSeconds() < Double.POSITIVE_INFINITY ? m.withThinkTime(c.thinkTimeSeconds()) : m;
     }

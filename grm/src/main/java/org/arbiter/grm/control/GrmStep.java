@@ -454,7 +454,7 @@ public final class GrmStep implements ControlStep {
                 flows.add(cs == null
                         ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
                         : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
-                                cs.queueLength(), slotsInUse(cs)));
+                                cs.queueLength(), slotsInUse(cs), serviceTime(cs)));
             }
         }
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
@@ -493,6 +493,12 @@ public final class GrmStep implements ControlStep {
     static double slotsInUse(GatewayStats.ClassStats cs) {
         double x = cs.throughput() * cs.meanServiceTime();
         return x > 0 && Double.isFinite(x) ? x : 0;
+    }
+
+    /** S̃, the mean time the flow's requests held a slot over the window; 0 (not measured) without completions. */
+    static double serviceTime(GatewayStats.ClassStats cs) {
+        double s = cs.meanServiceTime();
+        return cs.throughput() > 0 && s > 0 && Double.isFinite(s) ? s : 0;
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */
