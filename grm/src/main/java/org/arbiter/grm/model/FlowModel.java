@@ -203,14 +203,16 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
     /**
      * The slot model: c = w slots, each serving one request at a time for S̃ on average. Closed loop:
      * the finite-source queue M/M/c//n with n = λ·(Z + t̃) clients; open loop: M/M/c (Erlang C).
-     * A non-integer c or n is interpolated linearly between its neighbours; c below 1 is one slot
+     * n = λ·(Z + t̃) is rounded to whole clients; a non-integer c
+     * is interpolated linearly between its neighbours; c below 1 is one slot
      * running at speed c. +∞ when unstable (open loop, λS̃ ≥ c).
      */
     private double slots(double c) {
         double s = serviceTimeSeconds;
         if (thinkTimeSeconds < Double.POSITIVE_INFINITY) {
-            double n = Math.min(predictionArrivalRate * (thinkTimeSeconds + responseTimeSeconds), MAX_CLIENTS);
-            return interpolate(n, k -> interpolateSlots(c, s, (m, sv) -> finiteSource((int) k, m, sv, thinkTimeSeconds)));
+            // clients are whole: λ̃(Z + t̃) estimates their number with the window's noise
+            int n = (int) Math.round(Math.min(predictionArrivalRate * (thinkTimeSeconds + responseTimeSeconds), MAX_CLIENTS));
+            return interpolateSlots(c, s, (m, sv) -> finiteSource(n, m, sv, thinkTimeSeconds));
         }
         double lambda = predictionArrivalRate;
         return interpolateSlots(c, s, (m, sv) -> erlangC(m, lambda, sv));
@@ -232,13 +234,6 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         double f = c - lo;
         double tLo = q.responseTime(lo, s);
         return f == 0 ? tLo : (1 - f) * tLo + f * q.responseTime(lo + 1, s);
-    }
-
-    private static double interpolate(double x, java.util.function.DoubleUnaryOperator f) {
-        double lo = Math.floor(x);
-        double frac = x - lo;
-        double tLo = f.applyAsDouble(lo);
-        return frac == 0 ? tLo : (1 - frac) * tLo + frac * f.applyAsDouble(lo + 1);
     }
 
     /**
