@@ -182,28 +182,30 @@ public final class GrmSolver {
 
     /**
      * Work conservation (slot model only): the slots a flow can count on whatever its weight, because
-     * its gateway's other flows leave them idle. The gateway's WRR lends a flow the slots of the
-     * gateway's total weight W_g (in force) that the others do not use; they use at most their demand,
-     * so the flow holds at least W_g − Σ_{o≠f} demand_o. Absent (0) for a flow whose gateway has a flow
-     * with arrivals but no service time measured (its demand is unknown), and outside the mm1
-     * prediction.
+     * the other flows leave them idle. The gateway's WRR lends a flow the slots of its N_g that the
+     * others do not use; they use at most their demand, so the flow holds at least
+     * N_g − Σ_{o≠f} demand_o. Only with one gateway, where N_g = N: with several, N_g follows from the
+     * weights being chosen (003 eq. 5-6) and the floor is left out. Absent (0) for a flow whose
+     * gateway has a flow with arrivals but no service time measured (its demand is unknown), and
+     * outside the mm1 prediction.
      */
     static Map<Problem.FlowId, Double> borrowable(Problem problem) {
         Map<Problem.FlowId, Double> out = new LinkedHashMap<>();
         if (problem.parameters().prediction() != Problem.Prediction.MM1) {
             return out;
         }
-        Map<String, double[]> byGateway = new LinkedHashMap<>(); // gateway → {W_g, Σ demand}
-        for (Problem.Flow f : problem.flows()) {
-            double[] g = byGateway.computeIfAbsent(f.gateway(), x -> new double[2]);
-            g[0] += f.weight();
-            g[1] += demandSlots(f, problem.classNamed(f.cls()));
+        if (problem.gateways().size() != 1) {
+            return out;
         }
+        double all = 0;
         for (Problem.Flow f : problem.flows()) {
-            double[] g = byGateway.get(f.gateway());
-            double others = g[1] - demandSlots(f, problem.classNamed(f.cls()));
+            all += demandSlots(f, problem.classNamed(f.cls()));
+        }
+        int n = problem.totalConcurrency();
+        for (Problem.Flow f : problem.flows()) {
+            double others = all - demandSlots(f, problem.classNamed(f.cls()));
             if (f.serviceTime() > 0 && f.arrivalRate() > 0 && Double.isFinite(others)) {
-                out.put(f.id(), Math.max(0, g[0] - others));
+                out.put(f.id(), Math.max(0, n - others));
             }
         }
         return out;

@@ -233,14 +233,15 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         int lo = (int) Math.floor(c);
         double f = c - lo;
         double tLo = q.responseTime(lo, s);
-        return f == 0 ? tLo : (1 - f) * tLo + f * q.responseTime(lo + 1, s);
+        // both ends are ≥ s; the max only undoes rounding in the blend
+        return f == 0 ? tLo : Math.max(s, (1 - f) * tLo + f * q.responseTime(lo + 1, s));
     }
 
     /**
      * Mean response time of M/M/c with arrival rate λ and mean service time s: s + C(c, a)·s/(c − a),
      * a = λs, C Erlang's delay probability (by Erlang B's recursion); +∞ when a ≥ c.
      */
-    static double erlangC(int c, double lambda, double s) {
+    public static double erlangC(int c, double lambda, double s) {
         double a = lambda * s;
         if (a >= c) {
             return Double.POSITIVE_INFINITY;
@@ -258,7 +259,7 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
      * time s, the finite-source queue M/M/c//n: p_k ∝ p_{k−1}·(n − k + 1)(s/Z)/min(k, c), throughput
      * X = Σ p_k min(k, c)/s, response n/X − Z (the interactive response time law). s when n = 0.
      */
-    static double finiteSource(int n, int c, double s, double z) {
+    public static double finiteSource(int n, int c, double s, double z) {
         if (n <= 0) {
             return s;
         }

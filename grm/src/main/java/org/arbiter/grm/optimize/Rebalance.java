@@ -15,11 +15,13 @@ package org.arbiter.grm.optimize;
  * 1. every eligible flow gives back the units on the flat top of its table: it keeps the fewest
  *    units k' ≥ its lower bound at which its value is still the value at its allocation k
  *    (|v(k') − v(k)| ≤ 1e-9·(1 + |v(k)|));
- * 2. the units given back go first to the flows' unmet demand (demand_i − k'_i, the units the flow
- *    would hold unconstrained), in proportion to it;
- * 3. the rest is split evenly over the eligible flows;
+ * 2. the units given back go first to the unmet demand of the flows that are not at their top
+ *    (demand_i − k'_i, demand_i the units the flow would hold unconstrained), in proportion to it,
+ *    whole units by largest remainder;
+ * 3. the rest one unit at a time to the eligible flow holding the fewest (water-filling, so two
+ *    equal flows end equal whatever their order; an odd unit goes to the earlier one);
  *
- * each flow within its upper bound, whole units by largest remainder (ties: input order). No value
+ * each flow within its upper bound. No value
  * decreases as long as the tables are non-decreasing; the caller checks the objective and keeps the
  * optimiser's allocation otherwise.
  *
@@ -44,6 +46,7 @@ public final class Rebalance {
         int n = items.size();
         int[] out = units.clone();
         long released = 0;
+        boolean[] atTop = new boolean[n];
         for (int i = 0; i < n; i++) {
             Optimizer.Item it = items.get(i);
             if (!eligible[i] || it.isConstant()) {
@@ -55,15 +58,17 @@ public final class Rebalance {
                 k--;
             }
             released += out[i] - k;
+            atTop[i] = k < out[i];
             out[i] = k;
         }
         if (released == 0) {
             return units.clone();
         }
+        // 2. unmet demand, in proportion (a flow that gave units back is at its top: it has none)
         double[] need = new double[n];
         double needSum = 0;
         for (int i = 0; i < n; i++) {
-            if (eligible[i] && !items.get(i).isConstant()) {
+            if (eligible[i] && !items.get(i).isConstant() && !atTop[i]) {
                 need[i] = Math.max(0, Math.min(demandUnits[i], items.get(i).upper()) - out[i]);
                 needSum += need[i];
             }
@@ -72,28 +77,20 @@ public final class Rebalance {
         if (toNeed > 0) {
             released -= give(items, out, need, needSum, toNeed);
         }
-        double[] even = new double[n];
-        double evenSum = 0;
-        for (int i = 0; i < n; i++) {
-            if (eligible[i] && !items.get(i).isConstant() && out[i] < items.get(i).upper()) {
-                even[i] = 1;
-                evenSum++;
-            }
-        }
-        while (released > 0 && evenSum > 0) {
-            long given = give(items, out, even, evenSum, released);
-            if (given == 0) {
-                break;
-            }
-            released -= given;
-            evenSum = 0;
+        // 3. evenly: one unit at a time to the eligible flow holding the fewest (ties: input order)
+        while (released > 0) {
+            int best = -1;
             for (int i = 0; i < n; i++) {
-                even[i] = even[i] > 0 && out[i] < items.get(i).upper() ? 1 : 0;
-                evenSum += even[i];
+                if (eligible[i] && !items.get(i).isConstant() && out[i] < items.get(i).upper()
+                        && (best < 0 || out[i] < out[best])) {
+                    best = i;
+                }
             }
-        }
-        if (released > 0) {
-            return units.clone(); // nowhere to put them within the bounds: keep the optimiser's
+            if (best < 0) {
+                return units.clone(); // nowhere to put them within the bounds: keep the optimiser's
+            }
+            out[best]++;
+            released--;
         }
         return out;
     }
