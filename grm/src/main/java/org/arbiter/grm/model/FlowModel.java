@@ -202,7 +202,9 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
 
     /**
      * The slot model: c = w slots, each serving one request at a time for S̃ on average. Closed loop:
-     * the finite-source queue M/M/c//n with n = λ·(Z + t̃) clients; open loop: M/M/c (Erlang C).
+     * the finite-source queue M/M/c//n with n = λ·(Z + t̃) clients. Open loop: eq. 9 with S̃ as its
+     * floor (M/M/c, {@link #erlangC}, would call a saturated measurement — closed-loop clients not
+     * declared as such — unstable at its own weight; eq. 9 is calibrated on it).
      * n = λ·(Z + t̃) is rounded to whole clients; a non-integer c
      * is interpolated linearly between its neighbours; c below 1 is one slot
      * running at speed c. +∞ when unstable (open loop, λS̃ ≥ c).
@@ -214,8 +216,9 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
             int n = (int) Math.round(Math.min(predictionArrivalRate * (thinkTimeSeconds + responseTimeSeconds), MAX_CLIENTS));
             return interpolateSlots(c, s, (m, sv) -> finiteSource(n, m, sv, thinkTimeSeconds));
         }
-        double lambda = predictionArrivalRate;
-        return interpolateSlots(c, s, (m, sv) -> erlangC(m, lambda, sv));
+        // open loop: eq. 9 (calibrated on the measurement, so the state measured is stable), never below S̃
+        double denominator = mu() - predictionArrivalRate / c;
+        return denominator <= 0 ? Double.POSITIVE_INFINITY : Math.max(s, 1 / denominator);
     }
 
     /** The most clients the closed-loop slot model counts (its cost is linear in them). */

@@ -47,13 +47,14 @@ final class SlotModelTest {
     }
 
     @Test
-    void openLoop_unstableAtTheWeight_isTheCap() {
-        FlowModel m = FlowModel.mm1(3, 2, 4, 30).withServiceTime(1);
-        assertThat(m.predict(2)).isEqualTo(30); // a = 3 > 2 slots
-        assertThat(m.predict(4)).isCloseTo(FlowModel.erlangC(4, 3, 1), within(1e-12));
-        // between whole slots, linear
-        assertThat(m.predict(4.5)).isCloseTo((FlowModel.erlangC(4, 3, 1) + FlowModel.erlangC(5, 3, 1)) / 2,
-                within(1e-12));
+    void openLoop_isEq9_flooredAtTheServiceTime() {
+        // λ̃ 2.5/s, t̃ 1 s on 2.5 slots in use: eq. 9 gives 0.62 s at 8 slots, the floor S̃ = 1 s
+        FlowModel m = FlowModel.mm1(2.5, 1.0, 2.5, 20).withServiceTime(1);
+        assertThat(m.predict(8)).isEqualTo(1.0);
+        // near saturation eq. 9 as printed (above S̃): at w̃ it returns t̃
+        FlowModel busy = FlowModel.mm1(4.8, 3.2, 5, 30).withServiceTime(1);
+        assertThat(busy.predict(5)).isCloseTo(3.2, within(1e-9));
+        assertThat(busy.predict(4.5)).isGreaterThan(3.2);
     }
 
     @Property
