@@ -18,6 +18,7 @@ import java.util.Map;
  * Pooled, per class c over the flows that measured something (λ̃ > 0 and t̃ > 0):
  *
  *     λ_c = Σ_g λ̃_g,   t̃_c = Σ_g λ̃_g t̃_g / λ_c,   W_c = Σ_g w̃_g (slots in use),
+ *     S̃_c = Σ_g λ̃_g S̃_g / Σ_g λ̃_g over the flows with a service time measured,
  *     μ_c = 1/t̃_c + λ_c/W_c,
  *
  * and each flow g is modelled as its share s_g of the class, holding that share of the class's
@@ -54,15 +55,19 @@ public final class ClassPool {
      */
     public static List<Problem.Flow> pool(List<Problem.Flow> flows, Map<String, Double> thinkTimes,
                                           java.util.Set<Problem.FlowId> pinned) {
-        Map<String, double[]> sums = new LinkedHashMap<>(); // class → {λ, λ·t, slots, flows, population}
+        Map<String, double[]> sums = new LinkedHashMap<>(); // class → {λ, λ·t, slots, flows, population, λ·S, λ with S}
         for (Problem.Flow f : flows) {
             if (measured(f) && !pinned.contains(f.id())) {
-                double[] s = sums.computeIfAbsent(f.cls(), c -> new double[5]);
+                double[] s = sums.computeIfAbsent(f.cls(), c -> new double[7]);
                 s[0] += f.arrivalRate();
                 s[1] += f.arrivalRate() * f.responseTime();
                 s[2] += f.weightForModel();
                 s[3]++;
                 s[4] += population(f, thinkTimes);
+                if (f.serviceTime() > 0) {
+                    s[5] += f.arrivalRate() * f.serviceTime();
+                    s[6] += f.arrivalRate();
+                }
             }
         }
         List<Problem.Flow> out = new ArrayList<>(flows.size());
@@ -74,7 +79,7 @@ public final class ClassPool {
             }
             double share = population(f, thinkTimes) / s[4];
             out.add(new Problem.Flow(f.gateway(), f.cls(), s[0] * share, s[1] / s[0], f.weight(), f.queueLength(),
-                    s[2] * share));
+                    s[2] * share, s[6] > 0 ? s[5] / s[6] : 0));
         }
         return out;
     }

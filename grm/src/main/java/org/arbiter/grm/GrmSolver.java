@@ -10,6 +10,7 @@ import org.arbiter.common.override.PinSelection;
 import org.arbiter.grm.model.FlowModel;
 import org.arbiter.grm.optimize.CapPartition;
 import org.arbiter.grm.optimize.Optimizer;
+import org.arbiter.grm.optimize.Rebalance;
 
 /**
  * The GRM core (003 §IV): from a {@link Problem} to a {@link Solution} — flow models (eq. 8-9,
@@ -64,13 +65,19 @@ public final class GrmSolver {
         }
 
         List<Item> items = new ArrayList<>();
+        Map<Problem.FlowId, Double> floors = borrowable(problem);
+        double[] demandUnits = new double[lowers.length];
+        boolean[] slotModel = new boolean[lowers.length];
         for (int i = 0; i < lowers.length; i++) {
             Problem.Flow f = problem.flows().get(i);
             Problem.ClassSpec c = problem.classNamed(f.cls());
             FlowModel model = model(f, c, p, problem.deltaMu().getOrDefault(f.id(), 0.0));
             boolean pinned = problem.pins().containsKey(f.id());
             int upper = pinned ? lowers[i] : (int) (totalUnits - (lowerSum - lowers[i]));
-            items.add(new Item(classIndex.get(f.cls()), lowers[i], upper, model, c, q));
+            items.add(new Item(classIndex.get(f.cls()), lowers[i], upper, model, c, q,
+                    floors.getOrDefault(f.id(), 0.0)));
+            slotModel[i] = !pinned && model.serviceTimeSeconds() > 0;
+            demandUnits[i] = q * demandSlots(f, c);
         }
         Optimizer.Result r;
         try {
@@ -81,6 +88,11 @@ public final class GrmSolver {
             throw new ProblemException(List.of("flows: " + e.getMessage()));
         }
 
+        int[] rebalanced = Rebalance.apply(items, r.units(), demandUnits, slotModel);
+        double again = p.combine() == Problem.Combine.SUM ? sum(items, rebalanced) : min(items, rebalanced);
+        if (again >= r.objective() - 1e-9 * (1 + Math.abs(r.objective()))) {
+            r = new Optimizer.Result(rebalanced, r.objective());
+        }
         checkAllocation(r.units(), items, totalUnits);
         Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
         Map<Problem.FlowId, Solution.Prediction> predicted = new LinkedHashMap<>();
@@ -91,7 +103,7 @@ public final class GrmSolver {
             weights.computeIfAbsent(f.gateway(), g -> new LinkedHashMap<>()).put(f.cls(), w);
             gatewayWeights.merge(f.gateway(), w, Double::sum);
             Item it = items.get(i);
-            double t = it.model.predict(w);
+            double t = it.model.predict(Math.max(w, it.floor));
             predicted.put(f.id(), new Solution.Prediction(t, it.cls.utility().utility(t)));
         }
         Map<String, Integer> serverCaps = new LinkedHashMap<>();
@@ -114,12 +126,14 @@ public final class GrmSolver {
         Map<String, Double> gatewayWeights = new LinkedHashMap<>();
         Map<String, Double> classTotals = new LinkedHashMap<>();
         double sum = 0;
+        Map<Problem.FlowId, Double> floors = borrowable(problem);
         for (Problem.Flow f : problem.flows()) {
             Problem.ClassSpec c = problem.classNamed(f.cls());
             double x = weights.getOrDefault(f.gateway(), Map.of()).getOrDefault(f.cls(), 0.0);
             w.computeIfAbsent(f.gateway(), g -> new LinkedHashMap<>()).put(f.cls(), x);
             gatewayWeights.merge(f.gateway(), x, Double::sum);
-            double t = model(f, c, p, problem.deltaMu().getOrDefault(f.id(), 0.0)).predict(x);
+            double t = model(f, c, p, problem.deltaMu().getOrDefault(f.id(), 0.0))
+                    .predict(Math.max(x, floors.getOrDefault(f.id(), 0.0)));
             double u = c.utility().utility(t);
             predicted.put(f.id(), new Solution.Prediction(t, u));
             classTotals.merge(f.cls(), u, Double::sum);
@@ -161,9 +175,76 @@ public final class GrmSolver {
                     f.queueLength(), p.controlPeriodSeconds(), p.gain());
             case LIU -> FlowModel.liu(f.arrivalRate(), f.responseTime(), w, cap, f.queueLength(),
                     c.targetSeconds(), p.liuK(), deltaMu);
-            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap);
+            case MM1 -> FlowModel.mm1(f.arrivalRate(), f.responseTime(), w, cap).withServiceTime(f.serviceTime());
         };
         return c.thinkTimeSeconds() < Double.POSITIVE_INFINITY ? m.withThinkTime(c.thinkTimeSeconds()) : m;
+    }
+
+    /**
+     * Work conservation (slot model only): the slots a flow can count on whatever its weight, because
+     * the other flows leave them idle. The gateway's WRR lends a flow the slots of its N_g that the
+     * others do not use; they use at most their demand, so the flow holds at least
+     * N_g − Σ_{o≠f} demand_o. Only with one gateway, where N_g = N: with several, N_g follows from the
+     * weights being chosen (003 eq. 5-6) and the floor is left out. Absent (0) for a flow whose
+     * gateway has a flow with arrivals but no service time measured (its demand is unknown), and
+     * outside the mm1 prediction.
+     */
+    static Map<Problem.FlowId, Double> borrowable(Problem problem) {
+        Map<Problem.FlowId, Double> out = new LinkedHashMap<>();
+        if (problem.parameters().prediction() != Problem.Prediction.MM1) {
+            return out;
+        }
+        if (problem.gateways().size() != 1) {
+            return out;
+        }
+        double all = 0;
+        for (Problem.Flow f : problem.flows()) {
+            all += demandSlots(f, problem.classNamed(f.cls()));
+        }
+        int n = problem.totalConcurrency();
+        for (Problem.Flow f : problem.flows()) {
+            double others = all - demandSlots(f, problem.classNamed(f.cls()));
+            if (f.serviceTime() > 0 && f.arrivalRate() > 0 && Double.isFinite(others)) {
+                out.put(f.id(), Math.max(0, n - others));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The slots a flow would hold unconstrained: its closed-loop clients' n·S̃/(Z + S̃) (n = λ̃(Z + t̃),
+     * each busy S̃ out of every Z + S̃ when it never waits), or λ̃·S̃ open loop; 0 without arrivals, +∞
+     * with arrivals and no service time measured.
+     */
+    static double demandSlots(Problem.Flow f, Problem.ClassSpec c) {
+        if (f.arrivalRate() == 0) {
+            return 0;
+        }
+        if (!(f.serviceTime() > 0)) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double z = c.thinkTimeSeconds();
+        if (z < Double.POSITIVE_INFINITY) {
+            double n = f.arrivalRate() * (z + f.responseTime());
+            return n * f.serviceTime() / (z + f.serviceTime());
+        }
+        return f.arrivalRate() * f.serviceTime();
+    }
+
+    private static double sum(List<Item> items, int[] units) {
+        double s = 0;
+        for (int i = 0; i < units.length; i++) {
+            s += items.get(i).value(units[i]);
+        }
+        return s;
+    }
+
+    private static double min(List<Item> items, int[] units) {
+        Map<Integer, Double> byClass = new LinkedHashMap<>();
+        for (int i = 0; i < units.length; i++) {
+            byClass.merge(items.get(i).group, items.get(i).value(units[i]), Double::sum);
+        }
+        return byClass.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
     }
 
     private static String format(double d) {
@@ -179,7 +260,10 @@ public final class GrmSolver {
         final Problem.ClassSpec cls;
         final int q;
 
-        Item(int group, int lower, int upper, FlowModel model, Problem.ClassSpec cls, int q) {
+        final double floor;
+
+        Item(int group, int lower, int upper, FlowModel model, Problem.ClassSpec cls, int q, double floor) {
+            this.floor = floor;
             this.group = group;
             this.lower = lower;
             this.upper = upper;
@@ -205,7 +289,7 @@ public final class GrmSolver {
 
         @Override
         public double value(int units) {
-            return cls.utility().utility(model.predict(units / (double) q));
+            return cls.utility().utility(model.predict(Math.max(units / (double) q, floor)));
         }
 
         @Override

@@ -70,13 +70,21 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
      * @param queueLength  ℓ, the backlog at the gateway (queue-length prediction)
      * @param slotsInUse   the slots the flow held on average, X̃·S̃ (0 = not measured: the model uses
      *                     the weight); 003 §IV-C's "threads concurrently executing" the flow
+     * @param serviceTime  S̃, s: the mean time a request held a slot (0 = not measured: mm1 prediction
+     *                     is then 003 eq. 8-9 as printed; see FlowModel, "Slots")
      */
     public record Flow(String gateway, String cls, double arrivalRate, double responseTime, double weight,
-                       double queueLength, double slotsInUse) {
+                       double queueLength, double slotsInUse, double serviceTime) {
         /** Without a measurement of the slots in use. */
         public Flow(String gateway, String cls, double arrivalRate, double responseTime, double weight,
                     double queueLength) {
             this(gateway, cls, arrivalRate, responseTime, weight, queueLength, 0);
+        }
+
+        /** Without a measurement of the service time. */
+        public Flow(String gateway, String cls, double arrivalRate, double responseTime, double weight,
+                    double queueLength, double slotsInUse) {
+            this(gateway, cls, arrivalRate, responseTime, weight, queueLength, slotsInUse, 0);
         }
 
         /** w̃ for 003 eq. 8: the slots in use when measured, else the weight in force. */
@@ -229,6 +237,9 @@ public record Problem(List<Server> servers, List<ClassSpec> classes, List<Flow> 
             }
             if (!(f.slotsInUse() >= 0) || Double.isInfinite(f.slotsInUse())) {
                 e.add(at + ".slotsInUse: " + f.slotsInUse() + " (expected: >= 0)");
+            }
+            if (!(f.serviceTime() >= 0) || Double.isInfinite(f.serviceTime())) {
+                e.add(at + ".serviceTime: " + f.serviceTime() + " (expected: >= 0)");
             }
             if (!(f.queueLength() >= 0)) {
                 e.add(at + ".queueLength: " + f.queueLength() + " (expected: >= 0)");

@@ -66,6 +66,10 @@ public final class GrmStep implements ControlStep {
     /** liu prediction with a PI term: one controller per flow, updated once per period (001 Fig. 2). */
     private final Map<Problem.FlowId, org.arbiter.grm.model.LiuControl.Pi> pis = new java.util.HashMap<>();
     private final Map<Problem.FlowId, Double> deltaMu = new java.util.HashMap<>();
+    /** Per class: {S̃ smoothed, when last updated (s)}; see {@link #updateServiceTimes}. */
+    private final Map<String, double[]> serviceTimes = new java.util.HashMap<>();
+    /** The time constant of the service-time smoothing, in statistics windows. */
+    static final double SERVICE_TIME_WINDOWS = 4;
     /** How much of the difference a new error sample moves ē_c. */
     static final double ERROR_SMOOTHING = 0.1;
     /** ē_c assumed until the class's first prediction has been checked (one statistics window after the first decision). */
@@ -115,6 +119,7 @@ public final class GrmStep implements ControlStep {
         sequence++;
         live = new java.util.TreeMap<>(live); // gateway order fixes tie-breaking: same input, same answer
         updatePi(live, overrides);
+        updateServiceTimes(live, t);
         Map<String, GatewayStats> liveNow = live;
         Fleet.Step fs = fl.step(t, now, live, servers -> omegaWith(servers, liveNow, overrides, lastAllocations),
                 overrides.powerPins());
@@ -407,6 +412,45 @@ public final class GrmStep implements ControlStep {
         }
     }
 
+    /**
+     * The slot model's S̃ per class (docs/grm.md, "The flow model"): a request's mean time at a server is
+     * a property of the class, not of the gateway or the allocation, so it is pooled over the gateways
+     * (weighted by throughput) and smoothed over time, S ← S + (1 − e^{−Δt/T})(S_window − S) with
+     * T = {@value #SERVICE_TIME_WINDOWS} statistics windows. One window's mean over a light class is
+     * noisy (75 requests of Exp(1 s): ±12 %), and every prediction scales with it. Once per period.
+     */
+    private void updateServiceTimes(Map<String, GatewayStats> live, double nowSeconds) {
+        double tau = SERVICE_TIME_WINDOWS * config.control().statsWindowSeconds();
+        for (ClassConfig c : config.classes()) {
+            double xs = 0;
+            double x = 0;
+            for (GatewayStats g : live.values()) {
+                GatewayStats.ClassStats cs = g.classes().get(c.name());
+                if (cs != null && serviceTime(cs) > 0) {
+                    xs += cs.throughput() * cs.meanServiceTime();
+                    x += cs.throughput();
+                }
+            }
+            if (x > 0) {
+                double window = xs / x;
+                double[] st = serviceTimes.get(c.name());
+                if (st == null) {
+                    serviceTimes.put(c.name(), new double[] {window, nowSeconds});
+                } else {
+                    double a = 1 - Math.exp(-Math.max(0, nowSeconds - st[1]) / tau);
+                    st[0] += a * (window - st[0]);
+                    st[1] = nowSeconds;
+                }
+            }
+        }
+    }
+
+    /** The class's smoothed S̃ when there is one, else what the flow's gateway measured (0: nothing). */
+    private double serviceTimeFor(String cls, GatewayStats.ClassStats cs) {
+        double[] st = serviceTimes.get(cls);
+        return st != null ? st[0] : serviceTime(cs);
+    }
+
     /** A period's problem (null when the left-out gateways hold every slot) and what became of the operator's pins in it. */
     record Built(Problem problem, PinSelection.Outcome pins, List<Problem.Flow> measured, CapReserve reserve) {
     }
@@ -454,7 +498,7 @@ public final class GrmStep implements ControlStep {
                 flows.add(cs == null
                         ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
                         : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
-                                cs.queueLength(), slotsInUse(cs)));
+                                cs.queueLength(), slotsInUse(cs), serviceTimeFor(c.name(), cs)));
             }
         }
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
@@ -493,6 +537,12 @@ public final class GrmStep implements ControlStep {
     static double slotsInUse(GatewayStats.ClassStats cs) {
         double x = cs.throughput() * cs.meanServiceTime();
         return x > 0 && Double.isFinite(x) ? x : 0;
+    }
+
+    /** S̃, the mean time the flow's requests held a slot over the window; 0 (not measured) without completions. */
+    static double serviceTime(GatewayStats.ClassStats cs) {
+        double s = cs.meanServiceTime();
+        return cs.throughput() > 0 && s > 0 && Double.isFinite(s) ? s : 0;
     }
 
     /** The configured allocation: class weights as configured, N_s split evenly among gateways. */

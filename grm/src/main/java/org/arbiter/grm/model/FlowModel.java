@@ -70,7 +70,8 @@ package org.arbiter.grm.model;
  * @param thinkTimeSeconds        Z of closed-loop clients; +∞ for open-loop traffic (eq. 9 as printed)
  */
 public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
-                        double capSeconds, double predictionArrivalRate, double thinkTimeSeconds) {
+                        double capSeconds, double predictionArrivalRate, double thinkTimeSeconds,
+                        double serviceTimeSeconds) {
 
     /** Open-loop traffic. */
     public FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
@@ -79,13 +80,32 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
                 Double.POSITIVE_INFINITY);
     }
 
+    /** Without a service time: 003 eq. 8-9 (with the think time, if finite). */
+    public FlowModel(double arrivalRatePerSecond, double responseTimeSeconds, double weightInForce,
+                     double capSeconds, double predictionArrivalRate, double thinkTimeSeconds) {
+        this(arrivalRatePerSecond, responseTimeSeconds, weightInForce, capSeconds, predictionArrivalRate,
+                thinkTimeSeconds, 0);
+    }
+
     /** The same model for closed-loop clients with think time {@code z} (+∞: open loop). */
     public FlowModel withThinkTime(double z) {
         return new FlowModel(arrivalRatePerSecond, responseTimeSeconds, weightInForce, capSeconds,
-                predictionArrivalRate, z);
+                predictionArrivalRate, z, serviceTimeSeconds);
+    }
+
+    /**
+     * The same model with the measured mean service time S̃ (s, > 0): the slot model (see "Slots" in
+     * the design note) instead of eq. 8-9; 0 goes back to eq. 8-9.
+     */
+    public FlowModel withServiceTime(double s) {
+        return new FlowModel(arrivalRatePerSecond, responseTimeSeconds, weightInForce, capSeconds,
+                predictionArrivalRate, thinkTimeSeconds, s);
     }
 
     public FlowModel {
+        if (!(serviceTimeSeconds >= 0) || Double.isInfinite(serviceTimeSeconds)) {
+            throw new IllegalArgumentException("serviceTime: " + serviceTimeSeconds + " (expected: >= 0)");
+        }
         if (!(thinkTimeSeconds >= 0)) {
             throw new IllegalArgumentException("thinkTime: " + thinkTimeSeconds + " (expected: >= 0)");
         }
@@ -159,6 +179,9 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         if (!(weight > 0)) {
             return capSeconds;
         }
+        if (serviceTimeSeconds > 0) {
+            return Math.min(slots(weight), capSeconds);
+        }
         if (thinkTimeSeconds < Double.POSITIVE_INFINITY) {
             double z = thinkTimeSeconds;
             double m = mu();
@@ -175,5 +198,92 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
             return capSeconds;
         }
         return Math.min(1 / denominator, capSeconds);
+    }
+
+    /**
+     * The slot model: c = w slots, each serving one request at a time for S̃ on average. Closed loop:
+     * the finite-source queue M/M/c//n with n = λ·(Z + t̃) clients. Open loop: eq. 9 with S̃ as its
+     * floor (M/M/c, {@link #erlangC}, would call a saturated measurement — closed-loop clients not
+     * declared as such — unstable at its own weight; eq. 9 is calibrated on it).
+     * n = λ·(Z + t̃) is rounded to whole clients; a non-integer c
+     * is interpolated linearly between its neighbours; c below 1 is one slot
+     * running at speed c. +∞ when unstable (open loop, λS̃ ≥ c).
+     */
+    private double slots(double c) {
+        double s = serviceTimeSeconds;
+        if (thinkTimeSeconds < Double.POSITIVE_INFINITY) {
+            // clients are whole: λ̃(Z + t̃) estimates their number with the window's noise
+            int n = (int) Math.round(Math.min(predictionArrivalRate * (thinkTimeSeconds + responseTimeSeconds), MAX_CLIENTS));
+            return interpolateSlots(c, s, (m, sv) -> finiteSource(n, m, sv, thinkTimeSeconds));
+        }
+        // open loop: eq. 9 (calibrated on the measurement, so the state measured is stable), never below S̃
+        double denominator = mu() - predictionArrivalRate / c;
+        return denominator <= 0 ? Double.POSITIVE_INFINITY : Math.max(s, 1 / denominator);
+    }
+
+    /** The most clients the closed-loop slot model counts (its cost is linear in them). */
+    static final double MAX_CLIENTS = 100_000;
+
+    private interface SlotQueue {
+        double responseTime(int slots, double serviceSeconds);
+    }
+
+    /** f at a real c ≥ 0, linear between ⌊c⌋ and ⌈c⌉; below one slot, one slot of speed c. */
+    private static double interpolateSlots(double c, double s, SlotQueue q) {
+        if (c < 1) {
+            return q.responseTime(1, s / c);
+        }
+        int lo = (int) Math.floor(c);
+        double f = c - lo;
+        double tLo = q.responseTime(lo, s);
+        // both ends are ≥ s; the max only undoes rounding in the blend
+        return f == 0 ? tLo : Math.max(s, (1 - f) * tLo + f * q.responseTime(lo + 1, s));
+    }
+
+    /**
+     * Mean response time of M/M/c with arrival rate λ and mean service time s: s + C(c, a)·s/(c − a),
+     * a = λs, C Erlang's delay probability (by Erlang B's recursion); +∞ when a ≥ c.
+     */
+    public static double erlangC(int c, double lambda, double s) {
+        double a = lambda * s;
+        if (a >= c) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double b = 1;
+        for (int k = 1; k <= c; k++) {
+            b = a * b / (k + a * b);
+        }
+        double delay = c * b / (c - a * (1 - b));
+        return s + delay * s / (c - a);
+    }
+
+    /**
+     * Mean response time of n closed-loop clients (think Z, exponential) on c slots of mean service
+     * time s, the finite-source queue M/M/c//n: p_k ∝ p_{k−1}·(n − k + 1)(s/Z)/min(k, c), throughput
+     * X = Σ p_k min(k, c)/s, response n/X − Z (the interactive response time law). s when n = 0.
+     */
+    public static double finiteSource(int n, int c, double s, double z) {
+        if (n <= 0) {
+            return s;
+        }
+        if (z == 0) {
+            return n * s / Math.min(n, c);
+        }
+        double r = s / z;
+        double p = 1;
+        double sum = 1;
+        double busy = 0;
+        for (int k = 1; k <= n; k++) {
+            p *= (n - k + 1) * r / Math.min(k, c);
+            sum += p;
+            busy += p * Math.min(k, c);
+            if (sum > 1e250) { // rescale: only the ratio busy/sum matters
+                p *= 1e-250;
+                sum *= 1e-250;
+                busy *= 1e-250;
+            }
+        }
+        double x = busy / sum / s;
+        return Math.max(s, n / x - z);
     }
 }
