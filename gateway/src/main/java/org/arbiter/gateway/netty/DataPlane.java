@@ -100,6 +100,8 @@ public final class DataPlane {
     // the rest is the home loop's.
     private volatile boolean draining;
     private volatile boolean drainForced;
+    /** The drain has closed the idle client connections once nothing was held (home loop). */
+    private boolean idleSwept;
     private long drainStartNanos;
     private long drainDeadlineNanos;
     private int drainHeld;
@@ -108,7 +110,7 @@ public final class DataPlane {
     private final java.util.concurrent.atomic.AtomicInteger drainRefused = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger drainCut = new java.util.concurrent.atomic.AtomicInteger();
     private Iterable<Channel> drainClients;
-    private CompletableFuture<DrainReport> drainDone;
+    private volatile CompletableFuture<DrainReport> drainDone;
     private HealthProber prober;
     private final LoadPoller poller;
     /** Per server index, its {@code loadUrl} (null: none; the gateway's own counters stand in); renewed on reload. */
@@ -913,6 +915,15 @@ public final class DataPlane {
         return draining;
     }
 
+    /**
+     * The drain's own completion (on the home loop, once nothing is held and the idle connections are
+     * closed; before the gateway closes the remaining connections and reports), or null before
+     * {@link #drain} ran on the home loop (thread-safe).
+     */
+    public CompletableFuture<DrainReport> drainFinished() {
+        return drainDone;
+    }
+
     /** Past the drain deadline: every response closes its connection, new requests get 503 (thread-safe). */
     boolean drainForced() {
         return drainForced;
@@ -939,7 +950,9 @@ public final class DataPlane {
 
     /**
      * Starts draining (thread-safe; once): every response from now on closes its connection;
-     * requests queued or in flight are answered normally until {@code deadlineNanos}; what is
+     * requests queued or in flight, and requests that arrive on connections still open, are answered
+     * normally until {@code deadlineNanos}; once nothing is held, the connections that carry no request
+     * are closed before the drain ends (so none can bring a request only a 503 could answer); what is
      * left then is answered 503 {@code draining} with Retry-After (or cut, if its response is
      * being streamed). The future completes, on the loop, once nothing is queued or in flight.
      *
@@ -982,6 +995,32 @@ public final class DataPlane {
         } finally {
             lock.unlock();
         }
+        if (empty && !drainForced && !idleSwept) {
+            // Nothing held: close every client connection that carries no request, each on its loop,
+            // then look again. A request read before its connection's turn is in the core by then
+            // and is served (its response closes the connection); one sent later meets a closed
+            // connection, which a client retries elsewhere.
+            idleSwept = true;
+            List<Channel> open = new java.util.ArrayList<>();
+            drainClients.forEach(open::add);
+            java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(open.size() + 1);
+            Runnable oneDone = () -> {
+                if (left.decrementAndGet() == 0) {
+                    home.execute(this::checkDrain);
+                }
+            };
+            for (Channel ch : open) {
+                ch.eventLoop().execute(() -> {
+                    try {
+                        closeIfIdle(ch);
+                    } finally {
+                        oneDone.run();
+                    }
+                });
+            }
+            oneDone.run();
+            return;
+        }
         if (empty) {
             drainForced = true; // done: a request arriving before the connections close gets 503, not a reset
             drainDone.complete(new DrainReport(drainHeld, drainArrived.get(), drainServed.get(), drainRefused.get(),
@@ -1004,6 +1043,14 @@ public final class DataPlane {
             } else {
                 ch.eventLoop().execute(() -> forceDrain(ch));
             }
+        }
+    }
+
+    /** On the connection's loop, at the start of a drain: closes it if it carries no request. */
+    private static void closeIfIdle(Channel ch) {
+        io.netty.channel.ChannelHandlerContext ctx = ch.pipeline().context(FrontendHandler.class);
+        if (ctx != null) {
+            ((FrontendHandler) ctx.handler()).closeIfIdleForDrain(ctx);
         }
     }
 

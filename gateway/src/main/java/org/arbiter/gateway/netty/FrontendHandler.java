@@ -221,6 +221,26 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
+     * At the start of a drain, on this connection's loop: an idle keep-alive connection (no request
+     * being answered, none read and waiting) is closed now, so that no client sends it a request the
+     * drain would have to refuse once it is over; a busy one closes after its response (see
+     * {@link #decorate}). A request a client sends at the very moment of the close meets a closed
+     * connection before any answer byte, which HTTP/1.1 clients retry (RFC 9112 §9.3.1). HTTP/2
+     * streams are left alone (their connection is closed when the drain ends).
+     *
+     * @return whether the connection was closed
+     */
+    boolean closeIfIdleForDrain(ChannelHandlerContext ctx) {
+        if (stream || removed || closing || current != null || !pending.isEmpty()) {
+            return false;
+        }
+        closing = true;
+        cancelDeadline();
+        ctx.close();
+        return true;
+    }
+
+    /**
      * X-Forwarded-For / -Proto / -Host of a forwarded request. From a peer in
      * gateway.trustedProxies, the client's address is appended to X-Forwarded-For and -Proto /
      * -Host are kept when present; from any other peer all three (and RFC 7239 Forwarded) are

@@ -123,6 +123,48 @@ final class DrainSocketTest {
         }
     }
 
+    /**
+     * The drain ends only once the keep-alive connections that carry no request are closed: a request
+     * sent on such a connection at the very moment the drain finishes meets a closed connection (no
+     * answer byte: a client retries it elsewhere), not a 503. The request is sent from the drain's
+     * completion callback, so it cannot come later than that moment.
+     */
+    @Test
+    void aRequestSentAsTheDrainFinishes_meetsAClosedConnection_notA503() throws Exception {
+        try (var backend = GatewayTestSupport.backend(300);
+             Gateway g = Gateway.start(cluster(backend.url(), ""), "g1", GatewayOptions.defaults().withPorts(0, 0));
+             Http idle = GatewayTestSupport.http(g.port());
+             Http busy = GatewayTestSupport.http(g.port())) {
+            assertThat(idle.get("/").status()).isEqualTo(200); // keep-alive, then idle
+            busy.send("GET /held HTTP/1.1\r\nHost: test\r\n\r\n");
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> backend.inFlight("none") >= 1);
+            assertThat(g.drain()).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().drainFinished() != null);
+            CompletableFuture<Boolean> sent = new CompletableFuture<>();
+            g.dataPlane().drainFinished().whenComplete((r, e) -> {
+                try {
+                    idle.send("GET /late HTTP/1.1\r\nHost: test\r\n\r\n");
+                    sent.complete(true);
+                } catch (IOException x) {
+                    sent.complete(false); // closed already: the send itself failed
+                }
+            });
+            assertThat(busy.read().status()).isEqualTo(200);
+            sent.get(10, TimeUnit.SECONDS);
+            Http.Response late;
+            try {
+                late = idle.read();
+            } catch (IOException closed) {
+                late = null;
+            }
+            assertThat(late).as("the late request's answer (none: its connection was closed)").isNull();
+            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            assertThat(r.refused()).isZero();
+            assertThat(r.served()).isEqualTo(1);
+        }
+    }
+
     @Test
     void drainWithNothingHeld_finishesAtOnce() throws Exception {
         try (var backend = GatewayTestSupport.backend(0);
