@@ -43,7 +43,8 @@ import org.arbiter.loadgen.server.SimServerOptions;
  * One run = 003 §V's cluster over real processes' code on loopback: a simserver (10 virtual
  * cores, demand Exp(1 s), optionally the overhead above the knee that Fig. 7 shows), one Netty
  * gateway with the given scheduler and N_s, the GRM service when the policy uses it, and the
- * live load generator with closed-loop premium/basic clients, all on one embedded Kafka broker
+ * live load generator with closed-loop premium/basic clients (think Exp(1 s), which the classes'
+ * thinkTime tells the GRM, as in the simulated runs), all on one embedded Kafka broker
  * shared by the runs (each run its own topic prefix). Every duration is multiplied by the time
  * scale; results are reported back in 003's seconds (response times ÷ scale, throughput ×
  * scale). The gateway's weights are sampled ten times per phase; a phase's weights are the mean of
@@ -108,8 +109,9 @@ final class LiveRig {
             ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
             ClusterConfig cluster = ClusterConfig.builder()
                     .addClass(ClassConfig.builder("premium", 2 * scale).matchHeader("X-Class", "premium").queue(unbounded)
-                            .build())
-                    .addClass(ClassConfig.builder("basic", 3 * scale).isDefault(true).queue(unbounded).build())
+                            .thinkTimeSeconds(scale).build())
+                    .addClass(ClassConfig.builder("basic", 3 * scale).isDefault(true).queue(unbounded)
+                            .thinkTimeSeconds(scale).build())
                     .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:" + server.port()))
                             .concurrency(spec.concurrency()).build())
                     .addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())

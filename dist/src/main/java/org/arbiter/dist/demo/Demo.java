@@ -262,8 +262,7 @@ public final class Demo implements AutoCloseable {
             timeline = DemoReport.timeline(decisions, loadStartEpoch, plan, cluster.control().statsWindowSeconds());
         }
         try {
-            org.arbiter.sim.experiment.Charts.timeline(timeline, "Demo: response time per class (both gateways), "
-                    + "measured, predicted one window earlier, and targets, in 003's seconds",
+            org.arbiter.sim.experiment.Charts.timeline(timeline, "Demo: response time per class (both gateways), measured and predicted, in 003's s",
                     out.resolve("phases-timeline.png"));
         } catch (java.io.IOException | RuntimeException e) {
             log.printf("demo: phases-timeline.png not written (%s)%n", e.getMessage());
