@@ -173,8 +173,9 @@ public final class GrmService implements AutoCloseable {
             LOG.warn("GRM {}: {} failed (attempt {} of {}), retrying: {}", id, what, r.attempt(),
                     config.power().attempts(), r.detail());
         } else {
-            meters.actuationsFailed.increment();
+            // the message first: a reader (JMX, the console) that sees the count also sees why
             meters.lastActuationFailure = now + " " + what + " failed after " + r.attempt() + " attempts: " + r.detail();
+            meters.actuationsFailed.increment();
             LOG.error("GRM {}: {} failed after {} attempts, giving up: {}", id, what, r.attempt(), r.detail());
         }
         return core.powerReport(r, now);
