@@ -89,7 +89,8 @@ public final class GrmSolver {
         }
 
         int[] rebalanced = Rebalance.apply(items, r.units(), demandUnits, slotModel);
-        double again = p.combine() == Problem.Combine.SUM ? sum(items, rebalanced) : min(items, rebalanced);
+        double again = p.combine() == Problem.Combine.SUM ? Optimizer.sum(items, rebalanced)
+                : Optimizer.min(items, rebalanced, classIndex.size());
         if (again >= r.objective() - 1e-9 * (1 + Math.abs(r.objective()))) {
             r = new Optimizer.Result(rebalanced, r.objective());
         }
@@ -229,22 +230,6 @@ public final class GrmSolver {
             return n * f.serviceTime() / (z + f.serviceTime());
         }
         return f.arrivalRate() * f.serviceTime();
-    }
-
-    private static double sum(List<Item> items, int[] units) {
-        double s = 0;
-        for (int i = 0; i < units.length; i++) {
-            s += items.get(i).value(units[i]);
-        }
-        return s;
-    }
-
-    private static double min(List<Item> items, int[] units) {
-        Map<Integer, Double> byClass = new LinkedHashMap<>();
-        for (int i = 0; i < units.length; i++) {
-            byClass.merge(items.get(i).group, items.get(i).value(units[i]), Double::sum);
-        }
-        return byClass.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
     }
 
     private static String format(double d) {

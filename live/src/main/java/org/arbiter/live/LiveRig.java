@@ -139,20 +139,13 @@ final class LiveRig {
                  GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
-                PredictionErrors errors = null;
-                List<Decision> decisions = new ArrayList<>();
+                DecisionLog decisions = null;
                 lastTimeline = null;
                 if (spec.grm()) {
-                    PredictionErrors checked = new PredictionErrors(cluster.control().statsWindowSeconds(), true);
-                    bus.subscribe(bus.topics().decisions(), Decision.class, Subscriber.Start.BEGINNING, (k, d) -> {
-                        if (d != null) {
-                            synchronized (checked) {
-                                checked.accept(d);
-                                decisions.add(d);
-                            }
-                        }
-                    });
-                    errors = checked;
+                    DecisionLog log = new DecisionLog(cluster.control().statsWindowSeconds());
+                    bus.subscribe(bus.topics().decisions(), Decision.class, Subscriber.Start.BEGINNING,
+                            (k, d) -> log.accept(d));
+                    decisions = log;
                     awaitAllocation(g1);
                 }
                 double phaseWall = secondsPerPhase * scale;
@@ -179,15 +172,13 @@ final class LiveRig {
                 }
                 List<PredictionErrors.Sample> checkedSamples = List.of();
                 double window = cluster.control().statsWindowSeconds();
-                if (errors != null) {
+                if (decisions != null) {
                     List<Timeline.PhaseMark> marks = new ArrayList<>();
                     for (int i = 0; i < phases.length; i++) {
                         marks.add(new Timeline.PhaseMark(phases[i][0], i * secondsPerPhase));
                     }
-                    synchronized (errors) {
-                        checkedSamples = errors.samples();
-                        lastTimeline = Timeline.of(decisions, loadStart, scale, window, marks, Experiments.TARGETS);
-                    }
+                    checkedSamples = decisions.samples();
+                    lastTimeline = decisions.timeline(loadStart, scale, marks, Experiments.TARGETS);
                 }
                 List<Phase> out = new ArrayList<>();
                 List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
@@ -214,7 +205,7 @@ final class LiveRig {
                             number(pc, "meanResponseSeconds") / scale, number(bc, "meanResponseSeconds") / scale,
                             (number(pc, "throughputPerSecond") + number(bc, "throughputPerSecond")) * scale,
                             (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok")),
-                            errors == null ? null : PredictionError.of(checkedSamples, loadStart + i * phaseWall + window,
+                            decisions == null ? null : PredictionError.of(checkedSamples, loadStart + i * phaseWall + window,
                                     loadStart + (i + 1) * phaseWall)));
                 }
                 return out;

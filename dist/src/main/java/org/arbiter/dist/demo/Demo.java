@@ -213,18 +213,10 @@ public final class Demo implements AutoCloseable {
         });
 
         // The GRM's predictions checked against the gateways' later measurements, for the per-phase error.
-        org.arbiter.grm.model.PredictionErrors errors =
-                new org.arbiter.grm.model.PredictionErrors(cluster.control().statsWindowSeconds(), true);
-        List<org.arbiter.common.message.Decision> decisions = new java.util.ArrayList<>();
+        org.arbiter.sim.experiment.DecisionLog decisions =
+                new org.arbiter.sim.experiment.DecisionLog(cluster.control().statsWindowSeconds());
         watch.subscribe(watch.topics().decisions(), org.arbiter.common.message.Decision.class, Subscriber.Start.BEGINNING,
-                (k, d) -> {
-                    if (d != null) {
-                        synchronized (errors) {
-                            errors.accept(d);
-                            decisions.add(d);
-                        }
-                    }
-                });
+                (k, d) -> decisions.accept(d));
 
         // Let the gateways take their first allocation before load starts.
         long deadline = System.nanoTime() + 20_000_000_000L;
@@ -254,13 +246,9 @@ public final class Demo implements AutoCloseable {
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
         Map<String, Object> summary = load.run(out);
         ObjectNode s = MessageCodec.mapper().valueToTree(summary);
-        List<org.arbiter.grm.model.PredictionErrors.Sample> checked;
-        org.arbiter.sim.experiment.Timeline timeline;
         double loadStartEpoch = loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9;
-        synchronized (errors) {
-            checked = errors.samples();
-            timeline = DemoReport.timeline(decisions, loadStartEpoch, plan, cluster.control().statsWindowSeconds());
-        }
+        List<org.arbiter.grm.model.PredictionErrors.Sample> checked = decisions.samples();
+        org.arbiter.sim.experiment.Timeline timeline = DemoReport.timeline(decisions, loadStartEpoch, plan);
         try {
             org.arbiter.sim.experiment.Charts.timeline(timeline, "Demo: response time per class (both gateways), measured and predicted, in 003's s",
                     out.resolve("phases-timeline.png"));

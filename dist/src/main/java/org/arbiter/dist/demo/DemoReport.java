@@ -76,17 +76,16 @@ public final class DemoReport {
      * The demo's response time against time in 003's seconds (phases every {@code plan.phaseSeconds()}
      * of wall time from the load's start, targets 2 s and 3 s).
      */
-    public static org.arbiter.sim.experiment.Timeline timeline(List<org.arbiter.common.message.Decision> decisions,
-                                                              double loadStartEpochSeconds, DemoPlan plan,
-                                                              double windowSeconds) {
+    public static org.arbiter.sim.experiment.Timeline timeline(org.arbiter.sim.experiment.DecisionLog decisions,
+                                                              double loadStartEpochSeconds, DemoPlan plan) {
         List<org.arbiter.sim.experiment.Timeline.PhaseMark> marks = new java.util.ArrayList<>();
         for (int i = 0; i < DemoPlan.PHASES.size(); i++) {
             marks.add(new org.arbiter.sim.experiment.Timeline.PhaseMark(DemoPlan.PHASES.get(i).name() + " "
                     + DemoPlan.PHASES.get(i).premium() + "," + DemoPlan.PHASES.get(i).basic(),
                     i * plan.phaseSeconds() / plan.timeScale()));
         }
-        return org.arbiter.sim.experiment.Timeline.of(decisions, loadStartEpochSeconds, plan.timeScale(), windowSeconds,
-                marks, org.arbiter.sim.experiment.Experiments.TARGETS);
+        return decisions.timeline(loadStartEpochSeconds, plan.timeScale(), marks,
+                org.arbiter.sim.experiment.Experiments.TARGETS);
     }
 
     public static String table(ObjectNode summary, double timeScale) {

@@ -203,8 +203,8 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
     /**
      * The slot model: c = w slots, each serving one request at a time for S̃ on average. Closed loop:
      * the finite-source queue M/M/c//n with n = λ·(Z + t̃) clients. Open loop: eq. 9 with S̃ as its
-     * floor (M/M/c, {@link #erlangC}, would call a saturated measurement — closed-loop clients not
-     * declared as such — unstable at its own weight; eq. 9 is calibrated on it).
+     * floor (M/M/c, Erlang C, would call a saturated measurement — closed-loop clients not declared
+     * as such — unstable at its own weight; eq. 9 is calibrated on it).
      * n = λ·(Z + t̃) is rounded to whole clients; a non-integer c
      * is interpolated linearly between its neighbours; c below 1 is one slot
      * running at speed c. +∞ when unstable (open loop, λS̃ ≥ c).
@@ -214,7 +214,7 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         if (thinkTimeSeconds < Double.POSITIVE_INFINITY) {
             // clients are whole: λ̃(Z + t̃) estimates their number with the window's noise
             int n = (int) Math.round(Math.min(predictionArrivalRate * (thinkTimeSeconds + responseTimeSeconds), MAX_CLIENTS));
-            return interpolateSlots(c, s, (m, sv) -> finiteSource(n, m, sv, thinkTimeSeconds));
+            return interpolateSlots(c, s, n, thinkTimeSeconds);
         }
         // open loop: eq. 9 (calibrated on the measurement, so the state measured is stable), never below S̃
         double denominator = mu() - predictionArrivalRate / c;
@@ -224,37 +224,19 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
     /** The most clients the closed-loop slot model counts (its cost is linear in them). */
     static final double MAX_CLIENTS = 100_000;
 
-    private interface SlotQueue {
-        double responseTime(int slots, double serviceSeconds);
-    }
-
-    /** f at a real c ≥ 0, linear between ⌊c⌋ and ⌈c⌉; below one slot, one slot of speed c. */
-    private static double interpolateSlots(double c, double s, SlotQueue q) {
+    /**
+     * {@link #finiteSource} at a real c ≥ 0, linear between ⌊c⌋ and ⌈c⌉; below one slot, one slot of
+     * speed c.
+     */
+    private static double interpolateSlots(double c, double s, int n, double z) {
         if (c < 1) {
-            return q.responseTime(1, s / c);
+            return finiteSource(n, 1, s / c, z);
         }
         int lo = (int) Math.floor(c);
         double f = c - lo;
-        double tLo = q.responseTime(lo, s);
+        double tLo = finiteSource(n, lo, s, z);
         // both ends are ≥ s; the max only undoes rounding in the blend
-        return f == 0 ? tLo : Math.max(s, (1 - f) * tLo + f * q.responseTime(lo + 1, s));
-    }
-
-    /**
-     * Mean response time of M/M/c with arrival rate λ and mean service time s: s + C(c, a)·s/(c − a),
-     * a = λs, C Erlang's delay probability (by Erlang B's recursion); +∞ when a ≥ c.
-     */
-    public static double erlangC(int c, double lambda, double s) {
-        double a = lambda * s;
-        if (a >= c) {
-            return Double.POSITIVE_INFINITY;
-        }
-        double b = 1;
-        for (int k = 1; k <= c; k++) {
-            b = a * b / (k + a * b);
-        }
-        double delay = c * b / (c - a * (1 - b));
-        return s + delay * s / (c - a);
+        return f == 0 ? tLo : Math.max(s, (1 - f) * tLo + f * finiteSource(n, lo + 1, s, z));
     }
 
     /**

@@ -519,7 +519,8 @@ public final class Optimizer {
         return pieces;
     }
 
-    private static double sum(List<? extends Item> items, int[] units) {
+    /** The sum objective (003 eq. 2a) of {@code units}: Σ value. */
+    public static double sum(List<? extends Item> items, int[] units) {
         double s = 0;
         for (int i = 0; i < items.size(); i++) {
             s += items.get(i).value(units[i]);
@@ -527,7 +528,8 @@ public final class Optimizer {
         return s;
     }
 
-    private static double min(List<? extends Item> items, int[] units, int groups) {
+    /** The min objective (003 eq. 2b) of {@code units}: the smallest class total over {@code groups} classes. */
+    public static double min(List<? extends Item> items, int[] units, int groups) {
         double[] totals = new double[groups];
         boolean[] present = new boolean[groups];
         for (int i = 0; i < items.size(); i++) {

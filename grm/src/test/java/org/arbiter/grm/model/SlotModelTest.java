@@ -39,14 +39,6 @@ final class SlotModelTest {
     }
 
     @Test
-    void erlangC_matchesTheClosedFormsForOneAndTwoServers() {
-        // M/M/1: R = S/(1 − ρ); M/M/2: R = S/(1 − ρ²), ρ = λS/2
-        assertThat(FlowModel.erlangC(1, 0.5, 1)).isCloseTo(2, within(1e-12));
-        assertThat(FlowModel.erlangC(2, 1.2, 1)).isCloseTo(1 / (1 - 0.36), within(1e-12));
-        assertThat(FlowModel.erlangC(2, 2, 1)).isInfinite();
-    }
-
-    @Test
     void openLoop_isEq9_flooredAtTheServiceTime() {
         // λ̃ 2.5/s, t̃ 1 s on 2.5 slots in use: eq. 9 gives 0.62 s at 8 slots, the floor S̃ = 1 s
         FlowModel m = FlowModel.mm1(2.5, 1.0, 2.5, 20).withServiceTime(1);

@@ -109,19 +109,15 @@ public final class Experiments {
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
         ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
         double window = cluster.control().statsWindowSeconds();
-        PredictionErrors errors = new PredictionErrors(window, true);
-        List<org.arbiter.common.message.Decision> decisions = new ArrayList<>();
-        SimResult r = new Simulator(cluster, sc, true).withDecisions(d -> {
-            errors.accept(d);
-            decisions.add(d);
-        }).run();
+        DecisionLog log = new DecisionLog(window);
+        SimResult r = new Simulator(cluster, sc, true).withDecisions(log).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
         List<Timeline.PhaseMark> marks = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
-            PredictionError e = PredictionError.of(errors.samples(), p.startSeconds() + window, p.endSeconds());
+            PredictionError e = PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds());
             marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
             phases.add(phaseRow(p.name(), clients(p.name(), 0), clients(p.name(), 1), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
@@ -129,7 +125,7 @@ public final class Experiments {
             progress.accept(String.format(Locale.ROOT, "phase %s: prediction error mean |e| %s, mean e %s over %d",
                     p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
-        Timeline timeline = Timeline.of(decisions, 0, 1, window, marks, TARGETS);
+        Timeline timeline = log.timeline(0, 1, marks, TARGETS);
         return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline);
     }
 
