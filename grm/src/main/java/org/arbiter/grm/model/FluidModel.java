@@ -80,16 +80,27 @@ public record FluidModel(double thinkSeconds, Latency latency, double deltaSecon
         }
 
         /**
-         * a, b ≥ 0, c > 0 minimising Σ (a N² + b N + c − L)² over the points (exact over the
-         * active sets of the three-parameter problem: the best non-negative solution).
+         * a, b ≥ 0, c > 0 minimising the relative error Σ ((a N² + b N + c − L) / L)² over the
+         * points (exact over the active sets of the three-parameter problem: the best
+         * non-negative solution). Relative, because the model's throughput is N_e / L: a given
+         * relative error in L is the same relative error in T_o at any load, where an absolute
+         * fit lets the slowest points (seconds) set the curve and misses the light end.
          *
          * @throws IllegalArgumentException with fewer than three points, arrays of different
-         *                                  lengths, or no fit with c > 0
+         *                                  lengths, a latency that is not positive, or no fit with c > 0
          */
         public static Latency fit(double[] inFlight, double[] latencySeconds) {
             if (inFlight.length != latencySeconds.length || inFlight.length < 3) {
                 throw new IllegalArgumentException("points: " + inFlight.length + " N_e, " + latencySeconds.length
                         + " L (expected: as many of each, at least 3)");
+            }
+            double[] weight = new double[latencySeconds.length];
+            for (int i = 0; i < weight.length; i++) {
+                if (!(latencySeconds[i] > 0) || !Double.isFinite(latencySeconds[i]) || !Double.isFinite(inFlight[i])) {
+                    throw new IllegalArgumentException("point " + i + ": N_e " + inFlight[i] + ", L " + latencySeconds[i]
+                            + " (expected: finite, L > 0)");
+                }
+                weight[i] = 1 / latencySeconds[i];
             }
             double[] best = null;
             double bestErr = Double.POSITIVE_INFINITY;
@@ -97,11 +108,11 @@ public record FluidModel(double thinkSeconds, Latency latency, double deltaSecon
                 if ((mask & 4) == 0) {
                     continue; // c is always fitted: it is the zero-load latency
                 }
-                double[] p = QuadraticLeastSquares.solve(mask, inFlight, latencySeconds, inFlight.length);
+                double[] p = QuadraticLeastSquares.solve(mask, inFlight, latencySeconds, weight, inFlight.length);
                 if (p == null || p[0] < 0 || p[1] < 0 || !(p[2] > 0)) {
                     continue;
                 }
-                double err = QuadraticLeastSquares.squaredError(p, inFlight, latencySeconds, inFlight.length);
+                double err = QuadraticLeastSquares.squaredError(p, inFlight, latencySeconds, weight, inFlight.length);
                 if (err < bestErr) {
                     bestErr = err;
                     best = p;

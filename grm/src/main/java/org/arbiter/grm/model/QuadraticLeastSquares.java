@@ -19,6 +19,15 @@ public final class QuadraticLeastSquares {
      * @return {a, b, c}
      */
     public static double[] solve(int mask, double[] n, double[] l, int size) {
+        return solve(mask, n, l, null, size);
+    }
+
+    /**
+     * As {@link #solve(int, double[], double[], int)}, minimising Σ w²(aN² + bN + c − L)²: each
+     * point's residual weighted by {@code w[i]} (null: all 1). With w = 1/L the fit minimises the
+     * relative error.
+     */
+    public static double[] solve(int mask, double[] n, double[] l, double[] w, int size) {
         int[] idx = new int[3];
         int m = 0;
         for (int j = 0; j < 3; j++) {
@@ -29,9 +38,10 @@ public final class QuadraticLeastSquares {
         double[][] ata = new double[m][m];
         double[] atb = new double[m];
         for (int i = 0; i < size; i++) {
-            double[] row = {n[i] * n[i], n[i], 1};
+            double wi = w == null ? 1 : w[i];
+            double[] row = {wi * n[i] * n[i], wi * n[i], wi};
             for (int r = 0; r < m; r++) {
-                atb[r] += row[idx[r]] * l[i];
+                atb[r] += row[idx[r]] * wi * l[i];
                 for (int c2 = 0; c2 < m; c2++) {
                     ata[r][c2] += row[idx[r]] * row[idx[c2]];
                 }
@@ -50,9 +60,14 @@ public final class QuadraticLeastSquares {
 
     /** Σ (aN² + bN + c − L)² of {@code p} = {a, b, c} over the first {@code size} points. */
     public static double squaredError(double[] p, double[] n, double[] l, int size) {
+        return squaredError(p, n, l, null, size);
+    }
+
+    /** Σ w²(aN² + bN + c − L)² of {@code p} = {a, b, c} over the first {@code size} points (w null: all 1). */
+    public static double squaredError(double[] p, double[] n, double[] l, double[] w, int size) {
         double err = 0;
         for (int i = 0; i < size; i++) {
-            double r = p[0] * n[i] * n[i] + p[1] * n[i] + p[2] - l[i];
+            double r = (p[0] * n[i] * n[i] + p[1] * n[i] + p[2] - l[i]) * (w == null ? 1 : w[i]);
             err += r * r;
         }
         return err;

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
         description = {"Runs one of the papers' reference experiments in the simulator (virtual time) and writes",
                 "DIR/result.json and PNG charts. NAME: concurrency (003 Fig. 7), phases (003 Fig. 8-12), regions",
                 "(003 Fig. 13-15), capacity (000 §7.4: --seconds is the sinusoid's period, two are run), admission",
-                "(004 §5: --seconds per phase), fluid (004 Fig. 3-5: --seconds per point or segment), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
+                "(004 §5: --seconds per phase), fluid (004 Fig. 3-5: --seconds per steady-state point, default 9000; Fig. 5 segments min(600, --seconds)), energy (000 §7.5: a compressed diurnal day; --seconds: the live day only),",
                 "scale (100 gateways, 1 000 servers, 20 classes, one simulated hour), faults (a fault campaign against",
                 "real processes — broker, two GRMs, two gateways, two simservers — under load; writes result.json and",
                 "table.md; --faults picks faults, --quick shortens every phase), yield (002 Fig. 8-10: edf, yid, greedy,",
@@ -270,8 +270,9 @@ public final class ExperimentCommand implements Callable<Integer> {
                 yield new Output(r, dir -> Charts.admission(r, dir));
             }
             case "fluid" -> {
-                FluidResult r = FluidExperiment.run(seed, spec.commandLine().getParseResult().hasMatchedOption("--seconds")
-                        ? seconds : 600, err::println);
+                double point = spec.commandLine().getParseResult().hasMatchedOption("--seconds")
+                        ? seconds : FluidExperiment.POINT_SECONDS;
+                FluidResult r = FluidExperiment.run(seed, point, Math.min(point, FluidExperiment.SEGMENT_SECONDS), err::println);
                 yield new Output(r, dir -> Charts.fluid(r, dir));
             }
             case "energy" -> {

@@ -11,11 +11,15 @@ import org.arbiter.grm.model.FluidModel;
  * FluidModel, eq. 4-7) against the simulated server it models.
  *
  * Testbed: the admission experiment's (ClosedLoop: closed-loop clients with think time Exp(4 s),
- * an admission proxy, the processor-sharing server with 4 CPUs), mix M1. Each point or segment
- * is `seconds` long; steady-state figures are taken over a point's last two thirds.
+ * an admission proxy, the processor-sharing server with one CPU, as 004's one-processor
+ * PostgreSQL host), mix M1. Each steady-state point is `pointSeconds` long and measured over its
+ * last two thirds; each Fig. 5 segment is `segmentSeconds` long. Points are long (default 9 000 s)
+ * because near saturation (N ≈ 50, where T_o reaches capacity) the closed loop's N_e is
+ * N − Z·T_o: a 1 % error in T_o is a 4 % error in N_e, and a 600 s point's own noise is ±5 %.
  *
  * Fig. 4: without a limit, N = 10, 20 … 120: the measured (N_e, L) and L = a N_e² + b N_e + c
- * fitted by non-negative least squares (FluidModel.Latency.fit) — the model's only calibration.
+ * fitted by non-negative least squares of the relative error (FluidModel.Latency.fit) — the
+ * model's only calibration.
  * Fig. 3: with MPL = 40, N = 20, 30 … 120: the measured α, and ᾱ evaluated on the measured N_e,
  * T_o and T_i, naive and improved (FluidModel.Abandon). Beside them, the model's steady state
  * (N_e, T_o) for the same N and MPL, and its relative error against the measured values.
@@ -41,11 +45,23 @@ public final class FluidExperiment {
     private FluidExperiment() {
     }
 
-    /** Runs the three figures, each point or segment {@code seconds} long. */
-    public static FluidResult run(long seed, double seconds, Consumer<String> progress) {
-        if (!(seconds >= 3 * PERIOD_SECONDS)) {
-            throw new IllegalArgumentException("seconds: " + seconds + " (expected: >= " + 3 * PERIOD_SECONDS + ")");
+    /** The default length of a steady-state point (Fig. 3-4), in simulated seconds. */
+    public static final double POINT_SECONDS = 9000;
+    /** The default length of a Fig. 5 segment, in simulated seconds. */
+    public static final double SEGMENT_SECONDS = 600;
+
+    /**
+     * Runs the three figures: each steady-state point (Fig. 3-4) {@code pointSeconds} long, each
+     * Fig. 5 segment {@code segmentSeconds}.
+     */
+    public static FluidResult run(long seed, double pointSeconds, double segmentSeconds, Consumer<String> progress) {
+        if (!(pointSeconds >= 3 * PERIOD_SECONDS) || !Double.isFinite(pointSeconds)) {
+            throw new IllegalArgumentException("pointSeconds: " + pointSeconds + " (expected: >= " + 3 * PERIOD_SECONDS + ")");
         }
+        if (!(segmentSeconds >= 3 * PERIOD_SECONDS) || !Double.isFinite(segmentSeconds)) {
+            throw new IllegalArgumentException("segmentSeconds: " + segmentSeconds + " (expected: >= " + 3 * PERIOD_SECONDS + ")");
+        }
+        double seconds = pointSeconds;
         // Fig. 4: latency against N_e, no limit
         List<FluidResult.LatencyPoint> latency = new ArrayList<>();
         for (int n = 10; n <= 120; n += 10) {
@@ -73,7 +89,7 @@ public final class FluidExperiment {
         // Fig. 5: open loop with N and MPL varying
         List<ClosedLoop.Segment> segments = new ArrayList<>();
         for (int[] d : DYNAMICS) {
-            segments.add(new ClosedLoop.Segment("N " + d[0] + ", MPL " + d[1], seconds, d[0], MIX, d[1]));
+            segments.add(new ClosedLoop.Segment("N " + d[0] + ", MPL " + d[1], segmentSeconds, d[0], MIX, d[1]));
         }
         List<ClosedLoop.Period> periods = ClosedLoop.run(seed + 2000, THINK_SECONDS, SERVER, segments, PERIOD_SECONDS, null);
         List<FluidResult.DynamicsRow> rows = new ArrayList<>();
@@ -107,7 +123,7 @@ public final class FluidExperiment {
                 error(err[2], sum[2], k));
         FluidResult r = new FluidResult(new FluidResult.Fit(round6(fit.a()), round6(fit.b()),
                 round6(fit.c()), Experiments.round(Math.sqrt(sq / latency.size()))), latency, abandon, rows,
-                dynamics, new FluidResult.Setup(seconds, THINK_SECONDS, SERVER.cores(), SERVER.knee(), MIX.name(),
+                dynamics, new FluidResult.Setup(pointSeconds, segmentSeconds, THINK_SECONDS, SERVER.cores(), SERVER.knee(), MIX.name(),
                 DELTA_SECONDS, PERIOD_SECONDS, SWEEP_MPL));
         progress.accept(String.format(Locale.ROOT, "fluid: L = %.5f N² + %.5f N + %.4f; dynamics error N_e %.3f (%.1f %%), T_o %.3f (%.1f %%), α %.3f (%.1f %%)",
                 fit.a(), fit.b(), fit.c(), dynamics.inFlight().meanAbsolute(), 100 * dynamics.inFlight().relative(),

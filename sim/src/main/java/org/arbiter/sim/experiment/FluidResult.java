@@ -51,7 +51,7 @@ public record FluidResult(Fit fit, List<LatencyPoint> latency, List<AbandonPoint
     }
 
     /** The constants of the run (see {@code FluidExperiment}'s design note). */
-    public record Setup(double seconds, double thinkSeconds, int cores, int knee, String mix, double deltaSeconds,
+    public record Setup(double pointSeconds, double segmentSeconds, double thinkSeconds, int cores, int knee, String mix, double deltaSeconds,
                         double periodSeconds, int sweepMpl) {
     }
 }

@@ -62,7 +62,7 @@ final class ResultJsonTest {
 
     @Test
     void fluid() throws IOException {
-        matchesGolden("fluid", ResultJson.toJson(FluidExperiment.run(1, 30, QUIET)));
+        matchesGolden("fluid", ResultJson.toJson(FluidExperiment.run(1, 30, 30, QUIET)));
     }
 
     @Test
