@@ -74,11 +74,11 @@ final class ExperimentsTest {
      * Not reached, and not reachable under 003's own objective: with min (eq. 2b) and eq. 7's
      * utilities the GRM equalises U = τ − t, i.e. t_B = t_P + 1 s, and 20 + 20 closed-loop clients on
      * 10 slots (think and service 1 s) then settle at w_B ≈ 4.38, t_P ≈ 2.56 s, t_B ≈ 3.56 s: basic
-     * 1.39× premium. 1.5× needs w_B ≤ 4.25, where min rates the allocation lower. Measured 1.24-1.35.
+     * 1.39× premium. 1.5× needs w_B ≤ 4.25, where min rates the allocation lower. Measured 1.31-1.42.
      */
     @Test
     @Disabled("not reachable under min: the equal-utility point of phase B is basic 1.39x premium; measured "
-            + "1.24-1.35 over seeds 1-5 (docs/experiments.md, phases)")
+            + "1.31-1.42 over seeds 1-5 (docs/experiments.md, phases)")
     void phases_basicAtLeastOneAndAHalfTimesPremiumInB() {
         for (PhasesResult r : phasesSeeds1to5()) {
             PhasesResult.Phase b = phase(r, "B");
@@ -95,7 +95,7 @@ final class ExperimentsTest {
      */
     @Test
     @Disabled("not reachable in A (spread = 1 at any weights: nobody waits) nor C (spread >= 0.33 at best); "
-            + "measured A 0.96-1.05, B 0.08-0.37, C 0.41-0.53 over seeds 1-5 (docs/experiments.md, phases)")
+            + "measured A 0.96-1.05, B 0.05-0.20, C 0.43-0.52 over seeds 1-5 (docs/experiments.md, phases)")
     void phases_utilitySpreadAtMost0_3InABC() {
         for (PhasesResult r : phasesSeeds1to5()) {
             for (String n : java.util.List.of("A", "B", "C")) {

@@ -66,10 +66,17 @@ public final class GrmStep implements ControlStep {
     /** liu prediction with a PI term: one controller per flow, updated once per period (001 Fig. 2). */
     private final Map<Problem.FlowId, org.arbiter.grm.model.LiuControl.Pi> pis = new java.util.HashMap<>();
     private final Map<Problem.FlowId, Double> deltaMu = new java.util.HashMap<>();
-    /** Per class: {S̃ smoothed, when last updated (s)}; see {@link #updateServiceTimes}. */
+    /** Per class: {S̃ smoothed, when last updated (s), when first seen (s)}; see {@link #updateServiceTimes}. */
     private final Map<String, double[]> serviceTimes = new java.util.HashMap<>();
     /** The time constant of the service-time smoothing, in statistics windows. */
     static final double SERVICE_TIME_WINDOWS = 4;
+    /**
+     * The least number of requests the service-time smoothing spans: S̃ of exponential demands from
+     * 1 000 requests has a 3 % standard error (a light class's 4 windows can hold 200: 7 %).
+     */
+    static final double SERVICE_TIME_REQUESTS = 1000;
+    /** ... but never more than this many statistics windows (a near-idle class still follows a change within 10 min at W = 30 s). */
+    static final double SERVICE_TIME_MAX_WINDOWS = 20;
     /** How much of the difference a new error sample moves ē_c. */
     static final double ERROR_SMOOTHING = 0.1;
     /** ē_c assumed until the class's first prediction has been checked (one statistics window after the first decision). */
@@ -416,8 +423,12 @@ public final class GrmStep implements ControlStep {
      * The slot model's S̃ per class (docs/grm.md, "The flow model"): a request's mean time at a server is
      * a property of the class, not of the gateway or the allocation, so it is pooled over the gateways
      * (weighted by throughput) and smoothed over time, S ← S + (1 − e^{−Δt/T})(S_window − S) with
-     * T = {@value #SERVICE_TIME_WINDOWS} statistics windows. One window's mean over a light class is
-     * noisy (75 requests of Exp(1 s): ±12 %), and every prediction scales with it. Once per period.
+     * T = {@value #SERVICE_TIME_WINDOWS} statistics windows, or the time the class takes to complete
+     * {@value #SERVICE_TIME_REQUESTS} requests if that is longer (T = 1 000 / X̃); after a warm-up: until
+     * the class has been seen for T, the weight is Δt/age when that is larger (the running mean of its
+     * windows, so that the first window, often a start-up transient, does not linger). One window's
+     * mean over a light class is noisy (75 requests of Exp(1 s): ±12 %), and every prediction scales
+     * with it. Once per period.
      */
     private void updateServiceTimes(Map<String, GatewayStats> live, double nowSeconds) {
         double tau = SERVICE_TIME_WINDOWS * config.control().statsWindowSeconds();
@@ -435,10 +446,16 @@ public final class GrmStep implements ControlStep {
                 double window = xs / x;
                 double[] st = serviceTimes.get(c.name());
                 if (st == null) {
-                    serviceTimes.put(c.name(), new double[] {window, nowSeconds});
+                    serviceTimes.put(c.name(), new double[] {window, nowSeconds, nowSeconds});
                 } else {
-                    double a = 1 - Math.exp(-Math.max(0, nowSeconds - st[1]) / tau);
-                    st[0] += a * (window - st[0]);
+                    double dt = Math.max(0, nowSeconds - st[1]);
+                    // warm-up: until the class has been seen for T, the plain mean of its windows
+                    // (an EWMA started from its first window would still give that one window — often
+                    // a start-up transient of a few requests — e^{-t/T} of the weight at t)
+                    double age = nowSeconds - st[2];
+                    double horizon = Math.min(Math.max(tau, SERVICE_TIME_REQUESTS / x), SERVICE_TIME_MAX_WINDOWS * config.control().statsWindowSeconds());
+                    double a = Math.max(1 - Math.exp(-dt / horizon), age > 0 ? dt / age : 1);
+                    st[0] += Math.min(1, a) * (window - st[0]);
                     st[1] = nowSeconds;
                 }
             }
