@@ -28,9 +28,11 @@ public final class GatewaySpread {
      * @param periodsOverOne the periods (after the first two) with some class's spread above one slot
      * @param periods        the periods counted
      * @param weights        per gateway, per class: w(g,c) averaged over the phase's second half
+     * @param predictionError the flow model's error over the phase (both gateways' flows; predictions
+     *                        made in the phase's first statistics window left out, as in phases)
      */
     public record Phase(String name, double maxSpread, int periodsOverOne, int periods,
-                        Map<String, Map<String, Double>> weights) {
+                        Map<String, Map<String, Double>> weights, PredictionError predictionError) {
     }
 
     /** The paper cluster with two gateways, g1 and g2. */
@@ -48,7 +50,9 @@ public final class GatewaySpread {
                 new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
         ClusterConfig cluster = twoGateways(combine);
         double period = cluster.control().periodSeconds();
-        SimResult r = new Simulator(cluster, sc, true).run();
+        double window = cluster.control().statsWindowSeconds();
+        DecisionLog log = new DecisionLog(window);
+        SimResult r = new Simulator(cluster, sc, true).withDecisions(log).run();
         List<Phase> out = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             double max = 0;
@@ -74,7 +78,8 @@ public final class GatewaySpread {
                 }
                 n++;
             }
-            out.add(new Phase(p.name(), max, over, n, new LinkedHashMap<>(p.weightsSecondHalf())));
+            out.add(new Phase(p.name(), max, over, n, new LinkedHashMap<>(p.weightsSecondHalf()),
+                    PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds())));
         }
         return out;
     }
