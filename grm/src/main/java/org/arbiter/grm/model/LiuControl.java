@@ -92,11 +92,15 @@ public final class LiuControl {
         }
 
         /**
-         * A PI term whose integral is free ({@code bounded} false: no anti-windup bound), as the
-         * feedback loop of 001 §3's Queueing Model Based Feedback Control ([18] in 001) is described (the long-term mean delay
-         * close to D_ref, 001 §3): an integrator that drives the long-run delay error to zero whatever offset that needs.
+         * A PI term whose integral is free above ({@code bounded} false), as the feedback loop of 001
+         * §3's Queueing Model Based Feedback Control ([18] in 001) is described (the long-term mean
+         * delay close to D_ref, 001 §3): an integrator that drives the long-run delay error to zero
+         * whatever extra rate that needs. Below it keeps the bound, ki·I ≥ −1: the loop may slow the
+         * server by at most the predictor's 1/D_ref headroom, to λ̂, never under the arrivals. (Free
+         * both ways, light load — delays under D_ref for hours — wound it down until μ was near 0,
+         * and the next burst queued for 20 minutes: the bursty experiment's seed 26, mean 15.6 s.)
          */
-        public static Pi unbounded(double kp, double ki) {
+        public static Pi freeAbove(double kp, double ki) {
             return new Pi(kp, ki, false);
         }
 
@@ -132,9 +136,9 @@ public final class LiuControl {
             double error = (measuredDelaySeconds - targetSeconds) / targetSeconds;
             integral += error * Math.max(0, periodSeconds) / targetSeconds;
             if (ki > 0) {
-                if (bounded) {
-                    integral = Math.max(-1 / ki, Math.min(1 / ki, integral));
-                }
+                // below: never slower than the predictor's rate minus its 1/D_ref headroom, λ̂ (a
+                // rate under the arrivals lets the queue grow without bound); above: bounded, or free
+                integral = bounded ? Math.max(-1 / ki, Math.min(1 / ki, integral)) : Math.max(-1 / ki, integral);
             } else {
                 integral = 0;
             }

@@ -42,8 +42,8 @@ final class LiuControlTest {
     }
 
     @Test
-    void unboundedPi_integratesPastTheBound_asFig1sLoopNeedsUnderBurstyLoad() {
-        LiuControl.Pi free = LiuControl.Pi.unbounded(0, 1);
+    void freeAbovePi_integratesPastTheUpperBound_asFig1sLoopNeedsUnderBurstyLoad() {
+        LiuControl.Pi free = LiuControl.Pi.freeAbove(0, 1);
         double d = 0;
         for (int i = 0; i < 1000; i++) {
             d = free.update(4, 2, 1);
@@ -51,7 +51,24 @@ final class LiuControlTest {
         // ε = 1 per update, I = 1000 · 1/2 = 500 → Δμ = 500/2; the bounded one stops at 1/D_ref
         assertThat(d).isCloseTo(250, within(1e-9));
         assertThat(free.update(Double.NaN, 2, 1)).as("nothing measured: the integral part only").isCloseTo(250, within(1e-9));
-        assertThatThrownBy(() -> LiuControl.Pi.unbounded(-1, 0)).hasMessage("kp: -1.0 (expected: >= 0)");
+        assertThatThrownBy(() -> LiuControl.Pi.freeAbove(-1, 0)).hasMessage("kp: -1.0 (expected: >= 0)");
+    }
+
+    @Test
+    void freeAbovePi_neverWindsBelowThePredictorsHeadroom() {
+        LiuControl.Pi free = LiuControl.Pi.freeAbove(0, 1);
+        double d = 0;
+        for (int i = 0; i < 10_000; i++) {
+            d = free.update(0.5, 2, 1); // delays a quarter of D_ref for hours: ε = −0.75 each time
+        }
+        // ki·I stops at −1: Δμ = −1/D_ref, so μ = 1/D_ref + λ̂ + Δμ stays at λ̂, never under the arrivals
+        assertThat(d).isCloseTo(-0.5, within(1e-12));
+        // and a burst (delay 10 × D_ref) turns it positive within a few updates, not thousands
+        double up = 0;
+        for (int i = 0; i < 3; i++) {
+            up = free.update(20, 2, 1);
+        }
+        assertThat(up).isGreaterThan(0);
     }
 
     @Test

@@ -19,11 +19,13 @@ package org.arbiter.sim.experiment;
  * The service rate is the one at which the GRM's flow model (FlowModel, the same code the GRM runs)
  * predicts D_ref for a single queue: μ = 1/D_ref + λ_model (FlowModel#serviceRateFor), with
  *   model         FlowModel.mm1:         λ̂                                 (001 §3, no queue term)
- *   model-pi      λ̂ + Δμ, LiuControl.Pi.unbounded: 001 §3's Queueing Model Based Feedback Control
+ *   model-pi      λ̂ + Δμ, LiuControl.Pi.freeAbove: 001 §3's Queueing Model Based Feedback Control
  *                                        with its feedback loop ([18] in 001), no queue term; Fig. 1's
- *                                        controller. Its integral is free (no anti-windup bound): the
- *                                        long-term mean delay close to D_ref that 001 §3 reports is what
- *                                        an unbounded integrator gives (bounded at 1/D_ref: 7.7 s)
+ *                                        controller. Its integral is free above (no upper anti-windup
+ *                                        bound): the long-term mean delay close to D_ref that 001 §3
+ *                                        reports is what such an integrator gives (bounded at 1/D_ref:
+ *                                        7.7 s); below it stops at ki·I = −1, μ ≥ λ̂ (free both ways, hours
+ *                                        of light load wound μ down to ~0 before a burst: 15.6 s)
  *   liu           FlowModel.liu:         λ̂ + K(l − λ̂ D_ref), K = 1/D_ref   (001 §4 Step 1-3)
  *   liu-pi        FlowModel.liu + Δμ:    the above plus LiuControl.Pi on the delay of the requests
  *                                        completed in the interval (001 Fig. 2)
@@ -227,7 +229,7 @@ public final class BurstyExperiment {
         private int intervalCount;
         private double lastIntervalMean;
         private final LiuControl.Pi pi = new LiuControl.Pi(PI_KP, PI_KI);
-        private final LiuControl.Pi freePi = LiuControl.Pi.unbounded(PI_KP, PI_KI);
+        private final LiuControl.Pi freePi = LiuControl.Pi.freeAbove(PI_KP, PI_KI);
         // results
         private final double[] delays;
         private final double[] completedAt;
