@@ -377,16 +377,16 @@ public final class Charts {
      */
     public static List<Path> bursty(BurstyResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
-        out.add(burstyChart(result.fig1(), "Queueing Model Based Feedback Control, no queue term (001 Fig. 1)",
+        out.add(burstyChart(result.fig1(), "001 Fig. 1: predictor + PI loop, no queue term",
                 result.setup().targetSeconds(), dir.resolve("bursty-fig1.png")));
-        out.add(burstyChart(result.fig3(), "001's controller, queue-length feedback, no PI (001 Fig. 3)",
+        out.add(burstyChart(result.fig3(), "001 Fig. 3: queue-length feedback, no PI",
                 result.setup().targetSeconds(), dir.resolve("bursty-fig3.png")));
         return out;
     }
 
     private static Path burstyChart(BurstyResult.Run run, String title, double target, Path file) throws IOException {
         XYChart c = new XYChartBuilder().width(900).height(450)
-                .title(String.format("%s: mean %.4f s, variance of the points %.6f", title, run.mean(), run.variance()))
+                .title(String.format("%s: mean %.3f s, variance %.4g", title, run.mean(), run.variance()))
                 .xAxisTitle("time (s)").yAxisTitle("mean delay of 1 000 requests (s)").build();
         c.addSeries("delay", run.pointSeconds(), run.pointMeans());
         List<Double> ends = List.of(run.pointSeconds().get(0), run.pointSeconds().get(run.pointSeconds().size() - 1));
