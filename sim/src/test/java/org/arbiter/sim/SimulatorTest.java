@@ -159,9 +159,16 @@ final class SimulatorTest {
         assertThat(a.phases()).isNotEqualTo(c.phases());
     }
 
+    /** 003 §V-B's clients think Exp(1 s): the configuration says so, as the paper cluster does (Experiments.paperCluster). */
+    static ClusterConfig closedLoopCluster() {
+        ClusterConfig open = cluster(10, 10, "wrr");
+        return open.toBuilder().classes(open.classes().stream()
+                .map(c -> c.toBuilder().thinkTimeSeconds(1).build()).toList()).build();
+    }
+
     @Test
     void phases_weightsWithinOneOfThePaper() {
-        SimResult r = new Simulator(cluster(10, 10, "wrr"), phases(1, 600), true).run();
+        SimResult r = new Simulator(closedLoopCluster(), phases(1, 600), true).run();
         Map<String, double[]> paper = Map.of("B", new double[] {6, 4}, "C", new double[] {4, 6}, "D", new double[] {8, 2});
         for (SimResult.PhaseResult p : r.phases()) {
             double[] w = paper.get(p.name());
@@ -173,6 +180,23 @@ final class SimulatorTest {
         }
         assertThat(r.phases().get(3).weightsSecondHalf().get("g1").get("premium"))
                 .isGreaterThan(r.phases().get(2).weightsSecondHalf().get("g1").get("premium"));
+    }
+
+    /**
+     * Not told of the think time, the GRM models the classes as open-loop arrivals and gives C's
+     * premium about 3 slots (2.9-3.3 over seeds 1-8, one below the paper's 4); the order of the
+     * phases' premium weights, D above B above C, still holds.
+     */
+    @Test
+    void phases_withoutTheThinkTime_keepThePapersOrder() {
+        for (long seed = 1; seed <= 3; seed++) {
+            SimResult r = new Simulator(cluster(10, 10, "wrr"), phases(seed, 600), true).run();
+            double b = r.phases().get(1).weightsSecondHalf().get("g1").get("premium");
+            double c = r.phases().get(2).weightsSecondHalf().get("g1").get("premium");
+            double d = r.phases().get(3).weightsSecondHalf().get("g1").get("premium");
+            assertThat(d).as("seed %d: D above B", seed).isGreaterThan(b);
+            assertThat(b).as("seed %d: B above C", seed).isGreaterThan(c);
+        }
     }
 
     @Test

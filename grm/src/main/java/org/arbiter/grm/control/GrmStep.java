@@ -66,7 +66,7 @@ public final class GrmStep implements ControlStep {
     /** liu prediction with a PI term: one controller per flow, updated once per period (001 Fig. 2). */
     private final Map<Problem.FlowId, org.arbiter.grm.model.LiuControl.Pi> pis = new java.util.HashMap<>();
     private final Map<Problem.FlowId, Double> deltaMu = new java.util.HashMap<>();
-    /** Per class: {S̃ smoothed, when last updated (s), when first seen (s)}; see {@link #updateServiceTimes}. */
+    /** Per class: {Σ weight·S, Σ weight, when last updated (s)}, S̃ = the ratio; see {@link #updateServiceTimes}. */
     private final Map<String, double[]> serviceTimes = new java.util.HashMap<>();
     /** The time constant of the service-time smoothing, in statistics windows. */
     static final double SERVICE_TIME_WINDOWS = 4;
@@ -422,16 +422,18 @@ public final class GrmStep implements ControlStep {
     /**
      * The slot model's S̃ per class (docs/grm.md, "The flow model"): a request's mean time at a server is
      * a property of the class, not of the gateway or the allocation, so it is pooled over the gateways
-     * (weighted by throughput) and smoothed over time, S ← S + (1 − e^{−Δt/T})(S_window − S) with
-     * T = {@value #SERVICE_TIME_WINDOWS} statistics windows, or the time the class takes to complete
-     * {@value #SERVICE_TIME_REQUESTS} requests if that is longer (T = 1 000 / X̃); after a warm-up: until
-     * the class has been seen for T, the weight is Δt/age when that is larger (the running mean of its
-     * windows, so that the first window, often a start-up transient, does not linger). One window's
+     * (weighted by throughput) and smoothed over time: each period adds the window's mean with the
+     * weight of the requests completed since the last one, X̃·Δt, and older weight decays by
+     * e^{−Δt/T}; S̃ = Σ weight·S_window / Σ weight. T = {@value #SERVICE_TIME_WINDOWS} statistics windows,
+     * or the time the class takes to complete {@value #SERVICE_TIME_REQUESTS} requests if that is
+     * longer (1 000 / X̃), at most {@value #SERVICE_TIME_MAX_WINDOWS} windows. Normalised, it has no
+     * start-up bias (an EWMA started from the first window kept e^{−t/T} of that window, often a
+     * transient of a few requests), and a window with few completions counts for few. One window's
      * mean over a light class is noisy (75 requests of Exp(1 s): ±12 %), and every prediction scales
      * with it. Once per period.
      */
     private void updateServiceTimes(Map<String, GatewayStats> live, double nowSeconds) {
-        double tau = SERVICE_TIME_WINDOWS * config.control().statsWindowSeconds();
+        double window = config.control().statsWindowSeconds();
         for (ClassConfig c : config.classes()) {
             double xs = 0;
             double x = 0;
@@ -443,21 +445,16 @@ public final class GrmStep implements ControlStep {
                 }
             }
             if (x > 0) {
-                double window = xs / x;
-                double[] st = serviceTimes.get(c.name());
-                if (st == null) {
-                    serviceTimes.put(c.name(), new double[] {window, nowSeconds, nowSeconds});
-                } else {
-                    double dt = Math.max(0, nowSeconds - st[1]);
-                    // warm-up: until the class has been seen for T, the plain mean of its windows
-                    // (an EWMA started from its first window would still give that one window — often
-                    // a start-up transient of a few requests — e^{-t/T} of the weight at t)
-                    double age = nowSeconds - st[2];
-                    double horizon = Math.min(Math.max(tau, SERVICE_TIME_REQUESTS / x), SERVICE_TIME_MAX_WINDOWS * config.control().statsWindowSeconds());
-                    double a = Math.max(1 - Math.exp(-dt / horizon), age > 0 ? dt / age : 1);
-                    st[0] += Math.min(1, a) * (window - st[0]);
-                    st[1] = nowSeconds;
-                }
+                double mean = xs / x;
+                double[] st = serviceTimes.computeIfAbsent(c.name(), k -> new double[] {0, 0, nowSeconds});
+                double dt = Math.max(0, nowSeconds - st[2]);
+                double horizon = Math.min(Math.max(SERVICE_TIME_WINDOWS * window, SERVICE_TIME_REQUESTS / x),
+                        SERVICE_TIME_MAX_WINDOWS * window);
+                double decay = Math.exp(-dt / horizon);
+                double weight = x * (dt > 0 ? dt : config.control().periodSeconds());
+                st[0] = st[0] * decay + weight * mean;
+                st[1] = st[1] * decay + weight;
+                st[2] = nowSeconds;
             }
         }
     }
@@ -465,7 +462,7 @@ public final class GrmStep implements ControlStep {
     /** The class's smoothed S̃ when there is one, else what the flow's gateway measured (0: nothing). */
     private double serviceTimeFor(String cls, GatewayStats.ClassStats cs) {
         double[] st = serviceTimes.get(cls);
-        return st != null ? st[0] : serviceTime(cs);
+        return st != null && st[1] > 0 ? st[0] / st[1] : serviceTime(cs);
     }
 
     /** A period's problem (null when the left-out gateways hold every slot) and what became of the operator's pins in it. */
