@@ -85,6 +85,33 @@ final class GrmStepTest {
     }
 
     @Test
+    void serviceTime_isWeightedByTheRequestsBehindIt_soAStartUpWindowOfFewDoesNotLinger() {
+        ClusterConfig one = ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 2s, thinkTime: 1s, match: {header: {X-Class: premium}}}
+                  - {name: basic, target: 3s, thinkTime: 1s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10}
+                gateways:
+                  - {id: g1, port: 8080}
+                """);
+        GrmStep s = new GrmStep(one, "grm-t", () -> 0L);
+        OverrideBook book = new OverrideBook(one);
+        EpochClock clock = new EpochClock();
+        // the first window: 0.1 req/s of a slow start, S = 3 s; then 1 req/s at S = 1 s
+        s.step(T, Map.of("g1", stats("g1", 0.1, 3, 5, 0.1, 3, 5, 3)), book, Map.of(), clock);
+        GrmStep.Result r = null;
+        for (int i = 1; i <= 3; i++) {
+            r = s.step(T.plusSeconds(5L * i), Map.of("g1", stats("g1", 1, 1, 5, 1, 1, 5, 1)), book, Map.of(), clock);
+        }
+        // 2 clients on ≥ 2 slots never wait: the prediction is S̃. Weighted by requests (0.5 against 15)
+        // S̃ is 1.06 s; an EWMA from the first window (T = 120 s) would still give 2.77 s after 15 s,
+        // the plain mean of the four windows 1.5 s.
+        assertThat(r.decision().flows()).filteredOn(f -> f.cls().equals("premium")).singleElement()
+                .satisfies(f -> assertThat(f.predictedResponseTime()).isBetween(1.0, 1.1));
+    }
+
+    @Test
     void liveGateways_shareN_andVersionsGrowAcrossPeriods() {
         Map<String, GatewayStats> live = Map.of("g1", stats("g1", 6, 2.3, 4, 2, 1.5, 3.5),
                 "g2", stats("g2", 1, 1.1, 4, 1, 1.2, 3.5));
