@@ -53,14 +53,17 @@ final class LiveExperimentsTest {
 
     /**
      * Issue 19: every experiment's result reports the flow model's prediction error per phase, live
-     * too. Four phases of 150 paper seconds at scale 0.02 (3 s of wall time each): each phase leaves
+     * too. Four phases of 300 paper seconds at scale 0.02 (6 s of wall time each): each phase leaves
      * predictions made after its first 30 s statistics window that are checked one window later
-     * within the phase. Asserted: every phase has checked predictions and a finite mean error; how
-     * large it is is a figure (docs/experiments.md), not a property of a 3 s phase on a loaded machine.
+     * within the phase, while the weight stays as chosen. In B the weights move between 5 and 6 slots
+     * (the optimum lies between them), so few predictions stand a whole window: 12-20 here, and with
+     * 150 s phases 0-10 (it failed once in three). Asserted: every phase has checked predictions and a
+     * finite mean error; how large it is is a figure (docs/experiments.md), not a property of a 6 s
+     * phase on a loaded machine.
      */
     @Test
     void livePhases_reportThePredictionErrorOfEveryPhase() throws Exception {
-        List<PhasesResult.Phase> phases = LiveExperiments.phases(1, 150, 0.02, work, System.out::println);
+        List<PhasesResult.Phase> phases = LiveExperiments.phases(1, 300, 0.02, work, System.out::println);
         assertThat(phases).extracting(PhasesResult.Phase::name).containsExactly("A", "B", "C", "D");
         for (PhasesResult.Phase p : phases) {
             assertThat(p.predictionError()).as("phase %s", p.name()).isNotNull();
