@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * 001 §6 live, short: 300 s of 001's time at scale 0.1 (30 s of wall time per controller) over a
+ * 001 §6 live, short: 600 s of 001's time at scale 0.1 (60 s of wall time per controller) over a
  * real broker, GRM, Netty gateway and simserver, the bursty class beside a steady one (LiveBursty).
  * Both runs get the same Pareto arrivals (same seed), so the comparison is paired.
  *
@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * predictor (documented runs: per-request variance 9-52× lower, point variance 19-138× lower); the 10×
  * of the simulator is not asserted, because a loaded machine slows the GRM's and the gateway's
  * reactions to a burst (Kafka, the control thread), which costs liu more than the model. Every
- * request is answered and the GRM reallocated throughout (at least one allocation per 2 Γ).
+ * request is answered and the GRM reallocated throughout (at least one allocation per 2 Γ). 600 s,
+ * not 300: seed 1's first 300 s hold no long On period, and there the ratio was 1.8-8.6× over four
+ * runs (it failed twice); its first 600 s hold one (7.5-30× in three runs).
  */
 final class LiveBurstyTest {
 
@@ -26,7 +28,7 @@ final class LiveBurstyTest {
 
     @Test
     void queueLengthFeedback_cutsTheBurstyClassesDelayVariance_live() throws Exception {
-        LiveResult.Bursty r = LiveBursty.run(1, 300, 0.1, dir, System.out::println);
+        LiveResult.Bursty r = LiveBursty.run(1, 600, 0.1, dir, System.out::println);
         LiveResult.BurstyRun model = r.live().get("model");
         LiveResult.BurstyRun liu = r.live().get("liu");
         System.out.println("live bursty: " + r.live());
@@ -34,8 +36,8 @@ final class LiveBurstyTest {
         for (LiveResult.BurstyRun run : r.live().values()) {
             assertThat(run.requests()).as("bursty requests answered after the warm-up").isGreaterThan(100);
             assertThat(run.failed()).as("bursty requests not answered").isZero();
-            // Γ = 0.5 s over 300 s: 600 decisions; the gateway saw the allocation change at least every 2 Γ
-            assertThat(run.allocations()).as("allocations received").isGreaterThan(300);
+            // Γ = 0.5 s over 600 s: 1 200 decisions; the gateway saw the allocation change at least every 2 Γ
+            assertThat(run.allocations()).as("allocations received").isGreaterThan(600);
         }
         assertThat(liu.requests()).as("same seed, same arrivals").isEqualTo(model.requests());
         assertThat(model.requestVariance()).as("per-request variance, model / liu")
