@@ -138,7 +138,7 @@ public final class LiuControl {
             if (ki > 0) {
                 // below: never slower than the predictor's rate minus its 1/D_ref headroom, λ̂ (a
                 // rate under the arrivals lets the queue grow without bound); above: bounded, or free
-                integral = bounded ? Math.max(-1 / ki, Math.min(1 / ki, integral)) : Math.max(-1 / ki, integral);
+                integral = Math.max(-1 / ki, bounded ? Math.min(1 / ki, integral) : integral);
             } else {
                 integral = 0;
             }

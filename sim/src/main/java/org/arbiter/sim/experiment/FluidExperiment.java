@@ -55,17 +55,12 @@ public final class FluidExperiment {
      * Fig. 5 segment {@code segmentSeconds}.
      */
     public static FluidResult run(long seed, double pointSeconds, double segmentSeconds, Consumer<String> progress) {
-        if (!(pointSeconds >= 3 * PERIOD_SECONDS) || !Double.isFinite(pointSeconds)) {
-            throw new IllegalArgumentException("pointSeconds: " + pointSeconds + " (expected: >= " + 3 * PERIOD_SECONDS + ")");
-        }
-        if (!(segmentSeconds >= 3 * PERIOD_SECONDS) || !Double.isFinite(segmentSeconds)) {
-            throw new IllegalArgumentException("segmentSeconds: " + segmentSeconds + " (expected: >= " + 3 * PERIOD_SECONDS + ")");
-        }
-        double seconds = pointSeconds;
+        checkLength("pointSeconds", pointSeconds);
+        checkLength("segmentSeconds", segmentSeconds);
         // Fig. 4: latency against N_e, no limit
         List<FluidResult.LatencyPoint> latency = new ArrayList<>();
         for (int n = 10; n <= 120; n += 10) {
-            Steady s = steady(seed + n, n, AdmissionExperiment.UNLIMITED, seconds);
+            Steady s = steady(seed + n, n, AdmissionExperiment.UNLIMITED, pointSeconds);
             latency.add(new FluidResult.LatencyPoint(n, Experiments.round(s.inFlight), Experiments.round(s.latency)));
         }
         FluidModel.Latency fit = FluidModel.Latency.fit(latency.stream().mapToDouble(FluidResult.LatencyPoint::inFlight).toArray(),
@@ -78,7 +73,7 @@ public final class FluidExperiment {
         // Fig. 3: abandon rate against N at a fixed MPL
         List<FluidResult.AbandonPoint> abandon = new ArrayList<>();
         for (int n = 20; n <= 120; n += 10) {
-            Steady s = steady(seed + 1000 + n, n, SWEEP_MPL, seconds);
+            Steady s = steady(seed + 1000 + n, n, SWEEP_MPL, pointSeconds);
             FluidModel.State m = model.steadyState(n, SWEEP_MPL);
             abandon.add(new FluidResult.AbandonPoint(n, Experiments.round(s.abandon),
                     Experiments.round(FluidModel.Abandon.NAIVE.steady(s.inFlight, SWEEP_MPL, s.throughput, s.incoming)),
@@ -130,6 +125,12 @@ public final class FluidExperiment {
                 dynamics.throughput().meanAbsolute(), 100 * dynamics.throughput().relative(), dynamics.abandon().meanAbsolute(),
                 100 * dynamics.abandon().relative()));
         return r;
+    }
+
+    private static void checkLength(String name, double seconds) {
+        if (!(seconds >= 3 * PERIOD_SECONDS) || !Double.isFinite(seconds)) {
+            throw new IllegalArgumentException(name + ": " + seconds + " (expected: finite, >= " + 3 * PERIOD_SECONDS + ")");
+        }
     }
 
     private static FluidResult.Error error(double absSum, double valueSum, int n) {

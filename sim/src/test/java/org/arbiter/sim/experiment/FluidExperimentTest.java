@@ -1,7 +1,9 @@
 package org.arbiter.sim.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -31,5 +33,13 @@ final class FluidExperimentTest {
         assertThat(r.errors().inFlight().relative()).isLessThan(0.15);
         assertThat(r.errors().throughput().relative()).isLessThan(0.15);
         assertThat(r.fit().a()).isPositive();
+    }
+
+    @Test
+    void tooShortALength_isRefusedNamingIt() {
+        assertThatThrownBy(() -> FluidExperiment.run(1, 20, 600, m -> { }))
+                .hasMessage("pointSeconds: 20.0 (expected: finite, >= 30.0)");
+        assertThatThrownBy(() -> FluidExperiment.run(1, 9000, Double.NaN, m -> { }))
+                .hasMessage("segmentSeconds: NaN (expected: finite, >= 30.0)");
     }
 }
