@@ -372,7 +372,7 @@ public final class ClusterSim {
         at(decide, () -> {
             if (chosen < 0) {
                 if (round < POLL_ROUNDS) {
-                    poll(j, candidates(j.c), round + 1);
+                    poll(j, set, round + 1); // the same set: a failed dedicated node is not left until the next interval
                 } else {
                     answer(j, false, true);
                 }

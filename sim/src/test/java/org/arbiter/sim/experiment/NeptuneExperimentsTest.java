@@ -6,7 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 002 Fig. 11-12 in the simulator, seeds 1-3: the targets that hold (docs/experiments.md has the numbers).
+ * 002 Fig. 11-12 in the simulator, seeds 1-10: the targets that hold (docs/experiments.md has the numbers).
  * Not asserted, because it does not hold: Bronze ≥ 18 % throughout the Silver spike under Neptune. The
  * guarantee reads 002's decayed consumption (β = 0.95/s), whose memory of Bronze's 55 % before the spike
  * lets Greedy starve Bronze to 6.5-11.5 % (10 s means, seeds 1-5) for the spike's first ~20 s; from 30 s into the
@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class NeptuneExperimentsTest {
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(longs = {1, 2, 3})
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
     void spike_neptuneHoldsBronzeAtItsGuaranteeOnceSettled_goldIsIsolated_andAFailureCostsGoldLessThanUnderPartitioning(
             long seed) {
         SpikeResult r = NeptuneExperiments.spike(seed, m -> { });
@@ -34,14 +34,15 @@ final class NeptuneExperimentsTest {
     }
 
     @org.junit.jupiter.api.Test
-    void distribution_neptuneYieldsAtLeastPartitioningAt200PercentOn16Servers_seeds1to3() {
-        for (long seed = 1; seed <= 3; seed++) {
+    void distribution_neptuneYieldsAtLeastPartitioningAt200PercentOn16Servers_seeds1to10() {
+        // the experiment's default 300 s per run: at 120 s seed 4's Search comes to 0.991 of partitioning by chance
+        for (long seed = 1; seed <= 10; seed++) {
             for (boolean micro : new boolean[] {false, true}) {
                 double neptune = NeptuneExperiments.poissonRun(micro, 16, 2.0, org.arbiter.common.config.DispatchConfig.Scheduler.ADAPTIVE,
-                        org.arbiter.sim.neptune.ClusterSim.Distribution.NEPTUNE, seed, 30, 120).realisedTotal();
+                        org.arbiter.sim.neptune.ClusterSim.Distribution.NEPTUNE, seed, 30, 300).realisedTotal();
                 double partitioning = NeptuneExperiments.poissonRun(micro, 16, 2.0,
                         org.arbiter.common.config.DispatchConfig.Scheduler.ADAPTIVE,
-                        org.arbiter.sim.neptune.ClusterSim.Distribution.PARTITIONING, seed, 30, 120).realisedTotal();
+                        org.arbiter.sim.neptune.ClusterSim.Distribution.PARTITIONING, seed, 30, 300).realisedTotal();
                 assertThat(neptune).as("seed %d %s", seed, micro ? "micro" : "search").isGreaterThanOrEqualTo(partitioning);
             }
         }
