@@ -40,8 +40,12 @@ final class FaultCampaignTest {
     static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
 
     /**
-     * Faults after which no request that was in flight had to be resent elsewhere by the client
-     * (failoversInFlight = 0): a gateway given SIGTERM drains, answering what it holds.
+     * Faults after which the gateway answered every request it had read: a gateway given SIGTERM drains,
+     * and its own drain report (held at the start + arrived since = answered by servers, none 503 at the
+     * deadline, none cut) says so. The client's failoversInFlight is reported, not asserted: a request
+     * sent on a keep-alive connection in the instant the drain closes it as idle was never read by the
+     * gateway (HTTP/1.1 allows either side to close an idle connection; RFC 7230 §6.3.1 lets the client
+     * resend), yet the client saw the connection established (1 of 4 failovers in one CI run).
      */
     static final Set<Fault> EXPECTED_NO_RESEND = EnumSet.of(Fault.GATEWAY_TERM);
 
@@ -68,7 +72,9 @@ final class FaultCampaignTest {
                 assertThat(r.lost()).as(f.id() + ": every request answered").isZero();
             }
             if (EXPECTED_NO_RESEND.contains(f)) {
-                assertThat(r.failoversInFlight()).as(f.id() + ": no request in flight resent").isZero();
+                assertThat(r.drain()).as(f.id() + ": the gateway logged its drain").isNotNull();
+                assertThat(r.drain().answeredAll()).as(f.id() + ": every request the gateway read answered by a server: "
+                        + r.drain()).isTrue();
             }
             if (EXPECTED_CLEAN.contains(f)) {
                 assertThat(r.statuses().keySet()).as(f.id() + ": only 2xx answers").allMatch(s -> s >= 200 && s < 300);

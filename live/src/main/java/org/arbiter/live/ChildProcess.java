@@ -49,6 +49,11 @@ final class ChildProcess {
         return name;
     }
 
+    /** The log file of every start ({@code logs/NAME.log}). */
+    Path log() {
+        return log;
+    }
+
     /** Starts the process (it must not be running). */
     synchronized void start() throws IOException {
         if (closed) {

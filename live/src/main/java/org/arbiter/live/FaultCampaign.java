@@ -366,6 +366,7 @@ public final class FaultCampaign implements AutoCloseable {
         loadThread.start();
         obs.start();
         String action;
+        FaultReport.Drain drain = null;
         String victim = "";
         double faultAt;
         int inFlightAtFault;
@@ -430,6 +431,7 @@ public final class FaultCampaign implements AutoCloseable {
                     if (!gateways[0].awaitExit(30)) {
                         action += ", still running 30 s after SIGTERM";
                     }
+                    drain = lastDrain(gateways[0].log());
                 }
                 default -> throw new IllegalStateException(f.id());
             }
@@ -463,7 +465,32 @@ public final class FaultCampaign implements AutoCloseable {
                 obs.leaderAtFault, String.join(",", obs.leaders), victim.isEmpty() ? null : obs.newLeaderSeconds(victim),
                 round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(),
                 round(obs.longestGapSeconds), versionOf(obs.versionAtFault),
-                versionOf(obs.version));
+                versionOf(obs.version), drain);
+    }
+
+    /**
+     * The last drain line in a gateway's log (its output is copied there by a pump thread, so the line
+     * may land a moment after the process exits: looked for up to 3 s); null if none.
+     */
+    static FaultReport.Drain lastDrain(Path log) throws InterruptedException {
+        long until = System.nanoTime() + 3_000_000_000L;
+        while (true) {
+            FaultReport.Drain last = null;
+            try {
+                for (String line : Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+                    FaultReport.Drain d = FaultReport.Drain.parse(line);
+                    if (d != null) {
+                        last = d;
+                    }
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                // not written yet, or a line cut mid-character: look again
+            }
+            if (last != null || System.nanoTime() > until) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** Polls leadership and the allocation version every 100 ms while a load runs. */

@@ -55,6 +55,8 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
      * @param allocationGapSeconds the longest time without a version increase, from the fault to the end of the load
      * @param allocationVersionBefore the version at the fault
      * @param allocationVersionAfter  the version when the load ended
+     * @param drain               what the SIGTERMed gateway's drain did, from its own log (null for the
+     *                            other faults, or when it logged none)
      */
     public record Row(String fault, String action, double loadSeconds, int inFlightAtFault, long sent, long answered, long lost,
                       SortedMap<Integer, Long> statuses, long connectionErrors, long timedOut, long unfinished, long failovers,
@@ -62,7 +64,7 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
                       String leaderBefore, String leaderAfter, Double newLeaderSeconds, double leaderlessSeconds,
                       double dualLeaderSeconds, Double nextAllocationSeconds, double allocationGapSeconds,
                       long allocationVersionBefore,
-                      long allocationVersionAfter) {
+                      long allocationVersionAfter, Drain drain) {
 
         public Row {
             requireNonNull(fault, "fault");
@@ -88,19 +90,49 @@ public record FaultReport(List<Row> faults, double warmupSeconds, double recover
         }
     }
 
+    /**
+     * A gateway's drain as it logged it ({@code Gateway.describe}): the requests it held when the drain
+     * began and those that arrived on its open connections afterwards, and how each was answered. Every
+     * request the gateway read is in held + arrived; all of them answered by servers (none 503 at the
+     * deadline, none cut) means nothing it accepted was lost or left to be resent.
+     */
+    public record Drain(long held, long arrived, long served, long refused, long cut) {
+
+        private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile(
+                "(\\d+) held at the start, (\\d+) arrived on open connections, (\\d+) answered by servers,"
+                        + " (\\d+) answered 503 at the deadline, (\\d+) cut mid-response");
+
+        /** The drain in a log line, or null when the line has none. */
+        public static Drain parse(String line) {
+            java.util.regex.Matcher m = LINE.matcher(requireNonNull(line, "line"));
+            if (!m.find()) {
+                return null;
+            }
+            return new Drain(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                    Long.parseLong(m.group(4)), Long.parseLong(m.group(5)));
+        }
+
+        /** Every request the gateway read was answered by a server. */
+        public boolean answeredAll() {
+            return served == held + arrived && refused == 0 && cut == 0;
+        }
+    }
+
     /** The table, one line per fault (Markdown; readable as plain text). */
     public String table() {
         StringBuilder b = new StringBuilder();
         b.append("| fault | sent | answered | lost | statuses | conn. errors | timed out | failovers (in flight) | new leader | leaderless"
-                + " | next allocation | allocation gap |\n");
-        b.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+                + " | next allocation | allocation gap | drain: read / served / 503 / cut |\n");
+        b.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
         for (Row r : faults) {
             String statuses = r.statuses().entrySet().stream().map(e -> e.getKey() + "×" + e.getValue())
                     .collect(Collectors.joining(" "));
-            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %d | %d | %d (%d) | %s | %.1f s | %s | %.1f s |%n", r.fault(),
+            Drain d = r.drain();
+            String drain = d == null ? "–" : d.held() + d.arrived() + " / " + d.served() + " / " + d.refused() + " / " + d.cut();
+            b.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %d | %d | %d (%d) | %s | %.1f s | %s | %.1f s | %s |%n", r.fault(),
                     r.sent(), r.answered(), r.lost(), statuses.isEmpty() ? "–" : statuses, r.connectionErrors(), r.timedOut(),
                     r.failovers(), r.failoversInFlight(), seconds(r.newLeaderSeconds()), r.leaderlessSeconds(), seconds(r.nextAllocationSeconds()),
-                    r.allocationGapSeconds()));
+                    r.allocationGapSeconds(), drain));
         }
         return b.toString();
     }
