@@ -431,7 +431,7 @@ public final class FaultCampaign implements AutoCloseable {
                     if (!gateways[0].awaitExit(30)) {
                         action += ", still running 30 s after SIGTERM";
                     }
-                    drain = lastDrain(gateways[0].log());
+                    drain = lastDrain(gateways[0].log(), 3);
                 }
                 default -> throw new IllegalStateException(f.id());
             }
@@ -470,10 +470,10 @@ public final class FaultCampaign implements AutoCloseable {
 
     /**
      * The last drain line in a gateway's log (its output is copied there by a pump thread, so the line
-     * may land a moment after the process exits: looked for up to 3 s); null if none.
+     * may land a moment after the process exits: looked for up to {@code waitSeconds}); null if none.
      */
-    static FaultReport.Drain lastDrain(Path log) throws InterruptedException {
-        long until = System.nanoTime() + 3_000_000_000L;
+    static FaultReport.Drain lastDrain(Path log, double waitSeconds) throws InterruptedException {
+        long until = System.nanoTime() + (long) (waitSeconds * 1e9);
         while (true) {
             FaultReport.Drain last = null;
             try {
