@@ -33,6 +33,8 @@ final class ChildProcess {
     private final Path log;
     private Process process;
     private CompletableFuture<String> ready = new CompletableFuture<>();
+    /** Copies the current start's output to the log; ends at the process's end of output. */
+    private Thread pump;
     private int starts;
     private boolean closed;
 
@@ -69,9 +71,10 @@ final class ChildProcess {
         process = p;
         ready = r;
         int start = starts;
-        Thread pump = new Thread(() -> pump(p, r, start), "pump-" + name);
-        pump.setDaemon(true);
-        pump.start();
+        Thread t = new Thread(() -> pump(p, r, start), "pump-" + name);
+        t.setDaemon(true);
+        pump = t;
+        t.start();
     }
 
     private void pump(Process p, CompletableFuture<String> r, int start) {
@@ -130,13 +133,24 @@ final class ChildProcess {
         }
     }
 
-    /** Waits up to {@code seconds} for the process to end; true if it has. */
+    /**
+     * Waits up to {@code seconds} for the process to end; true if it has. Once it has, its last lines
+     * are in the log too: the pump is given up to 5 s more to copy the output to its end.
+     */
     boolean awaitExit(double seconds) throws InterruptedException {
         Process p;
+        Thread t;
         synchronized (this) {
             p = process;
+            t = pump;
         }
-        return p == null || p.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS);
+        if (p != null && !p.waitFor((long) (seconds * 1000), TimeUnit.MILLISECONDS)) {
+            return false;
+        }
+        if (t != null) {
+            t.join(5_000);
+        }
+        return true;
     }
 
     /**

@@ -428,10 +428,11 @@ public final class FaultCampaign implements AutoCloseable {
                 case GATEWAY_TERM -> {
                     action = "kill -TERM g1 (pid " + gateways[0].pid() + ")";
                     gateways[0].signal("TERM");
-                    if (!gateways[0].awaitExit(30)) {
+                    if (gateways[0].awaitExit(30)) {
+                        drain = lastDrain(gateways[0].log());
+                    } else {
                         action += ", still running 30 s after SIGTERM";
                     }
-                    drain = lastDrain(gateways[0].log(), 3);
                 }
                 default -> throw new IllegalStateException(f.id());
             }
@@ -468,29 +469,19 @@ public final class FaultCampaign implements AutoCloseable {
                 versionOf(obs.version), drain);
     }
 
-    /**
-     * The last drain line in a gateway's log (its output is copied there by a pump thread, so the line
-     * may land a moment after the process exits: looked for up to {@code waitSeconds}); null if none.
-     */
-    static FaultReport.Drain lastDrain(Path log, double waitSeconds) throws InterruptedException {
-        long until = System.nanoTime() + (long) (waitSeconds * 1e9);
-        while (true) {
-            FaultReport.Drain last = null;
-            try {
-                for (String line : Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
-                    FaultReport.Drain d = FaultReport.Drain.parse(line);
-                    if (d != null) {
-                        last = d;
-                    }
-                }
-            } catch (java.io.IOException | java.io.UncheckedIOException e) {
-                // not written yet, or a line cut mid-character: look again
-            }
-            if (last != null || System.nanoTime() > until) {
-                return last;
-            }
-            Thread.sleep(100);
+    /** The last drain line in a gateway's log (read once the process has ended: the log is complete); null if none. */
+    static FaultReport.Drain lastDrain(Path log) throws IOException {
+        if (!Files.exists(log)) {
+            return null;
         }
+        FaultReport.Drain last = null;
+        for (String line : Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+            FaultReport.Drain d = FaultReport.Drain.parse(line);
+            if (d != null) {
+                last = d;
+            }
+        }
+        return last;
     }
 
     /** Polls leadership and the allocation version every 100 ms while a load runs. */
