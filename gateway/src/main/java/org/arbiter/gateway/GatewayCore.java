@@ -39,7 +39,8 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           (StatsRecorder, GatewayStats yield). The core also keeps what 002's schedulers read
  *           (Scheduler.ClassView): per class an EWMA of the measured service times (dispatch to
  *           completion, weight SERVICE_EWMA on the newest), the decayed consumption u_c(t) of 002
- *           eq. 2-3 (β = 0.95 per second, s(r) = the service seconds, updated at each completion),
+ *           eq. 2-3 (β = 0.95 per second, s(r) = the service seconds, updated at each completion) and
+ *           the same sum with a short memory (β = 0.75 per second; step 2a reads both, YieldScheduler),
  *           and the gateway's drops over arrivals in dispatch.adaptive.window (RecentDrops).
  *           With a scheduler that dropsZeroYield (edf, yid, greedy, adaptive), a queue head whose
  *           wait + expected service reaches its deadline D_c is dropped (002 Fig. 5 step 1):
@@ -110,6 +111,8 @@ public final class GatewayCore<R> {
     private final double[] serviceEwma;
     /** u_c(t) of 002 eq. 2-3 as of usageAtNanos. */
     private final double[] usage;
+    /** The same with RECENT_CONSUMPTION_DECAY_PER_SECOND, as of usageAtNanos. */
+    private final double[] recentUsage;
     private long usageAtNanos;
     private final RecentDrops recentDrops;
     /** Load polls (002 §3): answers, misses, skips; only servers with a loadUrl are polled. */
@@ -178,12 +181,13 @@ public final class GatewayCore<R> {
         }
 
         @Override
-        public double consumptionShare(int c) {
-            double total = 0;
-            for (double u : usage) {
-                total += u;
-            }
-            return total > 0 ? usage[c] / total : 0;
+        public double consumption(int c) {
+            return usage[c] * Math.pow(CONSUMPTION_DECAY_PER_SECOND, Math.max(0, now - usageAtNanos) / 1e9);
+        }
+
+        @Override
+        public double recentConsumption(int c) {
+            return recentUsage[c] * Math.pow(RECENT_CONSUMPTION_DECAY_PER_SECOND, Math.max(0, now - usageAtNanos) / 1e9);
         }
 
         @Override
@@ -265,6 +269,7 @@ public final class GatewayCore<R> {
         minShares = new double[nc];
         serviceEwma = new double[nc];
         usage = new double[nc];
+        recentUsage = new double[nc];
         offeredYield = new double[nc];
         realisedYield = new double[nc];
         java.util.Arrays.fill(serviceEwma, Double.NaN);
@@ -703,6 +708,8 @@ public final class GatewayCore<R> {
     static final double SERVICE_EWMA = 0.05;
     /** β of 002 eq. 2-3: a request completed one second ago weighs 0.95 of one completed now. */
     static final double CONSUMPTION_DECAY_PER_SECOND = 0.95;
+    /** β of the short memory step 2a also reads (YieldScheduler): 3.5 s time constant. */
+    static final double RECENT_CONSUMPTION_DECAY_PER_SECOND = 0.75;
 
     /** Class c's expected service time, s: the EWMA of its measured service times, 0 before the first. */
     public double expectedServiceSeconds(int c) {
@@ -737,12 +744,15 @@ public final class GatewayCore<R> {
         long dt = now - usageAtNanos;
         if (dt > 0) {
             double decay = Math.pow(CONSUMPTION_DECAY_PER_SECOND, dt / 1e9);
+            double recentDecay = Math.pow(RECENT_CONSUMPTION_DECAY_PER_SECOND, dt / 1e9);
             for (int k = 0; k < usage.length; k++) {
                 usage[k] *= decay;
+                recentUsage[k] *= recentDecay;
             }
             usageAtNanos = now;
         }
         usage[c] += serviceSeconds;
+        recentUsage[c] += serviceSeconds;
     }
 
     // ---------------------------------------------------------------- load polls (002 §3)

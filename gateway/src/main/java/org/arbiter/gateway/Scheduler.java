@@ -69,9 +69,17 @@ public interface Scheduler {
             return 0;
         }
 
-        /** Class c's proportional resource consumption u_c(t) / Σ_k u_k(t) (002 eq. 2-3), 0 when nothing was consumed. */
-        default double consumptionShare(int c) {
+        /**
+         * Class c's decayed resource consumption u_c(t) of 002 eq. 2-3 (β = 0.95 per second), in seconds of
+         * service; 0 when nothing was consumed. All classes are decayed to the same instant.
+         */
+        default double consumption(int c) {
             return 0;
+        }
+
+        /** The same with a memory of a few seconds (β = 0.75 per second): what class c consumed just now. */
+        default double recentConsumption(int c) {
+            return consumption(c);
         }
 
         /** Class c's guaranteed share g_c ({@code classes[].minShare}, 002 §4). */

@@ -136,6 +136,47 @@ final class GatewayCoreYieldTest {
         assertThat(bronze.state()).isEqualTo(Ticket.State.QUEUED);
     }
 
+    /**
+     * Bronze (minShare 0.2) had the server to itself for 60 s, then gold for {@code goldSeconds}; at that instant a
+     * bronze and a gold request wait (greedy prefers gold, 4 against 1). Returns what the core releases.
+     */
+    private static String afterBronzeThenGold(int goldSeconds) {
+        ClusterConfig c = Fixtures.parse("""
+                classes:
+                  - {name: gold, target: 2s, match: {header: {X-Class: gold}},
+                     yield: {shape: hybrid, full: 4, dropPenalty: 2, deadline: 2s, preDeadline: 1s}}
+                  - {name: bronze, target: 2s, default: true, minShare: 0.2,
+                     yield: {shape: hybrid, full: 1, dropPenalty: 0.5, deadline: 2s, preDeadline: 1s}}
+                servers:
+                  - {id: s1, url: 'http://127.0.0.1:9', concurrency: 1}
+                control: {reportPeriod: 1s, statsWindow: 10s}
+                dispatch: {scheduler: greedy}
+                """);
+        GatewayCore<String> core = GatewayCore.fromConfig(c, "g1", org.arbiter.gateway.allocation.ConfiguredAllocation.of(c,
+                "g1", true, Instant.EPOCH), new java.util.Random(1), 0);
+        long t = 0;
+        Ticket<String> running = null;
+        for (int k = 0; k < 60 + goldSeconds; k++, t += 1000 * MS) {
+            if (running != null) {
+                core.complete(running, Outcome.OK, t);
+            }
+            running = core.offer("r" + k, k < 60 ? "bronze" : "gold", t);
+            assertThat(core.next(t)).isSameAs(running);
+        }
+        core.offer("bronze", "bronze", t - 500 * MS);
+        core.offer("gold", "gold", t - 400 * MS);
+        core.complete(running, Outcome.OK, t);
+        return core.next(t).request();
+    }
+
+    @Test
+    void aClassThatConsumedMoreThanItsGuaranteeEarlier_isBackAtItWithinSeconds_throughTheShortMemory() {
+        // after 60 s of bronze alone, 002's memory (β = 0.95/s) still gives bronze 0.95^6 ≈ 74 % of the
+        // consumption 6 s into gold's run; the short memory (β = 0.75/s) gives it 0.75^6 ≈ 18 % < 20 %
+        assertThat(afterBronzeThenGold(3)).as("3 s of gold: bronze's short share 0.75^3 ≈ 42 %%").isEqualTo("gold");
+        assertThat(afterBronzeThenGold(6)).as("6 s of gold: bronze's short share ≈ 18 %%, under 20 %%").isEqualTo("bronze");
+    }
+
     @Test
     void theAdaptiveWindow_countsGatewayDropsOverArrivals_andForgetsAfterTheWindow() {
         GatewayCore<String> core = core("adaptive", 1);

@@ -13,13 +13,19 @@ final class YieldSchedulerTest {
 
     private static final long MS = 1_000_000L;
 
-    /** A view: per class backlog, head arrival (ms), yield, expected service (s), consumption share, min share. */
+    /**
+     * A view: per class backlog, head arrival (ms), yield, expected service (s), consumption share on the long and
+     * the recent memory (of 100 s of service consumed, so that half a request's 0.2 s moves a share by 0.1 %
+     * only; null recent = the same as long), min share.
+     */
     private static final class View implements Scheduler.ClassView {
         final int[] backlog;
         final long[] arrivalMs;
         final YieldFunction[] yields;
         final double[] service;
         double[] share;
+        double[] recentShare;
+        double consumed = 100;
         double[] minShare;
         long nowMs;
         double dropRatio;
@@ -43,7 +49,8 @@ final class YieldSchedulerTest {
         @Override public long headArrivalNanos(int c) { return arrivalMs[c] * MS; }
         @Override public YieldFunction yield(int c) { return yields[c]; }
         @Override public double expectedServiceSeconds(int c) { return service[c]; }
-        @Override public double consumptionShare(int c) { return share[c]; }
+        @Override public double consumption(int c) { return share[c] * consumed; }
+        @Override public double recentConsumption(int c) { return (recentShare == null ? share : recentShare)[c] * consumed; }
         @Override public double minShare(int c) { return minShare[c]; }
         @Override public double dropRatio() { return dropRatio; }
     }
@@ -121,6 +128,26 @@ final class YieldSchedulerTest {
             int byPolicy = of(p).next(v);
             v.minShare = new double[] {0, 0, 0};
             assertThat(byPolicy).as("%s: at their shares, step 2b decides", p).isEqualTo(of(p).next(v));
+        }
+    }
+
+    @Test
+    void step2a_readsTheSmallerOfTheLongAndTheRecentShare() {
+        for (YieldScheduler.Policy p : YieldScheduler.Policy.values()) {
+            View v = new View(0, new int[] {1, 1, 1}, new long[] {0, 0, 0},
+                    new YieldFunction[] {hybrid(4, 2), hybrid(2, 2), hybrid(1, 2)}, new double[] {0.2, 0.2, 0.2});
+            int byPolicy = of(p).next(v);
+            assertThat(byPolicy).as("%s: without guarantees class 0 (most yield, or the tie's first)", p).isEqualTo(0);
+            v.minShare = new double[] {0, 0, 0.2};
+            v.share = new double[] {0.1, 0.3, 0.6};
+            v.recentShare = new double[] {0.1, 0.75, 0.15};
+            assertThat(of(p).next(v)).as("%s: 60 %% over the long memory, 15 %% just now", p).isEqualTo(2);
+            v.share = new double[] {0.1, 0.75, 0.15};
+            v.recentShare = new double[] {0.1, 0.3, 0.6};
+            assertThat(of(p).next(v)).as("%s: 15 %% over the long memory, 60 %% just now", p).isEqualTo(2);
+            v.share = new double[] {0.1, 0.3, 0.6};
+            v.recentShare = new double[] {0.1, 0.5, 0.4};
+            assertThat(of(p).next(v)).as("%s: above on both, step 2b decides", p).isEqualTo(byPolicy);
         }
     }
 

@@ -6,17 +6,18 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * 002 Fig. 11-12 in the simulator, seeds 1-10: the targets that hold (docs/experiments.md has the numbers).
- * Not asserted, because it does not hold: Bronze ≥ 18 % throughout the Silver spike under Neptune. The
- * guarantee reads 002's decayed consumption (β = 0.95/s), whose memory of Bronze's 55 % before the spike
- * lets Greedy starve Bronze to 6.5-11.5 % (10 s means, seeds 1-5) for the spike's first ~20 s; from 30 s into the
- * spike on it holds. Only β = 0.8 (not 002's) closes the gap; docs/experiments.md, spike, has what was tried.
+ * 002 Fig. 11-12 in the simulator, seeds 1-10 (docs/experiments.md has the numbers). Bronze's 10 s minimum
+ * through the whole Silver spike holds at ≥ 18 % because step 2a also reads a short memory of consumption
+ * (YieldScheduler); with 002's β = 0.95 alone it fell to 6.5-11.5 % in the spike's first ~20 s. The short
+ * memory's granularity (one 250 ms request is 7 points of it on a one-slot node) leaves Bronze a few points
+ * above its 20 % over the spike: its mean is asserted in [20, 27) %, the guarantee and not Greedy's leftovers
+ * (which are nothing: Gold and Silver's demand alone is 100 %).
  */
 final class NeptuneExperimentsTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-    void spike_neptuneHoldsBronzeAtItsGuaranteeOnceSettled_goldIsIsolated_andAFailureCostsGoldLessThanUnderPartitioning(
+    void spike_neptuneHoldsBronzeAtItsGuaranteeThroughTheSpike_goldIsIsolated_andAFailureCostsGoldLessThanUnderPartitioning(
             long seed) {
         SpikeResult r = NeptuneExperiments.spike(seed, m -> { });
         SpikeResult.Summary n = r.runs().get("neptune").summary();
@@ -24,8 +25,8 @@ final class NeptuneExperimentsTest {
         // the spike happened: Silver's demand tripled, and Neptune gave Silver most of the cluster
         assertThat(NeptuneExperiments.mean(r.runs().get("neptune").time(), r.runs().get("neptune").demand().get("Silver"), 60,
                 150)).isGreaterThan(80);
-        assertThat(n.bronzeMeanSpike()).isGreaterThanOrEqualTo(18).isLessThan(25);
-        assertThat(n.bronzeMinSettled()).isGreaterThanOrEqualTo(15);
+        assertThat(n.bronzeMeanSpike()).as("Bronze's mean over the spike").isGreaterThanOrEqualTo(20).isLessThan(27);
+        assertThat(n.bronzeMinSpike()).as("Bronze's 10 s minimum through the whole spike").isGreaterThanOrEqualTo(18);
         assertThat(n.goldSpikeDip()).as("Gold's dip during the spike under Neptune").isLessThanOrEqualTo(5);
         assertThat(n.goldFailureDip()).as("Gold's dip after the failure, Neptune vs partitioning")
                 .isLessThan(p.goldFailureDip());
