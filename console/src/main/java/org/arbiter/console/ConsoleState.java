@@ -100,12 +100,16 @@ public final class ConsoleState {
     /**
      * One flow (g, c) of a report.
      *
-     * @param utility U_c of the measured mean response time (003 eq. 7 with the target in force),
-     *                or null for a class the configuration does not know
+     * @param utility       U_c of the measured mean response time (003 eq. 7 with the target in force),
+     *                      or null for a class the configuration does not know
+     * @param offeredYield  002's OfferedYield per second over the window (full yield × arrivals)
+     * @param realisedYield 002's RealizedYield per second over the window
+     * @param lossPercent   002's LossPercent over the window, or null when nothing was offered
      */
     public record ClassPoint(double arrivalRate, double throughput, double responseTime, double p95ResponseTime,
                              double queueTime, double serviceTime, double meanQueueLength, int queueLength,
-                             int inFlight, double weight, long dropped, Map<String, Long> drops, Double utility) {
+                             int inFlight, double weight, long dropped, Map<String, Long> drops, Double utility,
+                             double offeredYield, double realisedYield, Double lossPercent) {
     }
 
     /**
@@ -409,7 +413,8 @@ public final class ConsoleState {
         Map<String, ClassPoint> classes = new TreeMap<>();
         s.classes().forEach((name, c) -> classes.put(name, new ClassPoint(c.arrivalRate(), c.throughput(),
                 c.meanResponseTime(), c.p95ResponseTime(), c.meanQueueTime(), c.meanServiceTime(), c.meanQueueLength(),
-                c.queueLength(), c.inFlight(), c.weight(), c.dropped(), new TreeMap<>(c.drops()), utility(name, c))));
+                c.queueLength(), c.inFlight(), c.weight(), c.dropped(), new TreeMap<>(c.drops()), utility(name, c),
+                c.yield().offered(), c.yield().realised(), c.yield().offered() > 0 ? c.yield().lossPercent() : null)));
         return new StatsPoint(at, s.gateway(), s.windowSeconds(), s.allocationVersion(), classes);
     }
 

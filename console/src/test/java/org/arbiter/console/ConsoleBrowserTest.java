@@ -124,6 +124,17 @@ final class ConsoleBrowserTest {
         wait.until(d -> ((Number) js.executeScript("const d = Chart.getChart('chart-rej').data.datasets"
                 + ".find(x => x.label === 'queueFull'); return d && d.data.length ? d.data[d.data.length - 1].y : -1"))
                 .doubleValue() > 0);
+        // yield lost per class: 002's LossPercent of the offered and realised yield summed over the gateways shown
+        wait.until(d -> {
+            List<?> r = (List<?>) js.executeScript("const d = Chart.getChart('chart-loss').data.datasets.find(x => x.label === 'premium');"
+                    + " if (!d || !d.data.length) return null;"
+                    + " const g = ['g1', 'g2'].map(id => S.plotted[id]).filter(x => x && Date.parse(x.at) >= d.data[d.data.length - 1].x - 60000);"
+                    + " const o = g.reduce((a, x) => a + x.classes.premium.offeredYield, 0);"
+                    + " const r = g.reduce((a, x) => a + x.classes.premium.realisedYield, 0);"
+                    + " return [d.data[d.data.length - 1].y, (o - r) / o * 100];");
+            return r != null && ((Number) r.get(0)).doubleValue() > 0
+                    && Math.abs(((Number) r.get(0)).doubleValue() - ((Number) r.get(1)).doubleValue()) < 1e-9;
+        });
         // the p95 plotted for all gateways is the higher gateway's; for one gateway, its own
         String p95Of = "const d = Chart.getChart('chart-rt').data.datasets.find(x => x.label === 'premium p95');"
                 + " return d.data[d.data.length - 1].y;";

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
+import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
@@ -53,6 +54,23 @@ final class ConsoleStateTest {
         state.onOverride("target:premium", override(OperatorOverride.Kind.TARGET, null, "premium", null, 10.0, T0));
         ConsoleState.StatsPoint relaxed = state.onStats(Fixtures.stats("g1", T0.plusSeconds(2), 4, 5));
         assertThat(relaxed.classes().get("premium").utility()).isPositive();
+    }
+
+    @Test
+    void statsPoint_carriesTheYieldOfferedAndRealised_andLossPercent_nullWhenNothingWasOffered() {
+        GatewayStats plain = Fixtures.stats("g1", T0, 1, 5);
+        GatewayStats.ClassStats p = plain.classes().get("premium");
+        GatewayStats.ClassStats withYield = new GatewayStats.ClassStats(p.arrivalRate(), p.throughput(), p.meanResponseTime(),
+                p.meanQueueTime(), p.meanServiceTime(), p.p95ResponseTime(), p.meanQueueLength(), p.queueLength(), p.inFlight(),
+                p.weight(), p.drops(), p.period(), GatewayStats.YieldStats.of(20, 15));
+        ConsoleState.StatsPoint point = state.onStats(new GatewayStats(plain.v(), T0, "g1", plain.windowSeconds(),
+                plain.allocationVersion(), Map.of("premium", withYield, "basic", plain.classes().get("basic")),
+                plain.servers(), plain.backlog()));
+        ConsoleState.ClassPoint premium = point.classes().get("premium");
+        assertThat(premium.offeredYield()).isEqualTo(20);
+        assertThat(premium.realisedYield()).isEqualTo(15);
+        assertThat(premium.lossPercent()).isEqualTo(25);
+        assertThat(point.classes().get("basic").lossPercent()).as("no yield counted: no LossPercent").isNull();
     }
 
     @Test

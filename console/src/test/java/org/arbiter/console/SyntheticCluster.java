@@ -82,8 +82,9 @@ public final class SyntheticCluster implements AutoCloseable {
     }
 
     private static GatewayStats.ClassStats cls(double rate, double rt, int queue, double weight, Map<String, Long> drops) {
+        // one unit of yield offered per request, a tenth of it lost per second of response time
         return new GatewayStats.ClassStats(rate, rate, rt, rt * 0.3, rt * 0.7, rt * 1.8, queue, Math.max(0, queue), 4, weight,
-                drops, null);
+                drops, null, GatewayStats.YieldStats.of(rate, rate * Math.max(0, 1 - 0.1 * rt)));
     }
 
     @Override

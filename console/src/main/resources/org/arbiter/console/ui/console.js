@@ -200,6 +200,7 @@ function makeCharts() {
   S.charts.q = new Chart($('chart-q'), base('requests'));
   S.charts.u = new Chart($('chart-u'), base('utility'));
   S.charts.rej = new Chart($('chart-rej'), base('rejections/s'));
+  S.charts.loss = new Chart($('chart-loss'), base('% of offered yield'));
 }
 
 function dataset(chart, label, i, dashed) {
@@ -222,7 +223,8 @@ function push(d, x, y) {
 
 // One report per gateway arrives at a time; per class we plot the figures over the latest report
 // of every gateway the selector shows (all, or one): throughput, queues and rejections summed,
-// mean response time and utility weighted by throughput. The p95 of several gateways is the
+// mean response time and utility weighted by throughput, yield lost as LossPercent of the summed offered and
+// realised yield. The p95 of several gateways is the
 // highest gateway's p95 — an upper bound of the pooled p95, which the reports cannot give exactly.
 function addStats(p, update) {
   S.latest[p.gateway] = p;
@@ -251,7 +253,7 @@ function plot(p) {
   const shown = Object.values(S.plotted).filter(g => new Date(g.at).getTime() >= horizon && configuredGateway(g.gateway)
     && (S.gateway === 'all' || g.gateway === S.gateway));   // unknown gateways are not counted
   classNames().forEach((c, i) => {
-    let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0, p95 = null;
+    let thr = 0, q = 0, rtw = 0, uw = 0, w = 0, n = 0, rtSum = 0, uSum = 0, un = 0, p95 = null, offered = 0, realised = 0;
     for (const g of shown) {
       const k = g.classes[c];
       if (!k) continue;
@@ -259,6 +261,7 @@ function plot(p) {
       rtw += k.responseTime * k.throughput; w += k.throughput;
       if (k.throughput > 0 || k.responseTime > 0) p95 = Math.max(p95 === null ? 0 : p95, k.p95ResponseTime);
       if (k.utility !== null && k.utility !== undefined) { uw += k.utility * k.throughput; uSum += k.utility; un++; }
+      offered += k.offeredYield || 0; realised += k.realisedYield || 0;
     }
     if (!n) return;
     const rt = w > 0 ? rtw / w : rtSum / n;
@@ -271,6 +274,8 @@ function plot(p) {
     push(dataset(S.charts.x, c, i, false), x, thr);
     push(dataset(S.charts.q, c, i, false), x, q);
     push(dataset(S.charts.u, c, i, false), x, u);
+    // 002's LossPercent pooled over the gateways shown: their offered and realised yield summed
+    push(dataset(S.charts.loss, c, i, false), x, offered > 0 ? Math.max(0, (offered - realised) / offered * 100) : null);
   });
   // rejections per second by reason, over every class of the gateways shown (drops counted over
   // each report's statistics window)
