@@ -375,7 +375,12 @@ public final class ConfigLoader {
         if (c.has("yield")) {
             Node y = c.object("yield");
             ClassConfig.YieldSpec.Shape shape = y.choice("shape", ClassConfig.YieldSpec.Shape.class, ClassConfig.YieldSpec.Shape.HYBRID);
-            double full = y.number("full", 1, v -> v >= 0, ">= 0");
+            // `value` is the full yield C (issue 17's name); `full`, its first name here, is still read
+            double value = y.number("value", 1, v -> v >= 0, ">= 0");
+            double full = y.has("full") ? y.number("full", 1, v -> v >= 0, ">= 0") : value;
+            if (y.has("full") && y.has("value")) {
+                y.error("value", "given together with full (expected: one of them; full is the older name of value)");
+            }
             double penalty = y.number("dropPenalty", 0, v -> v >= 0, ">= 0");
             double deadline = y.duration("deadline", target > 0 ? target : 1, v -> v > 0, "> 0");
             double pre = y.duration("preDeadline", deadline / 2, v -> v >= 0, ">= 0");
@@ -385,7 +390,7 @@ public final class ConfigLoader {
             }
             if (shape == ClassConfig.YieldSpec.Shape.HYBRID && penalty > full) {
                 // 002 §2.2: a yield function is non-increasing; hybrid falls from full to dropPenalty at the deadline
-                y.error("dropPenalty", penalty + " (expected: <= full, " + full + ", for a hybrid yield)");
+                y.error("dropPenalty", penalty + " (expected: <= value, " + full + ", for a hybrid yield)");
             }
             yield = new ClassConfig.YieldSpec(shape, full, penalty, deadline, pre);
             if (c.has("utility")) {

@@ -34,7 +34,7 @@ public final class ConfigWriter {
             m.put("name", k.name());
             m.put("target", Durations.format(k.targetSeconds()));
             if (k.yield() != null) {
-                m.put("yield", map("shape", k.yield().shape().wireName(), "full", k.yield().full(),
+                m.put("yield", map("shape", k.yield().shape().wireName(), "value", k.yield().full(),
                         "dropPenalty", k.yield().dropPenalty(), "deadline", Durations.format(k.yield().deadlineSeconds()),
                         "preDeadline", Durations.format(k.yield().preDeadlineSeconds())));
             } else {

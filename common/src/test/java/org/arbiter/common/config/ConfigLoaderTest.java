@@ -36,7 +36,7 @@ final class ConfigLoaderTest {
                 queue: {limit: 1000, timeout: 30s}
               - name: gold
                 target: 1500ms
-                yield: {shape: hybrid, full: 4, dropPenalty: 2, deadline: 2s, preDeadline: 1s}
+                yield: {shape: hybrid, value: 4, dropPenalty: 2, deadline: 2s, preDeadline: 1s}
                 match: {header: {X-User: "regex:^gold-.*"}}
               - name: basic
                 target: 3s
@@ -84,6 +84,8 @@ final class ConfigLoaderTest {
         ClusterConfig c = ConfigLoader.parse(FULL);
         assertThat(c.classes()).hasSize(3);
         assertThat(c.classes().get(1).yieldShape()).contains(new ClassConfig.YieldSpec(ClassConfig.YieldSpec.Shape.HYBRID, 4, 2, 2, 1));
+        assertThat(ConfigLoader.parse(FULL.replace("value: 4,", "full: 4,")).classes().get(1).yieldShape())
+                .as("full: the older name of yield.value").isEqualTo(c.classes().get(1).yieldShape());
         assertThat(c.classes().get(1).targetSeconds()).isEqualTo(1.5);
         assertThat(c.servers().get(1).autoConcurrency()).isTrue();
         assertThat(c.servers().get(1).sim().demandSeconds()).containsEntry("premium", 1.0);
@@ -314,7 +316,10 @@ final class ConfigLoaderTest {
             body size              | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {maxBodyBytes: lots}' | dispatch.maxBodyBytes: lots (expected: a size such as 16KiB or 10MiB)
             adaptive drop ratio    | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {adaptive: {dropRatio: 1.5}}' | dispatch.adaptive.dropRatio: 1.5 (expected: 0 <= x < 1)
             adaptive window        | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {adaptive: {window: 0s}}' | dispatch.adaptive.window: 0s (expected: > 0)
-            increasing hybrid      | 'classes: [{name: a, target: 1s, default: true, yield: {full: 1, dropPenalty: 2}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.dropPenalty: 2.0 (expected: <= full, 1.0, for a hybrid yield)
+            increasing hybrid      | 'classes: [{name: a, target: 1s, default: true, yield: {value: 1, dropPenalty: 2}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.dropPenalty: 2.0 (expected: <= value, 1.0, for a hybrid yield)
+            increasing, old name   | 'classes: [{name: a, target: 1s, default: true, yield: {full: 1, dropPenalty: 2}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.dropPenalty: 2.0 (expected: <= value, 1.0, for a hybrid yield)
+            yield value twice      | 'classes: [{name: a, target: 1s, default: true, yield: {value: 2, full: 2}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.value: given together with full (expected: one of them; full is the older name of value)
+            negative yield value   | 'classes: [{name: a, target: 1s, default: true, yield: {value: -1}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].yield.value: -1 (expected: >= 0)
             ejection threshold     | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {threshold: 0}}' | dispatch.ejection.threshold: 0 (expected: 1..1000)
             ejection backoffs      | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {baseBackoff: 5s, maxBackoff: 1s}}' | dispatch.ejection.maxBackoff: 1s (expected: >= dispatch.ejection.baseBackoff, 5s)
             ejection typo          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ndispatch: {ejection: {treshold: 2}}' | dispatch.ejection.treshold: unknown key (expected: one of threshold, baseBackoff, maxBackoff; did you mean 'threshold'?)
