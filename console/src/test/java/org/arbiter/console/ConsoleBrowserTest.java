@@ -135,6 +135,21 @@ final class ConsoleBrowserTest {
             return r != null && ((Number) r.get(0)).doubleValue() > 0
                     && Math.abs(((Number) r.get(0)).doubleValue() - ((Number) r.get(1)).doubleValue()) < 1e-9;
         });
+        // the GRM's predicted response time per class: the newest decision's flows, weighted by arrival rate, drawn one
+        // statistics window after it (the synthetic GRM predicts each gateway's measured time: premium 1.4 ± 0.5 s)
+        wait.until(d -> {
+            List<?> r = (List<?>) js.executeScript("const d = Chart.getChart('chart-rt').data.datasets.find(x => x.label === 'premium predicted');"
+                    + " if (!d || !d.data.length || !S.decisions.length) return null;"
+                    + " const f = S.decisions[0].flows.filter(x => x['class'] === 'premium');"
+                    + " const l = f.reduce((a, x) => a + x.arrivalRate, 0);"
+                    + " const want = f.reduce((a, x) => a + x.arrivalRate * x.predictedResponseTime, 0) / l;"
+                    + " const at = Date.parse(S.decisions[0].at) + S.history[S.history.length - 1].windowSeconds * 1000;"
+                    + " const p = d.data[d.data.length - 1];"
+                    + " return [p.y, want, p.x - at, f.length];");
+            return r != null && ((Number) r.get(3)).intValue() == 2
+                    && Math.abs(((Number) r.get(0)).doubleValue() - ((Number) r.get(1)).doubleValue()) < 1e-9
+                    && Math.abs(((Number) r.get(2)).doubleValue()) < 1e-6;
+        });
         // the p95 plotted for all gateways is the higher gateway's; for one gateway, its own
         String p95Of = "const d = Chart.getChart('chart-rt').data.datasets.find(x => x.label === 'premium p95');"
                 + " return d.data[d.data.length - 1].y;";

@@ -159,6 +159,8 @@ function connect() {
   es.addEventListener('decision', e => {
     S.decisions.unshift(JSON.parse(e.data));
     S.decisions.length = Math.min(S.decisions.length, MAX_DECISIONS);
+    plotPrediction(S.decisions[0]);
+    S.charts.rt.update('none');
     renderDecisions(); refreshSoon();
   });
   es.addEventListener('power', refreshSoon);
@@ -195,7 +197,7 @@ function makeCharts() {
   });
   S.charts.rt = new Chart($('chart-rt'), base('s'));
   // one legend entry per class: its p95 (dotted) and target (dashed) share its colour, as the title says
-  S.charts.rt.options.plugins.legend.labels.filter = item => !/ (p95|target)$/.test(item.text);
+  S.charts.rt.options.plugins.legend.labels.filter = item => !/ (p95|target|predicted)$/.test(item.text);
   S.charts.x = new Chart($('chart-x'), base('req/s'));
   S.charts.q = new Chart($('chart-q'), base('requests'));
   S.charts.u = new Chart($('chart-u'), base('utility'));
@@ -207,7 +209,7 @@ function dataset(chart, label, i, dashed) {
   let d = chart.data.datasets.find(x => x.label === label);
   if (!d) {
     d = { label, data: [], borderColor: color(i), backgroundColor: color(i),
-          borderDash: dashed === 'dotted' ? [2, 3] : dashed ? [5, 4] : [] };
+          borderDash: dashed === 'dotted' ? [2, 3] : dashed === 'dashdot' ? [7, 3, 1, 3] : dashed ? [5, 4] : [] };
     if (dashed) d.borderWidth = 1;
     chart.data.datasets.push(d);
   }
@@ -242,7 +244,27 @@ function redraw() {
   for (const c of Object.values(S.charts)) c.data.datasets = [];
   S.plotted = {};
   for (const p of S.history) plot(p);
+  for (let k = S.decisions.length - 1; k >= 0; k--) plotPrediction(S.decisions[k]);   // oldest first
   for (const c of Object.values(S.charts)) c.update('none');
+}
+
+// The GRM's prediction (003 eq. 9 with its flow model) of each class's mean response time for the
+// weights a decision chose, over the busy flows of the gateways shown, weighted by their arrival rates. It is
+// drawn one statistics window after the decision, beside the measurement of the window it predicted.
+function plotPrediction(d) {
+  const last = S.history[S.history.length - 1];
+  if (!last || !d || !d.flows) return;   // nothing measured yet: nothing to set it against
+  const x = new Date(d.at).getTime() + last.windowSeconds * 1000;
+  classNames().forEach((c, i) => {
+    let lw = 0, tw = 0;
+    for (const f of d.flows) {
+      if (f['class'] !== c || !configuredGateway(f.gateway) || (S.gateway !== 'all' && f.gateway !== S.gateway)) continue;
+      // an idle flow's prediction means nothing (no arrivals, nothing to predict)
+      if (!(f.arrivalRate > 0) || !(f.predictedResponseTime > 0) || !Number.isFinite(f.predictedResponseTime)) continue;
+      lw += f.arrivalRate; tw += f.arrivalRate * f.predictedResponseTime;
+    }
+    if (lw > 0) push(dataset(S.charts.rt, c + ' predicted', i, 'dashdot'), x, tw / lw);
+  });
 }
 
 function plot(p) {
