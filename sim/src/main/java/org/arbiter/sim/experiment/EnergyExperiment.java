@@ -115,12 +115,13 @@ public final class EnergyExperiment {
             Map<String, EnergyResult.Series> seriesByPolicy = new LinkedHashMap<>();
             double offJoules = Double.NaN;
             for (String policy : policies) {
-                SimResult r = day(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                DayRun run = measuredDay(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                SimResult r = run.result();
                 double joules = r.totalEnergyJoules();
                 if ("off".equals(policy)) {
                     offJoules = joules;
                 }
-                EnergyResult.Day m = summary(r, offJoules);
+                EnergyResult.Day m = summary(run, offJoules);
                 byPolicy.put(policy, m);
                 seriesByPolicy.put(policy, series(r, setup));
                 progress.accept(String.format(Locale.ROOT, "energy %s %s: %.2f MJ, saved %s %%, dropped %s %% (%d lost), "
@@ -134,8 +135,8 @@ public final class EnergyExperiment {
         if (sweep.length > 0) {
             SimResult off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed);
             for (double startup : sweep) {
-                SimResult r = day(setup, 1.0, "queue", startup, capacity, peak, trough, seed);
-                EnergyResult.Day m = summary(r, off.totalEnergyJoules());
+                EnergyResult.Day m = summary(measuredDay(setup, 1.0, "queue", startup, capacity, peak, trough, seed),
+                        off.totalEnergyJoules());
                 sweepOut.add(new EnergyResult.SweepPoint(startup, m));
                 progress.accept(String.format(Locale.ROOT, "energy sweep start-up %.0f s: saved %s %%, dropped %s %%",
                         startup, m.savingsPercent(), m.droppedPercent()));
@@ -180,8 +181,9 @@ public final class EnergyExperiment {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "energy seeds: seed %d (%d of %d)",
                     seed, seed - first + 1, count));
             for (String policy : SEED_POLICIES) {
-                SimResult r = day(setup, 1.0, policy, STARTUP_SECONDS, capacity, peak, trough, seed);
-                EnergyResult.Day m = summary(r, off);
+                DayRun run = measuredDay(setup, 1.0, policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                SimResult r = run.result();
+                EnergyResult.Day m = summary(run, off);
                 List<SimResult.PowerPoint> pts = r.power();
                 perSeed.get(policy).add(new EnergyResult.SeedDay(seed, m,
                         pts.isEmpty() ? 0.0 : Experiments.round(pts.get(pts.size() - 1).capacityPerServer())));
@@ -223,13 +225,15 @@ public final class EnergyExperiment {
         return d;
     }
 
-    private static EnergyResult.Day summary(SimResult r, double offJoules) {
+    private static EnergyResult.Day summary(DayRun run, double offJoules) {
+        SimResult r = run.result();
         double joules = r.totalEnergyJoules();
         var c = r.phases().get(0).classes().get("web");
         return new EnergyResult.Day(Math.round(joules),
                 Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)),
                 r.sent() == 0 ? 0.0 : Math.round(100.0 * r.dropped() / r.sent() * 1e5) / 1e5,
-                r.dropped(), r.lost(), r.sent(), Experiments.round(meanOn(r)), Experiments.round(c.meanResponseSeconds()));
+                r.dropped(), r.lost(), r.sent(), Experiments.round(meanOn(r)), Experiments.round(c.meanResponseSeconds()),
+                run.predictionError());
     }
 
     private static double meanOn(SimResult r) {
@@ -262,10 +266,22 @@ public final class EnergyExperiment {
     /** One compressed day of {@code policy} at demand factor {@code demand}. */
     public static SimResult day(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
                          double peak, double trough, long seed) {
+        return measuredDay(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed).result();
+    }
+
+    /** A day and the GRM's flow-model error over it (predictions made after the first statistics window). */
+    record DayRun(SimResult result, PredictionError predictionError) {
+    }
+
+    static DayRun measuredDay(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
+                              double peak, double trough, long seed) {
         ClusterConfig c = cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough);
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("day", setup.daySeconds(), null, null, null,
                 Map.of("web", new Scenario.Diurnal(peak, trough)))), seed);
-        return new Simulator(c, sc, true).run();
+        double window = c.control().statsWindowSeconds();
+        org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
+        SimResult r = new Simulator(c, sc, true).withDecisions(errors::accept).run();
+        return new DayRun(r, PredictionError.of(errors.samples(), window, setup.daySeconds()));
     }
 
     /**

@@ -42,9 +42,11 @@ public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPo
      * @param lost                sent to a server that was not on
      * @param meanServersOn       servers on, averaged over the GRM's periods
      * @param meanResponseSeconds over the day
+     * @param predictionError     the GRM's flow-model error over the day (predictions made after its first
+     *                            statistics window, checked while the weight stayed as chosen)
      */
     public record Day(long energyJoules, double savingsPercent, double droppedPercent, long dropped, long lost, long sent,
-                      double meanServersOn, double meanResponseSeconds) {
+                      double meanServersOn, double meanResponseSeconds, PredictionError predictionError) {
     }
 
     /** The queue policy's day at one start-up delay (s). */

@@ -85,7 +85,9 @@ public final class ScaleExperiment {
         progress.accept(String.format(Locale.ROOT, "scale: %d gateways, %d servers, %d classes, %.0f simulated s "
                 + "(configuration built in %.1f s)", gateways, servers, classes, simulatedSeconds,
                 (System.nanoTime() - built) / 1e9));
-        Simulator sim = new Simulator(config, sc, true).withoutCapLog()
+        double window = config.control().statsWindowSeconds();
+        org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
+        Simulator sim = new Simulator(config, sc, true).withoutCapLog().withDecisions(errors::accept)
                 .withProgress(progress, Math.max(60, simulatedSeconds / 20));
         SimResult r = sim.run();
         List<ScaleResult.Phase> phases = new ArrayList<>();
@@ -100,8 +102,11 @@ public final class ScaleExperiment {
                 rejected += c.rejected();
                 worst = Math.max(worst, c.meanResponseSeconds());
             }
+            PredictionError e = PredictionError.of(errors.samples(), p.startSeconds() + window, p.endSeconds());
             phases.add(new ScaleResult.Phase(p.name(), sent, ok, rejected,
-                    Experiments.round(ok / (p.endSeconds() - p.startSeconds())), Experiments.round(worst)));
+                    Experiments.round(ok / (p.endSeconds() - p.startSeconds())), Experiments.round(worst), e));
+            progress.accept(String.format(Locale.ROOT, "scale %s: prediction error mean |e| %s, mean e %s over %d",
+                    p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
         return new ScaleResult(gateways, servers, classes, gateways * classes, servers * 10, simulatedSeconds,
                 r.simulatedRequests(), Experiments.round(r.wallSeconds()), r.allocations().size(),

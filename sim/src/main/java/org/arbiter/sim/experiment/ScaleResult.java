@@ -23,8 +23,10 @@ public record ScaleResult(int gateways, int servers, int classes, int flows, int
      * One load phase, all classes together.
      *
      * @param worstClassMeanResponseSeconds the highest of the classes' mean response times
+     * @param predictionError               the GRM's flow-model error over the phase, every flow (predictions
+     *                                      made once the phase's first statistics window has passed)
      */
     public record Phase(String name, long sent, long ok, long rejected, double throughputPerSecond,
-                        double worstClassMeanResponseSeconds) {
+                        double worstClassMeanResponseSeconds, PredictionError predictionError) {
     }
 }

@@ -20,6 +20,12 @@ final class ScaleExperimentTest {
         assertThat(phases.get(0).throughputPerSecond()).isBetween(110.0, 130.0);
         assertThat(phases.get(1).throughputPerSecond()).isBetween(155.0, 185.0);
         assertThat(phases).allSatisfy(p -> assertThat(p.rejected()).isZero());
+        // the flow model's error is reported per phase, over the predictions of every flow checked in it
+        assertThat(phases).allSatisfy(p -> {
+            assertThat(p.predictionError().samples()).isGreaterThan(100);
+            assertThat(p.predictionError().meanAbs()).isFinite().isGreaterThanOrEqualTo(Math.abs(p.predictionError().meanSigned()));
+        });
+        assertThat(progress).anyMatch(l -> l.startsWith("scale second: prediction error mean |e| "));
         assertThat(progress).anyMatch(l -> l.startsWith("sim: 60 of 600 simulated s"));
     }
 }
