@@ -182,12 +182,12 @@ public final class GatewayCore<R> {
 
         @Override
         public double consumption(int c) {
-            return usage[c] * Math.pow(CONSUMPTION_DECAY_PER_SECOND, Math.max(0, now - usageAtNanos) / 1e9);
+            return usage[c];   // as of the latest completion, as every class's: the shares are those of now
         }
 
         @Override
         public double recentConsumption(int c) {
-            return recentUsage[c] * Math.pow(RECENT_CONSUMPTION_DECAY_PER_SECOND, Math.max(0, now - usageAtNanos) / 1e9);
+            return recentUsage[c];
         }
 
         @Override

@@ -71,7 +71,8 @@ public interface Scheduler {
 
         /**
          * Class c's decayed resource consumption u_c(t) of 002 eq. 2-3 (β = 0.95 per second), in seconds of
-         * service; 0 when nothing was consumed. All classes are decayed to the same instant.
+         * service; 0 when nothing was consumed. Every class's is given as of one instant (it may be the latest
+         * completion rather than now: decaying all of them alike leaves their shares as they are).
          */
         default double consumption(int c) {
             return 0;
