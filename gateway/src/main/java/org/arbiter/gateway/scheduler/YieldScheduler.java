@@ -87,17 +87,13 @@ public final class YieldScheduler implements Scheduler {
     public int next(ClassView v) {
         int n = v.classCount();
         // step 2a: the class furthest below its guaranteed share, on either memory
-        int under = -1;
-        boolean guaranteed = false;
-        for (int c = 0; c < n && !guaranteed; c++) {
-            guaranteed = v.backlog(c) > 0 && v.minShare(c) > 0;
-        }
         double total = 0;
         double recentTotal = 0;
-        for (int c = 0; guaranteed && c < n; c++) {
+        for (int c = 0; c < n; c++) {
             total += v.consumption(c);
             recentTotal += v.recentConsumption(c);
         }
+        int under = -1;
         double gap = 0;
         for (int c = 0; c < n; c++) {
             if (v.backlog(c) > 0 && v.minShare(c) > 0) {
