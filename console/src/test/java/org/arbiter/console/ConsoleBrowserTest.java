@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.arbiter.bus.KafkaBus;
+import org.arbiter.console.server.Console;
 import org.arbiter.bus.Subscriber;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.broker.EmbeddedKafka;

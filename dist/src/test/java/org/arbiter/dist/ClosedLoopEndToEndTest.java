@@ -14,7 +14,7 @@ import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.dist.demo.DemoPlan;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;

@@ -32,7 +32,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;

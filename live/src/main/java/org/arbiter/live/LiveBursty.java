@@ -21,7 +21,7 @@ import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.ServerConfig;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;

@@ -29,7 +29,7 @@ import org.arbiter.common.config.PowerConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.SizingConfig;
 import org.arbiter.broker.EmbeddedKafka;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;

@@ -91,7 +91,11 @@ public record Cidr(InetAddress address, int prefixLength) {
 
     /** True when {@code a} lies in this block. */
     public boolean contains(InetAddress a) {
-        byte[] b = a.getAddress();
+        return contains(a.getAddress());
+    }
+
+    /** True when the raw address {@code b} (4 bytes IPv4, 16 bytes IPv6, network order) lies in this block. */
+    public boolean contains(byte[] b) {
         byte[] net = address.getAddress();
         if (b.length == 16 && net.length == 4 && isV4Mapped(b)) {
             b = Arrays.copyOfRange(b, 12, 16);

@@ -1,14 +1,14 @@
 package org.arbiter.console.cli;
 
 import picocli.CommandLine.Mixin;
-import org.arbiter.common.cli.BootstrapOption;
+import org.arbiter.runtime.cli.BootstrapOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.console.Console;
+import org.arbiter.console.server.Console;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -34,7 +34,7 @@ import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.common.bus.Publisher;
-import org.arbiter.console.Console;
+import org.arbiter.console.server.Console;
 import org.arbiter.console.Fixtures;
 import org.arbiter.console.Http;
 import org.junit.jupiter.api.AfterAll;

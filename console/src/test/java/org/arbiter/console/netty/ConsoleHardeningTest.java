@@ -23,7 +23,7 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.console.Console;
+import org.arbiter.console.server.Console;
 import org.arbiter.console.ConsoleFeed;
 import org.arbiter.console.Fixtures;
 import org.arbiter.console.Http;

@@ -23,7 +23,7 @@ import org.arbiter.common.config.KafkaSecurity.Role;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.common.config.Cidr;
 import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.gateway.l4.HaproxyConfig;
@@ -169,8 +169,8 @@ public final class Demo implements AutoCloseable {
         GrmService grm = GrmService.start("grm-demo", cluster, grmBus, Clock.systemUTC(),
                 new GrmStep(cluster, "grm-demo", System::nanoTime), grmMetrics);
         started.push(grm);
-        org.arbiter.common.metrics.MetricsServer grmAdmin =
-                org.arbiter.common.metrics.MetricsServer.start("grm-demo", "127.0.0.1", 0, grmMetrics::scrape);
+        org.arbiter.runtime.metrics.MetricsServer grmAdmin =
+                org.arbiter.runtime.metrics.MetricsServer.start("grm-demo", "127.0.0.1", 0, grmMetrics::scrape);
         started.push(grmAdmin);
         log.printf("demo: GRM metrics on http://127.0.0.1:%d/metrics%n", grmAdmin.port());
 
@@ -183,12 +183,12 @@ public final class Demo implements AutoCloseable {
 
         KafkaBus consoleBus = KafkaBus.connect(cluster.kafka(), Role.CONSOLE, "console-demo", null);
         started.push(consoleBus);
-        org.arbiter.console.Console console;
+        org.arbiter.console.server.Console console;
         try {
-            console = org.arbiter.console.Console.start(cluster, consoleBus, consolePort);
+            console = org.arbiter.console.server.Console.start(cluster, consoleBus, consolePort);
         } catch (RuntimeException e) {
             log.printf("demo: console port %d is taken (%s); using any free port%n", consolePort, e.getMessage());
-            console = org.arbiter.console.Console.start(cluster, consoleBus, 0);
+            console = org.arbiter.console.server.Console.start(cluster, consoleBus, 0);
         }
         started.push(console);
         Path passwordFile = out.resolve(PASSWORD_FILE);

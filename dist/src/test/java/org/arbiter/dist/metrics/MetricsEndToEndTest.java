@@ -30,7 +30,7 @@ import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.ServerConfig;
-import org.arbiter.console.Console;
+import org.arbiter.console.server.Console;
 import org.arbiter.dist.metrics.PrometheusText.Exposition;
 import org.arbiter.dist.metrics.PrometheusText.Sample;
 import org.arbiter.gateway.server.Gateway;

@@ -1,7 +1,7 @@
 package org.arbiter.gateway.cli;
 
 import picocli.CommandLine.Mixin;
-import org.arbiter.common.cli.ConfigFileOption;
+import org.arbiter.runtime.cli.ConfigFileOption;
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;

@@ -34,7 +34,7 @@ import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Lifecycle;
 import org.arbiter.gateway.allocation.AllocationFollower;

@@ -1,6 +1,6 @@
 package org.arbiter.gateway.server;
 
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 
 /**
  * How to start a gateway in-process ({@link Gateway#start}); null fields fall back to the file.

@@ -1,8 +1,8 @@
 package org.arbiter.grm.cli;
 
 import picocli.CommandLine.Mixin;
-import org.arbiter.common.cli.BootstrapOption;
-import org.arbiter.common.cli.ConfigFileOption;
+import org.arbiter.runtime.cli.BootstrapOption;
+import org.arbiter.runtime.cli.ConfigFileOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -7,8 +7,8 @@ import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.metrics.MetricsServer;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.MetricsServer;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
 
 /**

@@ -20,11 +20,13 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmCore.Command;
 import org.arbiter.grm.power.PowerActuator;
+import org.arbiter.grm.power.ActuationReport;
+import org.arbiter.grm.power.PowerActuators;
 import org.arbiter.grm.power.PowerDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +93,7 @@ public final class GrmService implements AutoCloseable {
     /** Starts consuming, joins the election and starts the control loop, with the configured power actuator. */
     public static GrmService start(String id, ClusterConfig config, Bus bus, Clock clock, ControlStep step,
                                    ProcessMetrics metrics) {
-        return start(id, config, bus, clock, step, metrics, PowerActuator.of(config));
+        return start(id, config, bus, clock, step, metrics, PowerActuators.of(config));
     }
 
     /** As above with the given power actuator instead of the configured one. */
@@ -163,7 +165,7 @@ public final class GrmService implements AutoCloseable {
         return out;
     }
 
-    private List<Command> onPowerReport(PowerDriver.Report r, Instant now) {
+    private List<Command> onPowerReport(ActuationReport r, Instant now) {
         String what = "power " + (r.actuation().action() == ServerState.ON ? "on " : "off ") + r.actuation().server();
         if (r.ok()) {
             meters.actuationsOk.increment();

@@ -21,7 +21,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
 import org.junit.jupiter.api.Test;
 

@@ -27,7 +27,7 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.common.metrics.ProcessMetrics;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.power.ActuationException;
 import org.arbiter.grm.power.ExecActuator;

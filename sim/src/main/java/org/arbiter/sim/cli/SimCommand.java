@@ -1,7 +1,7 @@
 package org.arbiter.sim.cli;
 
 import picocli.CommandLine.Mixin;
-import org.arbiter.common.cli.ConfigFileOption;
+import org.arbiter.runtime.cli.ConfigFileOption;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.Writer;

@@ -1,0 +1,50 @@
+package org.arbiter.grm.power;
+
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.ServerState;
+
+/**
+ * Carries out one power action on one server: {@code log}, {@code exec} or {@code http}
+ * ({@code power.actuator}). An actuation may take as long as the server takes to boot, so
+ * implementations block; the power driver (in the GRM service) calls them on its own threads, never on the GRM's
+ * control thread, retries failures and reports what was seen.
+ *
+ * <p>Implementations are thread-safe: the driver may act on several servers at once (one action at
+ * a time per server). The implementations live in the GRM service; {@code PowerActuators.of} picks one.
+ */
+public interface PowerActuator {
+
+    /** What an actuator saw of the server when it was done. */
+    enum Seen {
+        /** Serving. */
+        UP,
+        /** Off (not booting, not shutting down). */
+        DOWN,
+        /** Not observed (the actuator cannot look, or saw it in transition). */
+        UNKNOWN;
+
+        /** UP for ON, DOWN for OFF, UNKNOWN for anything in between. */
+        public static Seen of(ServerState s) {
+            return s == ServerState.ON ? UP : s == ServerState.OFF ? DOWN : UNKNOWN;
+        }
+    }
+
+    /**
+     * Powers {@code server} on ({@code action} ON) or off (OFF) and returns what it saw once done.
+     *
+     * @throws ActuationException when the action failed; it carries what was seen, if anything
+     * @throws InterruptedException when the GRM is closing
+     */
+    Seen actuate(ServerConfig server, ServerState action) throws ActuationException, InterruptedException;
+
+    /** log, exec or http. */
+    String name();
+
+    /** The {@code {action}} word: on or off. */
+    static String word(ServerState action) {
+        if (action != ServerState.ON && action != ServerState.OFF) {
+            throw new IllegalArgumentException("action: " + action + " (expected: ON or OFF)");
+        }
+        return action == ServerState.ON ? "on" : "off";
+    }
+}
