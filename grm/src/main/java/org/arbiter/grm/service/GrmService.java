@@ -24,6 +24,7 @@ import org.arbiter.common.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmCore.Command;
+import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.power.PowerActuator;
 import org.arbiter.grm.power.PowerDriver;
 import org.slf4j.Logger;
@@ -86,6 +87,14 @@ public final class GrmService implements AutoCloseable {
         this.powerRefusals = new Refusals(registry, bus.topics().power(), LOG, System::nanoTime);
         this.meters = new GrmMetrics(registry, this::isLeader,
                 config.classes().stream().map(org.arbiter.common.config.ClassConfig::name).toList());
+    }
+
+    /**
+     * The production control step: {@link GrmStep} with its solve time measured on {@code System::nanoTime}
+     * (the core takes its ticker as an argument; the wall clock is read only here, on the service side).
+     */
+    public static ControlStep liveStep(ClusterConfig config, String grmId) {
+        return new GrmStep(config, grmId, System::nanoTime);
     }
 
     /** Starts consuming, joins the election and starts the control loop, with the configured power actuator. */
@@ -178,7 +187,8 @@ public final class GrmService implements AutoCloseable {
             meters.actuationsFailed.increment();
             LOG.error("GRM {}: {} failed after {} attempts, giving up: {}", id, what, r.attempt(), r.detail());
         }
-        return core.powerReport(r, now);
+        return core.powerReport(new GrmCore.PowerReport(r.actuation(), r.ticket(), r.ok(),
+                GrmCore.Seen.valueOf(r.seen().name()), r.detail()), now);
     }
 
     /** Carries out the core's commands, in order. */
