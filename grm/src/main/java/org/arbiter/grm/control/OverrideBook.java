@@ -20,7 +20,7 @@ import org.arbiter.common.override.EffectiveClass;
  * in the console cannot pin something that does not exist. Numbers need no check here: an
  * {@link OperatorOverride} out of {@link OverrideRange} cannot be built or decoded. Whether the
  * weight and N_s pins can be met together is decided each period by
- * {@link org.arbiter.common.override.PinSelection} (in {@link GrmStep}), not here, as it depends
+ * {@link org.arbiter.common.override.PinSelection} (in {@link ProblemBuilder}), not here, as it depends
  * on the live gateways and the ON servers.
  *
  * <p>Core class. Not thread-safe; the GRM service calls it from one thread.
