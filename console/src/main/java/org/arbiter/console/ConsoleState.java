@@ -23,6 +23,7 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
+import org.arbiter.common.override.EffectiveClass;
 import org.arbiter.common.utility.UtilityFunction;
 
 /**
@@ -431,30 +432,9 @@ public final class ConsoleState {
         }
     }
 
-    /** The class with target and utility overrides in force applied (newest wins). */
+    /** The class with the target and utility overrides in force applied: the GRM's rule ({@link EffectiveClass}). */
     private ClassConfig effective(ClassConfig c) {
-        OperatorOverride target = null;
-        OperatorOverride utility = null;
-        for (OperatorOverride o : overrides.values()) {
-            if (!c.name().equals(o.cls())) {
-                continue;
-            }
-            if (o.kind() == OperatorOverride.Kind.TARGET && (target == null || !o.at().isBefore(target.at()))) {
-                target = o;
-            } else if (o.kind() == OperatorOverride.Kind.UTILITY && (utility == null || !o.at().isBefore(utility.at()))) {
-                utility = o;
-            }
-        }
-        if (target == null && utility == null) {
-            return c;
-        }
-        ClassConfig.UtilitySpec u = c.utility();
-        if (utility != null) {
-            u = new ClassConfig.UtilitySpec(utility.phi() != null ? utility.phi() : u.phi(),
-                    utility.alpha() != null ? utility.alpha() : u.alpha(), utility.beta() != null ? utility.beta() : u.beta());
-        }
-        return new ClassConfig(c.name(), target != null ? target.value() : c.targetSeconds(), u, c.yield(), c.weight(),
-                c.minShare(), c.match(), c.queue(), c.isDefault(), c.thinkTimeSeconds());
+        return EffectiveClass.of(c, overrides.values());
     }
 
     private void trimHistory() {

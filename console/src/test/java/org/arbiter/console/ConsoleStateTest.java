@@ -181,6 +181,24 @@ final class ConsoleStateTest {
         assertThat(premium.configuredTargetSeconds()).isEqualTo(2.0);
     }
 
+    /**
+     * Two target overrides set at the same instant: the larger id wins, as in the GRM (EffectiveClass; the
+     * same pairs in OverrideBookTest), whatever the order of their topic keys. Keyed here so that the key
+     * order (k1 then k2) and the id order (b after a) disagree: the console's old rule, the later key on a
+     * tie, gave a's 4 s.
+     */
+    @Test
+    void twoTargetOverridesAtTheSameTime_theLargerIdWins_asInTheGrm() {
+        state.onOverride("k2", targetOverride("a", 4.0));
+        state.onOverride("k1", targetOverride("b", 1.5));
+        assertThat(state.cluster(T0).classes().get(0).targetSeconds()).isEqualTo(1.5);
+    }
+
+    static OperatorOverride targetOverride(String id, double seconds) {
+        return new OperatorOverride(Message.VERSION, T0, id, OperatorOverride.Kind.TARGET, null, "premium", null, seconds,
+                null, null, null, null, true, "test");
+    }
+
     @Test
     void tombstonesOnStreams_areCountedNotFatal() {
         assertThat(state.onStats(null)).isNull();

@@ -19,8 +19,6 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.grm.power.ActuationReport;
-import org.arbiter.grm.power.PowerActuator;
 import org.arbiter.grm.sizing.Fleet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * comes with the time (virtual in the simulator) and returns the commands to carry out, in order:
  * publish an allocation, a decision or a power order, actuate a server, and notices for the
  * adapter's meters (a record refused, statistics ignored). No I/O, no threads, no clock: the
- * service (GrmService over a Bus) and the simulator drive this same class.
+ * service (GrmService over a Bus) and the simulator drive this same class. What reaches the outside is
+ * given to it: the control step (with its solve-time ticker) and the actuator's name; the actuator's
+ * reports arrive as PowerReport values, so the core never sees an actuator or a driver.
  *
  * State: the stats book (live gateways, 3Γ; gone, 12Γ), the overrides in force, the epoch clock, the
  * allocation last published for each gateway (its own and any read from the bus), the power order
@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * Power reports (the actuator's, one per attempt): a report of what the server was seen doing (up
  * or down) moves the fleet's model, unless the actuator could not tell, a newer actuation for that
- * server has been ordered since (the report's ticket is not the last one: the power driver numbers the
+ * server has been ordered since (the report's ticket is not the last one: PowerDriver numbers the
  * actuations of each server 1, 2, … in the order submitted, as this class counts them), or this GRM
  * no longer leads. The state follows what the server does.
  *
@@ -85,7 +85,7 @@ public final class GrmCore {
         record PublishPower(PowerOrder order) implements Command {
         }
 
-        /** Power a server on or off; {@code ticket} counts this server's actuations from 1 (the power driver's numbering). */
+        /** Power a server on or off; {@code ticket} counts this server's actuations from 1 (PowerDriver's numbering). */
         record Actuate(Fleet.Actuation actuation, long ticket) implements Command {
         }
 
@@ -99,6 +99,33 @@ public final class GrmCore {
 
         /** An override that names what the configuration does not know was refused. */
         record OverrideRefused(String id, String reason) implements Command {
+        }
+    }
+
+    /** What the power actuator saw of a server at the end of an attempt. */
+    public enum Seen {
+        /** Serving. */
+        UP,
+        /** Off (not booting, not shutting down). */
+        DOWN,
+        /** Not observed (the actuator cannot look, or saw it in transition). */
+        UNKNOWN
+    }
+
+    /**
+     * One attempt's report from the power actuator, as the service's driver delivers it.
+     *
+     * @param actuation what was ordered
+     * @param ticket    which of the server's actuations it was, counted from 1 ({@link Command.Actuate#ticket})
+     * @param ok        whether the action succeeded
+     * @param seen      what the actuator saw of the server
+     * @param detail    why it failed, when it did
+     */
+    public record PowerReport(Fleet.Actuation actuation, long ticket, boolean ok, Seen seen, String detail) {
+        public PowerReport {
+            requireNonNull(actuation, "actuation");
+            requireNonNull(seen, "seen");
+            detail = detail == null ? "" : detail;
         }
     }
 
@@ -131,7 +158,6 @@ public final class GrmCore {
         this.overrides = new OverrideBook(config);
         this.epochs = new EpochClock(config.control().maxClockSkewMillis());
     }
-
 
     // ---------------------------------------------------------------- events
 
@@ -239,12 +265,12 @@ public final class GrmCore {
      * One attempt's report from the power actuator: what the server was seen doing moves the fleet's
      * model, when the report is of the latest actuation of that server and this GRM leads.
      */
-    public List<Command> powerReport(ActuationReport r, Instant now) {
+    public List<Command> powerReport(PowerReport r, Instant now) {
         Fleet.Actuation a = r.actuation();
-        if (r.seen() == PowerActuator.Seen.UNKNOWN || r.ticket() != tickets.getOrDefault(a.server(), 0L) || !leading) {
+        if (r.seen() == Seen.UNKNOWN || r.ticket() != tickets.getOrDefault(a.server(), 0L) || !leading) {
             return List.of();
         }
-        boolean up = r.seen() == PowerActuator.Seen.UP;
+        boolean up = r.seen() == Seen.UP;
         String why = actuatorName + (r.ok() ? " saw it " : " failed, saw it ") + (up ? "up" : "down")
                 + (r.ok() ? "" : ": " + r.detail());
         return serverSeen(a.server(), up, why, now);

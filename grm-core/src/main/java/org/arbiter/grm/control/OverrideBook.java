@@ -11,6 +11,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.OverrideRange;
 import org.arbiter.common.message.ServerState;
+import org.arbiter.common.override.EffectiveClass;
 
 /**
  * The operator's overrides in force, as read from the compacted overrides topic: the latest
@@ -19,7 +20,7 @@ import org.arbiter.common.message.ServerState;
  * in the console cannot pin something that does not exist. Numbers need no check here: an
  * {@link OperatorOverride} out of {@link OverrideRange} cannot be built or decoded. Whether the
  * weight and N_s pins can be met together is decided each period by
- * {@link org.arbiter.common.override.PinSelection} (in {@link GrmStep}), not here, as it depends
+ * {@link org.arbiter.common.override.PinSelection} (in {@link ProblemBuilder}), not here, as it depends
  * on the live gateways and the ON servers.
  *
  * <p>Core class. Not thread-safe; the GRM service calls it from one thread.
@@ -85,13 +86,13 @@ public final class OverrideBook {
         return List.copyOf(active.values());
     }
 
-    /** Pinned w(g,c); when several pin one flow, the newest wins. */
+    /** Pinned w(g,c); when several pin one flow, the newest wins ({@link EffectiveClass#newer}). */
     public Map<Flow, Double> weightPins() {
         Map<Flow, OperatorOverride> newest = new TreeMap<>((a, b) -> (a.gateway() + "\u0000" + a.cls())
                 .compareTo(b.gateway() + "\u0000" + b.cls()));
         for (OperatorOverride o : active.values()) {
             if (o.kind() == OperatorOverride.Kind.WEIGHT) {
-                newest.merge(new Flow(o.gateway(), o.cls()), o, OverrideBook::newer);
+                newest.merge(new Flow(o.gateway(), o.cls()), o, EffectiveClass::newer);
             }
         }
         Map<Flow, Double> out = new java.util.LinkedHashMap<>();
@@ -104,7 +105,7 @@ public final class OverrideBook {
         Map<String, OperatorOverride> newest = new TreeMap<>();
         for (OperatorOverride o : active.values()) {
             if (o.kind() == OperatorOverride.Kind.CONCURRENCY) {
-                newest.merge(o.server(), o, OverrideBook::newer);
+                newest.merge(o.server(), o, EffectiveClass::newer);
             }
         }
         Map<String, Integer> out = new TreeMap<>();
@@ -117,7 +118,7 @@ public final class OverrideBook {
         Map<String, OperatorOverride> newest = new TreeMap<>();
         for (OperatorOverride o : active.values()) {
             if (o.kind() == OperatorOverride.Kind.POWER) {
-                newest.merge(o.server(), o, OverrideBook::newer);
+                newest.merge(o.server(), o, EffectiveClass::newer);
             }
         }
         Map<String, ServerState> out = new TreeMap<>();
@@ -125,43 +126,8 @@ public final class OverrideBook {
         return out;
     }
 
-    /** The class as configured, with target and utility overrides applied. */
+    /** The class as configured, with the target and utility overrides in force applied ({@link EffectiveClass}). */
     public ClassConfig effective(ClassConfig c) {
-        double target = c.targetSeconds();
-        ClassConfig.UtilitySpec u = c.utility();
-        OperatorOverride newestTarget = null;
-        OperatorOverride newestUtility = null;
-        for (OperatorOverride o : active.values()) {
-            if (!c.name().equals(o.cls())) {
-                continue;
-            }
-            if (o.kind() == OperatorOverride.Kind.TARGET) {
-                newestTarget = newestTarget == null ? o : newer(newestTarget, o);
-            } else if (o.kind() == OperatorOverride.Kind.UTILITY) {
-                newestUtility = newestUtility == null ? o : newer(newestUtility, o);
-            }
-        }
-        if (newestTarget != null) {
-            target = newestTarget.value();
-        }
-        if (newestUtility != null) {
-            u = new ClassConfig.UtilitySpec(
-                    newestUtility.phi() != null ? newestUtility.phi() : u.phi(),
-                    newestUtility.alpha() != null ? newestUtility.alpha() : u.alpha(),
-                    newestUtility.beta() != null ? newestUtility.beta() : u.beta());
-        }
-        if (target == c.targetSeconds() && u.equals(c.utility())) {
-            return c;
-        }
-        return new ClassConfig(c.name(), target, u, c.yield(), c.weight(), c.minShare(), c.match(), c.queue(), c.isDefault(),
-                c.thinkTimeSeconds());
-    }
-
-    private static OperatorOverride newer(OperatorOverride a, OperatorOverride b) {
-        int byTime = a.at().compareTo(b.at());
-        if (byTime != 0) {
-            return byTime > 0 ? a : b;
-        }
-        return a.id().compareTo(b.id()) >= 0 ? a : b;
+        return EffectiveClass.of(c, active.values());
     }
 }

@@ -29,8 +29,6 @@ import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.common.override.PinSelection;
 import org.arbiter.grm.control.GrmCore.Command;
-import org.arbiter.grm.power.PowerActuator;
-import org.arbiter.grm.power.ActuationReport;
 
 /**
  * The GRM core under random event sequences, on virtual time: two GRMs on one bus through
@@ -53,7 +51,7 @@ final class GrmCoreProperties {
         }
 
         /** The actuator reports on the last actuation ordered (ticket off by {@code ticketShift}). */
-        record Report(int grm, int ticketShift, PowerActuator.Seen seen, boolean ok) implements Step {
+        record Report(int grm, int ticketShift, GrmCore.Seen seen, boolean ok) implements Step {
         }
     }
 
@@ -63,7 +61,7 @@ final class GrmCoreProperties {
         Arbitrary<Step> tick = Arbitraries.integers().between(0, 1).map(Step.Tick::new);
         Arbitrary<Step> leadership = Arbitraries.of(true, false).map(Step.Leadership::new);
         Arbitrary<Step> report = Combinators.combine(Arbitraries.integers().between(0, 1),
-                Arbitraries.integers().between(-1, 1), Arbitraries.of(PowerActuator.Seen.class), Arbitraries.of(true, false))
+                Arbitraries.integers().between(-1, 1), Arbitraries.of(GrmCore.Seen.class), Arbitraries.of(true, false))
                 .as(Step.Report::new);
         return Arbitraries.frequencyOf(
                         net.jqwik.api.Tuple.of(4, advance), net.jqwik.api.Tuple.of(5, tick),
@@ -114,8 +112,7 @@ final class GrmCoreProperties {
             } else if (step instanceof Step.Report r && !actuations.isEmpty()) {
                 Command.Actuate last = actuations.get(actuations.size() - 1);
                 from = r.grm();
-                out = grm[from].powerReport(new ActuationReport(last.actuation(), last.ticket() + r.ticketShift(), 1,
-                        r.ok(), r.seen(), "x", true), now);
+                out = grm[from].powerReport(new GrmCore.PowerReport(last.actuation(), last.ticket() + r.ticketShift(), r.ok(), r.seen(), "x"), now);
             }
             for (Command c : out) {
                 if (c instanceof Command.PublishAllocation p) {
@@ -171,16 +168,15 @@ final class GrmCoreProperties {
         for (Step.Report r : reports) {
             clock[0] = clock[0].plusMillis(100);
             ServerState before = a.fleet().orElseThrow().servers().get("s2").state();
-            List<Command> out = a.powerReport(new ActuationReport(off.actuation(), off.ticket() + r.ticketShift(), 1,
-                    r.ok(), r.seen(), "x", true), clock[0]);
+            List<Command> out = a.powerReport(new GrmCore.PowerReport(off.actuation(), off.ticket() + r.ticketShift(), r.ok(), r.seen(), "x"), clock[0]);
             ServerState after = a.fleet().orElseThrow().servers().get("s2").state();
-            boolean moves = leading && r.ticketShift() == 0 && r.seen() != PowerActuator.Seen.UNKNOWN;
+            boolean moves = leading && r.ticketShift() == 0 && r.seen() != GrmCore.Seen.UNKNOWN;
             if (!moves) {
                 assertThat(out).isEmpty();
                 assertThat(after).isEqualTo(before);
             } else {
                 // seen up: serving (a drain under way goes on); seen down: off
-                if (r.seen() == PowerActuator.Seen.UP) {
+                if (r.seen() == GrmCore.Seen.UP) {
                     assertThat(after).isIn(ServerState.ON, ServerState.DRAINING);
                 } else {
                     assertThat(after).isEqualTo(ServerState.OFF);
@@ -195,7 +191,7 @@ final class GrmCoreProperties {
     @Provide
     Arbitrary<List<Step.Report>> reports() {
         return Combinators.combine(Arbitraries.just(0), Arbitraries.integers().between(-1, 1),
-                Arbitraries.of(PowerActuator.Seen.class), Arbitraries.of(true, false)).as(Step.Report::new)
+                Arbitraries.of(GrmCore.Seen.class), Arbitraries.of(true, false)).as(Step.Report::new)
                 .list().ofMinSize(1).ofMaxSize(6);
     }
 

@@ -16,8 +16,6 @@ import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 import org.arbiter.grm.control.GrmCore.Command;
-import org.arbiter.grm.power.PowerActuator;
-import org.arbiter.grm.power.ActuationReport;
 import org.arbiter.grm.sizing.Fleet;
 import org.junit.jupiter.api.Test;
 
@@ -143,8 +141,7 @@ final class GrmCoreTest {
         assertThat(off.actuation()).isEqualTo(new Fleet.Actuation("s2", ServerState.OFF, off.actuation().reason()));
         // the actuator saw s2 go down; a publishes it, b reads it
         Instant now = clock[0].plusMillis(100);
-        List<Command> seen = a.powerReport(new ActuationReport(off.actuation(), off.ticket(), 1, true,
-                PowerActuator.Seen.DOWN, "done", true), now);
+        List<Command> seen = a.powerReport(new GrmCore.PowerReport(off.actuation(), off.ticket(), true, GrmCore.Seen.DOWN, "done"), now);
         assertThat(powerOrders(seen)).extracting(PowerOrder::server, PowerOrder::state)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("s2", ServerState.OFF));
         deliver(seen, b, now);
@@ -192,16 +189,15 @@ final class GrmCoreTest {
         Fleet.Actuation act = off.actuation();
         assertThat(off.ticket()).isEqualTo(1);
 
-        assertThat(a.powerReport(new ActuationReport(act, 1, 1, true, PowerActuator.Seen.UNKNOWN, "done", true), now))
+        assertThat(a.powerReport(new GrmCore.PowerReport(act, 1, true, GrmCore.Seen.UNKNOWN, "done"), now))
                 .as("the actuator could not tell").isEmpty();
-        assertThat(a.powerReport(new ActuationReport(act, 0, 1, true, PowerActuator.Seen.DOWN, "done", true), now))
+        assertThat(a.powerReport(new GrmCore.PowerReport(act, 0, true, GrmCore.Seen.DOWN, "done"), now))
                 .as("an older actuation's report").isEmpty();
-        assertThat(a.powerReport(new ActuationReport(act, 2, 1, true, PowerActuator.Seen.DOWN, "done", true), now))
+        assertThat(a.powerReport(new GrmCore.PowerReport(act, 2, true, GrmCore.Seen.DOWN, "done"), now))
                 .as("a ticket this core never handed out").isEmpty();
         assertThat(a.fleet().orElseThrow().servers().get("s2").state()).isEqualTo(ServerState.DRAINING);
 
-        List<Command> failedButSeen = a.powerReport(new ActuationReport(act, 1, 1, false, PowerActuator.Seen.DOWN,
-                "bmc busy", false), now);
+        List<Command> failedButSeen = a.powerReport(new GrmCore.PowerReport(act, 1, false, GrmCore.Seen.DOWN, "bmc busy"), now);
         assertThat(powerOrders(failedButSeen)).singleElement().satisfies(o -> {
             assertThat(o.state()).isEqualTo(ServerState.OFF);
             assertThat(o.reason()).isEqualTo("DRAINING -> OFF (exec failed, saw it down: bmc busy)");
@@ -209,7 +205,7 @@ final class GrmCoreTest {
         });
 
         a.leadershipLost(now);
-        assertThat(a.powerReport(new ActuationReport(act, 1, 2, true, PowerActuator.Seen.UP, "done", true), now))
+        assertThat(a.powerReport(new GrmCore.PowerReport(act, 1, true, GrmCore.Seen.UP, "done"), now))
                 .as("no longer leading").isEmpty();
         assertThat(a.fleet().orElseThrow().servers().get("s2").state()).isEqualTo(ServerState.OFF);
     }

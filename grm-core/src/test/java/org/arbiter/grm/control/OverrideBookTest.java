@@ -58,4 +58,18 @@ final class OverrideBookTest {
         assertThat(book.concurrencyPins()).containsEntry("s1", 8);
         assertThat(book.powerPins()).containsEntry("s1", ServerState.OFF);
     }
+
+    /**
+     * Two target overrides set at the same instant: the larger id wins whatever the order of their topic
+     * keys (EffectiveClass), as in the console (the same pairs in ConsoleStateTest).
+     */
+    @Test
+    void twoTargetOverridesAtTheSameTime_theLargerIdWins_asInTheConsole() {
+        OverrideBook book = new OverrideBook(StatsBookTest.CONFIG);
+        book.apply("k2", new OperatorOverride(1, T0, "a", OperatorOverride.Kind.TARGET, null, "premium", null, 4.0,
+                null, null, null, null, true, "t"));
+        book.apply("k1", new OperatorOverride(1, T0, "b", OperatorOverride.Kind.TARGET, null, "premium", null, 1.5,
+                null, null, null, null, true, "t"));
+        assertThat(book.effective(StatsBookTest.CONFIG.classes().get(0)).targetSeconds()).isEqualTo(1.5);
+    }
 }

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * older one makes no further attempt and its reports are marked stale (isLatest false), so an old
  * "seen off" cannot undo a newer power-on in the model.
  *
- * ActuationReports: one per attempt, to the listener, on the lane's thread: ok with what was seen; or a
+ * Reports: one per attempt, to the listener, on the lane's thread: ok with what was seen; or a
  * failure, `last` when no attempt is left. The listener hands them to the control thread; a
  * listener that throws is logged and ignored.
  */
@@ -39,11 +39,26 @@ public final class PowerDriver implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PowerDriver.class);
 
+    /**
+     * One attempt's outcome.
+     *
+     * @param actuation what was asked
+     * @param ticket    grows with every actuation submitted for this server
+     * @param attempt   1, 2, …
+     * @param ok        the action was carried out
+     * @param seen      what the actuator saw of the server
+     * @param detail    the failure, or what was done
+     * @param last      no attempt follows (succeeded, gave up, or superseded)
+     */
+    public record Report(Fleet.Actuation actuation, long ticket, int attempt, boolean ok, PowerActuator.Seen seen,
+                         String detail, boolean last) {
+    }
+
     private final PowerActuator actuator;
     private final Map<String, ServerConfig> servers = new LinkedHashMap<>();
     private final int attempts;
     private final long retryDelayMillis;
-    private final Consumer<ActuationReport> listener;
+    private final Consumer<Report> listener;
     private final ExecutorService pool;
     private final Map<String, AtomicLong> tickets = new LinkedHashMap<>();
     private final Map<String, CompletableFuture<Void>> lanes = new LinkedHashMap<>();
@@ -56,7 +71,7 @@ public final class PowerDriver implements AutoCloseable {
      * @param listener         gets every report, on a driver thread
      */
     public PowerDriver(PowerActuator actuator, List<ServerConfig> servers, int attempts, double retryDelaySeconds,
-                       Consumer<ActuationReport> listener) {
+                       Consumer<Report> listener) {
         this.actuator = requireNonNull(actuator, "actuator");
         this.listener = requireNonNull(listener, "listener");
         if (attempts < 1) {
@@ -97,7 +112,7 @@ public final class PowerDriver implements AutoCloseable {
     }
 
     /** True when {@code r} belongs to the newest actuation submitted for its server. */
-    public boolean isLatest(ActuationReport r) {
+    public boolean isLatest(Report r) {
         AtomicLong t = tickets.get(r.actuation().server());
         return t != null && t.get() == r.ticket();
     }
@@ -111,12 +126,12 @@ public final class PowerDriver implements AutoCloseable {
             }
             try {
                 PowerActuator.Seen seen = actuator.actuate(server, a.action());
-                report(new ActuationReport(a, ticket, attempt, true, seen, actuator.name() + ": power " + word(a.action())
+                report(new Report(a, ticket, attempt, true, seen, actuator.name() + ": power " + word(a.action())
                         + " done" + (seen == PowerActuator.Seen.UNKNOWN ? "" : ", seen " + seen), true));
                 return;
             } catch (ActuationException e) {
                 boolean last = attempt == attempts;
-                report(new ActuationReport(a, ticket, attempt, false, e.seen(), e.getMessage(), last));
+                report(new Report(a, ticket, attempt, false, e.seen(), e.getMessage(), last));
                 if (last) {
                     return;
                 }
@@ -125,7 +140,7 @@ public final class PowerDriver implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 boolean last = attempt == attempts;
-                report(new ActuationReport(a, ticket, attempt, false, PowerActuator.Seen.UNKNOWN, e.toString(), last));
+                report(new Report(a, ticket, attempt, false, PowerActuator.Seen.UNKNOWN, e.toString(), last));
                 if (last) {
                     return;
                 }
@@ -140,7 +155,7 @@ public final class PowerDriver implements AutoCloseable {
         }
     }
 
-    private void report(ActuationReport r) {
+    private void report(Report r) {
         try {
             listener.accept(r);
         } catch (RuntimeException e) {

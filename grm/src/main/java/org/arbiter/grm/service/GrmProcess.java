@@ -9,7 +9,6 @@ import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.runtime.metrics.MetricsServer;
 import org.arbiter.runtime.metrics.ProcessMetrics;
-import org.arbiter.grm.control.GrmStep;
 
 /**
  * One GRM as {@code arbiter grm} runs it: its meters (with the JVM's), its admin endpoint
@@ -50,7 +49,7 @@ public final class GrmProcess implements AutoCloseable {
             admin = MetricsServer.start(id, cluster.grm().host(), adminPort, metrics::scrape);
             bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, id, metrics.registry());
             GrmService service = GrmService.start(id, cluster, bus, Clock.systemUTC(),
-                    new GrmStep(cluster, id, System::nanoTime), metrics);
+                    GrmService.liveStep(cluster, id), metrics);
             return new GrmProcess(metrics, admin, bus, service);
         } catch (RuntimeException e) {
             if (bus != null) {

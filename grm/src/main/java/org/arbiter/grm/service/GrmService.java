@@ -24,9 +24,8 @@ import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmCore.Command;
+import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.power.PowerActuator;
-import org.arbiter.grm.power.ActuationReport;
-import org.arbiter.grm.power.PowerActuators;
 import org.arbiter.grm.power.PowerDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,10 +89,18 @@ public final class GrmService implements AutoCloseable {
                 config.classes().stream().map(org.arbiter.common.config.ClassConfig::name).toList());
     }
 
+    /**
+     * The production control step: {@link GrmStep} with its solve time measured on {@code System::nanoTime}
+     * (the core takes its ticker as an argument; the wall clock is read only here, on the service side).
+     */
+    public static ControlStep liveStep(ClusterConfig config, String grmId) {
+        return new GrmStep(config, grmId, System::nanoTime);
+    }
+
     /** Starts consuming, joins the election and starts the control loop, with the configured power actuator. */
     public static GrmService start(String id, ClusterConfig config, Bus bus, Clock clock, ControlStep step,
                                    ProcessMetrics metrics) {
-        return start(id, config, bus, clock, step, metrics, PowerActuators.of(config));
+        return start(id, config, bus, clock, step, metrics, PowerActuator.of(config));
     }
 
     /** As above with the given power actuator instead of the configured one. */
@@ -165,7 +172,7 @@ public final class GrmService implements AutoCloseable {
         return out;
     }
 
-    private List<Command> onPowerReport(ActuationReport r, Instant now) {
+    private List<Command> onPowerReport(PowerDriver.Report r, Instant now) {
         String what = "power " + (r.actuation().action() == ServerState.ON ? "on " : "off ") + r.actuation().server();
         if (r.ok()) {
             meters.actuationsOk.increment();
@@ -180,7 +187,8 @@ public final class GrmService implements AutoCloseable {
             meters.actuationsFailed.increment();
             LOG.error("GRM {}: {} failed after {} attempts, giving up: {}", id, what, r.attempt(), r.detail());
         }
-        return core.powerReport(r, now);
+        return core.powerReport(new GrmCore.PowerReport(r.actuation(), r.ticket(), r.ok(),
+                GrmCore.Seen.valueOf(r.seen().name()), r.detail()), now);
     }
 
     /** Carries out the core's commands, in order. */

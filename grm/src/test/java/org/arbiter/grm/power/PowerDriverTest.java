@@ -23,7 +23,7 @@ final class PowerDriverTest {
     @TempDir
     Path dir;
 
-    final List<ActuationReport> reports = new CopyOnWriteArrayList<>();
+    final List<PowerDriver.Report> reports = new CopyOnWriteArrayList<>();
 
     static final List<ServerConfig> SERVERS = List.of(PowerActuatorTest.server("s1", null), PowerActuatorTest.server("s2", null));
 
@@ -43,7 +43,7 @@ final class PowerDriverTest {
             assertThat((System.nanoTime() - started) / 1e9).as("submit returns at once").isLessThan(0.1);
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() == 3);
             assertThat((System.nanoTime() - started) / 1e9).as("back-off 0.1 s then 0.2 s").isGreaterThanOrEqualTo(0.3);
-            assertThat(reports).extracting(ActuationReport::attempt, ActuationReport::ok, ActuationReport::last)
+            assertThat(reports).extracting(PowerDriver.Report::attempt, PowerDriver.Report::ok, PowerDriver.Report::last)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple(1, false, false),
                             org.assertj.core.groups.Tuple.tuple(2, false, false),
                             org.assertj.core.groups.Tuple.tuple(3, true, true));
@@ -80,7 +80,7 @@ final class PowerDriverTest {
             d.submit(new Fleet.Actuation("s1", ServerState.OFF, "drained"));
             d.submit(new Fleet.Actuation("s1", ServerState.ON, "sizing"));
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.get(reports.size() - 1).actuation().action() == ServerState.ON);
-            ActuationReport on = reports.get(reports.size() - 1);
+            PowerDriver.Report on = reports.get(reports.size() - 1);
             assertThat(on.ok()).isTrue();
             assertThat(on.seen()).isEqualTo(PowerActuator.Seen.UP);
             assertThat(d.isLatest(on)).isTrue();

@@ -1,16 +1,20 @@
 package org.arbiter.grm.power;
 
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.ServerState;
 
 /**
  * Carries out one power action on one server: {@code log}, {@code exec} or {@code http}
  * ({@code power.actuator}). An actuation may take as long as the server takes to boot, so
- * implementations block; the power driver (in the GRM service) calls them on its own threads, never on the GRM's
+ * implementations block; {@link PowerDriver} calls them on its own threads, never on the GRM's
  * control thread, retries failures and reports what was seen.
  *
  * <p>Implementations are thread-safe: the driver may act on several servers at once (one action at
- * a time per server). The implementations live in the GRM service; {@code PowerActuators.of} picks one.
+ * a time per server).
  */
 public interface PowerActuator {
 
@@ -39,6 +43,20 @@ public interface PowerActuator {
 
     /** log, exec or http. */
     String name();
+
+    /** The actuator {@code power.actuator} names, with the configured timeout. */
+    static PowerActuator of(ClusterConfig config) {
+        requireNonNull(config, "config");
+        Duration timeout = Duration.ofMillis(Math.round(config.power().timeoutSeconds() * 1000));
+        return switch (config.power().actuator()) {
+            case EXEC -> new ExecActuator(config.power().command(), timeout);
+            case HTTP -> new HttpActuator(
+                    Duration.ofMillis(Math.round(config.sizing().startupDelaySeconds() * 1000)).plus(timeout),
+                    Duration.ofMillis(Math.round(config.sizing().shutdownDelaySeconds() * 1000)).plus(timeout),
+                    Duration.ofMillis(100));
+            case LOG -> new LogActuator();
+        };
+    }
 
     /** The {@code {action}} word: on or off. */
     static String word(ServerState action) {
