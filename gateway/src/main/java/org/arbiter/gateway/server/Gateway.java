@@ -42,7 +42,8 @@ import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.netty.AdminHandler;
 import org.arbiter.gateway.netty.AdminInitializer;
 import org.arbiter.gateway.netty.DataPlane;
-import org.arbiter.gateway.netty.Exchange;
+import org.arbiter.gateway.netty.Attempt;
+import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.netty.ProxyInitializer;
 import org.arbiter.gateway.netty.ServerTls;
 import java.util.List;
@@ -80,7 +81,7 @@ public final class Gateway implements AutoCloseable {
     private final AdminInitializer admin;
     private final double drainTimeoutSeconds;
     private final double drainDelaySeconds;
-    private final CompletableFuture<DataPlane.DrainReport> drained = new CompletableFuture<>();
+    private final CompletableFuture<DrainReport> drained = new CompletableFuture<>();
     private volatile KafkaBus bus;
     private volatile boolean closed;
     private final ProxyInitializer initializer;
@@ -112,7 +113,7 @@ public final class Gateway implements AutoCloseable {
         this.drainDelaySeconds = gc.drainDelaySeconds();
         this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
-        GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
+        GatewayCore<Attempt> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
         Map<String, Double> targets = new java.util.LinkedHashMap<>();
         cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);
@@ -499,7 +500,7 @@ public final class Gateway implements AutoCloseable {
                 });
     }
 
-    private void finishDrain(DataPlane.DrainReport report) {
+    private void finishDrain(DrainReport report) {
         try {
             // Flush what is written (the last responses), then close every client connection.
             clients.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -529,7 +530,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** One line for the log: what the drain did. */
-    public static String describe(DataPlane.DrainReport r) {
+    public static String describe(DrainReport r) {
         return String.format(java.util.Locale.ROOT,
                 "drained %d requests in %.2f s: %d held at the start, %d arrived on open connections, %d answered by"
                         + " servers, %d answered 503 at the deadline, %d cut mid-response",
@@ -540,7 +541,7 @@ public final class Gateway implements AutoCloseable {
      * Completes once a drain has finished (its report; null if it overran drainTimeout + 5 s). Never
      * completes without a drain.
      */
-    public CompletableFuture<DataPlane.DrainReport> drained() {
+    public CompletableFuture<DrainReport> drained() {
         return drained;
     }
 

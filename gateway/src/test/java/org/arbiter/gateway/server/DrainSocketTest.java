@@ -18,7 +18,7 @@ import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.GatewayTestSupport.Http;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.arbiter.gateway.netty.DataPlane;
+import org.arbiter.gateway.DrainReport;
 import org.junit.jupiter.api.Test;
 
 /** Drain past its deadline, {@code POST /drain}, and readiness reasons, on real sockets. */
@@ -76,7 +76,7 @@ final class DrainSocketTest {
                 assertThat(r.body()).contains("\"reason\":\"draining\"");
             }
             double answeredSeconds = (System.nanoTime() - t0) / 1e9;
-            DataPlane.DrainReport report = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport report = g.drained().get(10, TimeUnit.SECONDS);
             assertThat(report.held()).isEqualTo(6);
             assertThat(report.refused()).isEqualTo(6);
             assertThat(report.served()).isZero();
@@ -113,7 +113,7 @@ final class DrainSocketTest {
             Http.Response held = busy.read();
             assertThat(held.status()).isEqualTo(200);
             assertThat(held.header("Connection")).isEqualToIgnoringCase("close");
-            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
             // The late request counts as held or as arrived, depending on whether the loop read it
             // before or after it ran the drain's start; either way both were served.
             assertThat(r.held() + r.arrived()).isEqualTo(2);
@@ -159,7 +159,7 @@ final class DrainSocketTest {
                 late = null;
             }
             assertThat(late).as("the late request's answer (none: its connection was closed)").isNull();
-            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
             assertThat(r.refused()).isZero();
             assertThat(r.served()).isEqualTo(1);
         }
@@ -173,7 +173,7 @@ final class DrainSocketTest {
                 assertThat(h.get("/").status()).isEqualTo(200);
                 long t0 = System.nanoTime();
                 assertThat(g.drain()).isTrue();
-                DataPlane.DrainReport r = g.drained().get(5, TimeUnit.SECONDS);
+                DrainReport r = g.drained().get(5, TimeUnit.SECONDS);
                 assertThat(r.held()).isZero();
                 assertThat(r.clean()).isTrue();
                 assertThat((System.nanoTime() - t0) / 1e9).isLessThan(1.0);
