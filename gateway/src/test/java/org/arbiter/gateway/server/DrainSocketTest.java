@@ -81,7 +81,7 @@ final class DrainSocketTest {
             assertThat(report.refused()).isEqualTo(6);
             assertThat(report.served()).isZero();
             assertThat(report.clean()).isFalse();
-            assertThat(answeredSeconds).isBetween(0.9, 2.0);
+            // when the deadline forces the 503s is the pure Drain's verdict, on fake time (DrainTest)
             for (Http h : clients) {
                 assertThat(h.closedByPeer()).isTrue();
                 h.close();
@@ -165,18 +165,18 @@ final class DrainSocketTest {
         }
     }
 
+    /** How soon it finishes is the pure Drain's verdict, on fake time (DrainTest); here: the counts. */
     @Test
-    void drainWithNothingHeld_finishesAtOnce() throws Exception {
+    void drainWithNothingHeld_finishesClean_andClosesTheIdleConnection() throws Exception {
         try (var backend = GatewayTestSupport.backend(0);
              Gateway g = Gateway.start(cluster(backend.url(), ""), "g1", GatewayOptions.defaults().withPorts(0, 0))) {
             try (Http h = GatewayTestSupport.http(g.port())) {
                 assertThat(h.get("/").status()).isEqualTo(200);
-                long t0 = System.nanoTime();
                 assertThat(g.drain()).isTrue();
-                DrainReport r = g.drained().get(5, TimeUnit.SECONDS);
+                DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
                 assertThat(r.held()).isZero();
+                assertThat(r.arrived()).isZero();
                 assertThat(r.clean()).isTrue();
-                assertThat((System.nanoTime() - t0) / 1e9).isLessThan(1.0);
                 assertThat(h.closedByPeer()).isTrue(); // the idle keep-alive connection is closed at the end
             }
         }
@@ -209,7 +209,8 @@ final class DrainSocketTest {
             assertThat(r.body()).contains("configured allocation");
             System.out.printf("readiness: start took %.2f s; awaitingAllocation until %.2f s after it returned"
                     + " (startupGrace 4s)%n", startSeconds, readySeconds);
-            assertThat(readySeconds).isBetween(3.5, 7.0);
+            // that the grace bounds the wait, and runs from the ports listening, is Lifecycle's verdict on
+            // fake time (LifecycleTest); a busy machine only delays what is seen here
 
             // The GRM gives this gateway no capacity at all: not ready, with its reason.
             g.accept(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 1.0), Map.of("s1", 0), "grm"));
