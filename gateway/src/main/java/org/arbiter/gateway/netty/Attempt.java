@@ -14,8 +14,8 @@ import java.util.Set;
 import org.arbiter.gateway.Ticket;
 
 /**
- * One request from arrival to its one answer, as a state machine (docs/gateway.md, "The path of a
- * request"). Its {@link State} says where it is; a transition the machine does not allow fails
+ * One request from arrival to its one answer, as a state machine (docs/gateway.md, "The data
+ * plane's parts, and a request's states"). Its {@link State} says where it is; a transition the machine does not allow fails
  * loudly ({@link IllegalStateException}), so two parties can never both finish it, or stream a
  * response that was already answered.
  *

@@ -20,16 +20,15 @@ import io.netty.util.ReferenceCountUtil;
  */
 final class BackendHandler extends ChannelInboundHandlerAdapter {
 
-    private final Forwarder forwarder;
+    /** The forwarder of the bound request (null while none is bound). */
+    private Forwarder forwarder;
     private Attempt ex;
     private boolean reusable;
     private boolean skippingInformational;
 
-    BackendHandler(Forwarder forwarder) {
+    /** {@code attempt} is written on this connection: its response goes to {@code forwarder}. */
+    void bind(Attempt attempt, Forwarder forwarder) {
         this.forwarder = forwarder;
-    }
-
-    void bind(Attempt attempt) {
         this.ex = attempt;
         this.skippingInformational = false;
     }

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
-import java.util.function.Supplier;
 
 /**
  * The keep-alive connections to the servers: per event loop, one {@link BackendPool} per server
@@ -32,23 +31,19 @@ final class BackendPools {
     private final ClientTls clientTls;
     private final IntUnaryOperator cap;
     private final IntFunction<String> serverId;
-    private final Supplier<BackendHandler> handlers;
     /** Per server index of the core, its URL. */
     private volatile URI[] urls;
 
     /**
-     * @param cap      per server index, the cap N(g,s) (a pool never keeps more connections)
-     * @param handlers a new handler for each connection opened
+     * @param cap per server index, the cap N(g,s) (a pool never keeps more connections)
      */
     BackendPools(List<? extends EventLoop> loops, Class<? extends SocketChannel> socketChannel, double connectTimeoutSeconds,
-                 ClientTls clientTls, URI[] urls, IntUnaryOperator cap, IntFunction<String> serverId,
-                 Supplier<BackendHandler> handlers) {
+                 ClientTls clientTls, URI[] urls, IntUnaryOperator cap, IntFunction<String> serverId) {
         this.socketChannel = socketChannel;
         this.connectTimeoutMillis = (int) Math.max(1, connectTimeoutSeconds * 1000);
         this.clientTls = clientTls;
         this.cap = cap;
         this.serverId = serverId;
-        this.handlers = handlers;
         this.urls = urls;
         this.loops = new Loop[loops.size()];
         for (int i = 0; i < this.loops.length; i++) {
@@ -189,7 +184,7 @@ final class BackendPools {
                     if (https) {
                         ch.pipeline().addLast("tls", clientTls.newHandler(ch.alloc(), host, port));
                     }
-                    ch.pipeline().addLast(new HttpClientCodec(), handlers.get());
+                    ch.pipeline().addLast(new HttpClientCodec(), new BackendHandler());
                 }
             });
             return new BackendPool(b, new InetSocketAddress(host, port), url, () -> cap.applyAsInt(s));

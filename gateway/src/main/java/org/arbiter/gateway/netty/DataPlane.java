@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Drives one {@link GatewayCore} from N Netty event loops (docs/gateway.md, "Event loops and
- * transport" and "The path of a request"): the wiring of the data plane's parts. Each client
+ * transport" and "The data plane's parts"): the wiring of the data plane's parts. Each client
  * connection lives on one loop, and so does everything of its requests: the {@link Attempt}, its
  * backend connection ({@link BackendPools}: each loop has its own keep-alive pool per server), its
  * timers. The core is the one piece of state the loops share, behind the {@link LockedCore}.
@@ -119,11 +119,9 @@ public final class DataPlane {
         for (int s = 0; s < urls.length; s++) {
             urls[s] = cluster.server(core.serverId(s)).orElseThrow().url();
         }
-        Forwarder[] fw = new Forwarder[1];
         this.pools = new BackendPools(loops, requireNonNull(socketChannel, "socketChannel"),
-                dispatch.connectTimeoutSeconds(), clientTls, urls, core::cap, core::serverId, () -> new BackendHandler(fw[0]));
+                dispatch.connectTimeoutSeconds(), clientTls, urls, core::cap, core::serverId);
         this.forwarder = new Forwarder(locked, pools, this.listener, drain, dispatch.backendTimeoutSeconds());
-        fw[0] = forwarder;
         this.drainer = new Drainer(home, locked, drain, forwarder.tunnels());
         this.checks = new ServerChecks(home, socketChannel, cluster, locked, clientTls,
                 s -> pools.later(l -> l.closeAll(s)), // a server went down: its idle connections are not to be trusted

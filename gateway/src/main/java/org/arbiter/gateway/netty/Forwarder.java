@@ -107,7 +107,7 @@ final class Forwarder {
             failed(a, ch, null, a.state().connecting() ? ServerHealth.Failure.CLOSED : ServerHealth.Failure.KEEP_ALIVE_CLOSED);
             return;
         }
-        ch.pipeline().get(BackendHandler.class).bind(a);
+        ch.pipeline().get(BackendHandler.class).bind(a, this);
         a.sending(ch);
         ch.writeAndFlush(a.forServer(ch)).addListener(w -> {
             if (!w.isSuccess() && a.on(ch)) {

@@ -76,7 +76,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean secure;
     /** This handler serves one HTTP/2 stream (a child channel of the connection). */
     private boolean stream;
-    // the access-log fields of the current exchange
+    // the access-log fields of the current request
     private String rawTarget;
     private int responseStatus;
     private long responseBytes;
@@ -361,7 +361,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /**
      * The server answered 101 to {@code ex}'s {@code Upgrade}: the 101 goes to the client, then the
      * HTTP handlers leave this pipeline and the bytes are spliced to {@code backend}. False (and
-     * nothing written) when the exchange is over already.
+     * nothing written) when the request is over already.
      */
     boolean switchProtocols(Attempt ex, FullHttpResponse head, io.netty.channel.Channel backend, Runnable onClose) {
         if (ex.over() || ex != current || closing) {
@@ -393,7 +393,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** The tunnel of an upgraded exchange closed: the exchange ends (access log). */
+    /** The tunnel of an upgraded request closed: the request ends (access log). */
     void tunnelClosed(Attempt ex) {
         if (ex.over()) {
             return;
