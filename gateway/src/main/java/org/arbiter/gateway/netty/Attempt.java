@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Set;
 import org.arbiter.gateway.Ticket;
@@ -94,30 +95,29 @@ public final class Attempt {
     }
 
     // The allowed transitions (DONE and FAILED are reachable from every state that is not over).
-    private static final Set<State>[] NEXT = next();
+    private static final EnumMap<State, Set<State>> NEXT = next();
 
-    @SuppressWarnings("unchecked")
-    private static Set<State>[] next() {
-        Set<State>[] n = new Set[State.values().length];
-        n[State.NEW.ordinal()] = EnumSet.of(State.QUEUED);
-        n[State.QUEUED.ordinal()] = EnumSet.of(State.DISPATCHED);
+    private static EnumMap<State, Set<State>> next() {
+        EnumMap<State, Set<State>> n = new EnumMap<>(State.class);
+        n.put(State.NEW, EnumSet.of(State.QUEUED));
+        n.put(State.QUEUED, EnumSet.of(State.DISPATCHED));
         // a kept-alive connection found closed before the write: not sent, requeued
-        n[State.DISPATCHED.ordinal()] = EnumSet.of(State.CONNECTING, State.SENDING_REUSED, State.QUEUED);
-        n[State.CONNECTING.ordinal()] = EnumSet.of(State.SENDING_FRESH, State.QUEUED);
-        n[State.SENDING_FRESH.ordinal()] = EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED);
-        n[State.SENDING_REUSED.ordinal()] = EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED);
-        n[State.RETRY_QUEUED.ordinal()] = EnumSet.of(State.RETRY_DISPATCHED);
-        n[State.RETRY_DISPATCHED.ordinal()] = EnumSet.of(State.RETRY_CONNECTING);
-        n[State.RETRY_CONNECTING.ordinal()] = EnumSet.of(State.RETRY_SENDING, State.RETRY_QUEUED);
-        n[State.RETRY_SENDING.ordinal()] = EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED);
-        n[State.STREAMING.ordinal()] = EnumSet.noneOf(State.class);
-        n[State.UPGRADED.ordinal()] = EnumSet.noneOf(State.class);
-        n[State.DONE.ordinal()] = EnumSet.noneOf(State.class);
-        n[State.FAILED.ordinal()] = EnumSet.noneOf(State.class);
+        n.put(State.DISPATCHED, EnumSet.of(State.CONNECTING, State.SENDING_REUSED, State.QUEUED));
+        n.put(State.CONNECTING, EnumSet.of(State.SENDING_FRESH, State.QUEUED));
+        n.put(State.SENDING_FRESH, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.SENDING_REUSED, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.RETRY_QUEUED, EnumSet.of(State.RETRY_DISPATCHED));
+        n.put(State.RETRY_DISPATCHED, EnumSet.of(State.RETRY_CONNECTING));
+        n.put(State.RETRY_CONNECTING, EnumSet.of(State.RETRY_SENDING, State.RETRY_QUEUED));
+        n.put(State.RETRY_SENDING, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.STREAMING, EnumSet.noneOf(State.class));
+        n.put(State.UPGRADED, EnumSet.noneOf(State.class));
+        n.put(State.DONE, EnumSet.noneOf(State.class));
+        n.put(State.FAILED, EnumSet.noneOf(State.class));
         for (State s : State.values()) {
             if (!s.over()) {
-                n[s.ordinal()].add(State.DONE);
-                n[s.ordinal()].add(State.FAILED);
+                n.get(s).add(State.DONE);
+                n.get(s).add(State.FAILED);
             }
         }
         return n;
@@ -175,9 +175,9 @@ public final class Attempt {
     }
 
     private void to(State next) {
-        if (!NEXT[state.ordinal()].contains(next)) {
+        if (!NEXT.get(state).contains(next)) {
             throw new IllegalStateException("request " + request.method() + " " + request.uri() + ": " + state + " -> "
-                    + next + " (expected: one of " + NEXT[state.ordinal()] + ")");
+                    + next + " (expected: one of " + NEXT.get(state) + ")");
         }
         state = next;
     }

@@ -142,4 +142,55 @@ final class AttemptTest {
         assertThat(req.headers().names()).doesNotContain("Connection", "X-Secret", "Keep-Alive").contains("X-Forwarded-Proto");
         assertThat(a.state()).isEqualTo(Attempt.State.NEW);
     }
+
+    /**
+     * Over random event sequences: an event the machine does not allow throws and changes nothing;
+     * once a request is over, every event throws; a request ends at most once.
+     */
+    @Test
+    void randomEvents_illegalOnesThrowAndChangeNothing_andARequestEndsAtMostOnce() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(31);
+        Ticket<Attempt> ticket = core.offer(attempt("GET"), "basic", 0);
+        int ended = 0;
+        int refused = 0;
+        for (int run = 0; run < 2000; run++) {
+            Attempt a = attempt("GET");
+            int ends = 0;
+            for (int step = 0; step < 12; step++) {
+                Attempt.State before = a.state();
+                try {
+                    switch (random.nextInt(9)) {
+                        case 0 -> a.offered(ticket);
+                        case 1 -> a.dispatched();
+                        case 2 -> a.connecting(channel);
+                        case 3 -> a.sending(channel);
+                        case 4 -> a.requeued();
+                        case 5 -> a.streaming();
+                        case 6 -> a.upgraded();
+                        case 7 -> a.done();
+                        default -> a.failed();
+                    }
+                    if (a.over()) {
+                        ends++;
+                    }
+                    assertThat(before.over()).as("an event accepted after the end").isFalse();
+                } catch (IllegalStateException e) {
+                    refused++;
+                    assertThat(a.state()).as("a refused event changes nothing").isEqualTo(before);
+                }
+                if (a.over()) {
+                    break;
+                }
+            }
+            assertThat(ends).isLessThanOrEqualTo(1);
+            ended += ends;
+            if (a.over()) {
+                Attempt done = a;
+                assertThatThrownBy(done::done).isInstanceOf(IllegalStateException.class);
+                assertThatThrownBy(done::failed).isInstanceOf(IllegalStateException.class);
+            }
+        }
+        assertThat(ended).as("sequences that reached an end").isGreaterThan(1000);
+        assertThat(refused).as("illegal events tried").isGreaterThan(1000);
+    }
 }
