@@ -11,7 +11,7 @@ import java.util.concurrent.ExecutionException;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
-import org.arbiter.gateway.netty.DataPlane;
+import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.slf4j.LoggerFactory;
@@ -111,7 +111,7 @@ public final class GatewayCommand implements Callable<Integer> {
         out.println("gateway " + id + " ready on " + gateway.host() + ":" + gateway.port() + " (admin " + gateway.host()
                 + ":" + gateway.adminPort() + ")");
         out.flush();
-        DataPlane.DrainReport report;
+        DrainReport report;
         try {
             report = gateway.drained().get();
         } catch (ExecutionException e) {

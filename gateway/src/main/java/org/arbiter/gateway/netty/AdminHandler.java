@@ -62,7 +62,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         }
 
         /** Reloads the configuration file; fails with the file's errors, or when there is no file. */
-        default java.util.concurrent.CompletableFuture<org.arbiter.gateway.server.Gateway.ReloadReport> reload() {
+        default java.util.concurrent.CompletableFuture<ReloadReport> reload() {
             return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("reload not supported"));
         }
     }

@@ -13,31 +13,30 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * One backend connection: streams the response of the exchange bound to it to that exchange's
- * client, head first, then each piece of content as it arrives (nothing is aggregated). Reading
+ * One backend connection: streams the response of the request ({@link Attempt}) bound to it to
+ * that request's client, head first, then each piece of content as it arrives (nothing is aggregated). Reading
  * from the backend pauses while the client connection is not writable. State lives on the
- * data-plane event loop.
+ * data-plane event loop; each event goes to the {@link Forwarder}.
  */
 final class BackendHandler extends ChannelInboundHandlerAdapter {
 
-    private final DataPlane plane;
-    private Exchange ex;
+    /** The forwarder of the bound request (null while none is bound). */
+    private Forwarder forwarder;
+    private Attempt ex;
     private boolean reusable;
     private boolean skippingInformational;
 
-    BackendHandler(DataPlane plane) {
-        this.plane = plane;
-    }
-
-    void bind(Exchange exchange) {
-        this.ex = exchange;
+    /** {@code attempt} is written on this connection: its response goes to {@code forwarder}. */
+    void bind(Attempt attempt, Forwarder forwarder) {
+        this.forwarder = forwarder;
+        this.ex = attempt;
         this.skippingInformational = false;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        Exchange e = ex;
-        if (e == null || e.finished || e.backend != ctx.channel()) {
+        Attempt e = ex;
+        if (e == null || !e.on(ctx.channel())) {
             ReferenceCountUtil.release(msg);
             if (e == null) {
                 ctx.close(); // an unsolicited response: the connection is out of step
@@ -48,16 +47,16 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             if (r.decoderResult().isFailure()) {
                 ReferenceCountUtil.release(msg);
                 ex = null;
-                if (e.responseStarted) {
-                    plane.failedDuringResponse(e, ctx.channel());
+                if (e.state() == Attempt.State.STREAMING) {
+                    forwarder.failedDuringResponse(e, ctx.channel());
                 } else {
-                    plane.failedBeforeResponse(e, ctx.channel(), r.decoderResult().cause());
+                    forwarder.failedBeforeResponse(e, ctx.channel(), r.decoderResult().cause());
                 }
                 return;
             }
             if (r.status().code() == 101 && e.upgrade != null) {
                 ex = null;
-                plane.upgraded(e, ctx.channel(), r);
+                forwarder.upgraded(e, ctx.channel(), r);
                 ReferenceCountUtil.release(msg);
                 return;
             }
@@ -67,7 +66,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             reusable = DataPlane.keepAliveOf(r);
-            plane.responseStarted(e, r.status().code());
+            forwarder.responseStarted(e, r.status().code());
             HttpResponse out;
             if (msg instanceof HttpContent) {
                 out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, r.status()); // head and body in one object: split
@@ -99,7 +98,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             if (last) {
                 ex = null;
                 ctx.channel().config().setAutoRead(true);
-                plane.responseDone(e, ctx.channel(), reusable);
+                forwarder.responseDone(e, ctx.channel(), reusable);
             } else if (!e.front.writable()) {
                 ctx.channel().config().setAutoRead(false);
             }
@@ -110,8 +109,8 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        Exchange e = ex;
-        if (e != null && !e.finished) {
+        Attempt e = ex;
+        if (e != null && !e.over()) {
             e.front.flush();
         }
     }
@@ -128,15 +127,15 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void fail(ChannelHandlerContext ctx, Throwable cause) {
-        Exchange e = ex;
+        Attempt e = ex;
         ex = null;
-        if (e == null || e.finished || e.backend != ctx.channel()) {
+        if (e == null || !e.on(ctx.channel())) {
             return;
         }
-        if (e.responseStarted) {
-            plane.failedDuringResponse(e, ctx.channel());
+        if (e.state() == Attempt.State.STREAMING) {
+            forwarder.failedDuringResponse(e, ctx.channel());
         } else {
-            plane.failedBeforeResponse(e, ctx.channel(), cause);
+            forwarder.failedBeforeResponse(e, ctx.channel(), cause);
         }
     }
 }

@@ -51,7 +51,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private final long idleTimeoutNanos;
     private final boolean classHeader;
     private ChannelHandlerContext ctx;
-    private Exchange current;
+    private Attempt current;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
     private ScheduledFuture<?> deadline;
     /** When the current idle spell began (System.nanoTime), or -1 while a request is being answered. */
@@ -76,7 +76,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean secure;
     /** This handler serves one HTTP/2 stream (a child channel of the connection). */
     private boolean stream;
-    // the access-log fields of the current exchange
+    // the access-log fields of the current request
     private String rawTarget;
     private int responseStatus;
     private long responseBytes;
@@ -187,9 +187,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         String className = plane.classifier().classify(new NettyRequestAttributes(req, clientAddress));
         boolean keepAlive = DataPlane.keepAliveOf(req);
         String upgrade = Tunnel.upgradeOf(req);
-        current = new Exchange(this, req, className, keepAlive && upgrade == null, IDEMPOTENT.contains(req.method()),
-                HttpMethod.HEAD.equals(req.method()), DataPlane.now());
-        current.upgrade = stream ? null : upgrade;
+        current = new Attempt(this, req, className, keepAlive && upgrade == null, IDEMPOTENT.contains(req.method()),
+                HttpMethod.HEAD.equals(req.method()), DataPlane.now(), stream ? null : upgrade);
         plane.submit(current);
     }
 
@@ -216,7 +215,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The request being answered, if any (the drain deadline answers it). */
-    Exchange current() {
+    Attempt current() {
         return current;
     }
 
@@ -276,14 +275,14 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     // ------------------------------------------------------------ from the plane
 
-    void forwardHead(Exchange ex, HttpResponse head) {
+    void forwardHead(Attempt ex, HttpResponse head) {
         decorate(ex, head);
         responseStatus = head.status().code();
         ctx.write(head, ctx.voidPromise());
     }
 
-    void forwardContent(Exchange ex, HttpContent content) {
-        if (ex.finished) {
+    void forwardContent(Attempt ex, HttpContent content) {
+        if (ex.over()) {
             content.release();
             return;
         }
@@ -300,21 +299,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The gateway's own answer for {@code ex} (503, 502, 504). */
-    void answer(Exchange ex, FullHttpResponse response) {
-        if (ex.finished || ex != current) {
+    void answer(Attempt ex, FullHttpResponse response) {
+        if (ex.over() || ex != current) {
             response.release();
             return;
         }
         decorate(ex, response);
         responseStatus = response.status().code();
         responseBytes = response.content().readableBytes();
-        DropReason why = ex.ticket == null ? null : ex.ticket.dropReason();
+        DropReason why = ex.ticket() == null ? null : ex.ticket().dropReason();
         answerReason = why != null ? why.wireName() : "gateway";
         ctx.write(response, ctx.voidPromise());
         responseFinished(ex);
     }
 
-    private void decorate(Exchange ex, HttpResponse head) {
+    private void decorate(Attempt ex, HttpResponse head) {
         if (classHeader) {
             head.headers().set(Answers.CLASS_HEADER, ex.className);
         }
@@ -329,13 +328,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The last byte of {@code ex}'s response has been written. */
-    void responseFinished(Exchange ex) {
-        if (ex.finished) {
+    void responseFinished(Attempt ex) {
+        if (ex.over()) {
             return;
         }
-        ex.finished = true;
+        ex.done();
         plane.sent(ex, responseStatus);
-        logExchange(ex, answerReason);
+        logAttempt(ex, answerReason);
         ex.request.release();
         current = null;
         if (stream) {
@@ -362,10 +361,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /**
      * The server answered 101 to {@code ex}'s {@code Upgrade}: the 101 goes to the client, then the
      * HTTP handlers leave this pipeline and the bytes are spliced to {@code backend}. False (and
-     * nothing written) when the exchange is over already.
+     * nothing written) when the request is over already.
      */
-    boolean switchProtocols(Exchange ex, FullHttpResponse head, io.netty.channel.Channel backend, Runnable onClose) {
-        if (ex.finished || ex != current || closing) {
+    boolean switchProtocols(Attempt ex, FullHttpResponse head, io.netty.channel.Channel backend, Runnable onClose) {
+        if (ex.over() || ex != current || closing) {
             head.release();
             return false;
         }
@@ -394,25 +393,25 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         return true;
     }
 
-    /** The tunnel of an upgraded exchange closed: the exchange ends (access log). */
-    void tunnelClosed(Exchange ex) {
-        if (ex.finished) {
+    /** The tunnel of an upgraded request closed: the request ends (access log). */
+    void tunnelClosed(Attempt ex) {
+        if (ex.over()) {
             return;
         }
-        ex.finished = true;
-        logExchange(ex, "upgraded");
+        ex.done();
+        logAttempt(ex, "upgraded");
         ex.request.release();
         current = null;
     }
 
     /** The response cannot be completed (the backend broke off mid-stream): cut the connection. */
-    void abort(Exchange ex) {
-        if (ex.finished) {
+    void abort(Attempt ex) {
+        if (ex.over()) {
             return;
         }
-        ex.finished = true;
-        DropReason why = ex.ticket == null ? null : ex.ticket.dropReason();
-        logExchange(ex, why != null ? why.wireName() : "aborted");
+        ex.failed();
+        DropReason why = ex.ticket() == null ? null : ex.ticket().dropReason();
+        logAttempt(ex, why != null ? why.wireName() : "aborted");
         ex.request.release();
         current = null;
         closing = true;
@@ -476,7 +475,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        Exchange ex = current;
+        Attempt ex = current;
         if (ex != null && ex.backend != null && ctx.channel().isWritable()) {
             ex.backend.config().setAutoRead(true);
         }
@@ -488,12 +487,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         closing = true;
         dropDeadline();
         releasePending();
-        Exchange ex = current;
+        Attempt ex = current;
         current = null;
-        if (ex != null && !ex.finished) {
-            ex.finished = true;
+        if (ex != null && !ex.over()) {
+            ex.failed();
             responseStatus = 499;
-            logExchange(ex, "clientClosed");
+            logAttempt(ex, "clientClosed");
             plane.abandon(ex);
             ex.request.release();
         }
@@ -535,12 +534,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     // ------------------------------------------------------------ access log
 
-    private void logExchange(Exchange ex, String reason) {
+    private void logAttempt(Attempt ex, String reason) {
         if (!accessLog.enabled()) {
             return;
         }
         long now = DataPlane.now();
-        Ticket<Exchange> t = ex.ticket;
+        Ticket<Attempt> t = ex.ticket();
         boolean dispatched = t != null && t.server() >= 0;
         double queueMs = dispatched ? (t.dispatchNanos() - ex.arrivalNanos) / 1e6 : -1;
         double backendMs = dispatched ? (now - t.dispatchNanos()) / 1e6 : -1;

@@ -17,7 +17,7 @@ public interface PlaneListener {
 
     /**
      * The whole response went to the client: {@code status} is the server's when it was forwarded,
-     * the gateway's own (503, 502, 504) when the gateway answered. Called once per exchange that
+     * the gateway's own (503, 502, 504) when the gateway answered. Called once per request that
      * ended with a response, after {@link #responded} or {@link #dropped}.
      */
     default void sent(String className, int status) {

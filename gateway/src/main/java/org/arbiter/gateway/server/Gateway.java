@@ -42,8 +42,10 @@ import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.netty.AdminHandler;
 import org.arbiter.gateway.netty.AdminInitializer;
 import org.arbiter.gateway.netty.DataPlane;
-import org.arbiter.gateway.netty.Exchange;
+import org.arbiter.gateway.netty.Attempt;
+import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.netty.ProxyInitializer;
+import org.arbiter.gateway.netty.ReloadReport;
 import org.arbiter.gateway.netty.ServerTls;
 import java.util.List;
 import java.util.Set;
@@ -80,15 +82,12 @@ public final class Gateway implements AutoCloseable {
     private final AdminInitializer admin;
     private final double drainTimeoutSeconds;
     private final double drainDelaySeconds;
-    private final CompletableFuture<DataPlane.DrainReport> drained = new CompletableFuture<>();
+    private final CompletableFuture<DrainReport> drained = new CompletableFuture<>();
     private volatile KafkaBus bus;
     private volatile boolean closed;
     private final ProxyInitializer initializer;
     private final boolean standalone;
-    private final Object reloadLock = new Object();
-    private volatile ClusterConfig cluster;
-    private volatile java.nio.file.Path configFile;
-    private long configCounter;
+    private final ConfigReloader reloader;
     private final io.netty.util.concurrent.ScheduledFuture<?> certWatch;
 
     private Gateway(String id, ClusterConfig cluster, GatewayConfig gc, GatewayOptions options) throws InterruptedException {
@@ -96,7 +95,6 @@ public final class Gateway implements AutoCloseable {
         KafkaConfig kafka = options.bootstrap() != null ? cluster.kafka().withBootstrap(options.bootstrap()) : cluster.kafka();
         boolean standalone = !options.useBus() || kafka.bootstrapServers().isEmpty();
         this.standalone = standalone;
-        this.cluster = cluster;
         Allocation initial = ConfiguredAllocation.of(cluster, id, standalone, Instant.now());
         this.ownsMetrics = options.metrics() == null;
         this.metrics = ownsMetrics ? ProcessMetrics.createWithJvm("gateway", id) : options.metrics();
@@ -112,7 +110,7 @@ public final class Gateway implements AutoCloseable {
         this.drainDelaySeconds = gc.drainDelaySeconds();
         this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
-        GatewayCore<Exchange> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
+        GatewayCore<Attempt> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
         Map<String, Double> targets = new java.util.LinkedHashMap<>();
         cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);
@@ -143,7 +141,7 @@ public final class Gateway implements AutoCloseable {
         this.host = gc.host();
         int port = options.port() != null ? options.port() : gc.port();
         int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
-        plane.configVersion(new DataPlane.ConfigVersion(0, hash(cluster), Instant.now()));
+        plane.configVersion(new DataPlane.ConfigVersion(0, ConfigReloader.hash(cluster), Instant.now()));
         ServerTls tls = null;
         if (gc.tls().enabled()) {
             try {
@@ -161,6 +159,7 @@ public final class Gateway implements AutoCloseable {
             }
         }
         this.initializer = new ProxyInitializer(plane, clients, gc.proxyProtocol(), tls, gc.http2());
+        this.reloader = new ConfigReloader(id, cluster, standalone, plane, initializer, () -> closed);
         try {
             this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -205,7 +204,7 @@ public final class Gateway implements AutoCloseable {
 
                 @Override
                 public CompletableFuture<ReloadReport> reload() {
-                    return reloadFile();
+                    return reloader.reloadFile();
                 }
             };
             this.admin = new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
@@ -224,7 +223,7 @@ public final class Gateway implements AutoCloseable {
         }
         lifecycle.started(System.nanoTime()); // both ports listen: the start-up grace runs from here
         // new certificates in the PEM files are taken for new connections within 5 s
-        this.certWatch = adminGroup.scheduleWithFixedDelay(this::watchCertificates, 5, 5, TimeUnit.SECONDS);
+        this.certWatch = adminGroup.scheduleWithFixedDelay(reloader::watchCertificates, 5, 5, TimeUnit.SECONDS);
         metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new MBean());
         this.busExecutor = standalone ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gateway-" + id + "-bus");
@@ -298,20 +297,9 @@ public final class Gateway implements AutoCloseable {
 
     // ---------------------------------------------------------------- reload
 
-    /**
-     * What a reload did: the configuration version now in force, what changed, and what could not
-     * be applied while running (a restart applies it).
-     */
-    public record ReloadReport(long version, String hash, List<String> applied, List<String> notApplied) {
-        public ReloadReport {
-            applied = List.copyOf(applied);
-            notApplied = List.copyOf(notApplied);
-        }
-    }
-
     /** The file {@link #reloadFile()} reads (the CLI sets it to {@code --config}). */
     public void reloadFrom(java.nio.file.Path file) {
-        this.configFile = requireNonNull(file, "file");
+        reloader.reloadFrom(file);
     }
 
     /**
@@ -320,138 +308,12 @@ public final class Gateway implements AutoCloseable {
      * is applied then). Thread-safe.
      */
     public CompletableFuture<ReloadReport> reloadFile() {
-        java.nio.file.Path f = configFile;
-        if (f == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(
-                    "no configuration file to reload (an embedded gateway: call reload(ClusterConfig))"));
-        }
-        ClusterConfig next;
-        try {
-            next = org.arbiter.common.config.ConfigLoader.load(f);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-        return reload(next);
+        return reloader.reloadFile();
     }
 
-    /**
-     * Applies {@code next} without a restart and without losing a request (docs/gateway.md,
-     * Reload): servers added and removed (a removed server takes nothing new, its in-flight
-     * requests finish), classes' match rules, queue limits and timeouts, targets and yields, the
-     * configured weights and caps (while no GRM allocation is in force), the TLS certificates and
-     * protocols, and other gateways (the configured split of N_s). What cannot change while
-     * running (this gateway's host and ports, PROXY protocol, HTTP/2, drain settings, dispatch,
-     * the class list) is reported in {@link ReloadReport#notApplied()} and logged; the rest is
-     * applied. Reloads are applied one at a time. Thread-safe.
-     */
+    /** Applies {@code next} without a restart and without losing a request ({@link ConfigReloader#reload}). Thread-safe. */
     public CompletableFuture<ReloadReport> reload(ClusterConfig next) {
-        requireNonNull(next, "next");
-        synchronized (reloadLock) {
-            java.util.Optional<GatewayConfig> found = next.gateway(id);
-            if (found.isEmpty()) {
-                return CompletableFuture.failedFuture(new IllegalArgumentException("gateways: " + id
-                        + " is not in the file any more (expected: this gateway; to stop it, drain it)"));
-            }
-            GatewayConfig before = cluster.gateway(id).orElseThrow();
-            GatewayConfig after = found.get();
-            List<String> notApplied = new java.util.ArrayList<>();
-            List<String> applied = new java.util.ArrayList<>();
-            compare(notApplied, "host", before.host(), after.host());
-            compare(notApplied, "port", before.port(), after.port());
-            compare(notApplied, "adminPort", before.adminPort(), after.adminPort());
-            compare(notApplied, "proxyProtocol", before.proxyProtocol(), after.proxyProtocol());
-            compare(notApplied, "http2", before.http2(), after.http2());
-            compare(notApplied, "drainTimeout", before.drainTimeoutSeconds(), after.drainTimeoutSeconds());
-            compare(notApplied, "drainDelay", before.drainDelaySeconds(), after.drainDelaySeconds());
-            compare(notApplied, "startupGrace", before.startupGraceSeconds(), after.startupGraceSeconds());
-            compare(notApplied, "adminMaxConnections", before.adminMaxConnections(), after.adminMaxConnections());
-            if (!next.gatewayHttp().equals(cluster.gatewayHttp())) {
-                notApplied.add("gateway (trustedProxies, accessLog): changed (needs a restart)");
-            }
-            if (!after.tls().equals(before.tls()) || initializer.tls() != null && initializer.tls().changed()) {
-                applyTls(after, applied, notApplied);
-            }
-            Set<String> oldGateways = cluster.gateways().stream().map(GatewayConfig::id).collect(Collectors.toSet());
-            next.gateways().stream().map(GatewayConfig::id).filter(g -> !oldGateways.contains(g))
-                    .forEach(g -> applied.add("gateway " + g + " added (the configured split of N_s counts it)"));
-            Allocation configured = ConfiguredAllocation.of(next, id, standalone, Instant.now());
-            String hash = hash(next);
-            long counter = configCounter + 1;
-            DataPlane.Reload r;
-            try {
-                r = plane.reload(next, configured, new DataPlane.ConfigVersion(counter, hash, Instant.now()))
-                        .get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
-                return CompletableFuture.failedFuture(e.getCause());
-            } catch (Exception e) {
-                return CompletableFuture.failedFuture(e);
-            }
-            configCounter = counter;
-            cluster = next;
-            r.core().serversAdded().forEach(s -> applied.add("server " + s + " added"));
-            r.core().serversRemoved().forEach(s -> applied.add("server " + s + " removed (draining: no new requests)"));
-            r.urlsChanged().forEach(s -> applied.add("server " + s + ": new URL"));
-            r.core().classesChanged().forEach(c -> applied.add("class " + c + ": queue, target or yield changed"));
-            applied.add("classes' match rules" + (r.core().notApplied().isEmpty() ? "" : " (not: the class list changed)"));
-            notApplied.addAll(r.core().notApplied());
-            notApplied.addAll(r.notApplied());
-            ReloadReport report = new ReloadReport(counter, hash, applied, notApplied);
-            LOG.info("gateway {}: configuration {} ({}) applied: {}", id, counter, hash, String.join("; ", applied));
-            for (String line : notApplied) {
-                LOG.warn("gateway {}: configuration {}: not applied: {}", id, counter, line);
-            }
-            return CompletableFuture.completedFuture(report);
-        }
-    }
-
-    private static void compare(List<String> notApplied, String key, Object before, Object after) {
-        if (!before.equals(after)) {
-            notApplied.add("gateways[]." + key + ": " + before + " -> " + after + " (needs a restart)");
-        }
-    }
-
-    private void applyTls(GatewayConfig gc, List<String> applied, List<String> notApplied) {
-        if (!gc.tls().enabled()) {
-            initializer.tls(null);
-            applied.add("tls: off for new connections");
-            return;
-        }
-        try {
-            initializer.tls(ServerTls.load(gc.tls(), gc.http2()));
-            applied.add("tls: certificates and protocols reloaded for new connections");
-        } catch (java.io.IOException | RuntimeException e) {
-            notApplied.add("gateways[]." + e.getMessage() + " (the previous certificates stay in use)");
-        }
-    }
-
-    /** Reloads the certificates when a PEM file changed (on the admin loop, every 5 s). */
-    private void watchCertificates() {
-        ServerTls t = initializer.tls();
-        if (t == null || closed || !t.changed()) {
-            return;
-        }
-        synchronized (reloadLock) {
-            try {
-                initializer.tls(ServerTls.load(t.config(), t.http2Offered()));
-                LOG.info("gateway {}: TLS certificates changed on disk; new connections use them", id);
-            } catch (java.io.IOException | RuntimeException e) {
-                LOG.warn("gateway {}: TLS certificates changed on disk but cannot be used: {}; keeping the previous ones",
-                        id, e.getMessage());
-                // retry only on the next change: remember this state
-                initializer.tls(t.withCurrentStamps());
-            }
-        }
-    }
-
-    /** The first 12 hex digits of the SHA-256 of the configuration's canonical text. */
-    static String hash(ClusterConfig c) {
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(c.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d).substring(0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return reloader.reload(next);
     }
 
     /** The configuration version in force. */
@@ -499,7 +361,7 @@ public final class Gateway implements AutoCloseable {
                 });
     }
 
-    private void finishDrain(DataPlane.DrainReport report) {
+    private void finishDrain(DrainReport report) {
         try {
             // Flush what is written (the last responses), then close every client connection.
             clients.writeAndFlush(Unpooled.EMPTY_BUFFER).awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -529,7 +391,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** One line for the log: what the drain did. */
-    public static String describe(DataPlane.DrainReport r) {
+    public static String describe(DrainReport r) {
         return String.format(java.util.Locale.ROOT,
                 "drained %d requests in %.2f s: %d held at the start, %d arrived on open connections, %d answered by"
                         + " servers, %d answered 503 at the deadline, %d cut mid-response",
@@ -540,7 +402,7 @@ public final class Gateway implements AutoCloseable {
      * Completes once a drain has finished (its report; null if it overran drainTimeout + 5 s). Never
      * completes without a drain.
      */
-    public CompletableFuture<DataPlane.DrainReport> drained() {
+    public CompletableFuture<DrainReport> drained() {
         return drained;
     }
 

@@ -27,7 +27,7 @@ final class FrontendHandlerTest {
 
     private EmbeddedChannel channel;
     private DataPlane plane;
-    private GatewayCore<Exchange> core;
+    private GatewayCore<Attempt> core;
 
     private void start(int queueLimit, String queueTimeout) {
         ClusterConfig cluster = GatewayTestSupport.withDispatch("{maxHeaderBytes: 1KiB, maxBodyBytes: 1KiB}", queueLimit,

@@ -90,7 +90,8 @@ final class AdminLimitsSocketTest {
                 }
                 double closedSeconds = (System.nanoTime() - t1) / 1e9;
                 assertThat(closed).isEqualTo(CONNECTIONS);
-                assertThat(closedSeconds).isLessThan(7.0);
+                // that they close at the request timeout, not before, is AdminHandlerTest's verdict on the
+                // channel's ticker; here: every one closed
                 Http.Response ready = DrainSocketTest.adminGet(g.adminPort(), "/ready");
                 assertThat(ready.status()).isEqualTo(200);
                 try (Http h = GatewayTestSupport.http(g.port())) {

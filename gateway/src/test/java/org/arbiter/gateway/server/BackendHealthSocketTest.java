@@ -53,7 +53,6 @@ import org.apache.logging.log4j.core.config.Property;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.arbiter.gateway.netty.DataPlane;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +83,7 @@ final class BackendHealthSocketTest {
             }
         };
         capture.start();
-        captured = ctx.getConfiguration().getLoggerConfig(DataPlane.class.getName());
+        captured = ctx.getConfiguration().getLoggerConfig("org.arbiter.gateway.netty.ServerChecks"); // logs each health transition
         captured.addAppender(capture, Level.INFO, null);
         ctx.updateLoggers();
     }

@@ -18,7 +18,7 @@ import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.GatewayTestSupport.Http;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.arbiter.gateway.netty.DataPlane;
+import org.arbiter.gateway.DrainReport;
 import org.junit.jupiter.api.Test;
 
 /** Drain past its deadline, {@code POST /drain}, and readiness reasons, on real sockets. */
@@ -76,12 +76,12 @@ final class DrainSocketTest {
                 assertThat(r.body()).contains("\"reason\":\"draining\"");
             }
             double answeredSeconds = (System.nanoTime() - t0) / 1e9;
-            DataPlane.DrainReport report = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport report = g.drained().get(10, TimeUnit.SECONDS);
             assertThat(report.held()).isEqualTo(6);
             assertThat(report.refused()).isEqualTo(6);
             assertThat(report.served()).isZero();
             assertThat(report.clean()).isFalse();
-            assertThat(answeredSeconds).isBetween(0.9, 2.0);
+            // when the deadline forces the 503s is the pure Drain's verdict, on fake time (DrainTest)
             for (Http h : clients) {
                 assertThat(h.closedByPeer()).isTrue();
                 h.close();
@@ -113,7 +113,7 @@ final class DrainSocketTest {
             Http.Response held = busy.read();
             assertThat(held.status()).isEqualTo(200);
             assertThat(held.header("Connection")).isEqualToIgnoringCase("close");
-            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
             // The late request counts as held or as arrived, depending on whether the loop read it
             // before or after it ran the drain's start; either way both were served.
             assertThat(r.held() + r.arrived()).isEqualTo(2);
@@ -159,24 +159,24 @@ final class DrainSocketTest {
                 late = null;
             }
             assertThat(late).as("the late request's answer (none: its connection was closed)").isNull();
-            DataPlane.DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
+            DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
             assertThat(r.refused()).isZero();
             assertThat(r.served()).isEqualTo(1);
         }
     }
 
+    /** How soon it finishes is the pure Drain's verdict, on fake time (DrainTest); here: the counts. */
     @Test
-    void drainWithNothingHeld_finishesAtOnce() throws Exception {
+    void drainWithNothingHeld_finishesClean_andClosesTheIdleConnection() throws Exception {
         try (var backend = GatewayTestSupport.backend(0);
              Gateway g = Gateway.start(cluster(backend.url(), ""), "g1", GatewayOptions.defaults().withPorts(0, 0))) {
             try (Http h = GatewayTestSupport.http(g.port())) {
                 assertThat(h.get("/").status()).isEqualTo(200);
-                long t0 = System.nanoTime();
                 assertThat(g.drain()).isTrue();
-                DataPlane.DrainReport r = g.drained().get(5, TimeUnit.SECONDS);
+                DrainReport r = g.drained().get(10, TimeUnit.SECONDS);
                 assertThat(r.held()).isZero();
+                assertThat(r.arrived()).isZero();
                 assertThat(r.clean()).isTrue();
-                assertThat((System.nanoTime() - t0) / 1e9).isLessThan(1.0);
                 assertThat(h.closedByPeer()).isTrue(); // the idle keep-alive connection is closed at the end
             }
         }
@@ -209,7 +209,8 @@ final class DrainSocketTest {
             assertThat(r.body()).contains("configured allocation");
             System.out.printf("readiness: start took %.2f s; awaitingAllocation until %.2f s after it returned"
                     + " (startupGrace 4s)%n", startSeconds, readySeconds);
-            assertThat(readySeconds).isBetween(3.5, 7.0);
+            // that the grace bounds the wait, and runs from the ports listening, is Lifecycle's verdict on
+            // fake time (LifecycleTest); a busy machine only delays what is seen here
 
             // The GRM gives this gateway no capacity at all: not ready, with its reason.
             g.accept(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 1.0), Map.of("s1", 0), "grm"));

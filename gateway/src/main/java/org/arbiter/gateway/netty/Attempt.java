@@ -1,0 +1,308 @@
+package org.arbiter.gateway.netty;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Set;
+import org.arbiter.gateway.Ticket;
+
+/**
+ * One request from arrival to its one answer, as a state machine (docs/gateway.md, "The data
+ * plane's parts, and a request's states"). Its {@link State} says where it is; a transition the machine does not allow fails
+ * loudly ({@link IllegalStateException}), so two parties can never both finish it, or stream a
+ * response that was already answered.
+ *
+ * <pre>
+ *   NEW ──offer──▶ QUEUED ──▶ DISPATCHED ──▶ CONNECTING ──▶ SENDING_FRESH ──┐
+ *                    ▲            │              │                          ├──▶ STREAMING ──▶ DONE
+ *                    │            └──────────────┼──▶ SENDING_REUSED ───────┤
+ *                    └── failed, nothing sent ───┘                          └──▶ UPGRADED ──▶ DONE
+ *   failed after a byte may have reached the server, requeued by the core (a retry, on new connections only):
+ *     SENDING_* ──▶ RETRY_QUEUED ──▶ RETRY_DISPATCHED ──▶ RETRY_CONNECTING ──▶ RETRY_SENDING ──▶ STREAMING …
+ *   from any state that is not over: ──▶ DONE (the gateway's own answer) or FAILED (cut, or the client left)
+ * </pre>
+ *
+ * The states carry no data (an enum: no allocation per transition); what the request holds while
+ * at a server (its connection, its timeout, the core's ticket) are the fields below, valid in the
+ * states their comments name.
+ *
+ * <p>Thread-safety: none; confined to its client connection's event loop ({@link #loop}).
+ */
+public final class Attempt {
+
+    /** Where a request is. */
+    enum State {
+        /** Read and classified, not yet offered to the core. */
+        NEW,
+        /** In a class queue of the core. */
+        QUEUED,
+        /** Released by the core to a server; about to be sent. */
+        DISPATCHED,
+        /** Waiting for a new connection to the server (and its TLS handshake): nothing written. */
+        CONNECTING,
+        /** Written (or being written) on a new connection; no byte of the response yet. */
+        SENDING_FRESH,
+        /** Written (or being written) on a kept-alive connection; no byte of the response yet. */
+        SENDING_REUSED,
+        /** Requeued after a failure once the request had been sent: the retry goes on a new connection. */
+        RETRY_QUEUED,
+        /** The retry, released by the core to a server. */
+        RETRY_DISPATCHED,
+        /** The retry, waiting for its new connection. */
+        RETRY_CONNECTING,
+        /** The retry, written on its new connection. */
+        RETRY_SENDING,
+        /** The server's response head went to the client; its body is being streamed. */
+        STREAMING,
+        /** The server switched protocols (101): the two connections are spliced. */
+        UPGRADED,
+        /** The client has its whole answer (the server's, or the gateway's own). */
+        DONE,
+        /** No whole answer: the response was cut, or the client went away. */
+        FAILED;
+
+        /** The request reached a connection that was live (a byte may have reached the server). */
+        boolean sent() {
+            return this == SENDING_FRESH || this == SENDING_REUSED || this == RETRY_SENDING;
+        }
+
+        /** A retry after a sent failure: it uses new connections only. */
+        boolean retry() {
+            return this == RETRY_QUEUED || this == RETRY_DISPATCHED || this == RETRY_CONNECTING || this == RETRY_SENDING;
+        }
+
+        /** Waiting for a connection to be opened. */
+        boolean connecting() {
+            return this == CONNECTING || this == RETRY_CONNECTING;
+        }
+
+        /** On a connection opened for it (a close without an error is the server's fault, not the keep-alive race). */
+        boolean fresh() {
+            return this == SENDING_FRESH || this == RETRY_SENDING || connecting();
+        }
+
+        boolean over() {
+            return this == DONE || this == FAILED;
+        }
+    }
+
+    // The allowed transitions (DONE and FAILED are reachable from every state that is not over).
+    private static final EnumMap<State, Set<State>> NEXT = next();
+
+    private static EnumMap<State, Set<State>> next() {
+        EnumMap<State, Set<State>> n = new EnumMap<>(State.class);
+        n.put(State.NEW, EnumSet.of(State.QUEUED));
+        n.put(State.QUEUED, EnumSet.of(State.DISPATCHED));
+        // a kept-alive connection found closed before the write: not sent, requeued
+        n.put(State.DISPATCHED, EnumSet.of(State.CONNECTING, State.SENDING_REUSED, State.QUEUED));
+        n.put(State.CONNECTING, EnumSet.of(State.SENDING_FRESH, State.QUEUED));
+        n.put(State.SENDING_FRESH, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.SENDING_REUSED, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.RETRY_QUEUED, EnumSet.of(State.RETRY_DISPATCHED));
+        n.put(State.RETRY_DISPATCHED, EnumSet.of(State.RETRY_CONNECTING));
+        n.put(State.RETRY_CONNECTING, EnumSet.of(State.RETRY_SENDING, State.RETRY_QUEUED));
+        n.put(State.RETRY_SENDING, EnumSet.of(State.STREAMING, State.UPGRADED, State.RETRY_QUEUED));
+        n.put(State.STREAMING, EnumSet.noneOf(State.class));
+        n.put(State.UPGRADED, EnumSet.noneOf(State.class));
+        n.put(State.DONE, EnumSet.noneOf(State.class));
+        n.put(State.FAILED, EnumSet.noneOf(State.class));
+        for (State s : State.values()) {
+            if (!s.over()) {
+                n.get(s).add(State.DONE);
+                n.get(s).add(State.FAILED);
+            }
+        }
+        return n;
+    }
+
+    final FrontendHandler front;
+    /** The event loop of its client connection: everything of this request runs there. */
+    final EventLoop loop;
+    /** The request, its headers already rewritten for the servers (see {@link #prepare}). */
+    final FullHttpRequest request;
+    final String className;
+    final boolean keepAlive;
+    final boolean idempotent;
+    final boolean head;
+    final long arrivalNanos;
+    /** The protocol the client asked to switch to ({@code Upgrade}, passed through to the server), or null. */
+    final String upgrade;
+    /** The client sent no Host: each send names its server's address. */
+    private final boolean hostAdded;
+
+    private State state = State.NEW;
+    /** The core's handle; set once, by {@link #offered}. */
+    private Ticket<Attempt> ticket;
+    /** The connection to the server: while connecting, sending, streaming or upgraded; else null. */
+    Channel backend;
+    /** The backend timeout: armed while at a server. */
+    private ScheduledFuture<?> timeout;
+
+    Attempt(FrontendHandler front, FullHttpRequest request, String className, boolean keepAlive, boolean idempotent,
+            boolean head, long arrivalNanos, String upgrade) {
+        this.front = front;
+        this.loop = front.channel().eventLoop();
+        this.request = request;
+        this.className = className;
+        this.keepAlive = keepAlive;
+        this.idempotent = idempotent;
+        this.head = head;
+        this.arrivalNanos = arrivalNanos;
+        this.upgrade = upgrade;
+        prepare();
+        this.hostAdded = !request.headers().contains(HttpHeaderNames.HOST);
+    }
+
+    State state() {
+        return state;
+    }
+
+    boolean over() {
+        return state.over();
+    }
+
+    /** The core's ticket, or null while {@link State#NEW}. */
+    Ticket<Attempt> ticket() {
+        return ticket;
+    }
+
+    private void to(State next) {
+        if (!NEXT.get(state).contains(next)) {
+            throw new IllegalStateException("request " + request.method() + " " + request.uri() + ": " + state + " -> "
+                    + next + " (expected: one of " + NEXT.get(state) + ")");
+        }
+        state = next;
+    }
+
+    /** The core's answer to the offer: queued if {@code t} was accepted (a refused one is answered next). */
+    void offered(Ticket<Attempt> t) {
+        if (ticket != null) {
+            throw new IllegalStateException("ticket: set already (expected: one offer per request)");
+        }
+        ticket = t;
+        if (t.accepted()) {
+            to(State.QUEUED);
+        }
+    }
+
+    /** The core released it to a server (on its loop, after any hand-over). */
+    void dispatched() {
+        to(state == State.RETRY_QUEUED ? State.RETRY_DISPATCHED : State.DISPATCHED);
+    }
+
+    /** A new connection is being opened for it. */
+    void connecting(Channel ch) {
+        backend = ch;
+        to(state == State.RETRY_DISPATCHED ? State.RETRY_CONNECTING : State.CONNECTING);
+    }
+
+    /** It is written on {@code ch}: a new connection after {@link #connecting}, else a kept-alive one. */
+    void sending(Channel ch) {
+        backend = ch;
+        to(switch (state) {
+            case CONNECTING -> State.SENDING_FRESH;
+            case RETRY_CONNECTING -> State.RETRY_SENDING;
+            default -> State.SENDING_REUSED;
+        });
+    }
+
+    /** It failed before any byte of a response and the core requeued it. */
+    void requeued() {
+        backend = null;
+        to(state.retry() || state.sent() ? State.RETRY_QUEUED : State.QUEUED);
+    }
+
+    /** The server's response head is going to the client. */
+    void streaming() {
+        to(State.STREAMING);
+    }
+
+    /** The server switched protocols: from now on the bytes are spliced. */
+    void upgraded() {
+        to(State.UPGRADED);
+    }
+
+    /** The client has its whole answer. */
+    void done() {
+        to(State.DONE);
+    }
+
+    /** The answer was cut, or the client went away. */
+    void failed() {
+        to(State.FAILED);
+    }
+
+    /** Whether {@code ch} is this request's connection to a server, and the request is not over. */
+    boolean on(Channel ch) {
+        return backend == ch && !state.over();
+    }
+
+    /** The connection to the server, given up (to be closed or pooled by the caller); null if none. */
+    Channel detach() {
+        Channel ch = backend;
+        backend = null;
+        return ch;
+    }
+
+    void armTimeout(Runnable onTimeout, long nanos) {
+        cancelTimeout();
+        timeout = loop.schedule(onTimeout, nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** The timeout fired: it is no longer armed. */
+    void timeoutFired() {
+        timeout = null;
+    }
+
+    void cancelTimeout() {
+        if (timeout != null) {
+            timeout.cancel(false);
+            timeout = null;
+        }
+    }
+
+    /**
+     * Rewrites the headers once (at arrival), in place, for the servers: hop-by-hop fields out, HTTP/2's
+     * extension fields out, {@code Upgrade} back for a tunnel, the forwarded fields in. Every send
+     * uses them as they are: no copy per send, and a retry does not append its client to
+     * {@code X-Forwarded-For} twice.
+     */
+    private void prepare() {
+        HttpHeaders h = request.headers();
+        HopByHop.strip(h);
+        h.remove(ExtensionHeaderNames.STREAM_ID.text());
+        h.remove(ExtensionHeaderNames.SCHEME.text());
+        h.remove(ExtensionHeaderNames.PATH.text());
+        h.remove(ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
+        h.remove(ExtensionHeaderNames.STREAM_WEIGHT.text());
+        if (upgrade != null) {
+            h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
+            h.set(HttpHeaderNames.UPGRADE, upgrade);
+        }
+        front.addForwardedHeaders(h);
+    }
+
+    /**
+     * The request as it goes to the server at {@code ch}: HTTP/1.1 (the client's request line, whose
+     * version decides the answer's keep-alive, stays as it came), a {@code Host} the gateway had to
+     * add naming that server.
+     */
+    FullHttpRequest forServer(Channel ch) {
+        FullHttpRequest in = request;
+        HttpHeaders h = in.headers();
+        if (hostAdded) {
+            InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
+            h.set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
+        }
+        return new io.netty.handler.codec.http.DefaultFullHttpRequest(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+                in.method(), in.uri(), in.content().retainedDuplicate(), h, in.trailingHeaders());
+    }
+}
