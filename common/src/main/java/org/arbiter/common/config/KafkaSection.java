@@ -1,5 +1,8 @@
 package org.arbiter.common.config;
 
+import static org.arbiter.common.config.ConfigKey.shaped;
+import static org.arbiter.common.config.ConfigKey.string;
+
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -24,9 +27,24 @@ final class KafkaSection {
     private static final List<String> SECURITY_PROPERTIES = List.of("security.protocol", "sasl.mechanism",
             "sasl.jaas.config", "ssl.truststore.location", "ssl.keystore.location");
 
+    static final ConfigKey<KafkaConfig, String> BOOTSTRAP = string("bootstrap", KafkaConfig::bootstrap, null,
+            "`host:port` of the brokers. Without one (and without `--bootstrap`), gateways run standalone on the "
+                    + "configured weights; the GRM and console need one").docRule("`host:port`, comma-separated");
+    static final ConfigKey<KafkaConfig, String> TOPIC_PREFIX = string("topicPrefix", KafkaConfig::topicPrefix, "arbiter.",
+            "every topic is `<prefix>stats`, `allocation`, `power`, `overrides`, `decisions`, `grm-leader`");
+    static final ConfigKey<KafkaConfig, Object> PROPERTIES = shaped("properties", "{}", "mapping of strings",
+            "passed to every Kafka client (e.g. `ssl.enabled.protocols`, `client.dns.lookup`); with `security` set, the "
+                    + "keys `security.protocol`, `sasl.mechanism`, `sasl.jaas.config`, `ssl.truststore.location` and "
+                    + "`ssl.keystore.location` are an error (`security` sets them per role)");
+    static final ConfigKey<KafkaConfig, Object> SECURITY = shaped("security",
+            "absent: PLAINTEXT, every client is the broker's anonymous user", "see `kafka.security` below",
+            "who each process is on a secured broker (below)");
+
+    static final List<ConfigKey<KafkaConfig, ?>> KEYS = List.of(BOOTSTRAP, TOPIC_PREFIX, PROPERTIES, SECURITY);
+
     static KafkaConfig read(Node f) {
-        String bootstrap = f.string("bootstrap", null);
-        String prefix = f.string("topicPrefix", KafkaConfig.DEFAULT.topicPrefix());
+        String bootstrap = BOOTSTRAP.read(f);
+        String prefix = TOPIC_PREFIX.read(f);
         Map<String, String> properties = f.stringMap("properties");
         KafkaSecurity security = KafkaSecurity.NONE;
         if (f.has("security")) {
@@ -147,5 +165,47 @@ final class KafkaSection {
             n.error(key, v + " (expected: a file path: " + e.getReason() + ")");
             return null;
         }
+    }
+
+    /** The tree: bootstrap (when given), prefix, properties and the security block (when enabled). */
+    static Map<String, Object> write(KafkaConfig k) {
+        Map<String, Object> kafka = Sections.write(k, KEYS);
+        kafka.put("properties", k.properties());
+        KafkaSecurity sec = k.security();
+        if (sec.enabled()) {
+            Map<String, Object> security = new LinkedHashMap<>();
+            security.put("protocol", sec.protocol().wireName());
+            security.put("mechanism", sec.mechanism().wireName());
+            if (sec.tlsEnabled()) {
+                Map<String, Object> tls = new LinkedHashMap<>();
+                Sections.put(tls, "truststore", str(sec.tls().truststore()));
+                Sections.put(tls, "truststorePasswordFile", str(sec.tls().truststorePasswordFile()));
+                tls.put("verifyHostname", sec.tls().verifyHostname());
+                security.put("tls", tls);
+            }
+            Map<String, Object> principals = new LinkedHashMap<>();
+            for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
+                sec.principal(role).ifPresent(who -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("username", who.username());
+                    Sections.put(m, "passwordFile", str(who.passwordFile()));
+                    Sections.put(m, "keystore", str(who.keystore()));
+                    Sections.put(m, "keystorePasswordFile", str(who.keystorePasswordFile()));
+                    Sections.put(m, "keyPasswordFile", str(who.keyPasswordFile()));
+                    principals.put(role.key(), m);
+                });
+            }
+            security.put("principals", principals);
+            kafka.put("security", security);
+        }
+        return kafka;
+    }
+
+    static void check(KafkaConfig k, String path, List<String> errors) {
+        Sections.check(k, path, KEYS, errors);
+    }
+
+    private static String str(Path p) {
+        return p == null ? null : p.toString();
     }
 }
