@@ -34,7 +34,7 @@ final class ServersSection {
             "where requests go; `https://` servers are reached over TLS (http/1.1) checked as `dispatch.tls` says, "
                     + "with the URL's host as SNI and as the name the certificate must carry")
             .docDefault("— (required)").docRule("`http://host:port` or `https://host:port`");
-    static final ConfigKey<ServerConfig, Object> CONCURRENCY = shaped("concurrency", "10",
+    static final ConfigKey<ServerConfig, Object> CONCURRENCY = shaped("concurrency", String.valueOf(ServerConfig.DEFAULT_CONCURRENCY),
             "whole number ≥ 1, or `auto`", "N_s; `auto` lets the GRM estimate it, starting from 10");
     static final ConfigKey<ServerConfig, Double> POWER_OFF = number("power.off", (ServerConfig s) -> s.power().offWatts(), 0,
             v -> v >= 0, ">= 0", "watts while off (000 §7.5's power model)");

@@ -132,19 +132,19 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private Policy policy = Policy.OFF;
-        private int minServers = 1;
-        private int maxServers = 0;
-        private double startupDelaySeconds = 60;
-        private double shutdownDelaySeconds = 60;
-        private double dropRatio = 0.01;
-        private double utilityFloor = 0;
-        private double staticCapacity = 0;
-        private Estimator estimator = Estimator.QUEUE;
-        private double warmUpSeconds = 10;
-        private double scheduleSlotSeconds = 1800;
+        private Policy policy = SizingSection.POLICY.defaultValue();
+        private int minServers = SizingSection.MIN_SERVERS.defaultValue();
+        private int maxServers = SizingSection.MAX_SERVERS.defaultValue();
+        private double startupDelaySeconds = SizingSection.STARTUP_DELAY.defaultValue();
+        private double shutdownDelaySeconds = SizingSection.SHUTDOWN_DELAY.defaultValue();
+        private double dropRatio = SizingSection.DROP_RATIO.defaultValue();
+        private double utilityFloor = SizingSection.UTILITY_FLOOR.defaultValue();
+        private double staticCapacity = SizingSection.STATIC_CAPACITY.defaultValue();
+        private Estimator estimator = SizingSection.ESTIMATOR.defaultValue();
+        private double warmUpSeconds = SizingSection.WARM_UP.defaultValue();
+        private double scheduleSlotSeconds = SizingSection.SCHEDULE_SLOT.defaultValue();
         private List<Integer> schedule = List.of();
-        private Forecast forecast = Forecast.TREND;
+        private Forecast forecast = SizingSection.FORECAST.defaultValue();
 
         private Builder() {
         }
