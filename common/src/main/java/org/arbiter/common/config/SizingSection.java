@@ -22,8 +22,43 @@ final class SizingSection {
     private SizingSection() {
     }
 
-    static final ConfigKey<SizingConfig, SizingConfig.Policy> POLICY = choice("policy", SizingConfig::policy,
-            SizingConfig.Policy.class, SizingConfig.Policy.OFF, "cluster sizing (000 §7.5); see the policies below");
+    /** The words of {@code sizing.policy}; {@code static} is read as {@link #QUEUE} with the static estimator. */
+    enum PolicyWord implements Choice {
+        OFF("off"), STATIC("static"), QUEUE("queue"), UTILITY("utility"), SCHEDULE("schedule");
+
+        private final String wireName;
+
+        PolicyWord(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        /** The word that writes {@code policy} back. */
+        static PolicyWord of(SizingConfig.Policy policy) {
+            if (policy instanceof SizingConfig.ByCapacity) {
+                return QUEUE;
+            } else if (policy instanceof SizingConfig.Utility) {
+                return UTILITY;
+            } else if (policy instanceof SizingConfig.Schedule) {
+                return SCHEDULE;
+            }
+            return OFF;
+        }
+    }
+
+    /** The policy when {@code sizing.policy} is absent. */
+    static final SizingConfig.Policy DEFAULT_POLICY = SizingConfig.Policy.OFF;
+
+    static final ConfigKey<SizingConfig, PolicyWord> POLICY = choice("policy",
+            (SizingConfig s) -> PolicyWord.of(s.policy()), PolicyWord.class, PolicyWord.OFF,
+            "cluster sizing (000 §7.5): `off` (all servers always on, no power orders), `queue` (by capacity: the "
+                    + "fewest servers whose capacity by `estimator` carries the forecast arrival rate λ̂, "
+                    + "`ceil(λ̂ / capacity)`), `static` (the same with the static estimator), `utility` (the fewest "
+                    + "servers with which the optimal Ω reaches `utilityFloor`), `schedule` (a timetable)");
     static final ConfigKey<SizingConfig, Integer> MIN_SERVERS = integer("minServers", SizingConfig::minServers, 1,
             v -> v >= 0, ">= 0", "never fewer servers ON").docRule("≥ 0, ≤ maxServers");
     static final ConfigKey<SizingConfig, Integer> MAX_SERVERS = integer("maxServers", SizingConfig::maxServers, 0,
@@ -37,11 +72,12 @@ final class SizingSection {
     static final ConfigKey<SizingConfig, Double> DROP_RATIO = number("dropRatio", SizingConfig::dropRatio, 0.01,
             v -> v > 0 && v < 1, "between 0 and 1", "ε_th, the drop-ratio bound defining capacity")
             .docRule("0 < x < 1");
-    static final ConfigKey<SizingConfig, Double> UTILITY_FLOOR = number("utilityFloor", SizingConfig::utilityFloor, 0,
+    static final ConfigKey<SizingConfig, Double> UTILITY_FLOOR = number("utilityFloor",
+            (SizingConfig s) -> s.policy() instanceof SizingConfig.Utility u ? u.floor() : null, 0,
             "the `utility` policy keeps Ω above it");
     static final ConfigKey<SizingConfig, Double> STATIC_CAPACITY = number("staticCapacity",
             SizingConfig::staticCapacity, 0, v -> v >= 0, ">= 0", "req/s one server sustains")
-            .docRule("≥ 0; > 0 required with policy or estimator `static`");
+            .docRule("≥ 0; > 0 required with policy `static`, or `queue` with estimator `static`");
     static final ConfigKey<SizingConfig, SizingConfig.Estimator> ESTIMATOR = choice("estimator",
             SizingConfig::estimator, SizingConfig.Estimator.class, SizingConfig.Estimator.QUEUE,
             "how capacity per server is estimated for the `queue` policy: queue monitoring (000 eq. 1-5, with the "
@@ -52,7 +88,7 @@ final class SizingSection {
             v -> v >= 0, ">= 0", "after a power-on, no other sizing change for this long (the new server's effect "
                     + "must show in the statistics first)");
     static final ConfigKey<SizingConfig, Double> SCHEDULE_SLOT = duration("schedule.slot",
-            SizingConfig::scheduleSlotSeconds, 1800, v -> v > 0, "> 0", "the `schedule` policy's slot length");
+            (SizingConfig s) -> s.policy() instanceof SizingConfig.Schedule t ? t.slotSeconds() : null, 1800, v -> v > 0, "> 0", "the `schedule` policy's slot length");
     static final ConfigKey<SizingConfig, Object> SCHEDULE_SERVERS = shaped("schedule.servers", "none",
             "list of counts ≥ 0; required with policy `schedule`",
             "servers to keep on in each slot, cycling from the epoch (`[2, 2, 4, 5, 5, 3]` with 4h slots is a day)");
@@ -70,7 +106,7 @@ final class SizingSection {
 
     static SizingConfig read(Node z) {
         Node zs = z.object("schedule");
-        SizingConfig.Policy policy = POLICY.read(z);
+        PolicyWord word = POLICY.read(z);
         int minServers = MIN_SERVERS.read(z);
         int maxServers = MAX_SERVERS.read(z);
         double startupDelay = STARTUP_DELAY.read(z);
@@ -85,24 +121,25 @@ final class SizingSection {
         SizingConfig.Forecast forecast = FORECAST.read(z);
         zs.finish();
         z.finish();
+        if (word == PolicyWord.SCHEDULE && schedule.isEmpty()) {
+            z.error("schedule.servers", "missing (expected: a list of server counts, one per slot, when policy is schedule)");
+        }
+        SizingConfig.Policy policy = switch (word) {
+            case OFF -> SizingConfig.Policy.OFF;
+            case STATIC, QUEUE -> SizingConfig.Policy.BY_CAPACITY;
+            case UTILITY -> new SizingConfig.Utility(utilityFloor);
+            case SCHEDULE -> new SizingConfig.Schedule(slot, schedule);
+        };
         SizingConfig sizing = new SizingConfig(policy, minServers, maxServers, startupDelay, shutdownDelay, dropRatio,
-                utilityFloor, staticCapacity, estimator, warmUp, slot, schedule, forecast);
+                staticCapacity, word == PolicyWord.STATIC ? SizingConfig.Estimator.STATIC : estimator, warmUp, forecast);
         across(sizing, z.path(), z.errors());
         return sizing;
     }
 
-    /** What a policy needs, and minServers ≤ maxServers. */
+    /** The static estimator needs its capacity; minServers ≤ maxServers. */
     private static void across(SizingConfig sizing, String path, List<String> errors) {
-        if (sizing.policy() == SizingConfig.Policy.SCHEDULE && sizing.schedule().isEmpty()) {
-            errors.add(Sections.path(path, "schedule.servers")
-                    + ": missing (expected: a list of server counts, one per slot, when policy is schedule)");
-        }
-        boolean staticEstimate = switch (sizing.policy()) {
-            case STATIC -> true;
-            case QUEUE -> sizing.estimator() == SizingConfig.Estimator.STATIC;
-            case OFF, UTILITY, SCHEDULE -> false;
-        };
-        if (staticEstimate && sizing.staticCapacity() <= 0) {
+        if (sizing.policy() instanceof SizingConfig.ByCapacity && sizing.estimator() == SizingConfig.Estimator.STATIC
+                && sizing.staticCapacity() <= 0) {
             errors.add(Sections.path(path, "staticCapacity")
                     + ": missing (expected: requests/s one server sustains, > 0, for the static estimator)");
         }
@@ -135,22 +172,26 @@ final class SizingSection {
 
     static void check(SizingConfig s, String path, List<String> errors) {
         Sections.check(s, path, KEYS, errors);
-        for (int i = 0; i < s.schedule().size(); i++) {
-            if (s.schedule().get(i) == null || s.schedule().get(i) < 0) {
-                errors.add(Sections.path(path, "schedule.servers[" + i + "]") + ": " + s.schedule().get(i)
-                        + " (expected: a whole number >= 0)");
+        if (s.policy() instanceof SizingConfig.Schedule t) {
+            if (t.servers().isEmpty()) {
+                errors.add(Sections.path(path, "schedule.servers")
+                        + ": missing (expected: a list of server counts, one per slot, when policy is schedule)");
+            }
+            for (int i = 0; i < t.servers().size(); i++) {
+                if (t.servers().get(i) == null || t.servers().get(i) < 0) {
+                    errors.add(Sections.path(path, "schedule.servers[" + i + "]") + ": " + t.servers().get(i)
+                            + " (expected: a whole number >= 0)");
+                }
             }
         }
         across(s, path, errors);
     }
 
-    /** The tree; {@code schedule} only when it lists servers. */
+    /** The tree; {@code utilityFloor} and {@code schedule} only with their policies. */
     static Map<String, Object> write(SizingConfig s) {
         Map<String, Object> tree = Sections.write(s, KEYS);
-        if (s.schedule().isEmpty()) {
-            tree.remove("schedule");
-        } else {
-            Sections.put(tree, "schedule.servers", s.schedule());
+        if (s.policy() instanceof SizingConfig.Schedule t) {
+            Sections.put(tree, "schedule.servers", t.servers());
         }
         return tree;
     }
