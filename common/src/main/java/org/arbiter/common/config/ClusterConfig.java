@@ -242,8 +242,8 @@ public record ClusterConfig(
         /**
          * The configuration. The records check their own fields; {@link ClusterConfig#validate()} checks the
          * rest by the loader's rules (every key's rule, one default class, unique ids and ports, statsWindow >=
-         * reportPeriod, what a sizing policy or an actuator needs). Simulations build configurations that a file
-         * could not hold (several gateways on one port), so building does not validate by itself.
+         * reportPeriod, what a sizing policy or an actuator needs); building does not validate by itself, so no
+         * experiment's configuration changes under it.
          */
         public ClusterConfig build() {
             return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,

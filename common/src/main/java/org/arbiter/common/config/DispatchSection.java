@@ -42,7 +42,7 @@ final class DispatchSection {
     static final ConfigKey<DispatchConfig, Double> BACKEND_TIMEOUT = duration("backendTimeout",
             DispatchConfig::backendTimeoutSeconds, 60, v -> v > 0, "> 0", "slower backends: 504");
     static final ConfigKey<DispatchConfig, Double> CONNECT_TIMEOUT = duration("connectTimeout",
-            DispatchConfig::connectTimeoutSeconds, 2, v -> v > 0, "> 0", "");
+            DispatchConfig::connectTimeoutSeconds, 2, v -> v > 0, "> 0", "a slower connect to a backend fails; the request goes back to the head of its class queue");
     static final ConfigKey<DispatchConfig, Long> MAX_BODY_BYTES = bytes("maxBodyBytes", DispatchConfig::maxBodyBytes,
             10L << 20, 0, "larger bodies: 413");
     static final ConfigKey<DispatchConfig, Long> MAX_HEADER_BYTES = bytes("maxHeaderBytes",

@@ -28,12 +28,12 @@ final class GatewaysSection {
     private GatewaysSection() {
     }
 
-    static final ConfigKey<GatewayConfig, String> ID = string("id", GatewayConfig::id, null, "")
+    static final ConfigKey<GatewayConfig, String> ID = string("id", GatewayConfig::id, null, "the gateway, as statistics and allocations name it")
             .docDefault("— (required)").docRule("unique");
     static final ConfigKey<GatewayConfig, String> HOST = string("host", GatewayConfig::host, "127.0.0.1",
-            "address to bind").docDefault("127.0.0.1").docRule("");
+            "address to bind").docDefault("127.0.0.1").docRule("an address");
     static final ConfigKey<GatewayConfig, Integer> PORT = integer("port", GatewayConfig::port, 8080,
-            v -> v >= 0 && v <= 65535, "0..65535", "").docRule("0..65535, unique (0 = any free port)");
+            v -> v >= 0 && v <= 65535, "0..65535", "the request port").docRule("0..65535, unique (0 = any free port)");
     static final ConfigKey<GatewayConfig, Integer> ADMIN_PORT = integer("adminPort", GatewayConfig::adminPort, 8180,
             v -> v >= 0 && v <= 65535, "0..65535",
             "`/health`, `/ready`, `/allocation`, `/stats`, `/metrics` (Prometheus text), `POST /drain`")

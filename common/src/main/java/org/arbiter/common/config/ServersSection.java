@@ -28,7 +28,7 @@ final class ServersSection {
 
     private static final String CC = "concurrencyControl.";
 
-    static final ConfigKey<ServerConfig, String> ID = string("id", ServerConfig::id, null, "")
+    static final ConfigKey<ServerConfig, String> ID = string("id", ServerConfig::id, null, "the server, as allocations and power orders name it")
             .docDefault("— (required)").docRule("unique id");
     static final ConfigKey<ServerConfig, String> URL = string("url", (ServerConfig s) -> s.url().toString(), null,
             "where requests go; `https://` servers are reached over TLS (http/1.1) checked as `dispatch.tls` says, "
