@@ -41,6 +41,7 @@ public final class ConfigDocs {
         s.put("sizing", SizingSection.KEYS);
         s.put("power", PowerSection.KEYS);
         s.put("kafka", KafkaSection.KEYS);
+        s.put("security", KafkaSection.SECURITY_KEYS);
         s.put("console", ConsoleSection.KEYS);
         s.put("grm", GrmSection.KEYS);
         return s;
