@@ -7,8 +7,9 @@ import java.util.Map;
 /**
  * Writes a {@link ClusterConfig} back as a typed tree, or that tree as YAML, with every default filled
  * in, in the same schema {@link ConfigLoader} reads (the output loads again to an equal configuration):
- * each section writes its declared keys ({@link ConfigKey#written}). Password hashes
- * and token digests are not secrets but are shown only as their count.
+ * each section writes its declared keys ({@link ConfigKey#written}). {@link #toTree} keeps the
+ * console users' password hashes and the tokens' digests (so the output loads again); {@link #view},
+ * the console's, leaves them out.
  *
  * <p>Stateless and thread-safe.
  */
