@@ -392,10 +392,10 @@ public final class ConsoleState {
     /** Where the GRM's capacity estimate comes from, or null when there is none worth showing. */
     private String capacitySource(double capacity) {
         SizingConfig sizing = config.sizing();
-        if (!(capacity > 0) || sizing.policy() == SizingConfig.Policy.OFF) {
+        if (!(capacity > 0) || sizing.policy() instanceof SizingConfig.Off) {
             return null;
         }
-        if (sizing.policy() == SizingConfig.Policy.STATIC || sizing.estimator() == SizingConfig.Estimator.STATIC) {
+        if (sizing.estimator() == SizingConfig.Estimator.STATIC) {
             return "configured";
         }
         return sizing.estimator() == SizingConfig.Estimator.QUEUE ? "queue estimate" : "utilisation estimate";

@@ -150,8 +150,9 @@ public final class LiveEnergy {
             }
             SizingConfig.Builder sizing = switch (policy) {
                 case "off" -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
-                case "static" -> SizingConfig.builder().policy(SizingConfig.Policy.STATIC).staticCapacity(capacity / scale);
-                default -> SizingConfig.builder().policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE);
+                case "static" -> SizingConfig.builder().policy(SizingConfig.Policy.BY_CAPACITY)
+                        .estimator(SizingConfig.Estimator.STATIC).staticCapacity(capacity / scale);
+                default -> SizingConfig.builder().policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE);
             };
             ClusterConfig cluster = b.addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
                     .control(ControlConfig.builder().periodSeconds(setup.periodSeconds() * scale)

@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * A policy of {@code cluster.yaml} that is one of a fixed set of words: implemented by the
- * configuration's enums ({@link DispatchConfig.Scheduler}, {@link SizingConfig.Policy}, ...). The
+ * configuration's enums ({@link DispatchConfig.Scheduler}, {@link SizingConfig.Estimator}, ...). The
  * {@link #wireName()} is the word the operator writes and {@link ConfigWriter} writes back; each
  * enum's {@code toString()} returns it too, so logs and messages read as before the policies were
  * typed. {@link Node#choice(String, Class, Enum)} reads one with the loader's path-named errors.

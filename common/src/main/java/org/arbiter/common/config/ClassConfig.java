@@ -64,7 +64,8 @@ public record ClassConfig(
 
     /** 003 eq. 7 parameters φ, α, β. */
     public record UtilitySpec(double phi, double alpha, double beta) {
-        public static final UtilitySpec DEFAULT = new UtilitySpec(1, 1, 1);
+        public static final UtilitySpec DEFAULT = new UtilitySpec(ClassesSection.PHI.defaultValue(),
+                ClassesSection.ALPHA.defaultValue(), ClassesSection.BETA.defaultValue());
     }
 
     /**
@@ -108,7 +109,8 @@ public record ClassConfig(
     /** Queue bound (requests) and the longest a request may wait before a 503. */
     public record QueueConfig(int limit, double timeoutSeconds) {
         /** The defaults: 1000 requests, 30 s. */
-        public static final QueueConfig DEFAULT = new QueueConfig(1000, 30);
+        public static final QueueConfig DEFAULT = new QueueConfig(ClassesSection.QUEUE_LIMIT.defaultValue(),
+                ClassesSection.QUEUE_TIMEOUT.defaultValue());
     }
 
     /** A builder starting from the defaults with the required name, targetSeconds (see {@link Builder}). */
@@ -131,8 +133,8 @@ public record ClassConfig(
         private final double targetSeconds;
         private UtilitySpec utility = UtilitySpec.DEFAULT;
         private YieldSpec yield = null;
-        private double weight = 1;
-        private double minShare = 0;
+        private double weight = ClassesSection.WEIGHT.defaultValue();
+        private double minShare = ClassesSection.MIN_SHARE.defaultValue();
         private MatchRule match = MatchRule.NONE;
         private QueueConfig queue = QueueConfig.DEFAULT;
         private boolean isDefault = false;

@@ -81,6 +81,40 @@ public record ClusterConfig(
         return servers.stream().mapToInt(ServerConfig::concurrency).sum();
     }
 
+    /**
+     * Every problem of this configuration, checked by the rules {@link ConfigLoader} applies to a file
+     * (each key's rule from its declaration, and the rules across keys and sections), one line each as
+     * {@code path: value (expected: rule)}; empty when there is none. For configurations built in code.
+     */
+    public List<String> problems() {
+        List<String> errors = new ArrayList<>();
+        ClassesSection.check(classes, errors);
+        ServersSection.check(servers, errors);
+        GatewaysSection.check(gateways, errors);
+        DispatchSection.check(dispatch, "dispatch", errors);
+        ControlSection.check(control, "control", errors);
+        SizingSection.check(sizing, "sizing", errors);
+        PowerSection.check(power, servers, "power", errors);
+        KafkaSection.check(kafka, "kafka", errors);
+        ConsoleSection.check(console, "console", errors);
+        GatewayHttpSection.check(gatewayHttp, gateways, "gateway", errors);
+        GrmSection.check(grm, "grm", errors);
+        return errors;
+    }
+
+    /**
+     * This configuration, when it has no {@link #problems()}.
+     *
+     * @throws ConfigException listing every problem
+     */
+    public ClusterConfig validate() {
+        List<String> errors = problems();
+        if (!errors.isEmpty()) {
+            throw new ConfigException(errors);
+        }
+        return this;
+    }
+
     /** A builder starting from the defaults (see {@link Builder}). */
     public static Builder builder() {
         return new Builder();
@@ -206,9 +240,10 @@ public record ClusterConfig(
         }
 
         /**
-         * The configuration. The records check their own fields; the rules across sections that
-         * {@link ConfigLoader} reports (one default class, unique ids and ports, statsWindow >= reportPeriod,
-         * what a sizing policy or an actuator needs) are the caller's to keep.
+         * The configuration. The records check their own fields; {@link ClusterConfig#validate()} checks the
+         * rest by the loader's rules (every key's rule, one default class, unique ids and ports, statsWindow >=
+         * reportPeriod, what a sizing policy or an actuator needs); building does not validate by itself, so no
+         * experiment's configuration changes under it.
          */
         public ClusterConfig build() {
             return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,

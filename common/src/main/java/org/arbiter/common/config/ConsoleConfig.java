@@ -54,7 +54,7 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
                         double lockoutSeconds, double forgetAfterSeconds) {
 
         /** 3 free failures, then 1 s doubling up to 60 s; locked out for 15 min at 10; forgotten after 1 h. */
-        public static final Login DEFAULT = new Login(3, 1, 60, 10, 900, 3600);
+        public static final Login DEFAULT = ConsoleSection.defaultLogin();
 
         public Login {
             if (freeFailures < 0) {
@@ -122,8 +122,8 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private int port = 8090;
-        private boolean publicRead = false;
+        private int port = ConsoleSection.PORT.defaultValue();
+        private boolean publicRead = ConsoleSection.PUBLIC_READ.defaultValue();
         private List<User> users = List.of();
         private List<Token> tokens = List.of();
         private Login login = Login.DEFAULT;

@@ -34,7 +34,8 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
      */
     public record Liu(double k, double kp, double ki) {
         /** k = 1, no PI term. */
-        public static final Liu DEFAULT = new Liu(1, 0, 0);
+        public static final Liu DEFAULT = new Liu(ControlSection.LIU_K.defaultValue(), ControlSection.LIU_KP.defaultValue(),
+                ControlSection.LIU_KI.defaultValue());
 
         public Liu {
             if (!(k >= 0) || Double.isInfinite(k)) {
@@ -63,7 +64,7 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
     }
 
     /** The default {@code control.maxClockSkew}. */
-    public static final double DEFAULT_MAX_CLOCK_SKEW_SECONDS = 30;
+    public static final double DEFAULT_MAX_CLOCK_SKEW_SECONDS = ControlSection.MAX_CLOCK_SKEW.defaultValue();
 
     /** With the default clock skew (30 s). */
     public ControlConfig(double periodSeconds, double reportPeriodSeconds, double statsWindowSeconds,
@@ -155,15 +156,15 @@ public record ControlConfig(double periodSeconds, double reportPeriodSeconds, do
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private double periodSeconds = 5;
-        private double reportPeriodSeconds = 5;
-        private double statsWindowSeconds = 30;
-        private Combine combine = Combine.MIN;
-        private int granularity = 1;
-        private double minWeight = 1;
-        private double responseTimeCap = 10;
-        private Prediction prediction = Prediction.MM1;
-        private double gain = 1;
+        private double periodSeconds = ControlSection.PERIOD.defaultValue();
+        private double reportPeriodSeconds = ControlSection.REPORT_PERIOD.defaultValue();
+        private double statsWindowSeconds = ControlSection.STATS_WINDOW.defaultValue();
+        private Combine combine = ControlSection.COMBINE.defaultValue();
+        private int granularity = ControlSection.GRANULARITY.defaultValue();
+        private double minWeight = ControlSection.MIN_WEIGHT.defaultValue();
+        private double responseTimeCap = ControlSection.RESPONSE_TIME_CAP.defaultValue();
+        private Prediction prediction = ControlSection.PREDICTION.defaultValue();
+        private double gain = ControlSection.GAIN.defaultValue();
         private double maxClockSkewSeconds = DEFAULT_MAX_CLOCK_SKEW_SECONDS;
         private Liu liu = Liu.DEFAULT;
 

@@ -61,7 +61,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
      * dropped by the gateway (queueFull, queueTimeout, zeroYield), yid otherwise. 002: 5 %, 30 s.
      */
     public record Adaptive(double dropRatio, double windowSeconds) {
-        public static final Adaptive DEFAULT = new Adaptive(0.05, 30);
+        public static final Adaptive DEFAULT = new Adaptive(DispatchSection.ADAPTIVE_DROP_RATIO.defaultValue(),
+                DispatchSection.ADAPTIVE_WINDOW.defaultValue());
 
         public Adaptive {
             if (!(dropRatio >= 0 && dropRatio < 1)) {
@@ -88,7 +89,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
      * and returns to the base once the server has stayed up for {@code maxBackoffSeconds}.
      */
     public record Ejection(int threshold, double baseBackoffSeconds, double maxBackoffSeconds) {
-        public static final Ejection DEFAULT = new Ejection(3, 1, 30);
+        public static final Ejection DEFAULT = new Ejection(DispatchSection.EJECTION_THRESHOLD.defaultValue(),
+                DispatchSection.EJECTION_BASE_BACKOFF.defaultValue(), DispatchSection.EJECTION_MAX_BACKOFF.defaultValue());
 
         public Ejection {
             if (threshold < 1) {
@@ -176,16 +178,16 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private Scheduler scheduler = Scheduler.WRR;
-        private Balancer balancer = Balancer.LEAST_OUTSTANDING;
-        private int pollSize = 3;
-        private double pollDeadlineSeconds = 0.010;
-        private double backendTimeoutSeconds = 60;
-        private double connectTimeoutSeconds = 2;
-        private long maxBodyBytes = 10L << 20;
-        private long maxHeaderBytes = 16L << 10;
-        private double idleTimeoutSeconds = 60;
-        private boolean classHeader = true;
+        private Scheduler scheduler = DispatchSection.SCHEDULER.defaultValue();
+        private Balancer balancer = DispatchSection.BALANCER.defaultValue();
+        private int pollSize = DispatchSection.POLL_COUNT.defaultValue();
+        private double pollDeadlineSeconds = DispatchSection.POLL_DEADLINE.defaultValue();
+        private double backendTimeoutSeconds = DispatchSection.BACKEND_TIMEOUT.defaultValue();
+        private double connectTimeoutSeconds = DispatchSection.CONNECT_TIMEOUT.defaultValue();
+        private long maxBodyBytes = DispatchSection.MAX_BODY_BYTES.defaultValue();
+        private long maxHeaderBytes = DispatchSection.MAX_HEADER_BYTES.defaultValue();
+        private double idleTimeoutSeconds = DispatchSection.IDLE_TIMEOUT.defaultValue();
+        private boolean classHeader = DispatchSection.CLASS_HEADER.defaultValue();
         private Ejection ejection = Ejection.DEFAULT;
         private Adaptive adaptive = Adaptive.DEFAULT;
         private BackendTls tls = BackendTls.DEFAULT;

@@ -27,11 +27,11 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
                             boolean proxyProtocol, TlsConfig tls, boolean http2) {
 
     /** Default drain timeout (30 s). */
-    public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = 30;
+    public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = GatewaysSection.DRAIN_TIMEOUT.defaultValue();
     /** Default start-up grace (10 s). */
-    public static final double DEFAULT_STARTUP_GRACE_SECONDS = 10;
+    public static final double DEFAULT_STARTUP_GRACE_SECONDS = GatewaysSection.STARTUP_GRACE.defaultValue();
     /** Default admin connection cap (256). */
-    public static final int DEFAULT_ADMIN_MAX_CONNECTIONS = 256;
+    public static final int DEFAULT_ADMIN_MAX_CONNECTIONS = GatewaysSection.ADMIN_MAX_CONNECTIONS.defaultValue();
 
     public GatewayConfig {
         requireNonNull(tls, "tls");
@@ -66,9 +66,9 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     }
 
     /** The default {@code host}. */
-    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final String DEFAULT_HOST = GatewaysSection.HOST.defaultValue();
     /** The default {@code port}. */
-    public static final int DEFAULT_PORT = 8080;
+    public static final int DEFAULT_PORT = GatewaysSection.PORT.defaultValue();
 
     /** The default {@code adminPort}: {@code port + 100}, or 0 (any free port) when {@code port} is 0. */
     public static int defaultAdminPort(int port) {

@@ -91,7 +91,8 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
      */
     public record AccessLog(String path, Format format, long maxFileBytes, int maxFiles) {
 
-        public static final AccessLog OFF = new AccessLog(null, Format.COMBINED, 100L << 20, 10);
+        public static final AccessLog OFF = new AccessLog(null, GatewayHttpSection.ACCESS_LOG_FORMAT.defaultValue(),
+                GatewayHttpSection.ACCESS_LOG_MAX_FILE_SIZE.defaultValue(), GatewayHttpSection.ACCESS_LOG_MAX_FILES.defaultValue());
 
         public AccessLog {
             requireNonNull(format, "format");

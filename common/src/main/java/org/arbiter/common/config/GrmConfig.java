@@ -8,12 +8,12 @@ import static java.util.Objects.requireNonNull;
  * different ports: {@code arbiter grm --admin-port} overrides the file. Immutable and thread-safe.
  *
  * @param host      the address the admin endpoint binds (default 127.0.0.1)
- * @param adminPort its port, 0..65535 (0 = any free port, printed at start; default {@value #DEFAULT_ADMIN_PORT})
+ * @param adminPort its port, 0..65535 (0 = any free port, printed at start; default 9190)
  */
 public record GrmConfig(String host, int adminPort) {
 
-    public static final String DEFAULT_HOST = "127.0.0.1";
-    public static final int DEFAULT_ADMIN_PORT = 9190;
+    public static final String DEFAULT_HOST = GrmSection.HOST.defaultValue();
+    public static final int DEFAULT_ADMIN_PORT = GrmSection.ADMIN_PORT.defaultValue();
     public static final GrmConfig DEFAULT = new GrmConfig(DEFAULT_HOST, DEFAULT_ADMIN_PORT);
 
     public GrmConfig {

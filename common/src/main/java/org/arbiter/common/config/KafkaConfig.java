@@ -61,7 +61,7 @@ public record KafkaConfig(String bootstrap, String topicPrefix, Map<String, Stri
      */
     public static final class Builder {
         private String bootstrap = null;
-        private String topicPrefix = "arbiter.";
+        private String topicPrefix = KafkaSection.TOPIC_PREFIX.defaultValue();
         private Map<String, String> properties = Map.of();
         private KafkaSecurity security = KafkaSecurity.NONE;
 

@@ -1,5 +1,8 @@
 package org.arbiter.common.config;
 
+import static org.arbiter.common.config.ConfigKey.shaped;
+import static org.arbiter.common.config.ConfigKey.string;
+
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -24,9 +27,64 @@ final class KafkaSection {
     private static final List<String> SECURITY_PROPERTIES = List.of("security.protocol", "sasl.mechanism",
             "sasl.jaas.config", "ssl.truststore.location", "ssl.keystore.location");
 
+    static final ConfigKey<KafkaConfig, String> BOOTSTRAP = string("bootstrap", KafkaConfig::bootstrap, null,
+            "`host:port` of the brokers. Without one (and without `--bootstrap`), gateways run standalone on the "
+                    + "configured weights; the GRM and console need one").docRule("`host:port`, comma-separated");
+    static final ConfigKey<KafkaConfig, String> TOPIC_PREFIX = string("topicPrefix", KafkaConfig::topicPrefix, "arbiter.",
+            "every topic is `<prefix>stats`, `allocation`, `power`, `overrides`, `decisions`, `grm-leader`");
+    static final ConfigKey<KafkaConfig, Object> PROPERTIES = shaped("properties", "{}", "mapping of strings",
+            "passed to every Kafka client (e.g. `ssl.enabled.protocols`, `client.dns.lookup`); with `security` set, the "
+                    + "keys `security.protocol`, `sasl.mechanism`, `sasl.jaas.config`, `ssl.truststore.location` and "
+                    + "`ssl.keystore.location` are an error (`security` sets them per role)");
+    static final ConfigKey<KafkaConfig, Object> SECURITY = shaped("security",
+            "absent: PLAINTEXT, every client is the broker's anonymous user", "see `kafka.security` below",
+            "who each process is on a secured broker (below)");
+
+    static final List<ConfigKey<KafkaConfig, ?>> KEYS = List.of(BOOTSTRAP, TOPIC_PREFIX, PROPERTIES, SECURITY);
+
+    /** {@code kafka.security}: who each process is on a secured broker (the table under the kafka table). */
+    static final ConfigKey<KafkaConfig, KafkaSecurity.Protocol> PROTOCOL = ConfigKey.choice("protocol",
+            (KafkaConfig k) -> k.security().protocol(), KafkaSecurity.Protocol.class,
+            KafkaSecurity.Protocol.SASL_PLAINTEXT, "with `PLAINTEXT` the block is ignored; `SSL` authenticates by TLS "
+                    + "client certificates, with no password")
+            .docDefault("`SASL_SSL` when `tls` is given, else `SASL_PLAINTEXT`");
+    static final ConfigKey<KafkaConfig, KafkaSecurity.Mechanism> MECHANISM = ConfigKey.choice("mechanism",
+            (KafkaConfig k) -> k.security().mechanism(), KafkaSecurity.Mechanism.class,
+            KafkaSecurity.Mechanism.SCRAM_SHA_512, "the SASL mechanism (SASL protocols)");
+    static final ConfigKey<KafkaConfig, Object> TRUSTSTORE = shaped("tls.truststore", "none: the JVM's trusted CAs",
+            "`.pem`/`.crt`/`.cer` (PEM), `.jks` (JKS), `.p12`/`.pfx` (PKCS12); only with `SSL` or `SASL_SSL`",
+            "the CAs that sign the brokers' certificates");
+    static final ConfigKey<KafkaConfig, Object> TRUSTSTORE_PASSWORD_FILE = shaped("tls.truststorePasswordFile", "none",
+            "required for a JKS or PKCS12 trust store", "the file holding the trust store's password");
+    static final ConfigKey<KafkaConfig, Boolean> VERIFY_HOSTNAME = ConfigKey.bool("tls.verifyHostname",
+            (KafkaConfig k) -> k.security().tls().verifyHostname(), true,
+            "false sets `ssl.endpoint.identification.algorithm` empty (test clusters only)");
+    static final ConfigKey<KafkaConfig, Object> PRINCIPALS = shaped("principals.grm`, `.gateway`, `.console",
+            "required unless `PLAINTEXT`", "one per role; two roles may not share a user", "who each role connects as");
+    static final ConfigKey<KafkaConfig, Object> PRINCIPAL_ADMIN = shaped("principals.admin", "none", "",
+            "used by `arbiter kafka acls --apply` and made a super user by `arbiter kafka --config`");
+    static final ConfigKey<KafkaConfig, Object> USERNAME = shaped("principals.<role>.username", "— (required)",
+            "SASL users: letters, digits, `.`, `_`, `@`, `=`, `-`",
+            "the SASL user; for `SSL` the principal name the broker derives from the certificate (e.g. "
+                    + "`CN=arbiter-grm`). ACLs name `User:<username>`");
+    static final ConfigKey<KafkaConfig, Object> PASSWORD_FILE = shaped("principals.<role>.passwordFile",
+            "none", "required for `SASL_*`; not allowed otherwise",
+            "the file with the password; `ARBITER_KAFKA_<ROLE>_PASSWORD` wins");
+    static final ConfigKey<KafkaConfig, Object> KEYSTORE = shaped("principals.<role>.keystore", "none",
+            "required for `SSL`; optional for `SASL_SSL` (brokers that also ask for a client certificate)",
+            "the role's certificate and key: PEM, JKS or PKCS12");
+    static final ConfigKey<KafkaConfig, Object> KEYSTORE_PASSWORD_FILE = shaped("principals.<role>.keystorePasswordFile",
+            "none", "required for a JKS or PKCS12 keystore", "the file holding the keystore's password");
+    static final ConfigKey<KafkaConfig, Object> KEY_PASSWORD_FILE = shaped("principals.<role>.keyPasswordFile", "none",
+            "", "the private key's password, if it has one");
+
+    static final List<ConfigKey<KafkaConfig, ?>> SECURITY_KEYS = List.of(PROTOCOL, MECHANISM, TRUSTSTORE,
+            TRUSTSTORE_PASSWORD_FILE, VERIFY_HOSTNAME, PRINCIPALS, PRINCIPAL_ADMIN, USERNAME, PASSWORD_FILE, KEYSTORE,
+            KEYSTORE_PASSWORD_FILE, KEY_PASSWORD_FILE);
+
     static KafkaConfig read(Node f) {
-        String bootstrap = f.string("bootstrap", null);
-        String prefix = f.string("topicPrefix", KafkaConfig.DEFAULT.topicPrefix());
+        String bootstrap = BOOTSTRAP.read(f);
+        String prefix = TOPIC_PREFIX.read(f);
         Map<String, String> properties = f.stringMap("properties");
         KafkaSecurity security = KafkaSecurity.NONE;
         if (f.has("security")) {
@@ -47,15 +105,14 @@ final class KafkaSection {
     private static KafkaSecurity readSecurity(Node s) {
         Node tlsNode = s.object("tls");
         boolean tlsGiven = s.has("tls");
-        KafkaSecurity.Protocol protocol = s.choice("protocol", KafkaSecurity.Protocol.class,
+        KafkaSecurity.Protocol protocol = PROTOCOL.read(s,
                 tlsGiven ? KafkaSecurity.Protocol.SASL_SSL : KafkaSecurity.Protocol.SASL_PLAINTEXT);
-        KafkaSecurity.Mechanism mechanism = s.choice("mechanism", KafkaSecurity.Mechanism.class,
-                KafkaSecurity.Mechanism.SCRAM_SHA_512);
+        KafkaSecurity.Mechanism mechanism = MECHANISM.read(s);
         boolean sasl = protocol.sasl();
         boolean tls = protocol.tls();
         Path truststore = path(tlsNode, "truststore");
         Path truststorePassword = path(tlsNode, "truststorePasswordFile");
-        boolean verify = tlsNode.bool("verifyHostname", true);
+        boolean verify = VERIFY_HOSTNAME.read(tlsNode);
         tlsNode.finish();
         if (tlsGiven && !tls) {
             s.error("tls", "given, but protocol is " + protocol + " (expected: protocol SSL or SASL_SSL when TLS files are given)");
@@ -147,5 +204,47 @@ final class KafkaSection {
             n.error(key, v + " (expected: a file path: " + e.getReason() + ")");
             return null;
         }
+    }
+
+    /** The tree: bootstrap (when given), prefix, properties and the security block (when enabled). */
+    static Map<String, Object> write(KafkaConfig k) {
+        Map<String, Object> kafka = Sections.write(k, KEYS);
+        kafka.put("properties", k.properties());
+        KafkaSecurity sec = k.security();
+        if (sec.enabled()) {
+            Map<String, Object> security = new LinkedHashMap<>();
+            security.put("protocol", sec.protocol().wireName());
+            security.put("mechanism", sec.mechanism().wireName());
+            if (sec.tlsEnabled()) {
+                Map<String, Object> tls = new LinkedHashMap<>();
+                Sections.put(tls, "truststore", str(sec.tls().truststore()));
+                Sections.put(tls, "truststorePasswordFile", str(sec.tls().truststorePasswordFile()));
+                tls.put("verifyHostname", sec.tls().verifyHostname());
+                security.put("tls", tls);
+            }
+            Map<String, Object> principals = new LinkedHashMap<>();
+            for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
+                sec.principal(role).ifPresent(who -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("username", who.username());
+                    Sections.put(m, "passwordFile", str(who.passwordFile()));
+                    Sections.put(m, "keystore", str(who.keystore()));
+                    Sections.put(m, "keystorePasswordFile", str(who.keystorePasswordFile()));
+                    Sections.put(m, "keyPasswordFile", str(who.keyPasswordFile()));
+                    principals.put(role.key(), m);
+                });
+            }
+            security.put("principals", principals);
+            kafka.put("security", security);
+        }
+        return kafka;
+    }
+
+    static void check(KafkaConfig k, String path, List<String> errors) {
+        Sections.check(k, path, KEYS, errors);
+    }
+
+    private static String str(Path p) {
+        return p == null ? null : p.toString();
     }
 }

@@ -78,11 +78,11 @@ public record PowerConfig(Actuator actuator, String command, double timeoutSecon
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private Actuator actuator = Actuator.LOG;
+        private Actuator actuator = PowerSection.ACTUATOR.defaultValue();
         private String command = null;
-        private double timeoutSeconds = 60;
-        private int attempts = 3;
-        private double retryDelaySeconds = 1;
+        private double timeoutSeconds = PowerSection.TIMEOUT.defaultValue();
+        private int attempts = PowerSection.ATTEMPTS.defaultValue();
+        private double retryDelaySeconds = PowerSection.RETRY_DELAY.defaultValue();
 
         private Builder() {
         }

@@ -129,14 +129,14 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
          * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
          */
         public static final class Builder {
-            private Method method = Method.KNEE;
-            private int min = 1;
-            private int max = 100;
-            private double latencyMaxSeconds = 2;
-            private double abandonMax = 0.1;
-            private double gain = 0.5;
-            private int maxStep = 2;
-            private int hysteresis = 1;
+            private Method method = ServersSection.CC_METHOD.defaultValue();
+            private int min = ServersSection.CC_MIN.defaultValue();
+            private int max = ServersSection.CC_MAX.defaultValue();
+            private double latencyMaxSeconds = ServersSection.CC_LATENCY_MAX.defaultValue();
+            private double abandonMax = ServersSection.CC_ABANDON_MAX.defaultValue();
+            private double gain = ServersSection.CC_GAIN.defaultValue();
+            private int maxStep = ServersSection.CC_MAX_STEP.defaultValue();
+            private int hysteresis = ServersSection.CC_HYSTERESIS.defaultValue();
 
             private Builder() {
             }
@@ -220,7 +220,9 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
 
     /** Watts drawn by state: off, booting, idle, fully busy (linear in between). */
     public record PowerDraw(double offWatts, double bootWatts, double idleWatts, double busyWatts) {
-        public static final PowerDraw DEFAULT = new PowerDraw(0, 60, 60, 65);
+        public static final PowerDraw DEFAULT = new PowerDraw(ServersSection.POWER_OFF.defaultValue(),
+                ServersSection.POWER_BOOT.defaultValue(), ServersSection.POWER_IDLE.defaultValue(),
+                ServersSection.POWER_BUSY.defaultValue());
     }
 
     /**
@@ -262,12 +264,12 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
          * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
          */
         public static final class Builder {
-            private int cores = 10;
-            private double meanDemandSeconds = 1.0;
+            private int cores = ServersSection.SIM_CORES.defaultValue();
+            private double meanDemandSeconds = ServersSection.SIM_MEAN_DEMAND.defaultValue();
             private Map<String, Double> demandSeconds = Map.of();
-            private double ioFraction = 0;
-            private double overhead = 0;
-            private int knee = 10;
+            private double ioFraction = ServersSection.SIM_IO_FRACTION.defaultValue();
+            private double overhead = ServersSection.SIM_OVERHEAD.defaultValue();
+            private int knee = ServersSection.SIM_KNEE.defaultValue();
 
             private Builder() {
             }

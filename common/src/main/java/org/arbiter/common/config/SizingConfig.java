@@ -9,30 +9,27 @@ import static java.util.Objects.requireNonNull;
 /**
  * Cluster sizing (000 §7.5).
  *
- * @param policy               off, static, queue, utility or schedule
+ * @param policy               what decides how many servers are ON: {@link Off}, {@link ByCapacity},
+ *                             {@link Schedule} or {@link Utility}
  * @param minServers           never fewer servers ON
  * @param maxServers           never more servers ON (0 = all)
  * @param startupDelaySeconds  OFF → ON takes this long
  * @param shutdownDelaySeconds DRAINING → OFF takes this long
  * @param dropRatio            ε_th, the drop-ratio bound that defines capacity
- * @param utilityFloor         the utility policy keeps Ω above this
  * @param staticCapacity       requests/s per server for the static estimator (0 = unknown)
- * @param estimator            capacity estimator: queue (000 eq. 1-5), static or utilization
+ * @param estimator            capacity estimator: queue (000 eq. 1-5), static or utilization; {@link ByCapacity}
+ *                             sizes by it, and every policy's power-off is guarded by it
  * @param warmUpSeconds        after a power-on, no other change for this long
- * @param scheduleSlotSeconds  the schedule policy's slot length
- * @param schedule             the schedule policy's servers per slot, cycling (empty unless schedule)
- * @param forecast             λ̂ for static/queue/utility: trend (extrapolated startupDelay ahead when the
+ * @param forecast             λ̂ for by-capacity and utility: trend (extrapolated startupDelay ahead when the
  *                             trend stands out of the noise) or current (the measured rate, as 000's
  *                             controllers compare it)
  */
 public record SizingConfig(Policy policy, int minServers, int maxServers, double startupDelaySeconds,
-                           double shutdownDelaySeconds, double dropRatio, double utilityFloor,
-                           double staticCapacity, Estimator estimator, double warmUpSeconds,
-                           double scheduleSlotSeconds, List<Integer> schedule, Forecast forecast) {
+                           double shutdownDelaySeconds, double dropRatio, double staticCapacity, Estimator estimator,
+                           double warmUpSeconds, Forecast forecast) {
     public SizingConfig {
         requireNonNull(policy, "policy");
         requireNonNull(estimator, "estimator");
-        schedule = List.copyOf(requireNonNull(schedule, "schedule"));
         requireNonNull(forecast, "forecast");
     }
 
@@ -41,25 +38,89 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
         return DEFAULT;
     }
 
-    /** {@code sizing.policy} (000 §7.5). */
-    public enum Policy implements Choice {
-        OFF("off"), STATIC("static"), QUEUE("queue"), UTILITY("utility"), SCHEDULE("schedule");
+    /**
+     * {@code sizing.policy} (000 §7.5), what decides how many servers are ON. In {@code cluster.yaml} it is
+     * one word, {@code off}, {@code queue} (by capacity), {@code utility} or {@code schedule}, with its
+     * parameters beside it ({@code utilityFloor}, {@code schedule.slot}, {@code schedule.servers});
+     * {@code static} is read as {@code queue} with the static estimator. {@code toString()} is the word.
+     */
+    public sealed interface Policy permits Off, ByCapacity, Schedule, Utility {
+        /** Every server always on, no power orders. */
+        Policy OFF = new Off();
+        /** The fewest servers whose estimated capacity carries the forecast. */
+        Policy BY_CAPACITY = new ByCapacity();
 
-        private final String wireName;
+        /** The word in {@code cluster.yaml}. */
+        String wireName();
+    }
 
-        Policy(String wireName) {
-            this.wireName = wireName;
-        }
-
-        @JsonValue
+    /** Sizing off: every server always on, no power orders. */
+    public record Off() implements Policy {
         @Override
         public String wireName() {
-            return wireName;
+            return "off";
         }
 
         @Override
         public String toString() {
-            return wireName;
+            return wireName();
+        }
+    }
+
+    /**
+     * The fewest servers whose capacity carries the forecast arrival rate λ̂: {@code ceil(λ̂ / capacity)},
+     * the capacity per server from {@link SizingConfig#estimator()} (000 eq. 1-5, the static capacity, or
+     * utilisation). {@code policy: queue}; {@code policy: static} is this with the static estimator.
+     */
+    public record ByCapacity() implements Policy {
+        @Override
+        public String wireName() {
+            return "queue";
+        }
+
+        @Override
+        public String toString() {
+            return wireName();
+        }
+    }
+
+    /**
+     * A timetable: {@code servers.get(i)} servers ON in slot i, slots of {@code slotSeconds} cycling from
+     * the epoch.
+     *
+     * @param slotSeconds the slot length, > 0
+     * @param servers     servers per slot, each >= 0; not empty
+     */
+    public record Schedule(double slotSeconds, List<Integer> servers) implements Policy {
+        public Schedule {
+            servers = List.copyOf(requireNonNull(servers, "servers"));
+        }
+
+        @Override
+        public String wireName() {
+            return "schedule";
+        }
+
+        @Override
+        public String toString() {
+            return wireName();
+        }
+    }
+
+    /**
+     * The fewest servers with which the optimal Ω reaches {@code floor}.
+     *
+     * @param floor Ω to keep above
+     */
+    public record Utility(double floor) implements Policy {
+        @Override
+        public String wireName() {
+            return "utility";
+        }
+
+        @Override
+        public String toString() {
+            return wireName();
         }
     }
 
@@ -109,7 +170,7 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
 
     /**
      * Every default, as {@link ConfigLoader} applies them: sizing off, 1..all servers, 60 s start-up and
-     * shutdown, ε_th = 0.01, queue estimator, 10 s warm-up, 30 min slots, trend.
+     * shutdown, ε_th = 0.01, queue estimator, 10 s warm-up, trend.
      */
     public static final SizingConfig DEFAULT = builder().build();
 
@@ -122,9 +183,8 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
     public Builder toBuilder() {
         return new Builder().policy(policy).minServers(minServers).maxServers(maxServers)
                 .startupDelaySeconds(startupDelaySeconds).shutdownDelaySeconds(shutdownDelaySeconds)
-                .dropRatio(dropRatio).utilityFloor(utilityFloor).staticCapacity(staticCapacity).estimator(estimator)
-                .warmUpSeconds(warmUpSeconds).scheduleSlotSeconds(scheduleSlotSeconds).schedule(schedule)
-                .forecast(forecast);
+                .dropRatio(dropRatio).staticCapacity(staticCapacity).estimator(estimator)
+                .warmUpSeconds(warmUpSeconds).forecast(forecast);
     }
 
     /**
@@ -132,19 +192,16 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
      * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
      */
     public static final class Builder {
-        private Policy policy = Policy.OFF;
-        private int minServers = 1;
-        private int maxServers = 0;
-        private double startupDelaySeconds = 60;
-        private double shutdownDelaySeconds = 60;
-        private double dropRatio = 0.01;
-        private double utilityFloor = 0;
-        private double staticCapacity = 0;
-        private Estimator estimator = Estimator.QUEUE;
-        private double warmUpSeconds = 10;
-        private double scheduleSlotSeconds = 1800;
-        private List<Integer> schedule = List.of();
-        private Forecast forecast = Forecast.TREND;
+        private Policy policy = SizingSection.DEFAULT_POLICY;
+        private int minServers = SizingSection.MIN_SERVERS.defaultValue();
+        private int maxServers = SizingSection.MAX_SERVERS.defaultValue();
+        private double startupDelaySeconds = SizingSection.STARTUP_DELAY.defaultValue();
+        private double shutdownDelaySeconds = SizingSection.SHUTDOWN_DELAY.defaultValue();
+        private double dropRatio = SizingSection.DROP_RATIO.defaultValue();
+        private double staticCapacity = SizingSection.STATIC_CAPACITY.defaultValue();
+        private Estimator estimator = SizingSection.ESTIMATOR.defaultValue();
+        private double warmUpSeconds = SizingSection.WARM_UP.defaultValue();
+        private Forecast forecast = SizingSection.FORECAST.defaultValue();
 
         private Builder() {
         }
@@ -185,12 +242,6 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
             return this;
         }
 
-        /** {@code utilityFloor}; default 0. */
-        public Builder utilityFloor(double utilityFloor) {
-            this.utilityFloor = utilityFloor;
-            return this;
-        }
-
         /** {@code staticCapacity}, requests/s per server; default 0 (unknown; the static estimator needs it). */
         public Builder staticCapacity(double staticCapacity) {
             this.staticCapacity = staticCapacity;
@@ -209,18 +260,6 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
             return this;
         }
 
-        /** {@code schedule.slot}; default 30 min. */
-        public Builder scheduleSlotSeconds(double scheduleSlotSeconds) {
-            this.scheduleSlotSeconds = scheduleSlotSeconds;
-            return this;
-        }
-
-        /** {@code schedule.servers}; default none (the schedule policy needs them). */
-        public Builder schedule(List<Integer> schedule) {
-            this.schedule = schedule;
-            return this;
-        }
-
         /** {@code forecast}; default trend. */
         public Builder forecast(Forecast forecast) {
             this.forecast = forecast;
@@ -229,8 +268,7 @@ public record SizingConfig(Policy policy, int minServers, int maxServers, double
 
         public SizingConfig build() {
             return new SizingConfig(policy, minServers, maxServers, startupDelaySeconds, shutdownDelaySeconds,
-                    dropRatio, utilityFloor, staticCapacity, estimator, warmUpSeconds, scheduleSlotSeconds, schedule,
-                    forecast);
+                    dropRatio, staticCapacity, estimator, warmUpSeconds, forecast);
         }
     }
 }

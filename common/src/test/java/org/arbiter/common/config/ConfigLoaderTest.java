@@ -153,8 +153,8 @@ final class ConfigLoaderTest {
                 .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10)
                         .combine(ControlConfig.Combine.SUM).prediction(ControlConfig.Prediction.LIU)
                         .liu(new ControlConfig.Liu(2, 0.5, 0.25)).build())
-                .sizing(SizingConfig.builder().policy(SizingConfig.Policy.SCHEDULE).schedule(List.of(1, 2))
-                        .scheduleSlotSeconds(60).forecast(SizingConfig.Forecast.CURRENT).build())
+                .sizing(SizingConfig.builder().policy(new SizingConfig.Schedule(60, List.of(1, 2)))
+                        .forecast(SizingConfig.Forecast.CURRENT).build())
                 .power(PowerConfig.builder().actuator(PowerConfig.Actuator.EXEC).command("echo {server} {action}").build())
                 .build();
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(built))).isEqualTo(built);
@@ -181,11 +181,25 @@ final class ConfigLoaderTest {
                 """);
         assertThat(c.servers().get(0).control()).isEqualTo(
                 new ServerConfig.ConcurrencyControl(ServerConfig.ConcurrencyControl.Method.AMC, 2, 40, 1.5, 0.1, 0.3, 2, 1));
-        assertThat(c.sizing().schedule()).containsExactly(1, 3, 2);
-        assertThat(c.sizing().scheduleSlotSeconds()).isEqualTo(1800);
+        assertThat(c.sizing().policy()).isEqualTo(new SizingConfig.Schedule(1800, List.of(1, 3, 2)));
         assertThat(c.sizing().estimator()).isEqualTo(SizingConfig.Estimator.UTILIZATION);
         assertThat(c.sizing().warmUpSeconds()).isEqualTo(5);
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+    }
+
+    @Test
+    void policyStatic_isByCapacityWithTheStaticEstimator() {
+        String head = "classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: \"http://127.0.0.1:1\"}]\n";
+        ClusterConfig alias = ConfigLoader.parse(head + "sizing: {policy: static, staticCapacity: 40}\n");
+        assertThat(alias.sizing().policy()).isEqualTo(SizingConfig.Policy.BY_CAPACITY);
+        assertThat(alias.sizing().estimator()).isEqualTo(SizingConfig.Estimator.STATIC);
+        assertThat(alias).isEqualTo(ConfigLoader.parse(head + "sizing: {policy: queue, estimator: static, staticCapacity: 40}\n"));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(alias))).isEqualTo(alias);
+        assertThat(ConfigLoader.parse(head + "sizing: {policy: utility, utilityFloor: 0.5}\n").sizing().policy())
+                .isEqualTo(new SizingConfig.Utility(0.5));
+        assertThatThrownBy(() -> ConfigLoader.parse(head + "sizing: {policy: static}\n"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
+                        "sizing.staticCapacity: missing (expected: requests/s one server sustains, > 0, for the static estimator)"));
     }
 
     @Test

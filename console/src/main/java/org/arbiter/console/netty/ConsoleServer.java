@@ -2,9 +2,7 @@ package org.arbiter.console.netty;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -134,24 +132,18 @@ public final class ConsoleServer implements AutoCloseable {
         blocking.shutdownNow();
     }
 
-    /** The configuration as the page shows it: YAML and a tree, password hashes and token digests left out. */
+    /**
+     * The configuration as the page shows it: the writer's typed tree ({@link ConfigWriter#view}, password
+     * hashes and token digests left out) and the same tree as YAML. No YAML text is parsed back.
+     */
     static Map<String, Object> configView(ClusterConfig config) {
         try {
-            YAMLMapper yaml = new YAMLMapper();
-            Map<String, Object> tree = yaml.readValue(ConfigWriter.toYaml(config), new TypeReference<LinkedHashMap<String, Object>>() { });
-            if (tree.get("console") instanceof Map<?, ?> console) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> c = (Map<String, Object>) console;
-                c.put("users", config.console().users().stream().map(u -> Map.of("name", String.valueOf(u.name()),
-                        "role", String.valueOf(u.role()))).toList());
-                c.put("tokens", config.console().tokens().stream().map(t -> Map.of("name", String.valueOf(t.name()),
-                        "role", String.valueOf(t.role()))).toList());
-            }
+            Map<String, Object> tree = ConfigWriter.view(config);
             Map<String, Object> out = new LinkedHashMap<>();
-            out.put("yaml", yaml.writeValueAsString(tree));
+            out.put("yaml", ConfigWriter.toYaml(tree));
             out.put("config", tree);
             return out;
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return Map.of("yaml", "# configuration not available: " + e.getMessage(), "config", Map.of(), "errors", List.of());
         }
     }

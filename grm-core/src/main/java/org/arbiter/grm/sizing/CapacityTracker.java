@@ -22,10 +22,8 @@ final class CapacityTracker {
     private final boolean[] capped;
 
     CapacityTracker(SizingConfig sizing, int servers) {
-        // policy static means the configured capacity (ConfigLoader requires staticCapacity for it)
-        SizingConfig.Estimator kind = sizing.policy() == SizingConfig.Policy.STATIC
-                ? SizingConfig.Estimator.STATIC : sizing.estimator();
-        this.estimator = switch (kind) {
+        // policy static is read as by-capacity with the static estimator (the loader requires staticCapacity)
+        this.estimator = switch (sizing.estimator()) {
             case STATIC -> CapacityEstimator.ofStatic(sizing.staticCapacity());
             case UTILIZATION -> CapacityEstimator.ofUtilization(0.5);
             case QUEUE -> CapacityEstimator.ofQueueMonitoring(sizing.dropRatio(), sizing.startupDelaySeconds(), 0.9);

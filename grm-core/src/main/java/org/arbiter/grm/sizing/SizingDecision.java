@@ -28,6 +28,7 @@ final class SizingDecision {
     private final double statsWindowSeconds;
     private final int servers;
     private final SizingController controller;
+    private final double utilityFloor;
     private int utilityWanted;
     private double utilityHoldUntil = Double.NEGATIVE_INFINITY;
 
@@ -35,14 +36,18 @@ final class SizingDecision {
         this.sizing = config.sizing();
         this.statsWindowSeconds = config.control().statsWindowSeconds();
         this.servers = config.servers().size();
-        SizingPolicy policy = switch (sizing.policy()) {
-            case STATIC, QUEUE -> SizingPolicy.byCapacity(1.0);
-            case SCHEDULE -> SizingPolicy.schedule(sizing.scheduleSlotSeconds(),
-                    sizing.schedule().stream().mapToInt(Integer::intValue).toArray());
-            case UTILITY -> (now, rate, c, n) -> utilityWanted;
-            case OFF -> SizingPolicy.alwaysOn();
-        };
-        this.controller = sizing.policy() == SizingConfig.Policy.OFF ? null
+        SizingPolicy policy;
+        if (sizing.policy() instanceof SizingConfig.ByCapacity) {
+            policy = SizingPolicy.byCapacity(1.0);
+        } else if (sizing.policy() instanceof SizingConfig.Schedule s) {
+            policy = SizingPolicy.schedule(s.slotSeconds(), s.servers().stream().mapToInt(Integer::intValue).toArray());
+        } else if (sizing.policy() instanceof SizingConfig.Utility) {
+            policy = (now, rate, c, n) -> utilityWanted;
+        } else {
+            policy = SizingPolicy.alwaysOn();
+        }
+        this.utilityFloor = sizing.policy() instanceof SizingConfig.Utility u ? u.floor() : 0;
+        this.controller = sizing.policy() instanceof SizingConfig.Off ? null
                 : new SizingController(policy, sizing.minServers(), sizing.maxServers(), sizing.warmUpSeconds(),
                         sizing.startupDelaySeconds() + sizing.shutdownDelaySeconds());
         this.utilityWanted = servers;
@@ -87,7 +92,7 @@ final class SizingDecision {
         if (free.isEmpty()) {
             return;
         }
-        boolean utility = sizing.policy() == SizingConfig.Policy.UTILITY;
+        boolean utility = sizing.policy() instanceof SizingConfig.Utility;
         double c = in.capacity();
         double lambda = Math.max(0, load.forecast() - pinnedOn * c);
         if (utility) {
@@ -124,11 +129,11 @@ final class SizingDecision {
         }
         int on = in.on();
         int min = Math.max(1, sizing.minServers());
-        if (on > 0 && omega(in, power, on) < sizing.utilityFloor()) {
+        if (on > 0 && omega(in, power, on) < utilityFloor) {
             return Math.min(servers, on + 1);
         }
         // hysteresis: one fewer only when Ω with one fewer still clears the floor
-        if (on > min && omega(in, power, on - 1) >= sizing.utilityFloor()) {
+        if (on > min && omega(in, power, on - 1) >= utilityFloor) {
             return on - 1;
         }
         return Math.max(on, min);

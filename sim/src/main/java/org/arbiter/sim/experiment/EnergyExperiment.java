@@ -300,17 +300,17 @@ public final class EnergyExperiment {
         SizingConfig.Builder sizing = SizingConfig.builder();
         switch (policy) {
             case "off" -> sizing.policy(SizingConfig.Policy.OFF);
-            case "static" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.STATIC)
+            case "static" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.STATIC)
                     .staticCapacity(sig6(benchmarkCapacity));
-            case "queue" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE);
-            case "queue-current" -> sizing.policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE)
+            case "queue" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE);
+            case "queue-current" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE)
                     .forecast(SizingConfig.Forecast.CURRENT);
-            case "utility" -> sizing.policy(SizingConfig.Policy.UTILITY).utilityFloor(sig6(UTILITY_FLOOR));
+            case "utility" -> sizing.policy(new SizingConfig.Utility(sig6(UTILITY_FLOOR)));
             case "schedule-30m", "schedule-2h" -> {
                 double slotDay = "schedule-30m".equals(policy) ? 1800 : 7200;
-                sizing.policy(SizingConfig.Policy.SCHEDULE).estimator(SizingConfig.Estimator.STATIC)
-                        .staticCapacity(sig6(benchmarkCapacity)).scheduleSlotSeconds(sig6(slotDay / setup.compression()))
-                        .schedule(schedule(setup, slotDay, benchmarkCapacity, peak, trough));
+                sizing.policy(new SizingConfig.Schedule(sig6(slotDay / setup.compression()),
+                                schedule(setup, slotDay, benchmarkCapacity, peak, trough)))
+                        .estimator(SizingConfig.Estimator.STATIC).staticCapacity(sig6(benchmarkCapacity));
             }
             default -> throw new IllegalArgumentException("policy: " + policy + " (expected: one of " + POLICIES + ")");
         }

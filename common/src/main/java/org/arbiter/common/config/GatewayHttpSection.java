@@ -1,0 +1,130 @@
+package org.arbiter.common.config;
+
+import static org.arbiter.common.config.ConfigKey.bytes;
+import static org.arbiter.common.config.ConfigKey.choice;
+import static org.arbiter.common.config.ConfigKey.integer;
+import static org.arbiter.common.config.ConfigKey.shaped;
+import static org.arbiter.common.config.ConfigKey.string;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code gateway} section, declared once: what every gateway's HTTP front end shares (trusted
+ * proxies, access log, event loops and transport).
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class GatewayHttpSection {
+
+    private GatewayHttpSection() {
+    }
+
+    static final ConfigKey<GatewayHttpConfig, Object> TRUSTED_PROXIES = shaped("trustedProxies", "`[]`",
+            "list of IPv4 / IPv6 addresses or CIDR blocks (`10.0.0.0/8`, `192.168.1.7`, `fd00::/8`, `::1`); literals "
+                    + "only, never a host name; prefix 0..32 / 0..128",
+            "peers whose `X-Forwarded-For` is appended to and whose `X-Forwarded-Proto` / `-Host` / `Forwarded` are "
+                    + "kept; from every other peer they are replaced (docs/gateway.md \"Forwarded headers\"). On a "
+                    + "listener with `gateways[].proxyProtocol`, also the only peers whose PROXY header is believed "
+                    + "(the L4 switch)");
+    static final ConfigKey<GatewayHttpConfig, String> ACCESS_LOG_PATH = string("accessLog.path",
+            (GatewayHttpConfig h) -> h.accessLog().path(), null, "the access log file").docDefault("none (no access log)")
+            .docRule("required when `accessLog` is given; `{gateway}` is replaced by the gateway id");
+    static final ConfigKey<GatewayHttpConfig, GatewayHttpConfig.AccessLog.Format> ACCESS_LOG_FORMAT = choice(
+            "accessLog.format", (GatewayHttpConfig h) -> h.accessLog().format(), GatewayHttpConfig.AccessLog.Format.class,
+            GatewayHttpConfig.AccessLog.Format.COMBINED, "line format (docs/gateway.md \"Access log\")");
+    static final ConfigKey<GatewayHttpConfig, Long> ACCESS_LOG_MAX_FILE_SIZE = bytes("accessLog.maxFileSize",
+            (GatewayHttpConfig h) -> h.accessLog().maxFileBytes(), 100L << 20, 1024, "the file is rolled to `path.1` at this size");
+    static final ConfigKey<GatewayHttpConfig, Integer> ACCESS_LOG_MAX_FILES = integer("accessLog.maxFiles",
+            (GatewayHttpConfig h) -> h.accessLog().maxFiles(), 10, v -> v >= 1 && v <= 1000, "1..1000",
+            "rolled files kept (`path.1` … `path.N`)");
+    static final ConfigKey<GatewayHttpConfig, Integer> THREADS = integer("threads", GatewayHttpConfig::threads, 0,
+            v -> v >= 0 && v <= GatewayHttpConfig.MAX_THREADS, "0.." + GatewayHttpConfig.MAX_THREADS
+                    + ", 0 for one per core",
+            "the data plane's event loops per gateway process ([gateway](gateway.md#event-loops-and-transport)); "
+                    + "several gateways in one JVM (the demo) each get this many")
+            .docDefault("0 (one per core)").docRule("0.." + GatewayHttpConfig.MAX_THREADS);
+    static final ConfigKey<GatewayHttpConfig, GatewayHttpConfig.Transport> TRANSPORT = choice("transport",
+            GatewayHttpConfig::transport, GatewayHttpConfig.Transport.class, GatewayHttpConfig.Transport.AUTO,
+            "the event loops' socket transport: `auto` is epoll where Netty's native library loads, else NIO; a named "
+                    + "native transport that cannot load stops the start with the reason");
+
+    static final List<ConfigKey<GatewayHttpConfig, ?>> KEYS = List.of(TRUSTED_PROXIES, ACCESS_LOG_PATH,
+            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT);
+
+    static GatewayHttpConfig read(Node g) {
+        List<Cidr> trusted = new ArrayList<>();
+        JsonNode raw = g.rawValue("trustedProxies");
+        if (raw != null && !raw.isNull()) {
+            if (!raw.isArray()) {
+                g.error("trustedProxies", raw + " (expected: a list of IPv4 or IPv6 CIDR blocks, e.g. [10.0.0.0/8, fd00::/8])");
+            } else {
+                for (int i = 0; i < raw.size(); i++) {
+                    JsonNode n = raw.get(i);
+                    try {
+                        if (!n.isTextual()) {
+                            throw new IllegalArgumentException(n + " (expected: an IPv4 or IPv6 CIDR block as a string)");
+                        }
+                        trusted.add(Cidr.parse(n.asText()));
+                    } catch (IllegalArgumentException e) {
+                        g.error("trustedProxies[" + i + "]", e.getMessage());
+                    }
+                }
+            }
+        }
+        Node a = g.object("accessLog");
+        GatewayHttpConfig.AccessLog accessLog = GatewayHttpConfig.AccessLog.OFF;
+        if (g.has("accessLog")) {
+            String path = a.require("path") ? ACCESS_LOG_PATH.read(a) : null;
+            if (path != null && path.isBlank()) {
+                a.error("path", "an empty string (expected: a file path)");
+                path = null;
+            }
+            GatewayHttpConfig.AccessLog.Format format = ACCESS_LOG_FORMAT.read(a);
+            long maxFileBytes = ACCESS_LOG_MAX_FILE_SIZE.read(a);
+            int maxFiles = ACCESS_LOG_MAX_FILES.read(a);
+            if (path != null && format != null) {
+                accessLog = new GatewayHttpConfig.AccessLog(path, format, maxFileBytes, maxFiles);
+            }
+        }
+        a.finish();
+        int threads = THREADS.read(g);
+        GatewayHttpConfig.Transport transport = TRANSPORT.read(g);
+        g.finish();
+        return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport);
+    }
+
+    /** Gateways that ask for PROXY headers need the switch's addresses among the trusted proxies. */
+    static void across(GatewayHttpConfig http, List<Node> proxyProtocolAt) {
+        if (http.trustedProxies().isEmpty()) {
+            for (Node g : proxyProtocolAt) {
+                g.error("proxyProtocol", "true (expected: gateway.trustedProxies to list the L4 switch's addresses; "
+                        + "with none, every PROXY header would be refused)");
+            }
+        }
+    }
+
+    static void check(GatewayHttpConfig h, List<GatewayConfig> gateways, String path, List<String> errors) {
+        Sections.check(h, path, KEYS, errors);
+        if (h.trustedProxies().isEmpty()) {
+            for (int i = 0; i < gateways.size(); i++) {
+                if (gateways.get(i).proxyProtocol()) {
+                    errors.add("gateways[" + i + "].proxyProtocol: true (expected: gateway.trustedProxies to list the "
+                            + "L4 switch's addresses; with none, every PROXY header would be refused)");
+                }
+            }
+        }
+    }
+
+    /** The tree; {@code accessLog} only when one is written. */
+    static Map<String, Object> write(GatewayHttpConfig h) {
+        Map<String, Object> tree = Sections.write(h, KEYS);
+        tree.put("trustedProxies", h.trustedProxies().stream().map(Cidr::toString).toList());
+        if (!h.accessLog().enabled()) {
+            tree.remove("accessLog");
+        }
+        return tree;
+    }
+}
