@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
@@ -116,7 +115,7 @@ public final class GatewayCore<R> {
     private long usageAtNanos;
     private final RecentDrops recentDrops;
     /** Load polls (002 §3): answers, misses, skips; only servers with a loadUrl are polled. */
-    private final org.arbiter.gateway.dispatch.PollBook polls;
+    private final PollBook polls;
     private boolean[] pollable;
     private boolean[] pollWanted;
     private final ArrayDeque<Integer> pollOutbox = new ArrayDeque<>();
@@ -299,7 +298,7 @@ public final class GatewayCore<R> {
         serverInFlight = new int[ns];
         retired = new boolean[ns];
         boolean[] probed = new boolean[ns];
-        polls = new org.arbiter.gateway.dispatch.PollBook(ns);
+        polls = new PollBook(ns);
         pollable = new boolean[ns];
         pollWanted = new boolean[ns];
         for (int s = 0; s < ns; s++) {
@@ -319,13 +318,6 @@ public final class GatewayCore<R> {
                 (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
         this.allocation = requireNonNull(initial, "initial");
         install(initial);
-    }
-
-    /** A core with the scheduler and balancer named in {@code dispatch}. */
-    public static <R> GatewayCore<R> fromConfig(ClusterConfig cluster, String gatewayId, Allocation initial,
-                                                RandomGenerator random, long nowNanos) {
-        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.of(cluster.dispatch()),
-                Balancer.of(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
     }
 
     // ---------------------------------------------------------------- requests
@@ -785,7 +777,7 @@ public final class GatewayCore<R> {
     }
 
     /** The poll book (misses, skips), for the adapter's log and tests. */
-    public org.arbiter.gateway.dispatch.PollBook polls() {
+    public PollBook polls() {
         return polls;
     }
 

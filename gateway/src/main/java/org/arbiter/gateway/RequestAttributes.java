@@ -19,10 +19,12 @@ public interface RequestAttributes {
     String header(String name);
 
     /**
-     * The client's address: the source a trusted PROXY protocol header carried, else the TCP
-     * peer's; null when unknown (then no {@code match.source} rule matches).
+     * The client's address as raw bytes (4 for IPv4, 16 for IPv6, as {@code InetAddress.getAddress()}
+     * gives them): the source a trusted PROXY protocol header carried, else the TCP peer's; null when
+     * unknown (then no {@code match.source} rule matches). Bytes, not an {@code InetAddress}, so the
+     * core stays clear of {@code java.net}; the caller may hand over a fresh array each call.
      */
-    default java.net.InetAddress clientAddress() {
+    default byte[] clientAddress() {
         return null;
     }
 

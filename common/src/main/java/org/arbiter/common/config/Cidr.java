@@ -91,7 +91,15 @@ public record Cidr(InetAddress address, int prefixLength) {
 
     /** True when {@code a} lies in this block. */
     public boolean contains(InetAddress a) {
-        byte[] b = a.getAddress();
+        return contains(a.getAddress());
+    }
+
+    /**
+     * True when the raw address {@code raw} ({@link InetAddress#getAddress()}: 4 bytes for IPv4,
+     * 16 for IPv6, an IPv4-mapped IPv6 address counting as its IPv4 address) lies in this block.
+     */
+    public boolean contains(byte[] raw) {
+        byte[] b = raw;
         byte[] net = address.getAddress();
         if (b.length == 16 && net.length == 4 && isV4Mapped(b)) {
             b = Arrays.copyOfRange(b, 12, 16);

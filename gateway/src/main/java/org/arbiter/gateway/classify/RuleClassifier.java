@@ -36,7 +36,7 @@ public final class RuleClassifier implements Classifier {
                         String host, Cidr source) {
         boolean test(RequestAttributes r) {
             if (source != null) {
-                java.net.InetAddress client = r.clientAddress();
+                byte[] client = r.clientAddress();
                 if (client == null || !source.contains(client)) {
                     return false;
                 }

@@ -35,6 +35,7 @@ import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.ServerHealth;
 import org.arbiter.gateway.Ticket;
+import org.arbiter.gateway.classify.Classifiers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -138,7 +139,7 @@ public final class DataPlane {
         this.home = loops.get(0);
         this.socketChannel = requireNonNull(socketChannel, "socketChannel");
         this.core = requireNonNull(core, "core");
-        this.classifier = Classifier.fromRules(cluster.classes());
+        this.classifier = Classifiers.fromRules(cluster.classes());
         this.cluster = cluster;
         this.configVersion = new ConfigVersion(0, "", java.time.Instant.now());
         try {
@@ -202,7 +203,7 @@ public final class DataPlane {
                 }
                 if (skipped) {
                     LOG.warn("server {} missed {} load polls in a row: skipped for {} s", core.serverId(s),
-                            core.polls().misses(s), org.arbiter.gateway.dispatch.PollBook.SKIP_SECONDS);
+                            core.polls().misses(s), org.arbiter.gateway.PollBook.SKIP_SECONDS);
                 }
             }
         });
@@ -1207,7 +1208,7 @@ public final class DataPlane {
                 try {
                     r = core.reconfigure(next, configured, now());
                     if (r.notApplied().isEmpty()) {
-                        classifier = Classifier.fromRules(next.classes());
+                        classifier = Classifiers.fromRules(next.classes());
                     }
                     URI[] old = serverUrls;
                     URI[] urls = java.util.Arrays.copyOf(old, core.serverCount());

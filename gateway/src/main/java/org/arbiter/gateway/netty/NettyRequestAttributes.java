@@ -17,8 +17,8 @@ final class NettyRequestAttributes implements RequestAttributes {
     }
 
     @Override
-    public java.net.InetAddress clientAddress() {
-        return client;
+    public byte[] clientAddress() {
+        return client == null ? null : client.getAddress();
     }
 
     @Override
