@@ -104,6 +104,8 @@ abstract class CoreBooks<R> {
         slots.install(a);
     }
 
+    // ---------------------------------------------------------------- reload
+
     /**
      * Takes over a reloaded configuration without losing a request (docs/gateway.md, Reload).
      *
