@@ -1,13 +1,9 @@
 package org.arbiter.gateway;
 
-import org.arbiter.common.config.DispatchConfig;
-import java.util.random.RandomGenerator;
-import org.arbiter.gateway.dispatch.LeastOutstanding;
-import org.arbiter.gateway.dispatch.RandomPoll;
-
 /**
  * Chooses the server for a released request among those with a free slot under N(g,s). Decides
- * only; the core enforces the caps. Confined to the thread that drives the core.
+ * only; the core enforces the caps. Confined to the thread that drives the core. The implementations
+ * live in {@code dispatch/}, with their factories in {@code dispatch.Balancers}.
  */
 public interface Balancer {
 
@@ -42,23 +38,5 @@ public interface Balancer {
         /** The balancer sampled server s: poll it (if it has a loadUrl) so the next decisions know its load. */
         default void wantPoll(int s) {
         }
-    }
-
-    /** Least outstanding relative to the cap (smallest inflight/N(g,s)), ties round-robin. */
-    static Balancer leastOutstanding() {
-        return new LeastOutstanding();
-    }
-
-    /** Random polling (002 §3): poll d available servers at random, take the least loaded. */
-    static Balancer randomPoll(int d, RandomGenerator random) {
-        return new RandomPoll(d, random);
-    }
-
-    /** The balancer named in {@code dispatch.balancer}. */
-    static Balancer of(DispatchConfig.Balancer kind, int pollSize, RandomGenerator random) {
-        return switch (kind) {
-            case LEAST_OUTSTANDING -> leastOutstanding();
-            case RANDOM_POLL -> randomPoll(pollSize, random);
-        };
     }
 }

@@ -2,20 +2,11 @@ package org.arbiter.gateway;
 
 import static java.util.Objects.requireNonNull;
 
-import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.random.RandomGenerator;
-import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
-import org.arbiter.common.utility.YieldFunction;
-import org.arbiter.gateway.stats.StatsRecorder;
 
 /*
  * The gateway's data plane without I/O (docs/architecture.md, the data loop; 003 §III).
@@ -34,14 +25,10 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           a backoff that grows; then one trial request (or a passing probe) brings it back. A
  *           server counts as available only while ServerHealth admits it, so "no slot idles while
  *           a queue is non-empty" reads "…and a server is up".
- * Yield:    every class has a yield function (002 §2.2; YieldFunction.of(ClassConfig)): each arrival
- *           offers its full yield, each completion realises Y_c(response time), a drop realises 0
- *           (StatsRecorder, GatewayStats yield). The core also keeps what 002's schedulers read
- *           (Scheduler.ClassView): per class an EWMA of the measured service times (dispatch to
- *           completion, weight SERVICE_EWMA on the newest), the decayed consumption u_c(t) of 002
- *           eq. 2-3 (β = 0.95 per second, s(r) = the service seconds, updated at each completion) and
- *           the same sum with a short memory (β = 0.75 per second; step 2a reads both, YieldScheduler),
- *           and the gateway's drops over arrivals in dispatch.adaptive.window (RecentDrops).
+ * Yield:    every class has a yield function (002 §2.2): each arrival offers its full yield, each
+ *           completion realises Y_c(response time), a drop realises 0 (StatsRecorder, GatewayStats
+ *           yield). What 002's schedulers read (Scheduler.ClassView: service EWMA, the decayed
+ *           consumption u_c(t) of 002 eq. 2-3 and its short memory, recent drops) is YieldBook's.
  *           With a scheduler that dropsZeroYield (edf, yid, greedy, adaptive), a queue head whose
  *           wait + expected service reaches its deadline D_c is dropped (002 Fig. 5 step 1):
  *           next returns it EXPIRED with dropReason ZERO_YIELD (answer 503 and call next again),
@@ -56,6 +43,12 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *           server ejected by then.
  *           Each class queue stays ordered by arrival (a requeued ticket goes before every ticket
  *           that arrived after it), so the head is always the next to expire.
+ * Books:    the state lives in package-private books, each with its design note: ClassQueues
+ *           (per class: queue, limit, timeout, in flight, weight), ServerSlots (per server: cap,
+ *           in flight, retired, provisional caps), YieldBook, LoadPolls, ServerHealth, and the
+ *           StatsRecorder the measurements go to. CoreBooks builds them, answers every read, and
+ *           swaps settings (applyAllocation, reconfigure); GatewayCore extends it with the events:
+ *           it alone moves a ticket from one state to the next and tells the books and the recorder.
  *
  * Time:     nothing here reads a clock; every operation takes nowNanos (monotonic, any origin), so
  *           the discrete-event simulator and the tests drive it in virtual time.
@@ -76,264 +69,63 @@ import org.arbiter.gateway.stats.StatsRecorder;
  *
  * @param <R> the adapter's request type (a Netty request, a simulator record)
  */
-public final class GatewayCore<R> {
+public final class GatewayCore<R> extends CoreBooks<R> {
 
-    private final String gatewayId;
-    private final String[] classNames;
-    private final Map<String, Integer> classIndex = new HashMap<>();
-    private final int defaultClass;
-    private final int[] queueLimits;
-    private final long[] queueTimeoutNanos;
-    private final ArrayDeque<Ticket<R>>[] queues;
-    private final int[] classInFlight;
-    private final double[] weights;
-    private String[] serverIds;
-    private final Map<String, Integer> serverIndex = new HashMap<>();
-    private int[] caps;
-    private int[] serverInFlight;
-    /** Servers a reload removed: cap 0 whatever the allocation says; their in-flight requests finish. */
-    private boolean[] retired;
-    /**
-     * Caps of servers a reload added while a GRM allocation is in force, until an allocation names
-     * them (a GRM that has not read the new file yet would otherwise give them 0).
-     */
-    private final Map<String, Integer> provisionalCaps = new HashMap<>();
-    private final ServerHealth health;
     /** Retries after sending, on the server a request failed on last time, that do not spend its one retry. */
     private final int sameServerRetries;
     private final Scheduler scheduler;
     private final Balancer balancer;
-    private final StatsRecorder stats;
-    private final YieldFunction[] yields;
-    private final long[] deadlineNanos;
-    private final double[] minShares;
-    /** EWMA of measured service seconds per class; NaN before the first completion. */
-    private final double[] serviceEwma;
-    /** u_c(t) of 002 eq. 2-3 as of usageAtNanos. */
-    private final double[] usage;
-    /** The same with RECENT_CONSUMPTION_DECAY_PER_SECOND, as of usageAtNanos. */
-    private final double[] recentUsage;
-    private long usageAtNanos;
-    private final RecentDrops recentDrops;
-    /** Load polls (002 §3): answers, misses, skips; only servers with a loadUrl are polled. */
-    private final org.arbiter.gateway.dispatch.PollBook polls;
-    private boolean[] pollable;
-    private boolean[] pollWanted;
-    private final ArrayDeque<Integer> pollOutbox = new ArrayDeque<>();
-    private final double[] offeredYield;
-    private final double[] realisedYield;
+    private final Scheduler.ClassView classView;
+    private final Balancer.ServerView serverView;
     /**
      * The backlog: from a dispatch attempt that found no free slot with requests queued, until the
      * queues are empty. Meanwhile every slot is busy and each dispatch fills one a completion freed.
      */
     private boolean backlogged;
-    private Allocation allocation;
     private long sequence;
-    private long now;
-    private int queued;
-
-    private final Scheduler.ClassView classView = new Scheduler.ClassView() {
-        @Override
-        public int classCount() {
-            return classNames.length;
-        }
-
-        @Override
-        public int backlog(int c) {
-            return queues[c].size();
-        }
-
-        @Override
-        public int inFlight(int c) {
-            return classInFlight[c];
-        }
-
-        @Override
-        public double weight(int c) {
-            return weights[c];
-        }
-
-        @Override
-        public long headSequence(int c) {
-            Ticket<R> head = queues[c].peekFirst();
-            return head == null ? Long.MAX_VALUE : head.sequence;
-        }
-
-        @Override
-        public long nowNanos() {
-            return now;
-        }
-
-        @Override
-        public long headArrivalNanos(int c) {
-            Ticket<R> head = queues[c].peekFirst();
-            return head == null ? now : head.arrivalNanos();
-        }
-
-        @Override
-        public YieldFunction yield(int c) {
-            return yields[c];
-        }
-
-        @Override
-        public double expectedServiceSeconds(int c) {
-            return GatewayCore.this.expectedServiceSeconds(c);
-        }
-
-        @Override
-        public double consumption(int c) {
-            return usage[c];   // as of the latest completion, as every class's: the shares are those of now
-        }
-
-        @Override
-        public double recentConsumption(int c) {
-            return recentUsage[c];
-        }
-
-        @Override
-        public double minShare(int c) {
-            return minShares[c];
-        }
-
-        @Override
-        public double dropRatio() {
-            return recentDrops.ratio(now);
-        }
-    };
-
-    private final Balancer.ServerView serverView = new Balancer.ServerView() {
-        @Override
-        public int serverCount() {
-            return serverIds.length;
-        }
-
-        @Override
-        public int inFlight(int s) {
-            return serverInFlight[s];
-        }
-
-        @Override
-        public int cap(int s) {
-            return caps[s];
-        }
-
-        @Override
-        public boolean available(int s) {
-            return serverInFlight[s] < caps[s] && health.admits(s, now);
-        }
-
-        @Override
-        public int polledLoad(int s) {
-            return polls.load(s, now);
-        }
-
-        @Override
-        public boolean skipped(int s) {
-            return polls.skipped(s, now);
-        }
-
-        @Override
-        public void wantPoll(int s) {
-            if (pollable[s] && !pollWanted[s]) {
-                pollWanted[s] = true;
-                pollOutbox.addLast(s);
-            }
-        }
-    };
 
     /**
      * @param cluster    classes (queues, limits, timeouts, initial weights), servers, control (window, report period)
      * @param gatewayId  this gateway's id (stamped on snapshots; allocations for others are ignored)
      * @param initial    the allocation to start from (see {@code ConfiguredAllocation})
-     * @param scheduler  which class goes next
-     * @param balancer   which server
+     * @param scheduler  which class goes next ({@code scheduler.Schedulers.of(cluster.dispatch())})
+     * @param balancer   which server ({@code dispatch.Balancers.of(cluster.dispatch(), random)})
      * @param nowNanos   the start of time for this core
      */
-    @SuppressWarnings("unchecked")
     public GatewayCore(ClusterConfig cluster, String gatewayId, Allocation initial, Scheduler scheduler,
                        Balancer balancer, long nowNanos) {
-        requireNonNull(cluster, "cluster");
-        this.gatewayId = requireNonNull(gatewayId, "gatewayId");
+        super(cluster, gatewayId, initial, nowNanos);
         this.scheduler = requireNonNull(scheduler, "scheduler");
         this.balancer = requireNonNull(balancer, "balancer");
-        List<ClassConfig> classes = cluster.classes();
-        int nc = classes.size();
-        classNames = new String[nc];
-        queueLimits = new int[nc];
-        queueTimeoutNanos = new long[nc];
-        queues = new ArrayDeque[nc];
-        classInFlight = new int[nc];
-        weights = new double[nc];
-        yields = new YieldFunction[nc];
-        deadlineNanos = new long[nc];
-        minShares = new double[nc];
-        serviceEwma = new double[nc];
-        usage = new double[nc];
-        recentUsage = new double[nc];
-        offeredYield = new double[nc];
-        realisedYield = new double[nc];
-        java.util.Arrays.fill(serviceEwma, Double.NaN);
-        for (int c = 0; c < nc; c++) {
-            ClassConfig cc = classes.get(c);
-            yields[c] = YieldFunction.of(cc);
-            deadlineNanos[c] = yields[c].deadlineNanos();
-            minShares[c] = cc.minShare();
-            classNames[c] = cc.name();
-            classIndex.put(cc.name(), c);
-            queueLimits[c] = cc.queue().limit();
-            queueTimeoutNanos[c] = (long) (cc.queue().timeoutSeconds() * 1e9);
-            queues[c] = new ArrayDeque<>();
-            weights[c] = cc.weight();
-        }
-        int def = nc - 1;
-        for (int c = 0; c < nc; c++) {
-            if (classes.get(c).isDefault()) {
-                def = c;
-            }
-        }
-        this.defaultClass = def;
-        List<ServerConfig> servers = cluster.servers();
-        int ns = servers.size();
-        serverIds = new String[ns];
-        caps = new int[ns];
-        serverInFlight = new int[ns];
-        retired = new boolean[ns];
-        boolean[] probed = new boolean[ns];
-        polls = new org.arbiter.gateway.dispatch.PollBook(ns);
-        pollable = new boolean[ns];
-        pollWanted = new boolean[ns];
-        for (int s = 0; s < ns; s++) {
-            serverIds[s] = servers.get(s).id();
-            serverIndex.put(serverIds[s], s);
-            caps[s] = servers.get(s).concurrency();
-            probed[s] = servers.get(s).health().enabled();
-            pollable[s] = servers.get(s).loadUrl() != null;
-        }
-        this.health = new ServerHealth(serverIds, cluster.dispatch().ejection(), probed);
         this.sameServerRetries = cluster.dispatch().ejection().threshold();
-        this.now = nowNanos;
-        this.usageAtNanos = nowNanos;
-        this.recentDrops = new RecentDrops(cluster.dispatch().adaptive().windowSeconds());
-        this.stats = new StatsRecorder(List.of(classNames), List.of(serverIds), queueLimits,
-                (long) (cluster.control().statsWindowSeconds() * 1e9),
-                (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
-        this.allocation = requireNonNull(initial, "initial");
-        install(initial);
+        this.classView = new QueuesView<>(queues, yields, () -> now);
+        this.serverView = new SlotsView(slots, health, polls, () -> now);
     }
 
-    /** A core with the scheduler and balancer named in {@code dispatch}. */
-    public static <R> GatewayCore<R> fromConfig(ClusterConfig cluster, String gatewayId, Allocation initial,
-                                                RandomGenerator random, long nowNanos) {
-        return new GatewayCore<>(cluster, gatewayId, initial, Scheduler.of(cluster.dispatch()),
-                Balancer.of(cluster.dispatch().balancer(), cluster.dispatch().pollSize(), random), nowNanos);
+    /**
+     * What {@link #reconfigure} did.
+     *
+     * @param serversAdded   ids that joined (new, or removed earlier and back)
+     * @param serversRemoved ids that take no new request from now on (their in-flight requests finish)
+     * @param classesChanged classes whose queue limit, queue timeout, target/yield or minShare changed
+     * @param notApplied     what the running gateway could not take over, one line each (a restart does)
+     */
+    public record Reconfiguration(List<String> serversAdded, List<String> serversRemoved, List<String> classesChanged,
+                                  List<String> notApplied) {
+        public Reconfiguration {
+            serversAdded = List.copyOf(serversAdded);
+            serversRemoved = List.copyOf(serversRemoved);
+            classesChanged = List.copyOf(classesChanged);
+            notApplied = List.copyOf(notApplied);
+        }
     }
 
     // ---------------------------------------------------------------- requests
 
     /** Offers a request of class {@code className} (an unknown name falls to the default class). */
     public Ticket<R> offer(R request, String className, long nowNanos) {
-        Integer c = classIndex.get(className);
-        return offer(request, c == null ? defaultClass : c, nowNanos);
+        int c = queues.indexOf(className);
+        return offer(request, c < 0 ? queues.defaultClass() : c, nowNanos);
     }
 
     /**
@@ -343,24 +135,22 @@ public final class GatewayCore<R> {
      */
     public Ticket<R> offer(R request, int c, long nowNanos) {
         tick(nowNanos);
-        Ticket<R> t = new Ticket<>(request, c, classNames[c], nowNanos, sequence++);
-        int len = queues[c].size();
+        Ticket<R> t = new Ticket<>(request, c, queues.name(c), nowNanos, sequence++);
+        int len = queues.size(c);
         stats.arrival(c, len, nowNanos);
-        stats.offered(c, yields[c].full(), nowNanos);
-        offeredYield[c] += yields[c].full();
-        recentDrops.arrival(now);
-        if (len >= queueLimits[c] && !(queued == 0 && anyServerAvailable())) {
+        stats.offered(c, yields.yield(c).full(), nowNanos);
+        yields.offer(c, now);
+        if (len >= queues.limit(c) && !(queues.queued() == 0 && anyServerAvailable())) {
             t.state = Ticket.State.REJECTED;
             t.dropReason = DropReason.QUEUE_FULL;
             stats.dropped(c, DropReason.QUEUE_FULL, nowNanos);
-            recentDrops.drop(now);
+            yields.dropped(now);
             return t;
         }
         t.state = Ticket.State.QUEUED;
-        queues[c].addLast(t);
-        queued++;
+        queues.add(t);
         stats.accepted(c, nowNanos);
-        stats.queueLength(c, queues[c].size(), nowNanos);
+        stats.queueLength(c, queues.size(c), nowNanos);
         return t;
     }
 
@@ -375,14 +165,14 @@ public final class GatewayCore<R> {
      */
     public Ticket<R> next(long nowNanos) {
         tick(nowNanos);
-        if (queued == 0) {
+        if (queues.queued() == 0) {
             return null;
         }
         if (scheduler.dropsZeroYield()) {
-            for (int c = 0; c < queues.length; c++) {
-                Ticket<R> head = queues[c].peekFirst();
-                if (head != null && worthless(head, nowNanos)) {
-                    return drop(queues[c].pollFirst(), DropReason.ZERO_YIELD, nowNanos);
+            for (int c = 0; c < queues.count(); c++) {
+                Ticket<R> head = queues.head(c);
+                if (head != null && yields.worthless(head, nowNanos)) {
+                    return drop(queues.take(c), DropReason.ZERO_YIELD, nowNanos);
                 }
             }
         }
@@ -398,7 +188,7 @@ public final class GatewayCore<R> {
         if (c < 0) {
             return null;
         }
-        Ticket<R> t = queues[c].pollFirst();
+        Ticket<R> t = queues.take(c);
         if (t.failedOn == s) {
             // a retry goes to another server when one has a free slot (HAProxy's redispatch): the
             // one it failed on may be dying with its failures not yet counted to an ejection
@@ -407,9 +197,8 @@ public final class GatewayCore<R> {
                 s = other;
             }
         }
-        queued--;
-        stats.queueLength(c, queues[c].size(), nowNanos);
-        classInFlight[c]++;
+        stats.queueLength(c, queues.size(c), nowNanos);
+        queues.dispatched(c);
         t.state = Ticket.State.DISPATCHED;
         t.dispatchNanos = nowNanos;
         if (t.attempts == 0) {
@@ -422,26 +211,23 @@ public final class GatewayCore<R> {
     }
 
     private void assign(Ticket<R> t, int s, long nowNanos) {
-        if (serverInFlight[s] >= caps[s]) {
-            throw new IllegalStateException("server " + serverIds[s] + ": inflight " + serverInFlight[s]
-                    + " (expected: < cap " + caps[s] + ")");
-        }
+        int inFlight = slots.take(s);
         t.server = s;
-        t.serverId = serverIds[s];
+        t.serverId = slots.id(s);
         t.attempts++;
         t.trial = health.dispatched(s, nowNanos);
         polls.sent(s);
-        serverInFlight[s]++;
-        stats.serverInFlight(s, serverInFlight[s], nowNanos);
+        stats.serverInFlight(s, inFlight, nowNanos);
     }
 
     /** The ticket leaves its server (done, failed, requeued): frees the slot, and a pending trial. */
     private void leaveServer(Ticket<R> t, long nowNanos) {
+        queues.leftServer(t.classIndex());
         if (t.trial) {
             t.trial = false;
             health.trialEnded(t.server, nowNanos);
         }
-        release(t.server, nowNanos);
+        stats.serverInFlight(t.server, slots.release(t.server), nowNanos);
     }
 
     /**
@@ -486,17 +272,16 @@ public final class GatewayCore<R> {
     private void end(Ticket<R> t, Outcome outcome, long nowNanos) {
         t.state = Ticket.State.DONE;
         int c = t.classIndex();
-        classInFlight[c]--;
         leaveServer(t, nowNanos);
         switch (outcome) {
             case OK -> {
                 long responseNanos = nowNanos - t.arrivalNanos();
                 long serviceNanos = nowNanos - t.dispatchNanos;
                 stats.completed(c, t.server, responseNanos, serviceNanos, nowNanos);
-                double y = yields[c].yield(responseNanos / 1e9);
+                double y = yields.yield(c).yield(responseNanos / 1e9);
                 stats.realised(c, y, nowNanos);
-                realisedYield[c] += y;
-                served(c, serviceNanos / 1e9);
+                yields.realise(c, y);
+                yields.served(c, serviceNanos / 1e9, now);
             }
             case BACKEND_TIMEOUT -> {
                 t.dropReason = DropReason.BACKEND_TIMEOUT;
@@ -510,11 +295,6 @@ public final class GatewayCore<R> {
             }
             case CANCELLED -> { }
         }
-    }
-
-    private void release(int s, long nowNanos) {
-        serverInFlight[s]--;
-        stats.serverInFlight(s, serverInFlight[s], nowNanos);
     }
 
     /**
@@ -582,28 +362,13 @@ public final class GatewayCore<R> {
 
     /** Back to the queue, before every ticket of its class that arrived after it. */
     private void requeue(Ticket<R> t, long nowNanos) {
-        int c = t.classIndex();
-        classInFlight[c]--;
         leaveServer(t, nowNanos);
         t.state = Ticket.State.QUEUED;
         t.failedOn = t.server;
         t.server = -1;
         t.serverId = null;
-        ArrayDeque<Ticket<R>> q = queues[c];
-        if (q.isEmpty() || q.peekFirst().sequence > t.sequence) {
-            q.addFirst(t);
-        } else {
-            ArrayDeque<Ticket<R>> older = new ArrayDeque<>();
-            while (!q.isEmpty() && q.peekFirst().sequence < t.sequence) {
-                older.addLast(q.pollFirst());
-            }
-            q.addFirst(t);
-            while (!older.isEmpty()) {
-                q.addFirst(older.pollLast());
-            }
-        }
-        queued++;
-        stats.queueLength(c, q.size(), nowNanos);
+        queues.requeue(t);
+        stats.queueLength(t.classIndex(), queues.size(t.classIndex()), nowNanos);
     }
 
     /** An active health check of server s passed ({@code ok}) or failed. */
@@ -620,11 +385,10 @@ public final class GatewayCore<R> {
     public void cancel(Ticket<R> t, long nowNanos) {
         tick(nowNanos);
         if (t.state == Ticket.State.QUEUED) {
-            queues[t.classIndex()].remove(t);
-            queued--;
+            queues.remove(t);
             t.state = Ticket.State.DONE;
             endBacklogIfEmpty(nowNanos);
-            stats.queueLength(t.classIndex(), queues[t.classIndex()].size(), nowNanos);
+            stats.queueLength(t.classIndex(), queues.size(t.classIndex()), nowNanos);
         } else if (t.state == Ticket.State.DISPATCHED) {
             complete(t, Outcome.CANCELLED, nowNanos);
         }
@@ -639,14 +403,12 @@ public final class GatewayCore<R> {
         tick(nowNanos);
         List<Ticket<R>> expired = List.of();
         boolean zeroYield = scheduler.dropsZeroYield();
-        for (int c = 0; c < queues.length; c++) {
-            ArrayDeque<Ticket<R>> q = queues[c];
-            while (!q.isEmpty()) {
-                Ticket<R> head = q.peekFirst();
+        for (int c = 0; c < queues.count(); c++) {
+            for (Ticket<R> head; (head = queues.head(c)) != null; ) {
                 DropReason reason;
-                if (nowNanos - head.arrivalNanos() >= queueTimeoutNanos[c]) {
+                if (nowNanos - head.arrivalNanos() >= queues.timeoutNanos(c)) {
                     reason = DropReason.QUEUE_TIMEOUT;
-                } else if (zeroYield && worthless(head, nowNanos)) {
+                } else if (zeroYield && yields.worthless(head, nowNanos)) {
                     reason = DropReason.ZERO_YIELD;
                 } else {
                     break;
@@ -654,33 +416,22 @@ public final class GatewayCore<R> {
                 if (expired.isEmpty()) {
                     expired = new ArrayList<>();
                 }
-                expired.add(drop(q.pollFirst(), reason, nowNanos));
+                expired.add(drop(queues.take(c), reason, nowNanos));
             }
         }
         return expired;
     }
 
-    /** A ticket just taken from its queue head is dropped: EXPIRED with {@code reason}, counted. */
+    /** A ticket just taken from its queue head ({@link ClassQueues#take}) is dropped: EXPIRED with {@code reason}, counted. */
     private Ticket<R> drop(Ticket<R> t, DropReason reason, long nowNanos) {
         int c = t.classIndex();
-        queued--;
         t.state = Ticket.State.EXPIRED;
         t.dropReason = reason;
         endBacklogIfEmpty(nowNanos);
         stats.dropped(c, reason, nowNanos);
-        stats.queueLength(c, queues[c].size(), nowNanos);
-        recentDrops.drop(now);
+        stats.queueLength(c, queues.size(c), nowNanos);
+        yields.dropped(now);
         return t;
-    }
-
-    /** 002 Fig. 5 step 1: wait so far + expected service reaches the yield deadline, so no yield can be earned. */
-    private boolean worthless(Ticket<R> t, long nowNanos) {
-        int c = t.classIndex();
-        return nowNanos - t.arrivalNanos() + expectedServiceNanos(c) >= deadlineNanos[c];
-    }
-
-    private long expectedServiceNanos(int c) {
-        return Math.round(expectedServiceSeconds(c) * 1e9);
     }
 
     /**
@@ -690,69 +441,16 @@ public final class GatewayCore<R> {
     public long nextExpiryNanos() {
         long next = Long.MAX_VALUE;
         boolean zeroYield = scheduler.dropsZeroYield();
-        for (int c = 0; c < queues.length; c++) {
-            Ticket<R> head = queues[c].peekFirst();
+        for (int c = 0; c < queues.count(); c++) {
+            Ticket<R> head = queues.head(c);
             if (head != null) {
-                next = Math.min(next, head.arrivalNanos() + queueTimeoutNanos[c]);
+                next = Math.min(next, head.arrivalNanos() + queues.timeoutNanos(c));
                 if (zeroYield) {
-                    next = Math.min(next, head.arrivalNanos() + deadlineNanos[c] - expectedServiceNanos(c));
+                    next = Math.min(next, yields.worthlessAtNanos(c, head.arrivalNanos()));
                 }
             }
         }
         return next;
-    }
-
-    // ---------------------------------------------------------------- yield scheduling state
-
-    /** Weight of the newest measurement in the per-class EWMA of service times. */
-    static final double SERVICE_EWMA = 0.05;
-    /** β of 002 eq. 2-3: a request completed one second ago weighs 0.95 of one completed now. */
-    static final double CONSUMPTION_DECAY_PER_SECOND = 0.95;
-    /** β of the short memory step 2a also reads (YieldScheduler): 3.5 s time constant. */
-    static final double RECENT_CONSUMPTION_DECAY_PER_SECOND = 0.75;
-
-    /** Class c's expected service time, s: the EWMA of its measured service times, 0 before the first. */
-    public double expectedServiceSeconds(int c) {
-        double e = serviceEwma[c];
-        return Double.isNaN(e) ? 0 : e;
-    }
-
-    /** u_c of 002 eq. 2 as of the latest completion (decayed by eq. 3 at each completion). */
-    public double consumption(int c) {
-        return usage[c];
-    }
-
-    /** The full yield offered by class c's arrivals since the core started (may be read from other threads, a moment stale). */
-    public double offeredYield(int c) {
-        return offeredYield[c];
-    }
-
-    /** The yield class c's completions realised since the core started (may be read from other threads, a moment stale). */
-    public double realisedYield(int c) {
-        return realisedYield[c];
-    }
-
-    /** Gateway drops over arrivals in the adaptive window ending at the latest time the core was given. */
-    public double recentDropRatio() {
-        return recentDrops.ratio(now);
-    }
-
-    /** A request of class c completed after {@code serviceSeconds} at its server. */
-    private void served(int c, double serviceSeconds) {
-        double e = serviceEwma[c];
-        serviceEwma[c] = Double.isNaN(e) ? serviceSeconds : e + SERVICE_EWMA * (serviceSeconds - e);
-        long dt = now - usageAtNanos;
-        if (dt > 0) {
-            double decay = Math.pow(CONSUMPTION_DECAY_PER_SECOND, dt / 1e9);
-            double recentDecay = Math.pow(RECENT_CONSUMPTION_DECAY_PER_SECOND, dt / 1e9);
-            for (int k = 0; k < usage.length; k++) {
-                usage[k] *= decay;
-                recentUsage[k] *= recentDecay;
-            }
-            usageAtNanos = now;
-        }
-        usage[c] += serviceSeconds;
-        recentUsage[c] += serviceSeconds;
     }
 
     // ---------------------------------------------------------------- load polls (002 §3)
@@ -762,34 +460,22 @@ public final class GatewayCore<R> {
      * the adapter polls each and reports {@link #pollAnswered} or {@link #pollMissed}.
      */
     public List<Integer> drainPolls() {
-        if (pollOutbox.isEmpty()) {
-            return List.of();
-        }
-        List<Integer> out = new ArrayList<>(pollOutbox);
-        pollOutbox.clear();
-        return out;
+        return polls.drain();
     }
 
     /** Server s answered its poll within the deadline: {@code active + queued} requests. Ends its pending poll. */
     public void pollAnswered(int s, int active, int queued, long nowNanos) {
         tick(nowNanos);
-        pollWanted[s] = false;
         polls.answered(s, Math.max(0, active) + Math.max(0, queued), nowNanos);
     }
 
     /** Server s's poll was not answered within {@code dispatch.poll.deadline}: discarded, counted toward a skip. */
     public void pollMissed(int s, long nowNanos) {
         tick(nowNanos);
-        pollWanted[s] = false;
         polls.missed(s, nowNanos);
     }
 
-    /** The poll book (misses, skips), for the adapter's log and tests. */
-    public org.arbiter.gateway.dispatch.PollBook polls() {
-        return polls;
-    }
-
-    // ---------------------------------------------------------------- servers
+    // ---------------------------------------------------------------- servers and polls
 
     /**
      * Skips server s for the base backoff, then gives it full traffic again without a trial nor a
@@ -800,326 +486,20 @@ public final class GatewayCore<R> {
         health.hold(s, nowNanos);
     }
 
-    /** Server s is UP (not ejected, not on trial) as of the latest time the core was given. */
-    public boolean isUp(int s) {
-        return health.state(s, now) == ServerHealth.State.UP;
-    }
-
-    /** The servers' health (ejections, transitions), for the adapter's log and for tests. */
-    public ServerHealth health() {
-        return health;
-    }
-
-    /**
-     * Whether some server can take a request now: one with N(g,s) > 0 that is UP, or whose backoff
-     * is over and whose trial a client request may be (without an active check a half-open server
-     * needs traffic to come back, so readiness must not keep traffic away from it). False when
-     * every server is ejected or capped at 0 ("no server can take a request", for readiness).
-     */
-    public boolean canServe(long nowNanos) {
-        tick(nowNanos);
-        for (int s = 0; s < serverIds.length; s++) {
-            if (caps[s] > 0) {
-                ServerHealth.State st = health.state(s, nowNanos);
-                if (st == ServerHealth.State.UP || st == ServerHealth.State.HALF_OPEN && !health.probeTrial(s)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     /** A ticket left its queue: the backlog ends when the queues are empty. */
     private void endBacklogIfEmpty(long nowNanos) {
-        if (backlogged && queued == 0) {
+        if (backlogged && queues.queued() == 0) {
             backlogged = false;
             stats.backlogged(false, nowNanos);
         }
     }
 
     private boolean anyServerAvailable() {
-        for (int s = 0; s < serverIds.length; s++) {
+        for (int s = 0; s < slots.count(); s++) {
             if (serverView.available(s)) {
                 return true;
             }
         }
         return false;
-    }
-
-    // ---------------------------------------------------------------- allocation
-
-    /**
-     * Swaps w(g,c) and N(g,s) at once. Ignored (returns false) when it is for another gateway or
-     * not newer in (epoch, version) than the allocation in force (epoch 0 version 0 is the
-     * configured allocation, replaced by any GRM allocation; a newer epoch beats any version of an
-     * older one). Classes the allocation does not name keep their weight; servers it does not name
-     * get cap 0; names this gateway does not know are ignored. Plausibility against the clock is the
-     * caller's ({@code AllocationFollower}).
-     */
-    public boolean applyAllocation(Allocation a) {
-        requireNonNull(a, "a");
-        boolean configured = allocation.epoch() == 0 && allocation.version() == 0;
-        if (!a.gateway().equals(gatewayId) || !configured && !a.isNewerThan(allocation)) {
-            return false;
-        }
-        allocation = a;
-        install(a);
-        return true;
-    }
-
-    private void install(Allocation a) {
-        a.weights().forEach((name, w) -> {
-            Integer c = classIndex.get(name);
-            if (c != null) {
-                weights[c] = w;
-            }
-        });
-        provisionalCaps.keySet().removeAll(a.serverCaps().keySet()); // the GRM knows them now
-        for (int s = 0; s < serverIds.length; s++) {
-            caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(serverIds[s], provisionalCaps.getOrDefault(serverIds[s], 0));
-        }
-    }
-
-    // ---------------------------------------------------------------- reload
-
-    /**
-     * What {@link #reconfigure} did.
-     *
-     * @param serversAdded   ids that joined (new, or removed earlier and back)
-     * @param serversRemoved ids that take no new request from now on (their in-flight requests finish)
-     * @param classesChanged classes whose queue limit, queue timeout, target/yield or minShare changed
-     * @param notApplied     what the running gateway could not take over, one line each (a restart does)
-     */
-    public record Reconfiguration(List<String> serversAdded, List<String> serversRemoved, List<String> classesChanged,
-                                  List<String> notApplied) {
-        public Reconfiguration {
-            serversAdded = List.copyOf(serversAdded);
-            serversRemoved = List.copyOf(serversRemoved);
-            classesChanged = List.copyOf(classesChanged);
-            notApplied = List.copyOf(notApplied);
-        }
-    }
-
-    /**
-     * Takes over a reloaded configuration without losing a request (docs/gateway.md, Reload).
-     *
-     * <p>Servers: one absent from {@code next} is retired — cap 0 from now on, whatever an
-     * allocation says, while its in-flight requests finish normally; one new in {@code next} joins at
-     * the next index (indices are never reused, so tickets in flight keep theirs), UP, with the cap
-     * {@code configured} gives it (until a GRM allocation names it, when a GRM allocation is in
-     * force). A retired server that comes back joins again under its old index.
-     *
-     * <p>Classes: the class list (names and order) and the default class must stay the same;
-     * otherwise that change is reported in {@link Reconfiguration#notApplied} and only the
-     * settings of classes whose name matches are taken. Per class, the queue limit (a lowered
-     * limit rejects new arrivals only; what is queued stays), the queue timeout (counted from each
-     * request's arrival), the yield function and target, and minShare change at once.
-     *
-     * <p>Allocation: while the configured allocation is in force (no GRM allocation yet),
-     * {@code configured} replaces it — new weights and caps at once; a lowered cap drains as in
-     * {@link #applyAllocation}. A GRM allocation in force stays.
-     *
-     * <p>Nothing queued or in flight is dropped here: every ticket keeps its state, class and server.
-     *
-     * @param next       the reloaded configuration
-     * @param configured the configured allocation of {@code next} for this gateway ({@code ConfiguredAllocation})
-     */
-    public Reconfiguration reconfigure(ClusterConfig next, Allocation configured, long nowNanos) {
-        requireNonNull(next, "next");
-        requireNonNull(configured, "configured");
-        tick(nowNanos);
-        List<String> notApplied = new ArrayList<>();
-        List<String> classesChanged = new ArrayList<>();
-        List<String> names = next.classes().stream().map(ClassConfig::name).toList();
-        if (!names.equals(List.of(classNames))) {
-            notApplied.add("classes: " + List.of(classNames) + " -> " + names
-                    + " (adding, removing or reordering classes needs a restart; the settings of the classes"
-                    + " that kept their name were applied)");
-        } else if (!next.classes().get(defaultClass).isDefault()) {
-            notApplied.add("classes: the default class " + classNames[defaultClass]
-                    + " changed (needs a restart)");
-        }
-        for (ClassConfig cc : next.classes()) {
-            Integer ci = classIndex.get(cc.name());
-            if (ci == null) {
-                continue;
-            }
-            int c = ci;
-            long timeout = (long) (cc.queue().timeoutSeconds() * 1e9);
-            YieldFunction y = YieldFunction.of(cc);
-            if (queueLimits[c] != cc.queue().limit() || queueTimeoutNanos[c] != timeout || !y.equals(yields[c])
-                    || minShares[c] != cc.minShare()) {
-                classesChanged.add(cc.name());
-            }
-            queueLimits[c] = cc.queue().limit();
-            stats.queueLimit(c, queueLimits[c]);
-            queueTimeoutNanos[c] = timeout;
-            yields[c] = y;
-            deadlineNanos[c] = y.deadlineNanos();
-            minShares[c] = cc.minShare();
-        }
-        List<String> added = new ArrayList<>();
-        List<String> removed = new ArrayList<>();
-        Map<String, ServerConfig> nextServers = new java.util.LinkedHashMap<>();
-        next.servers().forEach(sc -> nextServers.put(sc.id(), sc));
-        for (int s = 0; s < serverIds.length; s++) {
-            if (!retired[s] && !nextServers.containsKey(serverIds[s])) {
-                retired[s] = true;
-                caps[s] = 0;
-                provisionalCaps.remove(serverIds[s]);
-                removed.add(serverIds[s]);
-            }
-        }
-        boolean configuredInForce = allocation.epoch() == 0 && allocation.version() == 0;
-        for (ServerConfig sc : nextServers.values()) {
-            Integer known = serverIndex.get(sc.id());
-            int s;
-            if (known == null) {
-                s = serverIds.length;
-                int n = s + 1;
-                serverIds = java.util.Arrays.copyOf(serverIds, n);
-                serverIds[s] = sc.id();
-                caps = java.util.Arrays.copyOf(caps, n);
-                serverInFlight = java.util.Arrays.copyOf(serverInFlight, n);
-                retired = java.util.Arrays.copyOf(retired, n);
-                serverIndex.put(sc.id(), s);
-                health.addServer(sc.id(), sc.health().enabled());
-                stats.addServer(sc.id(), nowNanos);
-                polls.addServer();
-                pollable = java.util.Arrays.copyOf(pollable, n);
-                pollWanted = java.util.Arrays.copyOf(pollWanted, n);
-                pollable[s] = sc.loadUrl() != null;
-                added.add(sc.id());
-            } else {
-                s = known;
-                health.probeTrial(s, sc.health().enabled());
-                pollable[s] = sc.loadUrl() != null;
-                if (!retired[s]) {
-                    continue;
-                }
-                retired[s] = false;
-                added.add(sc.id());
-            }
-            if (!configuredInForce && !allocation.serverCaps().containsKey(sc.id())) {
-                provisionalCaps.put(sc.id(), configured.serverCaps().getOrDefault(sc.id(), 0));
-            }
-        }
-        if (configuredInForce) {
-            allocation = configured;
-        }
-        install(allocation);
-        return new Reconfiguration(added, removed, classesChanged, notApplied);
-    }
-
-    /** Whether a reload removed server s (it takes no new request). */
-    public boolean retired(int s) {
-        return retired[s];
-    }
-
-    /** The allocation in force. */
-    public Allocation allocation() {
-        return allocation;
-    }
-
-    // ---------------------------------------------------------------- measurement
-
-    /** The sliding-window statistics as of {@code nowNanos}, stamped {@code at}. */
-    public GatewayStats snapshot(Instant at, long nowNanos) {
-        tick(nowNanos);
-        boolean[] upNow = new boolean[serverIds.length];
-        int[] capsNow = caps.clone();
-        for (int s = 0; s < upNow.length; s++) {
-            upNow[s] = isUp(s);
-            if (health.ejected(s, nowNanos)) {
-                capsNow[s] = 0; // an ejected server's slots are capacity lost
-            }
-        }
-        int[] qlen = new int[classNames.length];
-        for (int c = 0; c < qlen.length; c++) {
-            qlen[c] = queues[c].size();
-        }
-        return stats.snapshot(gatewayId, at, nowNanos, allocation.version(),
-                new StatsRecorder.Live(weights.clone(), qlen, classInFlight.clone(), serverInFlight.clone(),
-                        capsNow, upNow));
-    }
-
-    private void tick(long nowNanos) {
-        if (nowNanos > now) {
-            now = nowNanos;
-        }
-    }
-
-    // ---------------------------------------------------------------- views
-
-    public String gatewayId() {
-        return gatewayId;
-    }
-
-    public int classCount() {
-        return classNames.length;
-    }
-
-    public String className(int c) {
-        return classNames[c];
-    }
-
-    /** The index of class {@code name}, or -1. */
-    public int classIndex(String name) {
-        Integer c = classIndex.get(name);
-        return c == null ? -1 : c;
-    }
-
-    public int queueLength(int c) {
-        return queues[c].size();
-    }
-
-    public int queueLimit(int c) {
-        return queueLimits[c];
-    }
-
-    /** Requests of class c at servers. */
-    public int inFlight(int c) {
-        return classInFlight[c];
-    }
-
-    public double weight(int c) {
-        return weights[c];
-    }
-
-    public int serverCount() {
-        return serverIds.length;
-    }
-
-    public String serverId(int s) {
-        return serverIds[s];
-    }
-
-    /** The index of server {@code id}, or -1. */
-    public int serverIndex(String id) {
-        Integer s = serverIndex.get(id);
-        return s == null ? -1 : s;
-    }
-
-    public int serverInFlight(int s) {
-        return serverInFlight[s];
-    }
-
-    /** N(g,s) in force. */
-    public int cap(int s) {
-        return caps[s];
-    }
-
-    /** Requests waiting in all queues. */
-    public int queued() {
-        return queued;
-    }
-
-    /** Requests at servers, all classes. */
-    public int inFlightTotal() {
-        int n = 0;
-        for (int v : classInFlight) {
-            n += v;
-        }
-        return n;
     }
 }

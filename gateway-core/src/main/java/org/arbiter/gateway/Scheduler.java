@@ -1,12 +1,6 @@
 package org.arbiter.gateway;
 
-import org.arbiter.common.config.Choice;
-import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.utility.YieldFunction;
-import org.arbiter.gateway.scheduler.Fcfs;
-import org.arbiter.gateway.scheduler.StaticPriority;
-import org.arbiter.gateway.scheduler.WeightedRoundRobin;
-import org.arbiter.gateway.scheduler.YieldScheduler;
 
 /**
  * Chooses which class queue releases its head when a slot is free. A scheduler only decides; the
@@ -14,7 +8,8 @@ import org.arbiter.gateway.scheduler.YieldScheduler;
  * dequeues, counts and dispatches itself).
  *
  * <p>Implementations may keep private state (a round-robin cursor) and are confined to the thread
- * that drives their core: not thread-safe.
+ * that drives their core: not thread-safe. They live in {@code scheduler/}, with their factories in
+ * {@code scheduler.Schedulers}; this contract names none of them.
  */
 public interface Scheduler {
 
@@ -92,56 +87,5 @@ public interface Scheduler {
         default double dropRatio() {
             return 0;
         }
-    }
-
-    /** 003's dynamic-boundary WRR over w(g,c) (003 §III-A, docs/gateway.md). */
-    static Scheduler ofWeightedRoundRobin() {
-        return new WeightedRoundRobin();
-    }
-
-    /** One queue in arrival order across classes: 003's FCFS baseline (003 §V-C). */
-    static Scheduler ofFcfs() {
-        return new Fcfs();
-    }
-
-    /** Static priority in file order (class 0 first): 003's other baseline (003 §V-C). */
-    static Scheduler ofPriority() {
-        return new StaticPriority();
-    }
-
-    /**
-     * 002's node-level scheduler (002 Fig. 5, Table 1) with its step-2b policy: edf, yid, greedy, or
-     * adaptive (yid, greedy while more than {@code adaptive.dropRatio} of arrivals were dropped).
-     */
-    static Scheduler ofYield(YieldScheduler.Policy policy, DispatchConfig.Adaptive adaptive) {
-        return new YieldScheduler(policy, adaptive.dropRatio());
-    }
-
-    /**
-     * The scheduler named in {@code dispatch.scheduler}, with the default adaptive switch.
-     *
-     * @throws IllegalArgumentException for an unknown name
-     */
-    static Scheduler named(String name) {
-        return of(Choice.find(DispatchConfig.Scheduler.class, name).orElseThrow(() -> new IllegalArgumentException(
-                "dispatch.scheduler: " + name + " (expected: wrr, fcfs, priority, edf, yid, greedy or adaptive)")));
-    }
-
-    /** The scheduler {@code dispatch.scheduler} names, with the default adaptive switch. */
-    static Scheduler of(DispatchConfig.Scheduler kind) {
-        return of(DispatchConfig.builder().scheduler(kind).build());
-    }
-
-    /** The scheduler {@code dispatch} configures. */
-    static Scheduler of(DispatchConfig dispatch) {
-        return switch (dispatch.scheduler()) {
-            case WRR -> ofWeightedRoundRobin();
-            case FCFS -> ofFcfs();
-            case PRIORITY -> ofPriority();
-            case EDF -> ofYield(YieldScheduler.Policy.EDF, dispatch.adaptive());
-            case YID -> ofYield(YieldScheduler.Policy.YID, dispatch.adaptive());
-            case GREEDY -> ofYield(YieldScheduler.Policy.GREEDY, dispatch.adaptive());
-            case ADAPTIVE -> ofYield(YieldScheduler.Policy.ADAPTIVE, dispatch.adaptive());
-        };
     }
 }

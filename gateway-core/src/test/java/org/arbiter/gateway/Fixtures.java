@@ -6,6 +6,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
 
 /** Shared configurations for gateway tests. */
 final class Fixtures {
@@ -53,7 +54,7 @@ final class Fixtures {
 
     static <R> GatewayCore<R> core(ClusterConfig cluster, Scheduler scheduler) {
         return new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH), scheduler,
-                Balancer.leastOutstanding(), 0);
+                Balancers.leastOutstanding(), 0);
     }
 
     static Allocation allocation(long version, Map<String, Double> weights, Map<String, Integer> caps) {

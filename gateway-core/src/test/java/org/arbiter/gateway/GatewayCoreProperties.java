@@ -18,6 +18,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 
 /** The scheduling guarantees of docs/gateway.md (step 3), on random instances in virtual time. */
 final class GatewayCoreProperties {
@@ -59,8 +61,8 @@ final class GatewayCoreProperties {
             n.put("s" + s, in.caps().get(s));
         }
         GatewayCore<Integer> core = new GatewayCore<>(cluster, "g1",
-                ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH), Scheduler.named(scheduler),
-                Balancer.randomPoll(2, new Random(in.seed())), 0);
+                ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH), Schedulers.named(scheduler),
+                Balancers.randomPoll(2, new Random(in.seed())), 0);
         core.applyAllocation(new Allocation(1, Instant.EPOCH, "g1", 1, w, n, "grm"));
         return core;
     }
@@ -174,7 +176,7 @@ final class GatewayCoreProperties {
         }
         ClusterConfig cluster = Fixtures.parse(y.toString());
         return new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
-                Scheduler.named(scheduler), Balancer.randomPoll(2, new Random(in.seed())), 0);
+                Schedulers.named(scheduler), Balancers.randomPoll(2, new Random(in.seed())), 0);
     }
 
     /**

@@ -16,6 +16,8 @@ import net.jqwik.api.constraints.IntRange;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -73,8 +75,8 @@ final class GatewayCoreReloadProperties {
         ClusterConfig cluster = cluster(present, random);
         GatewayCore<Integer> core = new GatewayCore<>(cluster, "g1",
                 ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
-                Scheduler.named(GatewayCoreProperties.SCHEDULERS.get(schedulerIndex)),
-                Balancer.randomPoll(2, new Random(seed)), 0);
+                Schedulers.named(GatewayCoreProperties.SCHEDULERS.get(schedulerIndex)),
+                Balancers.randomPoll(2, new Random(seed)), 0);
         long version = 0;
         List<Ticket<Integer>> running = new ArrayList<>();
         List<Ticket<Integer>> all = new ArrayList<>();
@@ -202,7 +204,7 @@ final class GatewayCoreReloadProperties {
                 classes: [{name: c0, target: 1s, default: true, queue: {limit: 10, timeout: 10s}}]
                 servers: [{id: s0, url: 'http://127.0.0.1:9', concurrency: 1}]
                 """);
-        GatewayCore<Integer> core = Fixtures.core(one, Scheduler.named("wrr"));
+        GatewayCore<Integer> core = Fixtures.core(one, Schedulers.named("wrr"));
         Ticket<Integer> first = core.offer(1, 0, 0);
         assertThat(core.next(0)).isSameAs(first);
         Ticket<Integer> waiting = core.offer(2, 0, 0);
@@ -230,7 +232,7 @@ final class GatewayCoreReloadProperties {
                 classes: [{name: c0, target: 1s, default: true, queue: {limit: 10, timeout: 10s}}]
                 servers: [{id: s0, url: 'http://127.0.0.1:9', concurrency: 1}]
                 """);
-        GatewayCore<Integer> core = Fixtures.core(one, Scheduler.named("wrr"));
+        GatewayCore<Integer> core = Fixtures.core(one, Schedulers.named("wrr"));
         ClusterConfig two = Fixtures.parse("""
                 classes:
                   - {name: c0, target: 1s, default: true, queue: {limit: 3, timeout: 10s}}

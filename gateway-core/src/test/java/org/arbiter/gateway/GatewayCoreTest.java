@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.api.Test;
 
 final class GatewayCoreTest {
 
     private static final long MS = 1_000_000L;
 
-    private final GatewayCore<String> core = Fixtures.core(Fixtures.twoClasses(3, "1s"), Scheduler.ofWeightedRoundRobin());
+    private final GatewayCore<String> core = Fixtures.core(Fixtures.twoClasses(3, "1s"), Schedulers.ofWeightedRoundRobin());
 
     private List<Ticket<String>> drain(long now) {
         List<Ticket<String>> out = new ArrayList<>();
@@ -107,7 +108,7 @@ final class GatewayCoreTest {
     @Test
     void refusedRequest_goesBackToTheHeadOfItsQueue_andTakesTheNextFreeSlot() {
         GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         two.offer("x", "premium", 0);
         Ticket<String> t = two.next(0);
         int first = t.server();
@@ -131,7 +132,7 @@ final class GatewayCoreTest {
         // one server of N=10, full; an 11th request failed to connect on a second, now ejected, server
         GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
                 "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 1, baseBackoff: 10s}}", 20, "1s",
-                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Schedulers.ofWeightedRoundRobin());
         List<Ticket<String>> running = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             two.offer("r" + i, "basic", 0);
@@ -161,7 +162,7 @@ final class GatewayCoreTest {
     @Test
     void requeuedRequest_expiresByItsOriginalArrival() {
         GatewayCore<String> one = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         Ticket<String> t = one.offer("x", "basic", 0);
         one.next(0);
         assertThat(one.failed(t, ServerHealth.Failure.CONNECT_REFUSED, false, false, 900 * MS)).isTrue();
@@ -180,7 +181,7 @@ final class GatewayCoreTest {
         // smallest; least-outstanding alone would send the retry straight back to it
         GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
                 "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 5, baseBackoff: 10s}}", 3, "1s",
-                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Schedulers.ofWeightedRoundRobin());
         Ticket<String> get = two.offer("GET", "basic", 0);
         two.next(0);
         int first = get.server();
@@ -212,7 +213,7 @@ final class GatewayCoreTest {
         // the fault is the server's, so the GET is requeued again instead of 502
         GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
                 "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 2, baseBackoff: 10s}}", 3, "1s",
-                "http://127.0.0.1:1"), Scheduler.ofWeightedRoundRobin());
+                "http://127.0.0.1:1"), Schedulers.ofWeightedRoundRobin());
         Ticket<String> get = one.offer("GET", "basic", 0);
         one.next(0);
         assertThat(one.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
@@ -224,7 +225,7 @@ final class GatewayCoreTest {
         assertThat(one.next(2 * MS)).as("nothing takes it while the server is out").isNull();
         // a POST that was sent still gets 502, ejected server or not
         GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         Ticket<String> post = two.offer("POST", "basic", 4 * MS);
         two.next(4 * MS);
         assertThat(two.failed(post, ServerHealth.Failure.RESET, true, false, 5 * MS)).isFalse();
@@ -234,7 +235,7 @@ final class GatewayCoreTest {
     @Test
     void sentRequest_isRequeuedOnceIfIdempotent_elseGets502() {
         GatewayCore<String> two = Fixtures.core(Fixtures.twoClasses(3, "1s", "http://127.0.0.1:1", "http://127.0.0.1:2"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         Ticket<String> get = two.offer("GET", "basic", 0);
         two.next(0);
         assertThat(two.failed(get, ServerHealth.Failure.RESET, true, true, MS)).isTrue();
@@ -266,7 +267,7 @@ final class GatewayCoreTest {
                 gateways:
                   - {id: g1, port: 0, adminPort: 0}
                 dispatch: {backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 3, baseBackoff: 10s}}
-                """), Scheduler.ofWeightedRoundRobin());
+                """), Schedulers.ofWeightedRoundRobin());
         Ticket<String> get = two.offer("GET", "basic", 0);
         two.next(0);
         int s1 = get.server();
@@ -297,7 +298,7 @@ final class GatewayCoreTest {
         // threshold 5: nothing is ejected; s1 and s2 each fail exactly one exchange
         GatewayCore<String> two = Fixtures.core(Fixtures.withDispatch(
                 "{backendTimeout: 5s, idleTimeout: 5s, ejection: {threshold: 5, baseBackoff: 10s}}", 3, "5s",
-                "http://127.0.0.1:1", "http://127.0.0.1:2"), Scheduler.ofWeightedRoundRobin());
+                "http://127.0.0.1:1", "http://127.0.0.1:2"), Schedulers.ofWeightedRoundRobin());
         Ticket<String> get = two.offer("GET", "basic", 0);
         two.next(0);
         int first = get.server();
@@ -315,7 +316,7 @@ final class GatewayCoreTest {
     void ejectedServer_reportsCapZeroAndDown_andCanServeFollowsIt() {
         GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
                 "{ejection: {threshold: 2, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         assertThat(one.canServe(0)).isTrue();
         for (int i = 0; i < 2; i++) {
             Ticket<String> t = one.offer("x" + i, "basic", 0);
@@ -344,7 +345,7 @@ final class GatewayCoreTest {
     void onAHalfOpenServer_onlyTheTrialsAnswerBringsItBack() {
         GatewayCore<String> one = Fixtures.core(Fixtures.withDispatch(
                 "{ejection: {threshold: 1, baseBackoff: 1s}}", 3, "5s", "http://127.0.0.1:1"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         Ticket<String> early = one.offer("early", "basic", 0);
         Ticket<String> failing = one.offer("failing", "basic", 0);
         one.next(0);
@@ -362,7 +363,7 @@ final class GatewayCoreTest {
     @Test
     void allServersCappedAtZero_cannotServe() {
         GatewayCore<String> one = Fixtures.core(Fixtures.twoClasses(3, "5s", "http://127.0.0.1:1"),
-                Scheduler.ofWeightedRoundRobin());
+                Schedulers.ofWeightedRoundRobin());
         one.applyAllocation(Fixtures.allocation(1, Map.of(), Map.of("s1", 0)));
         assertThat(one.canServe(0)).isFalse();
     }
@@ -424,7 +425,7 @@ final class GatewayCoreTest {
 
     @Test
     void backlog_isTheTimeARequestWaitedForABusySlot_andTheDispatchesMeanwhile() {
-        GatewayCore<String> c = Fixtures.core(Fixtures.twoClasses(100, "10s"), Scheduler.ofWeightedRoundRobin());
+        GatewayCore<String> c = Fixtures.core(Fixtures.twoClasses(100, "10s"), Schedulers.ofWeightedRoundRobin());
         List<Ticket<String>> running = new ArrayList<>();
         // ten slots filled; the first taken a little after its arrival (an adapter's pump): not a backlog
         c.offer("p0", "premium", 0);

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.api.Test;
 
 /** The core's side of 002: yield recorded per request, zeroYield drops (Fig. 5 step 1), consumption, the adaptive window. */
@@ -36,8 +38,8 @@ final class GatewayCoreYieldTest {
 
     private static GatewayCore<String> core(String scheduler, int slots, String minShares) {
         ClusterConfig c = cluster(scheduler, slots, minShares);
-        return GatewayCore.fromConfig(c, "g1", org.arbiter.gateway.allocation.ConfiguredAllocation.of(c, "g1", true,
-                Instant.EPOCH), new java.util.Random(1), 0);
+        return new GatewayCore<>(c, "g1", org.arbiter.gateway.allocation.ConfiguredAllocation.of(c, "g1", true,
+                Instant.EPOCH), Schedulers.of(c.dispatch()), Balancers.of(c.dispatch(), new java.util.Random(1)), 0);
     }
 
     @Test
@@ -152,8 +154,8 @@ final class GatewayCoreYieldTest {
                 control: {reportPeriod: 1s, statsWindow: 10s}
                 dispatch: {scheduler: greedy}
                 """);
-        GatewayCore<String> core = GatewayCore.fromConfig(c, "g1", org.arbiter.gateway.allocation.ConfiguredAllocation.of(c,
-                "g1", true, Instant.EPOCH), new java.util.Random(1), 0);
+        GatewayCore<String> core = new GatewayCore<>(c, "g1", org.arbiter.gateway.allocation.ConfiguredAllocation.of(c,
+                "g1", true, Instant.EPOCH), Schedulers.of(c.dispatch()), Balancers.of(c.dispatch(), new java.util.Random(1)), 0);
         long t = 0;
         Ticket<String> running = null;
         for (int k = 0; k < 60 + goldSeconds; k++, t += 1000 * MS) {

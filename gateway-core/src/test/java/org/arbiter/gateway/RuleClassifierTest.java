@@ -3,11 +3,12 @@ package org.arbiter.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import org.arbiter.gateway.classify.Classifiers;
 import org.junit.jupiter.api.Test;
 
 final class RuleClassifierTest {
 
-    private final Classifier classifier = Classifier.fromRules(Fixtures.parse("""
+    private final Classifier classifier = Classifiers.fromRules(Fixtures.parse("""
             classes:
               - {name: admin, target: 1s, match: {path: /admin, method: post}}
               - {name: premium, target: 1s, match: {header: {X-User: 'regex:gold-[0-9]+'}}}
@@ -46,7 +47,7 @@ final class RuleClassifierTest {
 
     @Test
     void sourceRule_matchesTheClientsAddress_andNothingWhenItIsUnknown() throws Exception {
-        Classifier c = Classifier.fromRules(Fixtures.parse("""
+        Classifier c = Classifiers.fromRules(Fixtures.parse("""
                 classes:
                   - {name: partner, target: 1s, match: {source: 203.0.113.0/24}}
                   - {name: v6, target: 1s, match: {source: "2001:db8::/32", path: /v6}}

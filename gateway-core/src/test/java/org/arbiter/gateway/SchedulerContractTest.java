@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.stream.Stream;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -44,7 +45,7 @@ final class SchedulerContractTest {
     @ParameterizedTest
     @MethodSource("schedulers")
     void emptyQueues_releaseNothing(String name) {
-        Scheduler s = Scheduler.named(name);
+        Scheduler s = Schedulers.named(name);
         assertThat(s.next(new View(new int[] {0, 0}, new int[] {3, 0}, new double[] {1, 1}, new long[] {0, 0})))
                 .isEqualTo(-1);
     }
@@ -52,7 +53,7 @@ final class SchedulerContractTest {
     @ParameterizedTest
     @MethodSource("schedulers")
     void aBackloggedClass_isAlwaysReleased_evenWithZeroWeight(String name) {
-        Scheduler s = Scheduler.named(name);
+        Scheduler s = Schedulers.named(name);
         for (int only = 0; only < 3; only++) {
             int[] backlog = new int[3];
             backlog[only] = 2;
@@ -63,30 +64,30 @@ final class SchedulerContractTest {
 
     @org.junit.jupiter.api.Test
     void anUnknownName_isRefusedWithAClearMessage() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Scheduler.named("wfq"))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Schedulers.named("wfq"))
                 .hasMessage("dispatch.scheduler: wfq (expected: wrr, fcfs, priority, edf, yid, greedy or adaptive)");
     }
 
     @org.junit.jupiter.api.Test
     void onlyTheYieldSchedulers_dropZeroYieldRequests() {
         for (String name : List.of("wrr", "fcfs", "priority")) {
-            assertThat(Scheduler.named(name).dropsZeroYield()).as(name).isFalse();
+            assertThat(Schedulers.named(name).dropsZeroYield()).as(name).isFalse();
         }
         for (String name : List.of("edf", "yid", "greedy", "adaptive")) {
-            assertThat(Scheduler.named(name).dropsZeroYield()).as(name).isTrue();
+            assertThat(Schedulers.named(name).dropsZeroYield()).as(name).isTrue();
         }
     }
 
     @org.junit.jupiter.api.Test
     void fcfs_releasesTheEarliestArrival_andPriority_theFirstClass() {
         View v = new View(new int[] {1, 1}, new int[] {0, 0}, new double[] {1, 1}, new long[] {7, 3});
-        assertThat(Scheduler.ofFcfs().next(v)).isEqualTo(1);
-        assertThat(Scheduler.ofPriority().next(v)).isEqualTo(0);
+        assertThat(Schedulers.ofFcfs().next(v)).isEqualTo(1);
+        assertThat(Schedulers.ofPriority().next(v)).isEqualTo(0);
     }
 
     @org.junit.jupiter.api.Test
     void wrr_releasesTheSmallestInflightOverWeight_withRoundRobinTies() {
-        Scheduler wrr = Scheduler.ofWeightedRoundRobin();
+        Scheduler wrr = Schedulers.ofWeightedRoundRobin();
         // 3/1.5 = 2 > 1/1 = 1: class 1 goes.
         assertThat(wrr.next(new View(new int[] {1, 1}, new int[] {3, 1}, new double[] {1.5, 1}, new long[] {0, 0})))
                 .isEqualTo(1);

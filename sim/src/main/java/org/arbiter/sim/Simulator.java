@@ -25,6 +25,8 @@ import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.Ticket;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.sizing.Fleet;
@@ -186,7 +188,8 @@ public final class Simulator {
         core.leadershipGained(Instant.EPOCH);
         for (GatewayConfig g : config.gateways()) {
             Allocation initial = core.initialAllocation(g.id());
-            gateways.add(GatewayCore.fromConfig(config, g.id(), initial, random.split(), 0));
+            gateways.add(new GatewayCore<>(config, g.id(), initial, Schedulers.of(config.dispatch()),
+                    Balancers.of(config.dispatch(), random.split()), 0));
         }
         for (ServerConfig s : config.servers()) {
             servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));

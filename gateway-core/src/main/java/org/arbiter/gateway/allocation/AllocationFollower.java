@@ -83,15 +83,11 @@ public final class AllocationFollower {
     private final AtomicReference<Allocation> latest;
     private final Map<Reason, AtomicLong> refused = new EnumMap<>(Reason.class);
 
-    /** On the system clock with the default skew (30 s), refusals only counted. */
-    public AllocationFollower(String gatewayId, Allocation initial, Consumer<Allocation> apply) {
-        this(gatewayId, initial, apply, Clock.systemUTC(), 30_000, (r, d) -> { });
-    }
-
     /**
      * @param initial       the allocation in force at start (the configured one, epoch 0, version 0)
      * @param apply         receives every allocation accepted; must not block
-     * @param clock         this gateway's clock, for the plausibility bounds
+     * @param clock         this gateway's clock, for the plausibility bounds (the service passes the
+     *                      system clock, tests a fixed one; the follower reads no other)
      * @param maxSkewMillis {@code control.maxClockSkew} in ms
      * @param listener      told of every refusal
      */

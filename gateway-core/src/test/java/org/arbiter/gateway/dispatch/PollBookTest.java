@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.SplittableRandom;
 import org.arbiter.gateway.Balancer;
+import org.arbiter.gateway.PollBook;
 import org.junit.jupiter.api.Test;
 
 /** PollBook's rule and RandomPoll's use of it, on fake time. */

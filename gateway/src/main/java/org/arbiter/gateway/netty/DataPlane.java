@@ -29,6 +29,7 @@ import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Ticket;
+import org.arbiter.gateway.classify.Classifiers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,7 +101,7 @@ public final class DataPlane {
         this.home = loops.get(0);
         this.core = requireNonNull(core, "core");
         this.locked = new LockedCore(core);
-        this.classifier = Classifier.fromRules(cluster.classes());
+        this.classifier = Classifiers.fromRules(cluster.classes());
         this.configVersion = new ConfigVersion(0, "", Instant.now());
         try {
             this.clientTls = cluster.servers().stream().anyMatch(sc -> "https".equals(sc.url().getScheme()))
@@ -448,7 +449,7 @@ public final class DataPlane {
                 try {
                     r = core.reconfigure(next, configured, now());
                     if (r.notApplied().isEmpty()) {
-                        classifier = Classifier.fromRules(next.classes());
+                        classifier = Classifiers.fromRules(next.classes());
                     }
                     URI[] old = pools.urls();
                     URI[] urls = Arrays.copyOf(old, core.serverCount());

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.gateway.GatewayCore;
-import org.arbiter.gateway.dispatch.PollBook;
+import org.arbiter.gateway.PollBook;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -39,6 +39,7 @@ import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Lifecycle;
 import org.arbiter.gateway.allocation.AllocationFollower;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.netty.AdminHandler;
 import org.arbiter.gateway.netty.AdminInitializer;
 import org.arbiter.gateway.netty.DataPlane;
@@ -49,6 +50,7 @@ import org.arbiter.gateway.netty.ReloadReport;
 import org.arbiter.gateway.netty.ServerTls;
 import java.util.List;
 import java.util.Set;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,7 +112,8 @@ public final class Gateway implements AutoCloseable {
         this.drainDelaySeconds = gc.drainDelaySeconds();
         this.lifecycle = new Lifecycle(!standalone, (long) (gc.startupGraceSeconds() * 1e9),
                 (long) (gc.drainTimeoutSeconds() * 1e9));
-        GatewayCore<Attempt> core = GatewayCore.fromConfig(cluster, id, initial, new SplittableRandom(), startNanos);
+        GatewayCore<Attempt> core = new GatewayCore<>(cluster, id, initial, Schedulers.of(cluster.dispatch()),
+                Balancers.of(cluster.dispatch(), new SplittableRandom()), startNanos);
         Map<String, Double> targets = new java.util.LinkedHashMap<>();
         cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);

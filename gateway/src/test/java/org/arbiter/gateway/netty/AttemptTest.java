@@ -16,6 +16,8 @@ import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,8 +35,8 @@ final class AttemptTest {
     void setUp() {
         ClusterConfig cluster = GatewayTestSupport.withDispatch("{}", 10, "5s");
         channel = new EmbeddedChannel();
-        core = GatewayCore.fromConfig(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
-                new SplittableRandom(1), System.nanoTime());
+        core = new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
+                Schedulers.of(cluster.dispatch()), Balancers.of(cluster.dispatch(), new SplittableRandom(1)), System.nanoTime());
         plane = new DataPlane(channel.eventLoop(), cluster, core, null, null);
         front = new FrontendHandler(plane);
         channel.pipeline().addLast(front);

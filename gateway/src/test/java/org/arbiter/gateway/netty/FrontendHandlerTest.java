@@ -19,6 +19,8 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,8 +37,9 @@ final class FrontendHandlerTest {
         channel = new EmbeddedChannel();
         // caps 0: nothing leaves the queues, so no backend is needed
         Allocation closed = new Allocation(1, Instant.EPOCH, "g1", 1, Map.of(), Map.of("s1", 0), "test");
-        core = GatewayCore.fromConfig(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
-                new SplittableRandom(1), System.nanoTime());
+        core = new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
+                Schedulers.of(cluster.dispatch()), Balancers.of(cluster.dispatch(), new SplittableRandom(1)),
+                System.nanoTime());
         core.applyAllocation(closed);
         plane = new DataPlane(channel.eventLoop(), cluster, core, null, null);
         var d = cluster.dispatch();

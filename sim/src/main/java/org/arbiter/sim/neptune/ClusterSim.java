@@ -18,9 +18,11 @@ import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.utility.YieldFunction;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.PollBook;
 import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
-import org.arbiter.gateway.dispatch.PollBook;
+import org.arbiter.gateway.dispatch.Balancers;
+import org.arbiter.gateway.scheduler.Schedulers;
 
 /*
  * Design note — 002's two-level cluster in virtual time (002 §3-5, Fig. 3-4).
@@ -161,8 +163,8 @@ public final class ClusterSim {
 
         Node(int index, ClusterConfig config) {
             this.index = index;
-            this.core = GatewayCore.fromConfig(config, "node", ConfiguredAllocation.of(config, "node", true, Instant.EPOCH),
-                    random.split(), 0);
+            this.core = new GatewayCore<>(config, "node", ConfiguredAllocation.of(config, "node", true, Instant.EPOCH),
+                    Schedulers.of(config.dispatch()), Balancers.of(config.dispatch(), random.split()), 0);
         }
 
         int load() {

@@ -1,4 +1,4 @@
-package org.arbiter.gateway.dispatch;
+package org.arbiter.gateway;
 
 /*
  * Design note — what a gateway knows from load polls (002 §3).
