@@ -13,7 +13,6 @@ import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.utility.YieldFunction;
-import org.arbiter.gateway.stats.StatsRecorder;
 
 /*
  * Design note — what a GatewayCore holds (docs/architecture.md, the data loop).

@@ -1,4 +1,4 @@
-package org.arbiter.gateway.stats;
+package org.arbiter.gateway;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,7 +10,6 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.GatewayStats.ClassStats;
 import org.arbiter.common.message.GatewayStats.PeriodCounters;
 import org.arbiter.common.message.GatewayStats.ServerStats;
-import org.arbiter.gateway.DropReason;
 
 /*
  * Measurement model (docs/architecture.md, data loop step 5; 003 §III, 000 §5):

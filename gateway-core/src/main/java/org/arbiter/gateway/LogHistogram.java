@@ -1,4 +1,4 @@
-package org.arbiter.gateway.stats;
+package org.arbiter.gateway;
 
 /**
  * A small log-bucketed histogram of durations in nanoseconds: 4 % relative precision from 1 µs to

@@ -1,4 +1,4 @@
-package org.arbiter.gateway.stats;
+package org.arbiter.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import java.util.Map;
 import org.arbiter.common.message.GatewayStats.ClassStats;
 import org.arbiter.common.message.GatewayStats.ServerStats;
 import org.arbiter.common.message.GatewayStats;
-import org.arbiter.gateway.DropReason;
 import org.junit.jupiter.api.Test;
 
 /**
