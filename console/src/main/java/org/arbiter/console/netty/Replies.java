@@ -18,7 +18,10 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -44,7 +47,7 @@ final class Replies {
         byte[] bytes;
         try {
             bytes = mapper.writeValueAsBytes(body);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot serialise a response", e);
         }
         FullHttpResponse r = response(status, bytes, "application/json");
@@ -80,19 +83,19 @@ final class Replies {
     /** The request's body as a JSON object, or null after answering 415 (not JSON) or 400 (not an object). */
     JsonNode jsonBody(ChannelHandlerContext ctx, FullHttpRequest req) {
         String type = req.headers().get(HttpHeaderNames.CONTENT_TYPE);
-        if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
             sendError(ctx, req, UNSUPPORTED_MEDIA_TYPE, "Content-Type: " + clip(String.valueOf(type))
                     + " (expected: application/json)", false);
             return null;
         }
         try (ByteBufInputStream in = new ByteBufInputStream(req.content().duplicate())) {
-            JsonNode n = mapper.readTree((java.io.InputStream) in);
+            JsonNode n = mapper.readTree((InputStream) in);
             if (n != null && n.isObject()) {
                 return n;
             }
             sendError(ctx, req, BAD_REQUEST, "body: " + (n == null || n.isMissingNode() ? "empty" : n.getNodeType().toString()
-                    .toLowerCase(java.util.Locale.ROOT)) + " (expected: a JSON object)", "body", "a JSON object");
-        } catch (java.io.IOException | RuntimeException e) {
+                    .toLowerCase(Locale.ROOT)) + " (expected: a JSON object)", "body", "a JSON object");
+        } catch (IOException | RuntimeException e) {
             sendError(ctx, req, BAD_REQUEST, "body: not JSON (expected: a JSON object)", "body", "a JSON object");
         }
         return null;

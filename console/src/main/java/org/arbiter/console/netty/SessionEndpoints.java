@@ -17,8 +17,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.cookie.CookieHeaderNames;
 import io.netty.handler.codec.http.cookie.DefaultCookie;
 import io.netty.handler.codec.http.cookie.ServerCookieEncoder;
+import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -114,7 +116,7 @@ final class SessionEndpoints {
                         DefaultCookie cookie = new DefaultCookie(SESSION_COOKIE, ss.id());
                         cookie.setHttpOnly(true);
                         cookie.setPath("/");
-                        cookie.setSameSite(io.netty.handler.codec.http.cookie.CookieHeaderNames.SameSite.Strict);
+                        cookie.setSameSite(CookieHeaderNames.SameSite.Strict);
                         r.headers().add(HttpHeaderNames.SET_COOKIE, ServerCookieEncoder.STRICT.encode(cookie));
                         send(ctx, req, r);
                     } finally {
@@ -157,7 +159,7 @@ final class SessionEndpoints {
     }
 
     private static String clientAddress(ChannelHandlerContext ctx) {
-        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress a && a.getAddress() != null
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
                 ? a.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
     }
 
