@@ -177,7 +177,7 @@ final class ConsoleHardeningTest {
                 Socket over = stream(c.port());
                 List<String> head = head(over);
                 assertThat(head.get(0)).isEqualTo("HTTP/1.1 503 Service Unavailable");
-                assertThat(head).contains("retry-after: " + ConsoleHttpHandler.EVENTS_RETRY_AFTER_SECONDS);
+                assertThat(head).contains("retry-after: " + ReadEndpoints.EVENTS_RETRY_AFTER_SECONDS);
                 over.close();
 
                 streams.remove(0).close();   // a place comes free
