@@ -299,8 +299,8 @@ public final class SimServer implements AutoCloseable {
         double due = power.nextTransitionTime();
         PowerModel.State after = power.advanceTo(Double.isFinite(due) ? Math.max(now(), due) : now());
         if (after == PowerModel.State.OFF && state != PowerModel.State.OFF) {
+            down(); // first: whoever reads OFF finds the port closed
             state = PowerModel.State.OFF;
-            down();
         } else if (after == PowerModel.State.ON && state != PowerModel.State.ON) {
             try {
                 listener = bind(port, true);
@@ -366,8 +366,8 @@ public final class SimServer implements AutoCloseable {
             switch (kind) {
                 case "crash" -> {
                     power.crash(now());
+                    down(); // first: whoever reads OFF finds the port closed
                     state = PowerModel.State.OFF;
-                    down();
                 }
                 case "slow" -> slowFactor = value;
                 case "errors" -> errorRate = value;
