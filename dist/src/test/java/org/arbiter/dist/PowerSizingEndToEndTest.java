@@ -32,6 +32,8 @@ import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,6 +53,22 @@ final class PowerSizingEndToEndTest {
     @TempDir
     Path dir;
 
+    @TempDir
+    static Path brokerDir;
+
+    /** One broker for both policies (its start is a good part of a run's set-up); each run has topics of its own. */
+    static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafka.start(brokerDir.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        kafka.close();
+    }
+
     /** What the sampler saw of one server, in seconds since the load started (NaN: never). */
     static final class Seen {
         double capZero = Double.NaN;
@@ -68,7 +86,7 @@ final class PowerSizingEndToEndTest {
     void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest(String policy) throws Exception {
         List<SimServer> sims = new ArrayList<>();
         List<AutoCloseable> closing = new ArrayList<>();
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+        try {
             for (int i = 0; i < 3; i++) {
                 SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.05, 0).withDelays(0.5, 0.3)
                         .withSeed(i + 1));
@@ -89,9 +107,9 @@ final class PowerSizingEndToEndTest {
                     control: {period: 500ms, reportPeriod: 500ms, statsWindow: 1s}
                     sizing: {policy: %s, minServers: 1, startupDelay: 1s, shutdownDelay: 500ms, warmUp: 1s}
                     power: {actuator: http, timeout: 5s, attempts: 3, retryDelay: 200ms}
-                    kafka: {bootstrap: "%s", topicPrefix: "power-e2e."}
+                    kafka: {bootstrap: "%s", topicPrefix: "power-e2e-%s."}
                     """.formatted(String.join(", ", servers), "static".equals(policy) ? "static, staticCapacity: 40" : policy,
-                    kafka.bootstrap()));
+                    kafka.bootstrap(), policy));
             ProcessMetrics m = ProcessMetrics.create("grm", "power-e2e");
             KafkaBus bus = KafkaBus.connect(cluster.kafka(), "power-e2e", m.registry());
             closing.add(0, m);

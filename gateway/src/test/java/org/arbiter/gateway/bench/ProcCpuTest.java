@@ -19,9 +19,14 @@ class ProcCpuTest {
         double procBefore = ProcCpu.seconds(pid, false);
         long jvmBefore = os.getProcessCpuTime();
         long sink = 0;
-        long end = System.nanoTime() + 400_000_000L;
-        while (System.nanoTime() < end) { // burn about 0.4 s of this thread's CPU
-            sink += Long.numberOfTrailingZeros(sink + System.nanoTime());
+        // Burn 0.4 s of this thread's CPU, counted by the thread's own CPU clock: a wall-clock 0.4 s
+        // gave the thread 0.1 s of CPU on a busy machine, too little to compare (a CI failure).
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long burnt = threads.getCurrentThreadCpuTime() + 400_000_000L;
+        while (threads.getCurrentThreadCpuTime() < burnt) {
+            for (int i = 0; i < 10_000; i++) {
+                sink += Long.numberOfTrailingZeros(sink + i);
+            }
         }
         double proc = ProcCpu.seconds(pid, false) - procBefore;
         double jvm = (os.getProcessCpuTime() - jvmBefore) / 1e9;

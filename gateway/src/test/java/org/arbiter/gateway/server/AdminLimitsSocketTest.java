@@ -79,17 +79,21 @@ final class AdminLimitsSocketTest {
                 try (Http h = GatewayTestSupport.http(g.adminPort())) {
                     assertThat(h.read().status()).isEqualTo(503);
                 }
-                // ... and the idle ones are closed by the request timeout (5 s), freeing the port.
+                // ... and the idle ones are closed by the gateway (its 5 s request timeout), freeing the
+                // port. The verdict is a count: every connection reaches its end of stream. A connection
+                // the gateway never closed holds its read until a 30 s guard (for them all) and fails it;
+                // how long the closing took is printed, not asserted (a busy machine stretches it).
                 long t1 = System.nanoTime();
+                long guard = t1 + 30_000_000_000L;
                 int closed = 0;
                 for (Socket s : sockets) {
-                    s.setSoTimeout(5000);
+                    s.setSoTimeout((int) Math.max(1, (guard - System.nanoTime()) / 1_000_000));
                     if (eof(s)) {
                         closed++;
                     }
                 }
                 double closedSeconds = (System.nanoTime() - t1) / 1e9;
-                assertThat(closed).isEqualTo(CONNECTIONS);
+                assertThat(closed).as("admin connections the gateway closed").isEqualTo(CONNECTIONS);
                 // that they close at the request timeout, not before, is AdminHandlerTest's verdict on the
                 // channel's ticker; here: every one closed
                 Http.Response ready = DrainSocketTest.adminGet(g.adminPort(), "/ready");

@@ -12,8 +12,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The backlog a real gateway reports: nothing while every request finds a free slot (the Netty
  * adapter dispatches a moment after the arrival, which must not count as waiting), and, with more
- * clients than slots, a backlog through the report period whose dispatch rate is the backend's
- * service rate (N_s = 10 slots over a 200 ms backend).
+ * clients than slots, a backlog through the report period with requests dispatched into it (N_s =
+ * 10 slots over a 200 ms backend). That the backlog's dispatch rate is the backend's service rate
+ * is asserted on virtual time ({@link BacklogVirtualTimeTest}); here it is printed: a rate on real
+ * sockets moves with the machine's load.
  */
 final class BacklogSocketTest {
 
@@ -52,7 +54,7 @@ final class BacklogSocketTest {
                 System.out.printf("30 clients on 10 slots: backlog %.2f of %.2f s, %d dispatched: %.1f req/s, "
                         + "N_s / service time %.1f req/s%n", seconds, period, dispatched, rate, serviceRate);
                 assertThat(seconds).isGreaterThan(0.8 * period);
-                assertThat(rate).isBetween(0.8 * serviceRate, 1.2 * serviceRate); // waves of 10: ±10 % per second
+                assertThat(dispatched).as("requests dispatched into slots freed during the backlog").isPositive();
             }
         }
     }

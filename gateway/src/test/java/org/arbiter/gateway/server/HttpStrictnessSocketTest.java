@@ -364,12 +364,20 @@ final class HttpStrictnessSocketTest {
         System.out.println("access log example: " + lines.get(0));
     }
 
+    /**
+     * One line per request over a run of sequential keep-alive requests, with the time per request
+     * printed with and without the log. The suite sends 500 requests in one round; the measurement
+     * docs/gateway.md quotes sends 3000 in each of two rounds (the second counts, on a warm JIT):
+     * {@code -Daccesslog.cost.requests=3000 -Daccesslog.cost.rounds=2}. It prints a figure and
+     * asserts none: a time per request on a shared machine is noise (docs/gateway.md).
+     */
     @Test
     void accessLog_costPerRequest_measured(@TempDir Path dir) throws Exception {
         RecordingBackend backend = keep(new RecordingBackend());
-        int n = 3000;
+        int n = Integer.getInteger("accesslog.cost.requests", 500);
+        int rounds = Integer.getInteger("accesslog.cost.rounds", 1);
         double[] ms = new double[2];
-        for (int round = 0; round < 2; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (int withLog = 0; withLog < 2; withLog++) {
                 String section = withLog == 1 ? "gateway: {accessLog: {path: '" + dir.resolve("cost.log") + "'}}" : "";
                 Gateway g = Gateway.start(config(backend.url(), 4, section), "g1",
@@ -385,9 +393,9 @@ final class HttpStrictnessSocketTest {
                 }
             }
         }
-        assertThat(Files.readAllLines(dir.resolve("cost.log"))).hasSize(2 * n);
-        System.out.printf("access log cost: %.3f ms per request without, %.3f ms with (%d sequential requests)%n",
-                ms[0], ms[1], n);
+        assertThat(Files.readAllLines(dir.resolve("cost.log"))).hasSize(rounds * n);
+        System.out.printf("access log cost: %.3f ms per request without, %.3f ms with (%d sequential requests, round %d)%n",
+                ms[0], ms[1], n, rounds);
     }
 
     @Test

@@ -25,7 +25,9 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,15 +36,26 @@ import org.junit.jupiter.api.io.TempDir;
 final class GrmServiceIntegrationTest {
 
     @TempDir
-    Path dir;
+    static Path dir;
 
-    EmbeddedKafka kafka;
+    /** One broker for the class (its start is most of a test's set-up); each test has topics of its own. */
+    static EmbeddedKafka kafka;
+    static int tests;
     ClusterConfig config;
     final List<AutoCloseable> closing = new CopyOnWriteArrayList<>();
 
+    @BeforeAll
+    static void startBroker() {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        kafka.close();
+    }
+
     @BeforeEach
     void start() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
         config = ConfigLoader.parse("""
                 classes:
                   - {name: premium, target: 2s, match: {header: {X-Class: premium}}}
@@ -52,8 +65,8 @@ final class GrmServiceIntegrationTest {
                 gateways:
                   - {id: g1, port: 0}
                 control: {period: 500ms, reportPeriod: 500ms, statsWindow: 2s}
-                kafka: {bootstrap: "%s", topicPrefix: "it."}
-                """.formatted(kafka.bootstrap()));
+                kafka: {bootstrap: "%s", topicPrefix: "it%d."}
+                """.formatted(kafka.bootstrap(), ++tests));
     }
 
     @AfterEach
@@ -61,7 +74,6 @@ final class GrmServiceIntegrationTest {
         for (AutoCloseable c : closing) {
             c.close();
         }
-        kafka.close();
     }
 
     GrmService grm(String id) {

@@ -119,19 +119,20 @@ final class GrmServicePinsIntegrationTest {
                 OperatorOverride.Kind.WEIGHT, "g2", "premium", null, 3.0, null, null, null, null, true, "bus")).get();
         await().atMost(Duration.ofSeconds(10)).until(() -> decisions.stream().anyMatch(d -> d.pin("second").isPresent()));
 
-        // from here on, over 4 s (8 periods of 500 ms): a new allocation every period, and every decision names "second"
+        // from here on, periods go on: new allocations and decisions keep coming (counted: 6 of each, where a
+        // stalled GRM would publish none; a 30 s guard, not a rate, so a busy machine's slower periods pass),
+        // and every decision names "second"
         int decided = decisions.size();
         long version = latest.get("g1").version();
         long t0 = System.nanoTime();
-        Thread.sleep(4_000);
+        java.util.function.LongSupplier newVersions = () -> allocations.stream()
+                .filter(a -> a.gateway().equals("g1") && a.version() > version).map(Allocation::version).distinct().count();
+        await().atMost(Duration.ofSeconds(30)).until(() -> newVersions.getAsLong() >= 6 && decisions.size() - decided >= 6);
         double seconds = (System.nanoTime() - t0) / 1e9;
         List<Decision> window = List.copyOf(decisions.subList(decided, decisions.size()));
-        long newVersions = allocations.stream().filter(a -> a.gateway().equals("g1") && a.version() > version)
-                .map(Allocation::version).distinct().count();
-        System.out.printf("pins: %.1f s, %d new allocation versions, %d decisions (period 0.5 s)%n", seconds, newVersions,
-                window.size());
-        assertThat(newVersions).as("allocation versions in %.1f s", seconds).isGreaterThanOrEqualTo((long) (seconds / 0.5) - 2);
-        assertThat(window).hasSizeGreaterThanOrEqualTo((int) (seconds / 0.5) - 2).allSatisfy(d -> {
+        System.out.printf("pins: %.1f s, %d new allocation versions, %d decisions (period 0.5 s)%n", seconds,
+                newVersions.getAsLong(), window.size());
+        assertThat(window).hasSizeGreaterThanOrEqualTo(6).allSatisfy(d -> {
             assertThat(Double.isNaN(d.objective())).isFalse();
             assertThat(d.pin("first").orElseThrow().applied()).isTrue();
             Decision.PinStatus second = d.pin("second").orElseThrow();
