@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.arbiter.common.config.ClassConfig;
@@ -28,11 +27,12 @@ import org.arbiter.gateway.Ticket;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.sizing.Fleet;
+import org.arbiter.sim.kernel.EventKernel;
 
 /*
  * Design note — the discrete-event simulator.
  *
- * Virtual time, one thread, one event queue ordered by (time, sequence): deterministic under a
+ * Virtual time, one thread, the shared EventKernel ordered by (time, sequence): deterministic under a
  * seed. The moving parts are the product's own core classes — each gateway is a GatewayCore
  * (classifier-free: simulated clients carry their class; queues, schedulers, balancer, caps,
  * statistics as in production), the GRM is the service's GrmCore (stats book, epochs, last
@@ -82,8 +82,7 @@ public final class Simulator {
     private final SimScenario scenario;
     private final boolean grm;
     private final SplittableRandom random;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private long sequence;
+    private final EventKernel kernel = new EventKernel();
     private final List<GatewayCore<Req>> gateways = new ArrayList<>();
     private final List<PsServer<Req>> servers = new ArrayList<>();
     private final double[] serverWake;
@@ -111,14 +110,6 @@ public final class Simulator {
     private long boots;
     private double lastReport;
     private final int[] failedDepth;
-
-    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event o) {
-            int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
 
     private static final class Client {
         final String cls;
@@ -260,7 +251,7 @@ public final class Simulator {
     }
 
     private void at(double time, Runnable action) {
-        events.add(new Event(time, sequence++, action));
+        kernel.schedule(time, action);
     }
 
     private static long nanos(double seconds) {
@@ -304,11 +295,7 @@ public final class Simulator {
                         (System.nanoTime() - wallStart) / 1e9, controlWallSeconds)));
             }
         }
-        while (!events.isEmpty() && events.peek().time() <= end) {
-            Event e = events.poll();
-            currentTime = e.time(); // the one place virtual time moves
-            e.action().run();
-        }
+        kernel.runUntil(end);
         Map<String, Double> joules = new LinkedHashMap<>();
         for (int s = 0; s < power.length; s++) {
             power[s].advanceTo(end);
@@ -335,7 +322,7 @@ public final class Simulator {
 
     private void startPhase(int p) {
         phase = p;
-        phaseStart = currentTime;
+        phaseStart = kernel.now();
         Map<String, Recorder> rec = new LinkedHashMap<>();
         config.classes().forEach(c -> rec.put(c.name(), new Recorder()));
         phaseRecorders.add(rec);
@@ -357,7 +344,7 @@ public final class Simulator {
                 Client cl = new Client(c.name(), nextGateway++ % gateways.size());
                 clients.add(cl);
                 have++;
-                at(currentTime + exp(scenario.thinkSeconds()), () -> send(cl));
+                at(kernel.now() + exp(scenario.thinkSeconds()), () -> send(cl));
             }
             activeClients.put(c.name(), want);
             double rate = ph.rates().getOrDefault(c.name(), 0.0);
@@ -367,23 +354,21 @@ public final class Simulator {
             Scenario.Pareto par = ph.pareto().get(c.name());
             if (par != null) {
                 source(c.name(), p, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
-                        par.intervalSeconds(), currentTime));
+                        par.intervalSeconds(), kernel.now()));
             }
             Scenario.Diurnal d = ph.diurnal().get(c.name());
             if (d != null) {
-                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), currentTime, ph.durationSeconds()));
+                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds()));
             }
         }
     }
-
-    private double currentTime;
 
     /** An open-loop source of class {@code cls} in phase {@code p}: one-shot clients at the process's arrivals. */
     private void source(String cls, int p, ArrivalProcess process) {
         SplittableRandom own = random.split();
         double end = phaseStart + scenario.phases().get(p).durationSeconds();
         Runnable[] next = new Runnable[1];
-        double[] last = {currentTime};
+        double[] last = {kernel.now()};
         next[0] = () -> {
             double t = process.nextArrival(last[0], own);
             if (t >= end) {
@@ -408,7 +393,7 @@ public final class Simulator {
     }
 
     private void send(Client cl) {
-        double now = currentTime;
+        double now = kernel.now();
         Req r = new Req(cl, cl.cls, cl.gateway, now, phase);
         GatewayCore<Req> g = gateways.get(cl.gateway);
         phaseRecorders.get(phase).get(cl.cls).sent++;
@@ -459,7 +444,7 @@ public final class Simulator {
 
     /** Server {@code s} fails now: what it holds is lost; it refuses connections until it recovers. */
     private void fail(int s) {
-        double t = currentTime;
+        double t = kernel.now();
         failedDepth[s]++;
         finish(servers.get(s).advance(t));
         java.util.Set<Integer> touched = new java.util.TreeSet<>();
@@ -483,7 +468,7 @@ public final class Simulator {
         failedDepth[s]--;
         if (failedDepth[s] == 0) {
             for (int gi = 0; gi < gateways.size(); gi++) {
-                pump(gi, currentTime);
+                pump(gi, kernel.now());
                 scheduleExpiry(gi);
             }
         }
@@ -523,7 +508,7 @@ public final class Simulator {
         if (next == Long.MAX_VALUE) {
             return;
         }
-        double t = Math.max(currentTime, next / (double) NS);
+        double t = Math.max(kernel.now(), next / (double) NS);
         if (t >= gatewayExpiry[gi]) {
             return;
         }
