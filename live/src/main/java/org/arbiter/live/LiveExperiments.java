@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
-import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
 
@@ -96,11 +95,11 @@ public final class LiveExperiments {
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
             return Experiments.regions(progress, "live regions", ControlConfig.Combine.MIN, (v, p, b) -> {
-                LiveRig.Phase r = rig.run(new LiveRig.Spec(Choice.of(DispatchConfig.Scheduler.class, v[1]), Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
+                LiveRig.Phase r = rig.run(new LiveRig.Spec(v.scheduler(), v.withGrm(), v.granularity(), 10, 0),
                         new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
                 progress.accept(String.format(Locale.ROOT, "live regions %s (%d, %d): R %.2f s / %.2f s",
-                        v[0], p, b, r.premiumResponse(), r.basicResponse()));
+                        v.label(), p, b, r.premiumResponse(), r.basicResponse()));
                 return new Experiments.PointResult(r.premiumResponse(), r.basicResponse(), r.predictionError());
             });
         }

@@ -48,7 +48,7 @@ import org.arbiter.sim.kernel.EventKernel;
  * phase, asked for their next arrival on virtual time; each arrival is a one-shot client.
  * Demands are Exp(mean) per class as the server's sim spec gives.
  *
- * Control: with `grm` the allocations come from GrmCore's ticks (configured allocation until the
+ * Control: with Control.GRM the allocations come from GrmCore's ticks (configured allocation until the
  * first report); the decisions and power orders it publishes are dropped (nothing reads them);
  * without, every gateway keeps the configured one (the FCFS / priority baselines).
  *
@@ -97,7 +97,7 @@ public final class Simulator {
     private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
     private long requests;
     private int nextGateway;
-    private final ResultRecorder recorder;
+    private ResultRecorder recorder;
     private boolean logCaps = true;
     private java.util.function.Consumer<String> progress;
     private double progressEvery;
@@ -156,22 +156,33 @@ public final class Simulator {
         }
     }
 
-    /**
-     * @param config   the cluster (servers' sim specs, gateways, classes, control)
-     * @param scenario the load
-     * @param grm      true: the GRM decides allocations; false: configured allocation throughout
-     */
-    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm) {
-        this(config, scenario, grm, null);
+    /** Where the gateways' allocations come from. */
+    public enum Control {
+        /** The GRM's control steps decide (the configured allocation until its first report). */
+        GRM,
+        /** Every gateway keeps the configured allocation throughout (the FCFS / priority baselines). */
+        CONFIGURED
     }
 
-    /** As above, also recording every request into {@code recorder} (the load generator's outputs). */
-    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm,
-                     org.arbiter.loadgen.client.ResultRecorder recorder) {
-        this.recorder = recorder;
+    /** A run whose allocations come from the GRM. */
+    public static Simulator withGrm(ClusterConfig config, SimScenario scenario) {
+        return Simulator.of(config, scenario, Control.GRM);
+    }
+
+    /** A run in which every gateway keeps the configured allocation (no GRM). */
+    public static Simulator withConfiguredAllocation(ClusterConfig config, SimScenario scenario) {
+        return Simulator.of(config, scenario, Control.CONFIGURED);
+    }
+
+    /** A run whose allocations come from {@code control}. */
+    public static Simulator of(ClusterConfig config, SimScenario scenario, Control control) {
+        return Simulator.of(config, scenario, control);
+    }
+
+    private Simulator(ClusterConfig config, SimScenario scenario, Control control) {
         this.config = requireNonNull(config, "config");
         this.scenario = requireNonNull(scenario, "scenario");
-        this.grm = grm;
+        this.grm = requireNonNull(control, "control") == Control.GRM;
         this.random = new SplittableRandom(scenario.seed());
         this.core = new GrmCore(config, new GrmStep(config, "sim-grm", () -> 0L), "sim");
         core.leadershipGained(Instant.EPOCH);
@@ -208,6 +219,12 @@ public final class Simulator {
         }
         throw new IllegalArgumentException("failures.server: " + id + " (expected: one of "
                 + String.join(", ", config.servers().stream().map(ServerConfig::id).toList()) + ")");
+    }
+
+    /** Also records every request into {@code recorder} (the load generator's outputs). */
+    public Simulator recordingInto(ResultRecorder recorder) {
+        this.recorder = requireNonNull(recorder, "recorder");
+        return this;
     }
 
     /** Large runs: keep only weights in the allocation log (the caps of 100 gateways × 1 000 servers do not fit). */

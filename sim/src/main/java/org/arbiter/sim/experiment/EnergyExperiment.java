@@ -280,7 +280,7 @@ public final class EnergyExperiment {
                 Map.of("web", new Scenario.Diurnal(peak, trough)))), seed);
         double window = c.control().statsWindowSeconds();
         org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
-        SimResult r = new Simulator(c, sc, true).withDecisions(errors::accept).run();
+        SimResult r = Simulator.withGrm(c, sc).withDecisions(errors::accept).run();
         return new DayRun(r, PredictionError.of(errors.samples(), window, setup.daySeconds()));
     }
 
@@ -361,8 +361,8 @@ public final class EnergyExperiment {
                             .build())
                     .addGateway(GatewayConfig.builder("g1").port(8080).build())
                     .build();
-            SimResult r = new Simulator(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
-                    setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed), false).run();
+            SimResult r = Simulator.withConfiguredAllocation(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
+                    setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed)).run();
             var w = r.phases().get(0).classes().get("web");
             double dropRatio = w.sent() == 0 ? 0 : (double) w.dropped() / w.sent();
             progress.accept(String.format(Locale.ROOT, "energy benchmark %.1f req/s: throughput %.2f req/s, drop ratio %.4f",

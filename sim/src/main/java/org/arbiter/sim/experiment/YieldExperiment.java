@@ -203,7 +203,7 @@ public final class YieldExperiment {
                 new SimScenario.Phase("warm-up", warmup, Map.of(), rates),
                 new SimScenario.Phase("measured", seconds, Map.of(), rates)), seed);
         Measured m = new Measured(config);
-        new Simulator(config, scenario, false).withRequests(m).run();
+        Simulator.withConfiguredAllocation(config, scenario).withRequests(m).run();
         return m;
     }
 
