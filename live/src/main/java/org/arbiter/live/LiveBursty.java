@@ -27,6 +27,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.ResultRecorder;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
@@ -132,7 +133,6 @@ public final class LiveBursty {
                 DEMAND, STEADY_CLIENTS, THINK, PERIOD, STATS_WINDOW, WARM_UP, POINT), simulated);
     }
 
-    @SuppressWarnings("unchecked")
     private static LiveResult.BurstyRun once(EmbeddedKafka kafka, Path work, int run, String name,
                                              ControlConfig.Prediction prediction, double seconds, double scale, long seed)
             throws Exception {
@@ -181,7 +181,7 @@ public final class LiveBursty {
                         weights.add(g1.allocation().weights().getOrDefault("bursty", 0.0));
                     }
                 }, 0, Math.max(5, Math.round(PERIOD * scale * 1000)), TimeUnit.MILLISECONDS);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 try {
                     summary = load.run(Files.createDirectories(work.resolve("load-" + name)));
                 } finally {
@@ -189,8 +189,7 @@ public final class LiveBursty {
                 }
                 long allocations = g1.allocation().version() - firstVersion;
                 List<ResultRecorder.Request> requests = load.recorder().requests("bursty");
-                Map<String, Object> classes = (Map<String, Object>) summary.get("classes");
-                double steady = LiveRig.number((Map<String, Object>) classes.get("steady"), "meanResponseSeconds") / scale;
+                double steady = summary.cls("steady").meanResponseSeconds() / scale;
                 double meanWeight;
                 double maxWeight;
                 synchronized (weights) {

@@ -35,6 +35,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -126,7 +127,6 @@ public final class LiveEnergy {
         return new LiveResult.Energy(live, simulated, daySeconds, scale, Experiments.round(capacity));
     }
 
-    @SuppressWarnings("unchecked")
     /** One live day of {@code policy}, its savings not yet known (0). */
     private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, String policy,
                                           EnergyExperiment.Setup setup, double capacity, double peak, double trough,
@@ -180,7 +180,7 @@ public final class LiveEnergy {
                 LiveRig.awaitAllocation(g1);
                 PowerSampler power = new PowerSampler(sims, EnergyExperiment.STARTUP_SECONDS * scale);
                 power.start(setup.daySeconds() * scale);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 try {
                     summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
                             null).run(Files.createDirectories(work.resolve("load-" + policy)));
@@ -188,16 +188,16 @@ public final class LiveEnergy {
                     power.stop();
                 }
                 double joules = power.joules();
-                Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
-                long sent = number(web, "sent");
-                long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
+                LoadSummary.ClassSummary web = summary.cls("web");
+                long sent = web.sent();
+                long dropped = web.dropped();
                 return new LiveResult.LiveDay(Math.round(joules),
                         sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5, dropped,
-                        number(web, "rejected"), number(web, "errors"), number(web, "timedOut"), number(web, "lost"), sent,
+                        web.rejected(), web.errors(), web.timedOut(), web.lost(), sent,
                         Experiments.round(power.meanServersUp()), power.offs, power.ons,
                         Experiments.round(power.seconds()), Experiments.round(power.poweredSeconds(false)),
                         Experiments.round(power.poweredSeconds(true)),
-                        Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue() / scale), 0);
+                        Experiments.round(web.meanResponseSeconds() / scale), 0);
             }
         } finally {
             for (SimServer s : sims) {
@@ -330,9 +330,5 @@ public final class LiveEnergy {
     private static double joules(SimServer s) {
         Object j = s.status().get("joules");
         return j instanceof Number x ? x.doubleValue() : 0;
-    }
-
-    private static long number(Map<String, Object> m, String key) {
-        return (long) LiveRig.number(m, key);
     }
 }

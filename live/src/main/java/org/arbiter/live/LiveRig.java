@@ -33,6 +33,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -100,7 +101,6 @@ final class LiveRig {
      *
      * @param phases {name, premium clients, basic clients} each
      */
-    @SuppressWarnings("unchecked")
     List<Phase> run(Spec spec, String[][] phases, double secondsPerPhase, long seed, Consumer<String> progress)
             throws Exception {
         int run = ++runs;
@@ -159,7 +159,7 @@ final class LiveRig {
                                 g1.allocation().weights().getOrDefault("basic", 0.0)});
                     }
                 }, 0, Math.max(10, (long) (phaseWall * 100)), TimeUnit.MILLISECONDS);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 double loadStart;
                 try {
                     LoadGenerator load = new LoadGenerator(Scenario.parse(sc.toString()),
@@ -181,7 +181,6 @@ final class LiveRig {
                     lastTimeline = decisions.timeline(loadStart, scale, marks, Experiments.TARGETS);
                 }
                 List<Phase> out = new ArrayList<>();
-                List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
                 for (int i = 0; i < phases.length; i++) {
                     double from = (i + 0.5) * phaseWall;
                     double to = (i + 1) * phaseWall;
@@ -197,14 +196,13 @@ final class LiveRig {
                             }
                         }
                     }
-                    Map<String, Object> cls = (Map<String, Object>) ph.get(i).get("classes");
-                    Map<String, Object> pc = (Map<String, Object>) cls.get("premium");
-                    Map<String, Object> bc = (Map<String, Object>) cls.get("basic");
+                    LoadSummary.ClassSummary pc = summary.phases().get(i).cls("premium");
+                    LoadSummary.ClassSummary bc = summary.phases().get(i).cls("basic");
                     out.add(new Phase(phases[i][0], Integer.parseInt(phases[i][1]), Integer.parseInt(phases[i][2]),
                             n == 0 ? 0 : wp / n, n == 0 ? 0 : wb / n,
-                            number(pc, "meanResponseSeconds") / scale, number(bc, "meanResponseSeconds") / scale,
-                            (number(pc, "throughputPerSecond") + number(bc, "throughputPerSecond")) * scale,
-                            (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok")),
+                            pc.meanResponseSeconds() / scale, bc.meanResponseSeconds() / scale,
+                            (pc.throughputPerSecond() + bc.throughputPerSecond()) * scale,
+                            pc.sent() + bc.sent(), pc.ok() + bc.ok(),
                             decisions == null ? null : PredictionError.of(checkedSamples, loadStart + i * phaseWall + window,
                                     loadStart + (i + 1) * phaseWall)));
                 }
@@ -224,10 +222,5 @@ final class LiveRig {
         while (g.allocation().version() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-    }
-
-    static double number(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        return v instanceof Number n ? n.doubleValue() : 0;
     }
 }

@@ -337,16 +337,16 @@ public final class LoadGenerator {
     }
 
     /** Runs {@code scenario} against {@code targets}, writes the outputs into {@code outDir}, returns the summary. */
-    public static Map<String, Object> run(Scenario scenario, List<URI> targets, Path outDir)
+    public static LoadSummary run(Scenario scenario, List<URI> targets, Path outDir)
             throws IOException, InterruptedException {
         return new LoadGenerator(scenario, targets, null).run(outDir);
     }
 
     /**
      * Runs the scenario to its end (blocking), writes summary.json, timeseries.jsonl and the charts
-     * into {@code outDir}, and returns the summary document (the summary.json contract). Call once.
+     * into {@code outDir}, and returns the summary (what summary.json holds). Call once.
      */
-    public Map<String, Object> run(Path outDir) throws IOException, InterruptedException {
+    public LoadSummary run(Path outDir) throws IOException, InterruptedException {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         loop = group.next();
         bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)

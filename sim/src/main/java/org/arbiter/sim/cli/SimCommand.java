@@ -104,8 +104,7 @@ public final class SimCommand implements Callable<Integer> {
         SimResult r = Simulator.of(cluster, sc, noGrm ? Simulator.Control.CONFIGURED : Simulator.Control.GRM).recordingInto(recorder).run();
         recorder.write(out, sc.totalSeconds());
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> summary = json.readValue(out.resolve("summary.json").toFile(), LinkedHashMap.class);
+        Map<String, Object> summary = recorder.summary(sc.totalSeconds()).toJson(); // summary.json, extended below
         summary.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
         Map<String, Object> energy = new LinkedHashMap<>();
         energy.put("totalJoules", Math.round(r.totalEnergyJoules()));
