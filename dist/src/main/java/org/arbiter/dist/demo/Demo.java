@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
