@@ -166,17 +166,17 @@ public final class Simulator {
 
     /** A run whose allocations come from the GRM. */
     public static Simulator withGrm(ClusterConfig config, SimScenario scenario) {
-        return Simulator.of(config, scenario, Control.GRM);
+        return new Simulator(config, scenario, Control.GRM);
     }
 
     /** A run in which every gateway keeps the configured allocation (no GRM). */
     public static Simulator withConfiguredAllocation(ClusterConfig config, SimScenario scenario) {
-        return Simulator.of(config, scenario, Control.CONFIGURED);
+        return new Simulator(config, scenario, Control.CONFIGURED);
     }
 
     /** A run whose allocations come from {@code control}. */
     public static Simulator of(ClusterConfig config, SimScenario scenario, Control control) {
-        return Simulator.of(config, scenario, control);
+        return new Simulator(config, scenario, control);
     }
 
     private Simulator(ClusterConfig config, SimScenario scenario, Control control) {
