@@ -152,17 +152,12 @@ public final class LiveBursty {
                             .prediction(prediction).build())
                     .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("bursty" + run + ".").build())
                     .build();
-            String scenario = String.format(Locale.ROOT, """
-                    timeScale: %s
-                    classes:
-                      bursty: {headers: {X-Class: bursty}, target: %ss}
-                      steady: {headers: {X-Class: steady}}
-                    think: %ss
-                    timeout: 1h
-                    seed: %d
-                    phases:
-                      - {name: run, duration: %ss, clients: {steady: %d}, pareto: {bursty: {shape: %s, on: 1s, off: 10s, interval: 0.1s}}}
-                    """, scale, TARGET, THINK, seed, seconds, STEADY_CLIENTS, BurstyExperiment.SHAPE);
+            Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
+            classes.put("bursty", Scenario.RequestShape.get(Map.of("X-Class", "bursty"), TARGET));
+            classes.put("steady", Scenario.RequestShape.get(Map.of("X-Class", "steady"), 0));
+            Scenario scenario = new Scenario(classes, THINK, 3600, seed, List.of(new Scenario.Phase("run", seconds,
+                    Map.of("steady", STEADY_CLIENTS), Map.of(), Map.of("bursty", new Scenario.Pareto(BurstyExperiment.SHAPE,
+                            1, 10, 0.1)), Map.of())), List.of()).withTimeScale(scale);
             String id = "bursty" + run;
             try (ProcessMetrics m = ProcessMetrics.create("grm", id);
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
@@ -171,7 +166,7 @@ public final class LiveBursty {
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 LiveRig.awaitAllocation(g1);
                 long firstVersion = g1.allocation().version();
-                LoadGenerator load = new LoadGenerator(Scenario.parse(scenario),
+                LoadGenerator load = new LoadGenerator(scenario,
                         List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
                 load.recorder().keepRequests("bursty");
                 List<Double> weights = new ArrayList<>();

@@ -2,7 +2,6 @@ package org.arbiter.live;
 
 import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.sim.experiment.*;
-import static org.arbiter.sim.experiment.EnergyExperiment.fmt;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -163,15 +162,9 @@ public final class LiveEnergy {
                             .retryDelaySeconds(0.2).build())
                     .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("energy" + run + ".").build())
                     .build();
-            String scenario = String.format(Locale.ROOT, """
-                    timeScale: %s
-                    classes:
-                      web: {path: /}
-                    timeout: 60s
-                    seed: %d
-                    phases:
-                      - {name: day, duration: %ss, diurnal: {web: {peak: %s, trough: %s}}}
-                    """, fmt(scale), seed, fmt(setup.daySeconds()), fmt(peak), fmt(trough));
+            Scenario scenario = new Scenario(Map.of("web", Scenario.RequestShape.get(Map.of(), 0)), 1, 60, seed,
+                    List.of(new Scenario.Phase("day", setup.daySeconds(), Map.of(), Map.of(), Map.of(),
+                            Map.of("web", new Scenario.Diurnal(peak, trough)))), List.of()).withTimeScale(scale);
             String id = "energy" + run;
             try (ProcessMetrics m = ProcessMetrics.create("grm", id);
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
@@ -182,7 +175,7 @@ public final class LiveEnergy {
                 power.start(setup.daySeconds() * scale);
                 LoadSummary summary;
                 try {
-                    summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
+                    summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())),
                             null).run(Files.createDirectories(work.resolve("load-" + policy)));
                 } finally {
                     power.stop();

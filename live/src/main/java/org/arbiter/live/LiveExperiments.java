@@ -38,7 +38,8 @@ public final class LiveExperiments {
     public static Phases phasesWithTimeline(long seed, double secondsPerPhase, double scale, Path work,
                                             Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
-        String[][] phases = {{"A", "5", "5"}, {"B", "20", "20"}, {"C", "5", "20"}, {"D", "20", "5"}};
+        List<LiveRig.Step> phases = List.of(new LiveRig.Step("A", 5, 5), new LiveRig.Step("B", 20, 20),
+                new LiveRig.Step("C", 5, 20), new LiveRig.Step("D", 20, 5));
         progress.accept(String.format(Locale.ROOT, "live phases: 4 × %.1f s of wall time (scale %s)",
                 secondsPerPhase * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
@@ -79,7 +80,7 @@ public final class LiveExperiments {
             for (int i = 0; i < points.length; i++) {
                 int n = points[i];
                 x[i] = rig.run(new LiveRig.Spec(DispatchConfig.Scheduler.FCFS, false, 1, n, 0.03),
-                        new String[][] {{"load", "0", "60"}}, secondsPerPoint, seed + n, progress).get(0).throughput();
+                        List.of(new LiveRig.Step("load", 0, 60)), secondsPerPoint, seed + n, progress).get(0).throughput();
                 progress.accept(String.format(Locale.ROOT, "live concurrency N_s=%d: %.2f req/s", n, x[i]));
             }
         }
@@ -96,7 +97,7 @@ public final class LiveExperiments {
             LiveRig rig = new LiveRig(kafka, work, scale);
             return Experiments.regions(progress, "live regions", ControlConfig.Combine.MIN, (v, p, b) -> {
                 LiveRig.Phase r = rig.run(new LiveRig.Spec(v.scheduler(), v.withGrm(), v.granularity(), 10, 0),
-                        new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
+                        List.of(new LiveRig.Step("x", p, b)), secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
                 progress.accept(String.format(Locale.ROOT, "live regions %s (%d, %d): R %.2f s / %.2f s",
                         v.label(), p, b, r.premiumResponse(), r.basicResponse()));
