@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -40,7 +39,7 @@ import org.arbiter.sim.kernel.EventKernel;
  * every report period and ticked every control period, and each server is a processor-sharing
  * model (PsServer). Only the wiring is the simulator's: clients, events, recording.
  *
- * Clients: closed-loop clients think Exp(think), send one request through their gateway (clients
+ * SimClients: closed-loop clients think Exp(think), send one request through their gateway (clients
  * are spread over gateways round-robin, as an L4 switch would), wait for the answer (a response or
  * a 503), and think again; at a phase boundary the number of clients per class changes (extra
  * clients retire after their current request). Open-loop sources are the load generator's pure
@@ -83,18 +82,17 @@ public final class Simulator {
     private final boolean grm;
     private final SplittableRandom random;
     private final EventKernel kernel = new EventKernel();
-    private final List<GatewayCore<Req>> gateways = new ArrayList<>();
-    private final List<PsServer<Req>> servers = new ArrayList<>();
+    private final List<GatewayCore<SimRequest>> gateways = new ArrayList<>();
+    private final List<PsServer<SimRequest>> servers = new ArrayList<>();
     private final double[] serverWake;
     private final double[] gatewayExpiry;
-    private final List<Client> clients = new ArrayList<>();
-    private final Map<String, Integer> activeClients = new HashMap<>();
+    private final List<SimClient> clients = new ArrayList<>();
+    private final Map<String, Integer> activeSimClients = new HashMap<>();
     private final GrmCore core;
     private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
     private int phase = -1;
     private double phaseStart;
-    private final List<Map<String, Recorder>> phaseRecorders = new ArrayList<>();
-    private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
+    private final PhaseBook book;
     private long requests;
     private int nextGateway;
     private ResultRecorder recorder;
@@ -102,59 +100,12 @@ public final class Simulator {
     private java.util.function.Consumer<String> progress;
     private double progressEvery;
     private double controlWallSeconds;
-    private final PowerModel[] power;
-    private final boolean[] wantOn;
+    private final ServerPower power;
     private final List<SimResult.PowerPoint> powerLog = new ArrayList<>();
     private long arrivalsSinceReport;
     private long dropsSinceReport;
-    private long boots;
     private double lastReport;
     private final int[] failedDepth;
-
-    private static final class Client {
-        final String cls;
-        final int gateway;
-        boolean retired;
-
-        Client(String cls, int gateway) {
-            this.cls = cls;
-            this.gateway = gateway;
-        }
-    }
-
-    private static final class Req {
-        final Client client;
-        final String cls;
-        final int gateway;
-        final double sent;
-        final int phase;
-        Ticket<Req> ticket;
-
-        Req(Client client, String cls, int gateway, double sent, int phase) {
-            this.client = client;
-            this.cls = cls;
-            this.gateway = gateway;
-            this.sent = sent;
-            this.phase = phase;
-        }
-    }
-
-    /** Per class and phase: outcomes and response-time moments. */
-    private static final class Recorder {
-        long sent;
-        long ok;
-        long rejected;
-        long lost;
-        long lostToFailure;
-        double sum;
-        double sumSq;
-
-        void ok(double r) {
-            ok++;
-            sum += r;
-            sumSq += r * r;
-        }
-    }
 
     /** Where the gateways' allocations come from. */
     public enum Control {
@@ -184,6 +135,7 @@ public final class Simulator {
         this.scenario = requireNonNull(scenario, "scenario");
         this.grm = requireNonNull(control, "control") == Control.GRM;
         this.random = new SplittableRandom(scenario.seed());
+        this.book = new PhaseBook(config.classes());
         this.core = new GrmCore(config, new GrmStep(config, "sim-grm", () -> 0L), "sim");
         core.leadershipGained(Instant.EPOCH);
         for (GatewayConfig g : config.gateways()) {
@@ -193,14 +145,7 @@ public final class Simulator {
         for (ServerConfig s : config.servers()) {
             servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));
         }
-        power = new PowerModel[servers.size()];
-        wantOn = new boolean[servers.size()];
-        for (int i = 0; i < power.length; i++) {
-            ServerConfig.PowerDraw w = config.servers().get(i).power();
-            power[i] = new PowerModel(new PowerModel.Watts(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
-                    config.sizing().startupDelaySeconds(), config.sizing().shutdownDelaySeconds(), PowerModel.State.ON, 0);
-            wantOn[i] = true;
-        }
+        power = new ServerPower(config);
         serverWake = new double[servers.size()];
         java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
         gatewayExpiry = new double[gateways.size()];
@@ -313,42 +258,20 @@ public final class Simulator {
             }
         }
         kernel.runUntil(end);
-        Map<String, Double> joules = new LinkedHashMap<>();
-        for (int s = 0; s < power.length; s++) {
-            power[s].advanceTo(end);
-            joules.put(config.servers().get(s).id(), power[s].joules());
-        }
-        List<SimResult.PhaseResult> phases = new ArrayList<>();
-        double start = 0;
-        for (int i = 0; i < scenario.phases().size(); i++) {
-            SimScenario.Phase ph = scenario.phases().get(i);
-            Map<String, SimResult.ClassResult> cr = new LinkedHashMap<>();
-            for (ClassConfig c : config.classes()) {
-                Recorder r = phaseRecorders.get(i).get(c.name());
-                double mean = r.ok == 0 ? 0 : r.sum / r.ok;
-                double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
-                cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var,
-                        r.lost, r.lostToFailure));
-            }
-            phases.add(new SimResult.PhaseResult(ph.name(), start, start + ph.durationSeconds(), cr,
-                    average(phaseWeightSamples.get(i))));
-            start += ph.durationSeconds();
-        }
+        Map<String, Double> joules = power.joules(end);
+        List<SimResult.PhaseResult> phases = book.results(scenario.phases());
         return new SimResult(phases, allocationLog, requests, (System.nanoTime() - wallStart) / 1e9, joules, powerLog);
     }
 
     private void startPhase(int p) {
         phase = p;
         phaseStart = kernel.now();
-        Map<String, Recorder> rec = new LinkedHashMap<>();
-        config.classes().forEach(c -> rec.put(c.name(), new Recorder()));
-        phaseRecorders.add(rec);
-        phaseWeightSamples.add(new ArrayList<>());
+        book.startPhase();
         SimScenario.Phase ph = scenario.phases().get(p);
         for (ClassConfig c : config.classes()) {
             int want = ph.clients().getOrDefault(c.name(), 0);
-            int have = activeClients.getOrDefault(c.name(), 0);
-            for (Client cl : clients) {
+            int have = activeSimClients.getOrDefault(c.name(), 0);
+            for (SimClient cl : clients) {
                 if (have <= want) {
                     break;
                 }
@@ -358,12 +281,12 @@ public final class Simulator {
                 }
             }
             while (have < want) {
-                Client cl = new Client(c.name(), nextGateway++ % gateways.size());
+                SimClient cl = new SimClient(c.name(), nextGateway++ % gateways.size());
                 clients.add(cl);
                 have++;
                 at(kernel.now() + exp(scenario.thinkSeconds()), () -> send(cl));
             }
-            activeClients.put(c.name(), want);
+            activeSimClients.put(c.name(), want);
             double rate = ph.rates().getOrDefault(c.name(), 0.0);
             if (rate > 0) {
                 source(c.name(), p, ArrivalProcess.poisson(rate));
@@ -396,7 +319,7 @@ public final class Simulator {
                 if (phase != p) {
                     return;
                 }
-                Client once = new Client(cls, nextGateway++ % gateways.size());
+                SimClient once = new SimClient(cls, nextGateway++ % gateways.size());
                 once.retired = true;
                 send(once);
                 next[0].run();
@@ -409,11 +332,11 @@ public final class Simulator {
         return mean <= 0 ? 0 : -mean * Math.log(1 - random.nextDouble());
     }
 
-    private void send(Client cl) {
+    private void send(SimClient cl) {
         double now = kernel.now();
-        Req r = new Req(cl, cl.cls, cl.gateway, now, phase);
-        GatewayCore<Req> g = gateways.get(cl.gateway);
-        phaseRecorders.get(phase).get(cl.cls).sent++;
+        SimRequest r = new SimRequest(cl, cl.cls, cl.gateway, now, phase);
+        GatewayCore<SimRequest> g = gateways.get(cl.gateway);
+        book.tally(phase, cl.cls).sent++;
         requests++;
         arrivalsSinceReport++;
         r.ticket = g.offer(r, cl.cls, nanos(now));
@@ -426,10 +349,10 @@ public final class Simulator {
     }
 
     private void pump(int gi, double now) {
-        GatewayCore<Req> g = gateways.get(gi);
-        Ticket<Req> t;
+        GatewayCore<SimRequest> g = gateways.get(gi);
+        Ticket<SimRequest> t;
         while ((t = g.next(nanos(now))) != null) {
-            Req r = t.request();
+            SimRequest r = t.request();
             if (t.state() == Ticket.State.EXPIRED) { // a yield scheduler dropped it (zeroYield): 503
                 answered(r, now, ResultRecorder.Outcome.REJECTED);
                 continue;
@@ -443,7 +366,7 @@ public final class Simulator {
                 }
                 continue;
             }
-            if (power[s].advanceTo(now) != PowerModel.State.ON) {
+            if (power.model(s).advanceTo(now) != PowerModel.State.ON) {
                 // the connection is refused: the request is lost, the gateway skips the server for a while
                 g.markDown(s, nanos(now));
                 g.complete(t, Outcome.BACKEND_ERROR, nanos(now));
@@ -452,8 +375,8 @@ public final class Simulator {
             }
             ServerConfig sc = config.servers().get(s);
             double mean = sc.sim().demandSeconds().getOrDefault(r.cls, sc.sim().meanDemandSeconds());
-            List<PsServer.Done<Req>> done = servers.get(s).admit(r, exp(mean), now);
-            power[s].busyFraction(servers.get(s).busyFraction(), now);
+            List<PsServer.Done<SimRequest>> done = servers.get(s).admit(r, exp(mean), now);
+            power.model(s).busyFraction(servers.get(s).busyFraction(), now);
             finish(done);
             scheduleWake(s);
         }
@@ -465,14 +388,14 @@ public final class Simulator {
         failedDepth[s]++;
         finish(servers.get(s).advance(t));
         java.util.Set<Integer> touched = new java.util.TreeSet<>();
-        for (Req r : servers.get(s).drain(t)) {
-            GatewayCore<Req> g = gateways.get(r.gateway);
+        for (SimRequest r : servers.get(s).drain(t)) {
+            GatewayCore<SimRequest> g = gateways.get(r.gateway);
             g.failed(r.ticket, org.arbiter.gateway.ServerHealth.Failure.RESET, true, false, nanos(t));
-            phaseRecorders.get(r.phase).get(r.cls).lostToFailure++;
+            book.tally(r.phase, r.cls).lostToFailure++;
             answered(r, t, ResultRecorder.Outcome.LOST);
             touched.add(r.gateway);
         }
-        power[s].busyFraction(0, t);
+        power.model(s).busyFraction(0, t);
         serverWake[s] = Double.POSITIVE_INFINITY;
         for (int gi : touched) {
             pump(gi, t);
@@ -503,17 +426,17 @@ public final class Simulator {
                 return; // superseded
             }
             serverWake[s] = Double.POSITIVE_INFINITY;
-            List<PsServer.Done<Req>> done = servers.get(s).advance(next);
-            power[s].busyFraction(servers.get(s).busyFraction(), next);
+            List<PsServer.Done<SimRequest>> done = servers.get(s).advance(next);
+            power.model(s).busyFraction(servers.get(s).busyFraction(), next);
             finish(done);
             scheduleWake(s);
         });
     }
 
-    private void finish(List<PsServer.Done<Req>> done) {
-        for (PsServer.Done<Req> d : done) {
-            Req r = d.request();
-            GatewayCore<Req> g = gateways.get(r.gateway);
+    private void finish(List<PsServer.Done<SimRequest>> done) {
+        for (PsServer.Done<SimRequest> d : done) {
+            SimRequest r = d.request();
+            GatewayCore<SimRequest> g = gateways.get(r.gateway);
             g.complete(r.ticket, Outcome.OK, nanos(d.timeSeconds()));
             answered(r, d.timeSeconds(), ResultRecorder.Outcome.OK);
             pump(r.gateway, d.timeSeconds());
@@ -532,30 +455,25 @@ public final class Simulator {
         gatewayExpiry[gi] = t;
         at(t, () -> {
             gatewayExpiry[gi] = Double.POSITIVE_INFINITY;
-            for (Ticket<Req> x : gateways.get(gi).expireQueued(nanos(t))) {
+            for (Ticket<SimRequest> x : gateways.get(gi).expireQueued(nanos(t))) {
                 answered(x.request(), t, ResultRecorder.Outcome.REJECTED);
             }
             scheduleExpiry(gi);
         });
     }
 
-    private void answered(Req r, double now, ResultRecorder.Outcome outcome) {
+    private void answered(SimRequest r, double now, ResultRecorder.Outcome outcome) {
         if (recorder != null) {
             recorder.record(r.cls, r.phase, r.sent, now, outcome);
         }
         if (requestSink != null) {
             requestSink.answered(r.cls, r.phase, r.sent, now, outcome);
         }
-        Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
-        switch (outcome) {
-            case OK -> rec.ok(now - r.sent);
-            case LOST -> rec.lost++;
-            default -> rec.rejected++;
-        }
+        book.tally(r.phase, r.cls).answered(outcome, now - r.sent);
         if (outcome != ResultRecorder.Outcome.OK) {
             dropsSinceReport++;
         }
-        Client cl = r.client;
+        SimClient cl = r.client;
         if (!cl.retired) {
             double next = now + exp(scenario.thinkSeconds());
             at(next, () -> {
@@ -567,51 +485,23 @@ public final class Simulator {
     }
 
     private void report(double t) {
-        for (GatewayCore<Req> g : gateways) {
+        for (GatewayCore<SimRequest> g : gateways) {
             Instant at = Instant.EPOCH.plusNanos(nanos(t));
             core.stats(g.snapshot(at, nanos(t)), at);
         }
-        sampleWeights(t);
-        settlePower(t);
-        int on = 0;
-        int booting = 0;
-        int shuttingDown = 0;
-        double watts = 0;
-        for (PowerModel m : power) {
-            switch (m.advanceTo(t)) {
-                case ON -> on++;
-                case BOOTING -> booting++;
-                case SHUTTING_DOWN -> shuttingDown++;
-                default -> { }
-            }
-            watts += m.watts();
+        if (phase >= 0) {
+            book.sampleWeights(phase, t - phaseStart, scenario.phases().get(phase).durationSeconds(), gateways);
         }
+        settlePower(t);
+        ServerPower.Census n = power.census(t);
         Fleet fleet = core.fleet().orElse(null);
-        powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
+        powerLog.add(new SimResult.PowerPoint(t, n.on(), n.booting(), n.shuttingDown(), n.watts(),
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
                 fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
-                dropsSinceReport, boots));
+                dropsSinceReport, power.boots()));
         arrivalsSinceReport = 0;
         dropsSinceReport = 0;
         lastReport = t;
-    }
-
-    private void sampleWeights(double t) {
-        if (phase < 0) {
-            return;
-        }
-        double phaseLength = scenario.phases().get(phase).durationSeconds();
-        if (t - phaseStart >= phaseLength / 2) {
-            Map<String, Map<String, Double>> w = new TreeMap<>();
-            for (GatewayCore<Req> g : gateways) {
-                Map<String, Double> m = new LinkedHashMap<>();
-                for (int c = 0; c < g.classCount(); c++) {
-                    m.put(g.className(c), g.weight(c));
-                }
-                w.put(g.gatewayId(), m);
-            }
-            phaseWeightSamples.get(phase).add(w);
-        }
     }
 
     private void control(double t) {
@@ -653,18 +543,18 @@ public final class Simulator {
 
     /** The GRM's actuation: power server {@code s} on or off at {@code t}. */
     private void actuate(int s, ServerState action, double t) {
-        wantOn[s] = action == ServerState.ON;
-        PowerModel m = power[s];
+        power.want(s, action == ServerState.ON);
+        PowerModel m = power.model(s);
         PowerModel.State state = m.advanceTo(t);
-        if (wantOn[s] && state == PowerModel.State.OFF) {
+        if (power.wantOn(s) && state == PowerModel.State.OFF) {
             m.powerOn(t);
-            boots++;
+            power.booted();
             scheduleTransition(s);
-        } else if (!wantOn[s] && state == PowerModel.State.ON) {
-            List<PsServer.Done<Req>> done = servers.get(s).advance(t);
+        } else if (!power.wantOn(s) && state == PowerModel.State.ON) {
+            List<PsServer.Done<SimRequest>> done = servers.get(s).advance(t);
             finish(done);
-            for (Req r : servers.get(s).drain(t)) { // cut off in the middle: lost
-                GatewayCore<Req> g = gateways.get(r.gateway);
+            for (SimRequest r : servers.get(s).drain(t)) { // cut off in the middle: lost
+                GatewayCore<SimRequest> g = gateways.get(r.gateway);
                 g.complete(r.ticket, Outcome.BACKEND_ERROR, nanos(t));
                 answered(r, t, ResultRecorder.Outcome.LOST);
                 pump(r.gateway, t);
@@ -677,7 +567,7 @@ public final class Simulator {
     }
 
     private void scheduleTransition(int s) {
-        double due = power[s].nextTransitionTime();
+        double due = power.model(s).nextTransitionTime();
         if (due < Double.POSITIVE_INFINITY) {
             at(due, () -> settlePower(due));
         }
@@ -685,28 +575,19 @@ public final class Simulator {
 
     /** Completes every boot and shutdown due by {@code t}, tells the GRM, and carries out pending wishes. */
     private void settlePower(double t) {
-        for (int s = 0; s < power.length; s++) {
-            double due = power[s].nextTransitionTime();
+        for (int s = 0; s < power.size(); s++) {
+            double due = power.model(s).nextTransitionTime();
             if (due > t) {
                 continue;
             }
-            PowerModel.State state = power[s].advanceTo(due);
+            PowerModel.State state = power.model(s).advanceTo(due);
             if (grm) {
                 core.serverSeen(config.servers().get(s).id(), state == PowerModel.State.ON, "",
                         Instant.EPOCH.plusNanos(nanos(due)));
             }
-            if (state == PowerModel.State.ON && !wantOn[s] || state == PowerModel.State.OFF && wantOn[s]) {
-                actuate(s, wantOn[s] ? ServerState.ON : ServerState.OFF, due);
+            if (state == PowerModel.State.ON && !power.wantOn(s) || state == PowerModel.State.OFF && power.wantOn(s)) {
+                actuate(s, power.wantOn(s) ? ServerState.ON : ServerState.OFF, due);
             }
         }
-    }
-
-    private static Map<String, Map<String, Double>> average(List<Map<String, Map<String, Double>>> samples) {
-        Map<String, Map<String, Double>> out = new TreeMap<>();
-        for (Map<String, Map<String, Double>> s : samples) {
-            s.forEach((g, m) -> m.forEach((c, v) -> out.computeIfAbsent(g, x -> new LinkedHashMap<>())
-                    .merge(c, v / samples.size(), Double::sum)));
-        }
-        return out;
     }
 }
