@@ -59,7 +59,7 @@ import org.arbiter.sim.SimResult;
 /** 000 §7.5 live: off, static and queue over a compressed day. See the design note. */
 public final class LiveEnergy {
 
-    static final List<String> POLICIES = List.of("off", "static", "queue");
+    static final List<EnergyPolicy> POLICIES = List.of(EnergyPolicy.OFF, EnergyPolicy.STATIC, EnergyPolicy.QUEUE);
 
     private LiveEnergy() {
     }
@@ -74,12 +74,12 @@ public final class LiveEnergy {
     }
 
     static LiveResult.Energy run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress,
-                                 List<String> policies) throws Exception {
+                                 List<EnergyPolicy> policies) throws Exception {
         if (!(daySeconds > 0) || !(scale > 0 && scale <= 1)) {
             throw new IllegalArgumentException("day " + daySeconds + " s at scale " + scale
                     + " (expected: day > 0, 0 < scale <= 1)");
         }
-        if (policies.isEmpty() || !"off".equals(policies.get(0))) {
+        if (policies.isEmpty() || policies.get(0) != EnergyPolicy.OFF) {
             throw new IllegalArgumentException("policies: " + policies + " (expected: off first, the baseline)");
         }
         Files.createDirectories(work);
@@ -95,19 +95,19 @@ public final class LiveEnergy {
         double offSimJoules = Double.NaN;
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             int run = 0;
-            for (String policy : policies) {
+            for (EnergyPolicy policy : policies) {
                 LiveResult.LiveDay measured = day(kafka, work, ++run, policy, setup, capacity, peak, trough, scale, seed,
                         progress);
                 double joules = measured.energyJoules();
-                if ("off".equals(policy)) {
+                if (policy == EnergyPolicy.OFF) {
                     offJoules = joules;
                 }
                 LiveResult.LiveDay r = measured.withSavingsPercent(
                         Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
-                live.put(policy, r);
+                live.put(policy.label(), r);
                 SimResult s = EnergyExperiment.day(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity, peak,
                         trough, seed);
-                if ("off".equals(policy)) {
+                if (policy == EnergyPolicy.OFF) {
                     offSimJoules = s.totalEnergyJoules();
                 }
                 LiveResult.SimulatedDay sm = new LiveResult.SimulatedDay(
@@ -115,7 +115,7 @@ public final class LiveEnergy {
                         s.sent() == 0 ? 0.0 : Math.round(100.0 * s.dropped() / s.sent() * 1e5) / 1e5,
                         Experiments.round(s.power().stream()
                                 .mapToInt(x -> x.serversOn() + x.serversBooting()).average().orElse(0)));
-                simulated.put(policy, sm);
+                simulated.put(policy.label(), sm);
                 progress.accept(String.format(Locale.ROOT, "live energy %s: saved %s %% (simulated %s %%), dropped %s %% "
                                 + "of %s (simulated %s %%; rejected %s, errors %s, timed out %s, lost %s), mean servers up %s "
                                 + "(simulated %s)", policy, r.savingsPercent(), sm.savingsPercent(),
@@ -127,7 +127,7 @@ public final class LiveEnergy {
     }
 
     /** One live day of {@code policy}, its savings not yet known (0). */
-    private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, String policy,
+    private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, EnergyPolicy policy,
                                           EnergyExperiment.Setup setup, double capacity, double peak, double trough,
                                           double scale, long seed, Consumer<String> progress) throws Exception {
         int n = EnergyExperiment.SERVERS;
@@ -148,8 +148,8 @@ public final class LiveEnergy {
                         .power(new ServerConfig.PowerDraw(0, 60, 60, 65)).build());
             }
             SizingConfig.Builder sizing = switch (policy) {
-                case "off" -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
-                case "static" -> SizingConfig.builder().policy(SizingConfig.Policy.STATIC).staticCapacity(capacity / scale);
+                case OFF -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
+                case STATIC -> SizingConfig.builder().policy(SizingConfig.Policy.STATIC).staticCapacity(capacity / scale);
                 default -> SizingConfig.builder().policy(SizingConfig.Policy.QUEUE).estimator(SizingConfig.Estimator.QUEUE);
             };
             ClusterConfig cluster = b.addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
