@@ -88,7 +88,7 @@ final class ClosedLoopEndToEndTest {
             // Configured equal shares: standalone gateways, no GRM.
             try (Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults().standalone());
                  Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults().standalone())) {
-                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("equal"));
+                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("equal")).toJson();
                 equal = premiumResponse(s);
             }
 
@@ -109,7 +109,7 @@ final class ClosedLoopEndToEndTest {
                     weights.record("g1", t, g1.allocation().weights());
                     weights.record("g2", t, g2.allocation().weights());
                 }, 0, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
-                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm"));
+                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm")).toJson();
                 sampler.shutdownNow();
                 withGrm = premiumResponse(s);
                 var b = weights.average(8, 14);

@@ -168,7 +168,7 @@ final class PowerSizingEndToEndTest {
                       - {name: high, duration: 9s, clients: {basic: 40}}
                     """);
             Map<String, Object> summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
-                    .run(dir.resolve("load"));
+                    .run(dir.resolve("load")).toJson();
             sampler.shutdownNow();
             sampler.awaitTermination(2, TimeUnit.SECONDS);
 

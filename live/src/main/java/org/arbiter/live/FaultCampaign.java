@@ -3,18 +3,12 @@ package org.arbiter.live;
 import org.arbiter.sim.experiment.*;
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -24,11 +18,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
-import javax.management.MBeanServerConnection;
-import javax.management.ObjectName;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
@@ -200,9 +189,7 @@ public final class FaultCampaign implements AutoCloseable {
     private final ChildProcess[] servers = new ChildProcess[2];
     private final List<ChildProcess> all = new ArrayList<>();
     private final Thread hook;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-    private final ObjectMapper json = new ObjectMapper();
-    private final JMXConnector[] jmx = new JMXConnector[2];
+    private final FaultWatch watch;
 
     /** The campaign's cluster: premium (300 ms) and basic (600 ms), two servers of N_s = 4, two gateways, Γ = 1 s. */
     static ClusterConfig cluster(int[] serverPorts, int[] gatewayPorts, int[] adminPorts, int kafkaPort) {
@@ -251,6 +238,7 @@ public final class FaultCampaign implements AutoCloseable {
             gateways[i] = add(new ChildProcess("g" + (i + 1), jvm, List.of("gateway", "--config", config.toString(), "--id",
                     "g" + (i + 1)), "gateway g" + (i + 1) + " ready on", logs));
         }
+        watch = new FaultWatch(grms, GRMS, jmxPorts, adminPorts);
         hook = new Thread(this::destroyAll, "fault-campaign-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -327,29 +315,26 @@ public final class FaultCampaign implements AutoCloseable {
         }
         long deadline = System.nanoTime() + (long) (READY_SECONDS * 1e9);
         while (System.nanoTime() < deadline) {
-            if (leaders().size() == 1 && allocationVersion(0) > 0 && allocationVersion(1) > 0) {
+            if (watch.leaders().size() == 1 && watch.allocationVersion(0) > 0 && watch.allocationVersion(1) > 0) {
                 return;
             }
             Thread.sleep(100);
         }
-        throw new IllegalStateException("rig not ready within " + READY_SECONDS + " s: leaders " + leaders()
-                + ", allocation versions " + versionOf(allocationVersion(0)) + "/" + versionOf(allocationVersion(1)) + " (logs in "
+        throw new IllegalStateException("rig not ready within " + READY_SECONDS + " s: leaders " + watch.leaders()
+                + ", allocation versions " + FaultWatch.versionOf(watch.allocationVersion(0)) + "/" + FaultWatch.versionOf(watch.allocationVersion(1)) + " (logs in "
                 + dir.resolve("logs") + ")");
     }
 
     /** One fault under its own load run. */
     private FaultReport.Row one(Fault f) throws Exception {
-        Scenario scenario = Scenario.parse(String.format(Locale.ROOT, """
-                classes:
-                  premium: {headers: {X-Class: premium}}
-                  basic: {headers: {X-Class: basic}}
-                think: %.0fms
-                timeout: 60s
-                seed: %d
-                phases:
-                  - {name: %s, duration: 600s, clients: {premium: %d, basic: %d}}
-                """, settings.thinkSeconds() * 1000, settings.seed(), f.id(), settings.clients() / 2,
-                settings.clients() - settings.clients() / 2));
+        Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
+        classes.put("premium", Scenario.RequestShape.get(Map.of("X-Class", "premium"), 0));
+        classes.put("basic", Scenario.RequestShape.get(Map.of("X-Class", "basic"), 0));
+        Map<String, Integer> clients = new LinkedHashMap<>();
+        clients.put("premium", settings.clients() / 2);
+        clients.put("basic", settings.clients() - settings.clients() / 2);
+        Scenario scenario = new Scenario(classes, settings.thinkSeconds(), 60, settings.seed(),
+                List.of(new Scenario.Phase(f.id(), 600, clients, Map.of(), Map.of(), Map.of())), List.of());
         LoadGenerator load = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + gatewayPorts[0]),
                 URI.create("http://127.0.0.1:" + gatewayPorts[1])), null);
         AtomicReference<Throwable> loadFailure = new AtomicReference<>();
@@ -361,7 +346,7 @@ public final class FaultCampaign implements AutoCloseable {
                 loadFailure.set(e);
             }
         }, "fault-load");
-        Observer obs = new Observer();
+        FaultWatch.Observer obs = watch.observer();
         long loadStart = System.nanoTime();
         loadThread.start();
         obs.start();
@@ -449,7 +434,7 @@ public final class FaultCampaign implements AutoCloseable {
                     nextNote += 5_000_000_000L;
                     StatusTally t = load.tally();
                     say(String.format(Locale.ROOT, "  %s at load %.1f s: sent %d, answered %d, leader %s, allocation v%d",
-                            f.id(), sinceStart(loadStart), t.sent(), t.answered(), obs.leaders, versionOf(obs.version)));
+                            f.id(), sinceStart(loadStart), t.sent(), t.answered(), obs.leaders, FaultWatch.versionOf(obs.version)));
                 }
             }
         } finally {
@@ -461,12 +446,12 @@ public final class FaultCampaign implements AutoCloseable {
             throw new IllegalStateException(f.id() + ": load failed: " + loadFailure.get(), loadFailure.get());
         }
         StatusTally t = load.tally();
-        return new FaultReport.Row(f.id(), action, round(sinceStart(loadStart)), inFlightAtFault, t.sent(), t.answered(),
+        return new FaultReport.Row(f.id(), action, FaultWatch.round(sinceStart(loadStart)), inFlightAtFault, t.sent(), t.answered(),
                 t.sent() - t.answered(), t.statuses(), t.connectionErrors(), t.timedOut(), t.lost(), t.failovers(), t.failoversAfterConnect(),
                 obs.leaderAtFault, String.join(",", obs.leaders), victim.isEmpty() ? null : obs.newLeaderSeconds(victim),
-                round(obs.leaderlessSeconds), round(obs.dualSeconds), obs.nextAllocationSeconds(),
-                round(obs.longestGapSeconds), versionOf(obs.versionAtFault),
-                versionOf(obs.version), drain);
+                FaultWatch.round(obs.leaderlessSeconds), FaultWatch.round(obs.dualSeconds), obs.nextAllocationSeconds(),
+                FaultWatch.round(obs.longestGapSeconds), FaultWatch.versionOf(obs.versionAtFault),
+                FaultWatch.versionOf(obs.version), drain);
     }
 
     /** The last drain line in a gateway's log (read once the process has ended: the log is complete); null if none. */
@@ -484,194 +469,16 @@ public final class FaultCampaign implements AutoCloseable {
         return last;
     }
 
-    /** Polls leadership and the allocation version every 100 ms while a load runs. */
-    private final class Observer implements Runnable {
-        private final Thread thread = new Thread(this, "fault-observer");
-        private volatile boolean running = true;
-        volatile List<String> leaders = List.of();
-        volatile long version;
-        volatile long faultNanos;
-        volatile String leaderAtFault = "";
-        volatile long versionAtFault;
-        private final Map<String, Double> firstLeadSinceFault = new LinkedHashMap<>();
-        private volatile Double allocationSeconds;
-        double leaderlessSeconds;
-        double dualSeconds;
-        private long lastIncreaseNanos;
-        private long seenVersion;
-        double longestGapSeconds;
-
-        void start() {
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        /** The fault happens now: the references are the last observation. */
-        void markFault() {
-            List<String> now = leaders();
-            leaders = now;
-            leaderAtFault = now.size() == 1 ? now.get(0) : String.join(",", now);
-            versionAtFault = Math.max(allocationVersion(0), allocationVersion(1));
-            version = versionAtFault;
-            seenVersion = versionAtFault;
-            lastIncreaseNanos = System.nanoTime();
-            faultNanos = lastIncreaseNanos;
-        }
-
-        synchronized Double newLeaderSeconds(String victim) {
-            return firstLeadSinceFault.entrySet().stream().filter(e -> !e.getKey().equals(victim)).map(Map.Entry::getValue)
-                    .min(Double::compare).orElse(null);
-        }
-
-        Double nextAllocationSeconds() {
-            return allocationSeconds;
-        }
-
-        void stop() throws InterruptedException {
-            running = false;
-            thread.join(10_000);
-            synchronized (this) {
-                if (faultNanos != 0) {
-                    longestGapSeconds = Math.max(longestGapSeconds, (System.nanoTime() - lastIncreaseNanos) / 1e9);
-                }
-            }
-        }
-
-        @Override
-        public void run() {
-            long last = System.nanoTime();
-            while (running) {
-                List<String> now = leaders();
-                long v = Math.max(allocationVersion(0), allocationVersion(1));
-                long t = System.nanoTime();
-                double dt = (t - last) / 1e9;
-                last = t;
-                leaders = now;
-                version = Math.max(version, v);
-                long fault = faultNanos;
-                if (fault != 0) {
-                    double since = round((t - fault) / 1e9);
-                    synchronized (this) {
-                        if (now.isEmpty()) {
-                            leaderlessSeconds += dt;
-                        }
-                        if (now.size() > 1) {
-                            dualSeconds += dt;
-                        }
-                        for (String l : now) {
-                            // A GRM counts as a new leader only if it was not leading at the fault.
-                            if (!leaderAtFault.equals(l)) {
-                                firstLeadSinceFault.putIfAbsent(l, since);
-                            }
-                        }
-                    }
-                    if (allocationSeconds == null && v > versionAtFault) {
-                        allocationSeconds = since;
-                    }
-                    synchronized (this) {
-                        if (v > seenVersion) {
-                            seenVersion = v;
-                            longestGapSeconds = Math.max(longestGapSeconds, (t - lastIncreaseNanos) / 1e9);
-                            lastIncreaseNanos = t;
-                        }
-                    }
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /** The GRMs reporting Leader over JMX (an unreachable one does not lead). */
-    private List<String> leaders() {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            if (leads(i)) {
-                out.add(GRMS[i]);
-            }
-        }
-        return out;
-    }
-
-    private synchronized boolean leads(int i) {
-        if (!grms[i].alive()) {
-            closeJmx(i);
-            return false;
-        }
-        try {
-            if (jmx[i] == null) {
-                jmx[i] = JMXConnectorFactory.connect(new JMXServiceURL(
-                        "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPorts[i] + "/jmxrmi"));
-            }
-            MBeanServerConnection mbs = jmx[i].getMBeanServerConnection();
-            return Boolean.TRUE.equals(mbs.getAttribute(new ObjectName("arbiter:type=Grm,id=" + GRMS[i]), "Leader"));
-        } catch (Exception e) {
-            closeJmx(i);
-            return false;
-        }
-    }
-
-    private void closeJmx(int i) {
-        if (jmx[i] != null) {
-            try {
-                jmx[i].close();
-            } catch (IOException | RuntimeException ignored) {
-                // gone already
-            }
-            jmx[i] = null;
-        }
-    }
-
-    /** An allocation's (epoch, version) as one long: epoch · 10^6 + version (capped). */
-    static final long STAMP_EPOCH_FACTOR = 1_000_000L;
-
-    /** The version part of a stamp, for reports. */
-    static long versionOf(long stamp) {
-        return stamp % STAMP_EPOCH_FACTOR;
-    }
-
-    /**
-     * The (epoch, version) stamp of the allocation gateway {@code i}'s /allocation shows, as one
-     * number ordered like the pair (0 when it cannot be read): a new leader's epoch restarts the
-     * version at 1, so the version alone would look like a step back.
-     */
-    private long allocationVersion(int i) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPorts[i]
-                    + "/allocation")).timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                return 0;
-            }
-            JsonNode body = json.readTree(r.body());
-            JsonNode v = body.get("version");
-            JsonNode e = body.get("epoch");
-            long version = v == null ? 0 : Math.min(v.asLong(), STAMP_EPOCH_FACTOR - 1);
-            return (e == null ? 0 : e.asLong()) * STAMP_EPOCH_FACTOR + version;
-        } catch (IOException e) {
-            return 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
-    }
-
     private void say(String line) {
         progress.accept(String.format(Locale.ROOT, "faults %6.1fs %s", elapsed(), line));
     }
 
     private double elapsed() {
-        return round((System.nanoTime() - t0) / 1e9);
+        return FaultWatch.round((System.nanoTime() - t0) / 1e9);
     }
 
     private static double sinceStart(long start) {
         return (System.nanoTime() - start) / 1e9;
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 100) / 100.0;
     }
 
     private static void sleep(double seconds) throws InterruptedException {
@@ -686,11 +493,7 @@ public final class FaultCampaign implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int i = 0; i < 2; i++) {
-            synchronized (this) {
-                closeJmx(i);
-            }
-        }
+        watch.close();
         destroyAll();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);

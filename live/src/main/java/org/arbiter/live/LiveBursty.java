@@ -27,6 +27,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.ResultRecorder;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
@@ -132,7 +133,6 @@ public final class LiveBursty {
                 DEMAND, STEADY_CLIENTS, THINK, PERIOD, STATS_WINDOW, WARM_UP, POINT), simulated);
     }
 
-    @SuppressWarnings("unchecked")
     private static LiveResult.BurstyRun once(EmbeddedKafka kafka, Path work, int run, String name,
                                              ControlConfig.Prediction prediction, double seconds, double scale, long seed)
             throws Exception {
@@ -152,17 +152,12 @@ public final class LiveBursty {
                             .prediction(prediction).build())
                     .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("bursty" + run + ".").build())
                     .build();
-            String scenario = String.format(Locale.ROOT, """
-                    timeScale: %s
-                    classes:
-                      bursty: {headers: {X-Class: bursty}, target: %ss}
-                      steady: {headers: {X-Class: steady}}
-                    think: %ss
-                    timeout: 1h
-                    seed: %d
-                    phases:
-                      - {name: run, duration: %ss, clients: {steady: %d}, pareto: {bursty: {shape: %s, on: 1s, off: 10s, interval: 0.1s}}}
-                    """, scale, TARGET, THINK, seed, seconds, STEADY_CLIENTS, BurstyExperiment.SHAPE);
+            Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
+            classes.put("bursty", Scenario.RequestShape.get(Map.of("X-Class", "bursty"), TARGET));
+            classes.put("steady", Scenario.RequestShape.get(Map.of("X-Class", "steady"), 0));
+            Scenario scenario = new Scenario(classes, THINK, 3600, seed, List.of(new Scenario.Phase("run", seconds,
+                    Map.of("steady", STEADY_CLIENTS), Map.of(), Map.of("bursty", new Scenario.Pareto(BurstyExperiment.SHAPE,
+                            1, 10, 0.1)), Map.of())), List.of()).withTimeScale(scale);
             String id = "bursty" + run;
             try (ProcessMetrics m = ProcessMetrics.create("grm", id);
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
@@ -171,7 +166,7 @@ public final class LiveBursty {
                  Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
                 LiveRig.awaitAllocation(g1);
                 long firstVersion = g1.allocation().version();
-                LoadGenerator load = new LoadGenerator(Scenario.parse(scenario),
+                LoadGenerator load = new LoadGenerator(scenario,
                         List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
                 load.recorder().keepRequests("bursty");
                 List<Double> weights = new ArrayList<>();
@@ -181,7 +176,7 @@ public final class LiveBursty {
                         weights.add(g1.allocation().weights().getOrDefault("bursty", 0.0));
                     }
                 }, 0, Math.max(5, Math.round(PERIOD * scale * 1000)), TimeUnit.MILLISECONDS);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 try {
                     summary = load.run(Files.createDirectories(work.resolve("load-" + name)));
                 } finally {
@@ -189,8 +184,7 @@ public final class LiveBursty {
                 }
                 long allocations = g1.allocation().version() - firstVersion;
                 List<ResultRecorder.Request> requests = load.recorder().requests("bursty");
-                Map<String, Object> classes = (Map<String, Object>) summary.get("classes");
-                double steady = LiveRig.number((Map<String, Object>) classes.get("steady"), "meanResponseSeconds") / scale;
+                double steady = summary.cls("steady").meanResponseSeconds() / scale;
                 double meanWeight;
                 double maxWeight;
                 synchronized (weights) {

@@ -2,7 +2,6 @@ package org.arbiter.live;
 
 import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.sim.experiment.*;
-import static org.arbiter.sim.experiment.EnergyExperiment.fmt;
 
 import java.net.URI;
 import java.nio.file.Files;
@@ -35,6 +34,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -59,7 +59,7 @@ import org.arbiter.sim.SimResult;
 /** 000 §7.5 live: off, static and queue over a compressed day. See the design note. */
 public final class LiveEnergy {
 
-    static final List<String> POLICIES = List.of("off", "static", "queue");
+    static final List<EnergyPolicy> POLICIES = List.of(EnergyPolicy.OFF, EnergyPolicy.STATIC, EnergyPolicy.QUEUE);
 
     private LiveEnergy() {
     }
@@ -74,12 +74,12 @@ public final class LiveEnergy {
     }
 
     static LiveResult.Energy run(long seed, double daySeconds, double scale, Path work, Consumer<String> progress,
-                                 List<String> policies) throws Exception {
+                                 List<EnergyPolicy> policies) throws Exception {
         if (!(daySeconds > 0) || !(scale > 0 && scale <= 1)) {
             throw new IllegalArgumentException("day " + daySeconds + " s at scale " + scale
                     + " (expected: day > 0, 0 < scale <= 1)");
         }
-        if (policies.isEmpty() || !"off".equals(policies.get(0))) {
+        if (policies.isEmpty() || policies.get(0) != EnergyPolicy.OFF) {
             throw new IllegalArgumentException("policies: " + policies + " (expected: off first, the baseline)");
         }
         Files.createDirectories(work);
@@ -95,19 +95,19 @@ public final class LiveEnergy {
         double offSimJoules = Double.NaN;
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             int run = 0;
-            for (String policy : policies) {
+            for (EnergyPolicy policy : policies) {
                 LiveResult.LiveDay measured = day(kafka, work, ++run, policy, setup, capacity, peak, trough, scale, seed,
                         progress);
                 double joules = measured.energyJoules();
-                if ("off".equals(policy)) {
+                if (policy == EnergyPolicy.OFF) {
                     offJoules = joules;
                 }
                 LiveResult.LiveDay r = measured.withSavingsPercent(
                         Double.isNaN(offJoules) ? 0.0 : Experiments.round(100 * (1 - joules / offJoules)));
-                live.put(policy, r);
+                live.put(policy.label(), r);
                 SimResult s = EnergyExperiment.day(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity, peak,
                         trough, seed);
-                if ("off".equals(policy)) {
+                if (policy == EnergyPolicy.OFF) {
                     offSimJoules = s.totalEnergyJoules();
                 }
                 LiveResult.SimulatedDay sm = new LiveResult.SimulatedDay(
@@ -115,7 +115,7 @@ public final class LiveEnergy {
                         s.sent() == 0 ? 0.0 : Math.round(100.0 * s.dropped() / s.sent() * 1e5) / 1e5,
                         Experiments.round(s.power().stream()
                                 .mapToInt(x -> x.serversOn() + x.serversBooting()).average().orElse(0)));
-                simulated.put(policy, sm);
+                simulated.put(policy.label(), sm);
                 progress.accept(String.format(Locale.ROOT, "live energy %s: saved %s %% (simulated %s %%), dropped %s %% "
                                 + "of %s (simulated %s %%; rejected %s, errors %s, timed out %s, lost %s), mean servers up %s "
                                 + "(simulated %s)", policy, r.savingsPercent(), sm.savingsPercent(),
@@ -126,9 +126,8 @@ public final class LiveEnergy {
         return new LiveResult.Energy(live, simulated, daySeconds, scale, Experiments.round(capacity));
     }
 
-    @SuppressWarnings("unchecked")
     /** One live day of {@code policy}, its savings not yet known (0). */
-    private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, String policy,
+    private static LiveResult.LiveDay day(EmbeddedKafka kafka, Path work, int run, EnergyPolicy policy,
                                           EnergyExperiment.Setup setup, double capacity, double peak, double trough,
                                           double scale, long seed, Consumer<String> progress) throws Exception {
         int n = EnergyExperiment.SERVERS;
@@ -149,8 +148,8 @@ public final class LiveEnergy {
                         .power(new ServerConfig.PowerDraw(0, 60, 60, 65)).build());
             }
             SizingConfig.Builder sizing = switch (policy) {
-                case "off" -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
-                case "static" -> SizingConfig.builder().policy(SizingConfig.Policy.BY_CAPACITY)
+                case OFF -> SizingConfig.builder().policy(SizingConfig.Policy.OFF);
+                case STATIC -> SizingConfig.builder().policy(SizingConfig.Policy.BY_CAPACITY)
                         .estimator(SizingConfig.Estimator.STATIC).staticCapacity(capacity / scale);
                 default -> SizingConfig.builder().policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE);
             };
@@ -164,15 +163,9 @@ public final class LiveEnergy {
                             .retryDelaySeconds(0.2).build())
                     .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("energy" + run + ".").build())
                     .build();
-            String scenario = String.format(Locale.ROOT, """
-                    timeScale: %s
-                    classes:
-                      web: {path: /}
-                    timeout: 60s
-                    seed: %d
-                    phases:
-                      - {name: day, duration: %ss, diurnal: {web: {peak: %s, trough: %s}}}
-                    """, fmt(scale), seed, fmt(setup.daySeconds()), fmt(peak), fmt(trough));
+            Scenario scenario = new Scenario(Map.of("web", Scenario.RequestShape.get(Map.of(), 0)), 1, 60, seed,
+                    List.of(new Scenario.Phase("day", setup.daySeconds(), Map.of(), Map.of(), Map.of(),
+                            Map.of("web", new Scenario.Diurnal(peak, trough)))), List.of()).withTimeScale(scale);
             String id = "energy" + run;
             try (ProcessMetrics m = ProcessMetrics.create("grm", id);
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
@@ -181,24 +174,24 @@ public final class LiveEnergy {
                 LiveRig.awaitAllocation(g1);
                 PowerSampler power = new PowerSampler(sims, EnergyExperiment.STARTUP_SECONDS * scale);
                 power.start(setup.daySeconds() * scale);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 try {
-                    summary = new LoadGenerator(Scenario.parse(scenario), List.of(URI.create("http://127.0.0.1:" + g1.port())),
+                    summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())),
                             null).run(Files.createDirectories(work.resolve("load-" + policy)));
                 } finally {
                     power.stop();
                 }
                 double joules = power.joules();
-                Map<String, Object> web = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("web");
-                long sent = number(web, "sent");
-                long dropped = number(web, "rejected") + number(web, "errors") + number(web, "timedOut") + number(web, "lost");
+                LoadSummary.ClassSummary web = summary.cls("web");
+                long sent = web.sent();
+                long dropped = web.dropped();
                 return new LiveResult.LiveDay(Math.round(joules),
                         sent == 0 ? 0.0 : Math.round(100.0 * dropped / sent * 1e5) / 1e5, dropped,
-                        number(web, "rejected"), number(web, "errors"), number(web, "timedOut"), number(web, "lost"), sent,
+                        web.rejected(), web.errors(), web.timedOut(), web.lost(), sent,
                         Experiments.round(power.meanServersUp()), power.offs, power.ons,
                         Experiments.round(power.seconds()), Experiments.round(power.poweredSeconds(false)),
                         Experiments.round(power.poweredSeconds(true)),
-                        Experiments.round(((Number) web.getOrDefault("meanResponseSeconds", 0)).doubleValue() / scale), 0);
+                        Experiments.round(web.meanResponseSeconds() / scale), 0);
             }
         } finally {
             for (SimServer s : sims) {
@@ -331,9 +324,5 @@ public final class LiveEnergy {
     private static double joules(SimServer s) {
         Object j = s.status().get("joules");
         return j instanceof Number x ? x.doubleValue() : 0;
-    }
-
-    private static long number(Map<String, Object> m, String key) {
-        return (long) LiveRig.number(m, key);
     }
 }

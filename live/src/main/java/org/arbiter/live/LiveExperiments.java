@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
-import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
 
@@ -39,7 +38,8 @@ public final class LiveExperiments {
     public static Phases phasesWithTimeline(long seed, double secondsPerPhase, double scale, Path work,
                                             Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
-        String[][] phases = {{"A", "5", "5"}, {"B", "20", "20"}, {"C", "5", "20"}, {"D", "20", "5"}};
+        List<LiveRig.Step> phases = List.of(new LiveRig.Step("A", 5, 5), new LiveRig.Step("B", 20, 20),
+                new LiveRig.Step("C", 5, 20), new LiveRig.Step("D", 20, 5));
         progress.accept(String.format(Locale.ROOT, "live phases: 4 × %.1f s of wall time (scale %s)",
                 secondsPerPhase * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
@@ -80,7 +80,7 @@ public final class LiveExperiments {
             for (int i = 0; i < points.length; i++) {
                 int n = points[i];
                 x[i] = rig.run(new LiveRig.Spec(DispatchConfig.Scheduler.FCFS, false, 1, n, 0.03),
-                        new String[][] {{"load", "0", "60"}}, secondsPerPoint, seed + n, progress).get(0).throughput();
+                        List.of(new LiveRig.Step("load", 0, 60)), secondsPerPoint, seed + n, progress).get(0).throughput();
                 progress.accept(String.format(Locale.ROOT, "live concurrency N_s=%d: %.2f req/s", n, x[i]));
             }
         }
@@ -96,11 +96,11 @@ public final class LiveExperiments {
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveRig rig = new LiveRig(kafka, work, scale);
             return Experiments.regions(progress, "live regions", ControlConfig.Combine.MIN, (v, p, b) -> {
-                LiveRig.Phase r = rig.run(new LiveRig.Spec(Choice.of(DispatchConfig.Scheduler.class, v[1]), Boolean.parseBoolean(v[3]), Integer.parseInt(v[2]), 10, 0),
-                        new String[][] {{"x", Integer.toString(p), Integer.toString(b)}}, secondsPerPoint,
+                LiveRig.Phase r = rig.run(new LiveRig.Spec(v.scheduler(), v.withGrm(), v.granularity(), 10, 0),
+                        List.of(new LiveRig.Step("x", p, b)), secondsPerPoint,
                         seed + p * 100L + b, s -> { }).get(0);
                 progress.accept(String.format(Locale.ROOT, "live regions %s (%d, %d): R %.2f s / %.2f s",
-                        v[0], p, b, r.premiumResponse(), r.basicResponse()));
+                        v.label(), p, b, r.premiumResponse(), r.basicResponse()));
                 return new Experiments.PointResult(r.premiumResponse(), r.basicResponse(), r.predictionError());
             });
         }

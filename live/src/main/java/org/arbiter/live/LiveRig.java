@@ -9,7 +9,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +32,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -98,10 +98,9 @@ final class LiveRig {
     /**
      * One run.
      *
-     * @param phases {name, premium clients, basic clients} each
+     * @param phases the load, one step per phase
      */
-    @SuppressWarnings("unchecked")
-    List<Phase> run(Spec spec, String[][] phases, double secondsPerPhase, long seed, Consumer<String> progress)
+    List<Phase> run(Spec spec, List<Step> phases, double secondsPerPhase, long seed, Consumer<String> progress)
             throws Exception {
         int run = ++runs;
         try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, scale, spec.overhead())
@@ -121,19 +120,7 @@ final class LiveRig {
                             .granularity(spec.granularity()).build())
                     .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("live" + run + ".").build())
                     .build();
-            StringBuilder sc = new StringBuilder(String.format(Locale.ROOT, """
-                    classes:
-                      premium: {headers: {X-Class: premium}}
-                      basic: {headers: {X-Class: basic}}
-                    think: %.3fms
-                    timeout: 1h
-                    seed: %d
-                    phases:
-                    """, 1000 * scale, seed));
-            for (String[] p : phases) {
-                sc.append(String.format(Locale.ROOT, "  - {name: %s, duration: %.3fms, clients: {premium: %s, basic: %s}}%n",
-                        p[0], secondsPerPhase * scale * 1000, p[1], p[2]));
-            }
+            Scenario sc = scenario(phases, secondsPerPhase * scale, scale, seed);
             try (ProcessMetrics m = ProcessMetrics.create("grm", "live" + run);
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), "live" + run, m.registry());
                  GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
@@ -159,10 +146,10 @@ final class LiveRig {
                                 g1.allocation().weights().getOrDefault("basic", 0.0)});
                     }
                 }, 0, Math.max(10, (long) (phaseWall * 100)), TimeUnit.MILLISECONDS);
-                Map<String, Object> summary;
+                LoadSummary summary;
                 double loadStart;
                 try {
-                    LoadGenerator load = new LoadGenerator(Scenario.parse(sc.toString()),
+                    LoadGenerator load = new LoadGenerator(sc,
                             List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
                     Instant at = Instant.now();
                     loadStart = at.getEpochSecond() + at.getNano() / 1e9;
@@ -174,15 +161,14 @@ final class LiveRig {
                 double window = cluster.control().statsWindowSeconds();
                 if (decisions != null) {
                     List<Timeline.PhaseMark> marks = new ArrayList<>();
-                    for (int i = 0; i < phases.length; i++) {
-                        marks.add(new Timeline.PhaseMark(phases[i][0], i * secondsPerPhase));
+                    for (int i = 0; i < phases.size(); i++) {
+                        marks.add(new Timeline.PhaseMark(phases.get(i).name(), i * secondsPerPhase));
                     }
                     checkedSamples = decisions.samples();
                     lastTimeline = decisions.timeline(loadStart, scale, marks, Experiments.TARGETS);
                 }
                 List<Phase> out = new ArrayList<>();
-                List<Map<String, Object>> ph = (List<Map<String, Object>>) summary.get("phases");
-                for (int i = 0; i < phases.length; i++) {
+                for (int i = 0; i < phases.size(); i++) {
                     double from = (i + 0.5) * phaseWall;
                     double to = (i + 1) * phaseWall;
                     double wp = 0;
@@ -197,20 +183,39 @@ final class LiveRig {
                             }
                         }
                     }
-                    Map<String, Object> cls = (Map<String, Object>) ph.get(i).get("classes");
-                    Map<String, Object> pc = (Map<String, Object>) cls.get("premium");
-                    Map<String, Object> bc = (Map<String, Object>) cls.get("basic");
-                    out.add(new Phase(phases[i][0], Integer.parseInt(phases[i][1]), Integer.parseInt(phases[i][2]),
+                    LoadSummary.ClassSummary pc = summary.phases().get(i).cls("premium");
+                    LoadSummary.ClassSummary bc = summary.phases().get(i).cls("basic");
+                    Step step = phases.get(i);
+                    out.add(new Phase(step.name(), step.premiumClients(), step.basicClients(),
                             n == 0 ? 0 : wp / n, n == 0 ? 0 : wb / n,
-                            number(pc, "meanResponseSeconds") / scale, number(bc, "meanResponseSeconds") / scale,
-                            (number(pc, "throughputPerSecond") + number(bc, "throughputPerSecond")) * scale,
-                            (long) (number(pc, "sent") + number(bc, "sent")), (long) (number(pc, "ok") + number(bc, "ok")),
+                            pc.meanResponseSeconds() / scale, bc.meanResponseSeconds() / scale,
+                            (pc.throughputPerSecond() + bc.throughputPerSecond()) * scale,
+                            pc.sent() + bc.sent(), pc.ok() + bc.ok(),
                             decisions == null ? null : PredictionError.of(checkedSamples, loadStart + i * phaseWall + window,
                                     loadStart + (i + 1) * phaseWall)));
                 }
                 return out;
             }
         }
+    }
+
+    /** One phase of load: its name and the closed-loop clients of each class. */
+    record Step(String name, int premiumClients, int basicClients) {
+    }
+
+    /** The load: premium (X-Class: premium) and basic clients thinking {@code thinkSeconds}, one phase per step. */
+    static Scenario scenario(List<Step> steps, double phaseSeconds, double thinkSeconds, long seed) {
+        Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
+        classes.put("premium", Scenario.RequestShape.get(Map.of("X-Class", "premium"), 0));
+        classes.put("basic", Scenario.RequestShape.get(Map.of("X-Class", "basic"), 0));
+        List<Scenario.Phase> phases = new ArrayList<>();
+        for (Step s : steps) {
+            Map<String, Integer> clients = new LinkedHashMap<>();
+            clients.put("premium", s.premiumClients());
+            clients.put("basic", s.basicClients());
+            phases.add(new Scenario.Phase(s.name(), phaseSeconds, clients, Map.of(), Map.of(), Map.of()));
+        }
+        return new Scenario(classes, thinkSeconds, 3600, seed, phases, List.of());
     }
 
     /** The last run's measured and predicted response time against time, paper seconds (null without a GRM). */
@@ -224,10 +229,5 @@ final class LiveRig {
         while (g.allocation().version() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
-    }
-
-    static double number(Map<String, Object> m, String key) {
-        Object v = m.get(key);
-        return v instanceof Number n ? n.doubleValue() : 0;
     }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.sim.experiment.EnergyPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +40,7 @@ final class LiveEnergyTest {
 
     @Test
     void queuePolicy_savesMeteredEnergy_andAnswersEveryRequest() throws Exception {
-        LiveResult.Energy r = LiveEnergy.run(3, 600, 0.05, dir, System.out::println, List.of("off", "queue"));
+        LiveResult.Energy r = LiveEnergy.run(3, 600, 0.05, dir, System.out::println, List.of(EnergyPolicy.OFF, EnergyPolicy.QUEUE));
         Map<String, LiveResult.LiveDay> live = r.live();
         System.out.println("live energy: " + live);
         LiveResult.LiveDay off = live.get("off");
@@ -82,9 +83,9 @@ final class LiveEnergyTest {
 
     @Test
     void badArguments_areNamed() {
-        assertThatThrownBy(() -> LiveEnergy.run(1, 600, 0, dir, s -> { }, List.of("off")))
+        assertThatThrownBy(() -> LiveEnergy.run(1, 600, 0, dir, s -> { }, List.of(EnergyPolicy.OFF)))
                 .hasMessageContaining("scale 0.0");
-        assertThatThrownBy(() -> LiveEnergy.run(1, 600, 0.05, dir, s -> { }, List.of("queue")))
+        assertThatThrownBy(() -> LiveEnergy.run(1, 600, 0.05, dir, s -> { }, List.of(EnergyPolicy.QUEUE)))
                 .hasMessageContaining("off first");
     }
 }

@@ -78,7 +78,7 @@ final class WorkloadTest {
                       - {name: A, duration: 4s, clients: {premium: 5}}
                       - {name: B, duration: 4s, clients: {premium: 5, basic: 3}}
                     """);
-            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri()), null).run(dir);
+            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri()), null).run(dir).toJson();
             // X = N/(Z + R) = 5/(0.1 + 0.1) = 25 req/s for premium; 3/0.2 = 15 req/s for basic in B.
             assertThat(num(cls(s, "premium"), "throughputPerSecond")).isCloseTo(25, within(2.5));
             assertThat(num(cls(phase(s, 1), "basic"), "throughputPerSecond")).isCloseTo(15, within(2.0));
@@ -118,7 +118,7 @@ final class WorkloadTest {
                       - {name: pareto, duration: 3s, pareto: {b: {shape: 1.5, on: 1s, off: 1s, interval: 20ms}}}
                       - {name: diurnal, duration: 3s, diurnal: {a: {peak: 40, trough: 0}}}
                     """);
-            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri(), backend.uri()), null).run(dir);
+            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri(), backend.uri()), null).run(dir).toJson();
             // (A fresh JVM with paranoid leak detection answers its first requests slowly: warm-up phase.)
             // 40 req/s on 100 ms answers needs ~4 connections at once: the pool grows, nobody waits.
             assertThat(num(cls(phase(s, 1), "a"), "throughputPerSecond")).isCloseTo(40, within(8.0));
@@ -145,17 +145,17 @@ final class WorkloadTest {
                     phases:
                       - {name: A, duration: 1s, clients: {basic: 2}}
                     """);
-            Map<String, Object> timedOut = cls(new LoadGenerator(sc, List.of(backend.uri()), null).run(dir.resolve("t")), "basic");
+            Map<String, Object> timedOut = cls(new LoadGenerator(sc, List.of(backend.uri()), null).run(dir.resolve("t")).toJson(), "basic");
             assertThat(num(timedOut, "timedOut")).isEqualTo(num(timedOut, "sent")).isPositive();
         }
         try (FixedDelayBackend backend = new FixedDelayBackend(10)) {
             backend.status = 503;
             Map<String, Object> rejected = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
-                    .run(dir.resolve("r")));
+                    .run(dir.resolve("r")).toJson());
             assertThat(num(rejected, "rejected")).isEqualTo(num(rejected, "sent")).isPositive();
             backend.status = 404;
             Map<String, Object> notFound = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
-                    .run(dir.resolve("n")));
+                    .run(dir.resolve("n")).toJson());
             assertThat(num(notFound, "ok")).isEqualTo(num(notFound, "sent")).isPositive();
         }
         int closedPort;
@@ -163,7 +163,7 @@ final class WorkloadTest {
             closedPort = ss.getLocalPort();
         }
         Map<String, Object> refused = basic(new LoadGenerator(closedLoop(2, "0s", "1s"),
-                List.of(URI.create("http://127.0.0.1:" + closedPort)), null).run(dir.resolve("e")));
+                List.of(URI.create("http://127.0.0.1:" + closedPort)), null).run(dir.resolve("e")).toJson());
         // Refused connections are errors; the 10 ms back-off keeps a think-0 client from spinning.
         assertThat(num(refused, "errors")).isEqualTo(num(refused, "sent")).isPositive().isLessThan(2 * 110);
     }
@@ -189,7 +189,7 @@ final class WorkloadTest {
         try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(10, 0.1, overhead))) {
             URI target = URI.create("http://127.0.0.1:" + s.port());
             Map<String, Object> r = new LoadGenerator(closedLoop(clients, "0s", "6s"), List.of(target), null)
-                    .run(dir.resolve("sat-" + clients));
+                    .run(dir.resolve("sat-" + clients)).toJson();
             return ((Number) basic(r).get("throughputPerSecond")).doubleValue();
         }
     }
@@ -238,7 +238,7 @@ final class WorkloadTest {
             assertThat(slow).isBetween(0.3, 0.8);
             fault(s, http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
             Map<String, Object> errors = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
-                    .run(dir.resolve("errors")));
+                    .run(dir.resolve("errors")).toJson());
             assertThat(((Number) errors.get("errors")).longValue()).isEqualTo(((Number) errors.get("sent")).longValue()).isPositive();
             fault(s, http, admin, "{\"kind\": \"none\"}");
             fault(s, http, admin, "{\"kind\": \"crash\"}");
@@ -248,7 +248,7 @@ final class WorkloadTest {
     }
 
     private double meanResponse(URI target, String name) throws Exception {
-        Map<String, Object> r = basic(new LoadGenerator(closedLoop(10, "0s", "2s"), List.of(target), null).run(dir.resolve(name)));
+        Map<String, Object> r = basic(new LoadGenerator(closedLoop(10, "0s", "2s"), List.of(target), null).run(dir.resolve(name)).toJson());
         return ((Number) r.get("meanResponseSeconds")).doubleValue();
     }
 

@@ -5,10 +5,8 @@ import static java.util.Objects.requireNonNull;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import org.arbiter.common.config.ClassConfig;
@@ -30,11 +28,12 @@ import org.arbiter.gateway.scheduler.Schedulers;
 import org.arbiter.grm.control.GrmCore;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.sizing.Fleet;
+import org.arbiter.sim.kernel.EventKernel;
 
 /*
  * Design note — the discrete-event simulator.
  *
- * Virtual time, one thread, one event queue ordered by (time, sequence): deterministic under a
+ * Virtual time, one thread, the shared EventKernel ordered by (time, sequence): deterministic under a
  * seed. The moving parts are the product's own core classes — each gateway is a GatewayCore
  * (classifier-free: simulated clients carry their class; queues, schedulers, balancer, caps,
  * statistics as in production), the GRM is the service's GrmCore (stats book, epochs, last
@@ -42,7 +41,7 @@ import org.arbiter.grm.sizing.Fleet;
  * every report period and ticked every control period, and each server is a processor-sharing
  * model (PsServer). Only the wiring is the simulator's: clients, events, recording.
  *
- * Clients: closed-loop clients think Exp(think), send one request through their gateway (clients
+ * SimClients: closed-loop clients think Exp(think), send one request through their gateway (clients
  * are spread over gateways round-robin, as an L4 switch would), wait for the answer (a response or
  * a 503), and think again; at a phase boundary the number of clients per class changes (extra
  * clients retire after their current request). Open-loop sources are the load generator's pure
@@ -50,7 +49,7 @@ import org.arbiter.grm.sizing.Fleet;
  * phase, asked for their next arrival on virtual time; each arrival is a one-shot client.
  * Demands are Exp(mean) per class as the server's sim spec gives.
  *
- * Control: with `grm` the allocations come from GrmCore's ticks (configured allocation until the
+ * Control: with Control.GRM the allocations come from GrmCore's ticks (configured allocation until the
  * first report); the decisions and power orders it publishes are dropped (nothing reads them);
  * without, every gateway keeps the configured one (the FCFS / priority baselines).
  *
@@ -84,106 +83,61 @@ public final class Simulator {
     private final SimScenario scenario;
     private final boolean grm;
     private final SplittableRandom random;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private long sequence;
-    private final List<GatewayCore<Req>> gateways = new ArrayList<>();
-    private final List<PsServer<Req>> servers = new ArrayList<>();
+    private final EventKernel kernel = new EventKernel();
+    private final List<GatewayCore<SimRequest>> gateways = new ArrayList<>();
+    private final List<PsServer<SimRequest>> servers = new ArrayList<>();
     private final double[] serverWake;
     private final double[] gatewayExpiry;
-    private final List<Client> clients = new ArrayList<>();
-    private final Map<String, Integer> activeClients = new HashMap<>();
+    private final List<SimClient> clients = new ArrayList<>();
+    private final Map<String, Integer> activeSimClients = new HashMap<>();
     private final GrmCore core;
     private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
     private int phase = -1;
     private double phaseStart;
-    private final List<Map<String, Recorder>> phaseRecorders = new ArrayList<>();
-    private final List<List<Map<String, Map<String, Double>>>> phaseWeightSamples = new ArrayList<>();
+    private final PhaseBook book;
     private long requests;
     private int nextGateway;
-    private final ResultRecorder recorder;
+    private ResultRecorder recorder;
     private boolean logCaps = true;
     private java.util.function.Consumer<String> progress;
     private double progressEvery;
     private double controlWallSeconds;
-    private final PowerModel[] power;
-    private final boolean[] wantOn;
+    private final ServerPower power;
     private final List<SimResult.PowerPoint> powerLog = new ArrayList<>();
     private long arrivalsSinceReport;
     private long dropsSinceReport;
-    private long boots;
     private double lastReport;
     private final int[] failedDepth;
 
-    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event o) {
-            int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
+    /** Where the gateways' allocations come from. */
+    public enum Control {
+        /** The GRM's control steps decide (the configured allocation until its first report). */
+        GRM,
+        /** Every gateway keeps the configured allocation throughout (the FCFS / priority baselines). */
+        CONFIGURED
     }
 
-    private static final class Client {
-        final String cls;
-        final int gateway;
-        boolean retired;
-
-        Client(String cls, int gateway) {
-            this.cls = cls;
-            this.gateway = gateway;
-        }
+    /** A run whose allocations come from the GRM. */
+    public static Simulator withGrm(ClusterConfig config, SimScenario scenario) {
+        return new Simulator(config, scenario, Control.GRM);
     }
 
-    private static final class Req {
-        final Client client;
-        final String cls;
-        final int gateway;
-        final double sent;
-        final int phase;
-        Ticket<Req> ticket;
-
-        Req(Client client, String cls, int gateway, double sent, int phase) {
-            this.client = client;
-            this.cls = cls;
-            this.gateway = gateway;
-            this.sent = sent;
-            this.phase = phase;
-        }
+    /** A run in which every gateway keeps the configured allocation (no GRM). */
+    public static Simulator withConfiguredAllocation(ClusterConfig config, SimScenario scenario) {
+        return new Simulator(config, scenario, Control.CONFIGURED);
     }
 
-    /** Per class and phase: outcomes and response-time moments. */
-    private static final class Recorder {
-        long sent;
-        long ok;
-        long rejected;
-        long lost;
-        long lostToFailure;
-        double sum;
-        double sumSq;
-
-        void ok(double r) {
-            ok++;
-            sum += r;
-            sumSq += r * r;
-        }
+    /** A run whose allocations come from {@code control}. */
+    public static Simulator of(ClusterConfig config, SimScenario scenario, Control control) {
+        return new Simulator(config, scenario, control);
     }
 
-    /**
-     * @param config   the cluster (servers' sim specs, gateways, classes, control)
-     * @param scenario the load
-     * @param grm      true: the GRM decides allocations; false: configured allocation throughout
-     */
-    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm) {
-        this(config, scenario, grm, null);
-    }
-
-    /** As above, also recording every request into {@code recorder} (the load generator's outputs). */
-    public Simulator(ClusterConfig config, SimScenario scenario, boolean grm,
-                     org.arbiter.loadgen.client.ResultRecorder recorder) {
-        this.recorder = recorder;
+    private Simulator(ClusterConfig config, SimScenario scenario, Control control) {
         this.config = requireNonNull(config, "config");
         this.scenario = requireNonNull(scenario, "scenario");
-        this.grm = grm;
+        this.grm = requireNonNull(control, "control") == Control.GRM;
         this.random = new SplittableRandom(scenario.seed());
+        this.book = new PhaseBook(config.classes());
         this.core = new GrmCore(config, new GrmStep(config, "sim-grm", () -> 0L), "sim");
         core.leadershipGained(Instant.EPOCH);
         for (GatewayConfig g : config.gateways()) {
@@ -194,14 +148,7 @@ public final class Simulator {
         for (ServerConfig s : config.servers()) {
             servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));
         }
-        power = new PowerModel[servers.size()];
-        wantOn = new boolean[servers.size()];
-        for (int i = 0; i < power.length; i++) {
-            ServerConfig.PowerDraw w = config.servers().get(i).power();
-            power[i] = new PowerModel(new PowerModel.Watts(w.offWatts(), w.bootWatts(), w.idleWatts(), w.busyWatts()),
-                    config.sizing().startupDelaySeconds(), config.sizing().shutdownDelaySeconds(), PowerModel.State.ON, 0);
-            wantOn[i] = true;
-        }
+        power = new ServerPower(config);
         serverWake = new double[servers.size()];
         java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
         gatewayExpiry = new double[gateways.size()];
@@ -220,6 +167,12 @@ public final class Simulator {
         }
         throw new IllegalArgumentException("failures.server: " + id + " (expected: one of "
                 + String.join(", ", config.servers().stream().map(ServerConfig::id).toList()) + ")");
+    }
+
+    /** Also records every request into {@code recorder} (the load generator's outputs). */
+    public Simulator recordingInto(ResultRecorder recorder) {
+        this.recorder = requireNonNull(recorder, "recorder");
+        return this;
     }
 
     /** Large runs: keep only weights in the allocation log (the caps of 100 gateways × 1 000 servers do not fit). */
@@ -263,7 +216,7 @@ public final class Simulator {
     }
 
     private void at(double time, Runnable action) {
-        events.add(new Event(time, sequence++, action));
+        kernel.schedule(time, action);
     }
 
     private static long nanos(double seconds) {
@@ -307,47 +260,21 @@ public final class Simulator {
                         (System.nanoTime() - wallStart) / 1e9, controlWallSeconds)));
             }
         }
-        while (!events.isEmpty() && events.peek().time() <= end) {
-            Event e = events.poll();
-            currentTime = e.time(); // the one place virtual time moves
-            e.action().run();
-        }
-        Map<String, Double> joules = new LinkedHashMap<>();
-        for (int s = 0; s < power.length; s++) {
-            power[s].advanceTo(end);
-            joules.put(config.servers().get(s).id(), power[s].joules());
-        }
-        List<SimResult.PhaseResult> phases = new ArrayList<>();
-        double start = 0;
-        for (int i = 0; i < scenario.phases().size(); i++) {
-            SimScenario.Phase ph = scenario.phases().get(i);
-            Map<String, SimResult.ClassResult> cr = new LinkedHashMap<>();
-            for (ClassConfig c : config.classes()) {
-                Recorder r = phaseRecorders.get(i).get(c.name());
-                double mean = r.ok == 0 ? 0 : r.sum / r.ok;
-                double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
-                cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var,
-                        r.lost, r.lostToFailure));
-            }
-            phases.add(new SimResult.PhaseResult(ph.name(), start, start + ph.durationSeconds(), cr,
-                    average(phaseWeightSamples.get(i))));
-            start += ph.durationSeconds();
-        }
+        kernel.runUntil(end);
+        Map<String, Double> joules = power.joules(end);
+        List<SimResult.PhaseResult> phases = book.results(scenario.phases());
         return new SimResult(phases, allocationLog, requests, (System.nanoTime() - wallStart) / 1e9, joules, powerLog);
     }
 
     private void startPhase(int p) {
         phase = p;
-        phaseStart = currentTime;
-        Map<String, Recorder> rec = new LinkedHashMap<>();
-        config.classes().forEach(c -> rec.put(c.name(), new Recorder()));
-        phaseRecorders.add(rec);
-        phaseWeightSamples.add(new ArrayList<>());
+        phaseStart = kernel.now();
+        book.startPhase();
         SimScenario.Phase ph = scenario.phases().get(p);
         for (ClassConfig c : config.classes()) {
             int want = ph.clients().getOrDefault(c.name(), 0);
-            int have = activeClients.getOrDefault(c.name(), 0);
-            for (Client cl : clients) {
+            int have = activeSimClients.getOrDefault(c.name(), 0);
+            for (SimClient cl : clients) {
                 if (have <= want) {
                     break;
                 }
@@ -357,12 +284,12 @@ public final class Simulator {
                 }
             }
             while (have < want) {
-                Client cl = new Client(c.name(), nextGateway++ % gateways.size());
+                SimClient cl = new SimClient(c.name(), nextGateway++ % gateways.size());
                 clients.add(cl);
                 have++;
-                at(currentTime + exp(scenario.thinkSeconds()), () -> send(cl));
+                at(kernel.now() + exp(scenario.thinkSeconds()), () -> send(cl));
             }
-            activeClients.put(c.name(), want);
+            activeSimClients.put(c.name(), want);
             double rate = ph.rates().getOrDefault(c.name(), 0.0);
             if (rate > 0) {
                 source(c.name(), p, ArrivalProcess.poisson(rate));
@@ -370,23 +297,21 @@ public final class Simulator {
             Scenario.Pareto par = ph.pareto().get(c.name());
             if (par != null) {
                 source(c.name(), p, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
-                        par.intervalSeconds(), currentTime));
+                        par.intervalSeconds(), kernel.now()));
             }
             Scenario.Diurnal d = ph.diurnal().get(c.name());
             if (d != null) {
-                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), currentTime, ph.durationSeconds()));
+                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds()));
             }
         }
     }
-
-    private double currentTime;
 
     /** An open-loop source of class {@code cls} in phase {@code p}: one-shot clients at the process's arrivals. */
     private void source(String cls, int p, ArrivalProcess process) {
         SplittableRandom own = random.split();
         double end = phaseStart + scenario.phases().get(p).durationSeconds();
         Runnable[] next = new Runnable[1];
-        double[] last = {currentTime};
+        double[] last = {kernel.now()};
         next[0] = () -> {
             double t = process.nextArrival(last[0], own);
             if (t >= end) {
@@ -397,7 +322,7 @@ public final class Simulator {
                 if (phase != p) {
                     return;
                 }
-                Client once = new Client(cls, nextGateway++ % gateways.size());
+                SimClient once = new SimClient(cls, nextGateway++ % gateways.size());
                 once.retired = true;
                 send(once);
                 next[0].run();
@@ -410,11 +335,11 @@ public final class Simulator {
         return mean <= 0 ? 0 : -mean * Math.log(1 - random.nextDouble());
     }
 
-    private void send(Client cl) {
-        double now = currentTime;
-        Req r = new Req(cl, cl.cls, cl.gateway, now, phase);
-        GatewayCore<Req> g = gateways.get(cl.gateway);
-        phaseRecorders.get(phase).get(cl.cls).sent++;
+    private void send(SimClient cl) {
+        double now = kernel.now();
+        SimRequest r = new SimRequest(cl, cl.cls, cl.gateway, now, phase);
+        GatewayCore<SimRequest> g = gateways.get(cl.gateway);
+        book.tally(phase, cl.cls).sent++;
         requests++;
         arrivalsSinceReport++;
         r.ticket = g.offer(r, cl.cls, nanos(now));
@@ -427,10 +352,10 @@ public final class Simulator {
     }
 
     private void pump(int gi, double now) {
-        GatewayCore<Req> g = gateways.get(gi);
-        Ticket<Req> t;
+        GatewayCore<SimRequest> g = gateways.get(gi);
+        Ticket<SimRequest> t;
         while ((t = g.next(nanos(now))) != null) {
-            Req r = t.request();
+            SimRequest r = t.request();
             if (t.state() == Ticket.State.EXPIRED) { // a yield scheduler dropped it (zeroYield): 503
                 answered(r, now, ResultRecorder.Outcome.REJECTED);
                 continue;
@@ -444,7 +369,7 @@ public final class Simulator {
                 }
                 continue;
             }
-            if (power[s].advanceTo(now) != PowerModel.State.ON) {
+            if (power.model(s).advanceTo(now) != PowerModel.State.ON) {
                 // the connection is refused: the request is lost, the gateway skips the server for a while
                 g.markDown(s, nanos(now));
                 g.complete(t, Outcome.BACKEND_ERROR, nanos(now));
@@ -453,8 +378,8 @@ public final class Simulator {
             }
             ServerConfig sc = config.servers().get(s);
             double mean = sc.sim().demandSeconds().getOrDefault(r.cls, sc.sim().meanDemandSeconds());
-            List<PsServer.Done<Req>> done = servers.get(s).admit(r, exp(mean), now);
-            power[s].busyFraction(servers.get(s).busyFraction(), now);
+            List<PsServer.Done<SimRequest>> done = servers.get(s).admit(r, exp(mean), now);
+            power.model(s).busyFraction(servers.get(s).busyFraction(), now);
             finish(done);
             scheduleWake(s);
         }
@@ -462,18 +387,18 @@ public final class Simulator {
 
     /** Server {@code s} fails now: what it holds is lost; it refuses connections until it recovers. */
     private void fail(int s) {
-        double t = currentTime;
+        double t = kernel.now();
         failedDepth[s]++;
         finish(servers.get(s).advance(t));
         java.util.Set<Integer> touched = new java.util.TreeSet<>();
-        for (Req r : servers.get(s).drain(t)) {
-            GatewayCore<Req> g = gateways.get(r.gateway);
+        for (SimRequest r : servers.get(s).drain(t)) {
+            GatewayCore<SimRequest> g = gateways.get(r.gateway);
             g.failed(r.ticket, org.arbiter.gateway.ServerHealth.Failure.RESET, true, false, nanos(t));
-            phaseRecorders.get(r.phase).get(r.cls).lostToFailure++;
+            book.tally(r.phase, r.cls).lostToFailure++;
             answered(r, t, ResultRecorder.Outcome.LOST);
             touched.add(r.gateway);
         }
-        power[s].busyFraction(0, t);
+        power.model(s).busyFraction(0, t);
         serverWake[s] = Double.POSITIVE_INFINITY;
         for (int gi : touched) {
             pump(gi, t);
@@ -486,7 +411,7 @@ public final class Simulator {
         failedDepth[s]--;
         if (failedDepth[s] == 0) {
             for (int gi = 0; gi < gateways.size(); gi++) {
-                pump(gi, currentTime);
+                pump(gi, kernel.now());
                 scheduleExpiry(gi);
             }
         }
@@ -504,17 +429,17 @@ public final class Simulator {
                 return; // superseded
             }
             serverWake[s] = Double.POSITIVE_INFINITY;
-            List<PsServer.Done<Req>> done = servers.get(s).advance(next);
-            power[s].busyFraction(servers.get(s).busyFraction(), next);
+            List<PsServer.Done<SimRequest>> done = servers.get(s).advance(next);
+            power.model(s).busyFraction(servers.get(s).busyFraction(), next);
             finish(done);
             scheduleWake(s);
         });
     }
 
-    private void finish(List<PsServer.Done<Req>> done) {
-        for (PsServer.Done<Req> d : done) {
-            Req r = d.request();
-            GatewayCore<Req> g = gateways.get(r.gateway);
+    private void finish(List<PsServer.Done<SimRequest>> done) {
+        for (PsServer.Done<SimRequest> d : done) {
+            SimRequest r = d.request();
+            GatewayCore<SimRequest> g = gateways.get(r.gateway);
             g.complete(r.ticket, Outcome.OK, nanos(d.timeSeconds()));
             answered(r, d.timeSeconds(), ResultRecorder.Outcome.OK);
             pump(r.gateway, d.timeSeconds());
@@ -526,37 +451,32 @@ public final class Simulator {
         if (next == Long.MAX_VALUE) {
             return;
         }
-        double t = Math.max(currentTime, next / (double) NS);
+        double t = Math.max(kernel.now(), next / (double) NS);
         if (t >= gatewayExpiry[gi]) {
             return;
         }
         gatewayExpiry[gi] = t;
         at(t, () -> {
             gatewayExpiry[gi] = Double.POSITIVE_INFINITY;
-            for (Ticket<Req> x : gateways.get(gi).expireQueued(nanos(t))) {
+            for (Ticket<SimRequest> x : gateways.get(gi).expireQueued(nanos(t))) {
                 answered(x.request(), t, ResultRecorder.Outcome.REJECTED);
             }
             scheduleExpiry(gi);
         });
     }
 
-    private void answered(Req r, double now, ResultRecorder.Outcome outcome) {
+    private void answered(SimRequest r, double now, ResultRecorder.Outcome outcome) {
         if (recorder != null) {
             recorder.record(r.cls, r.phase, r.sent, now, outcome);
         }
         if (requestSink != null) {
             requestSink.answered(r.cls, r.phase, r.sent, now, outcome);
         }
-        Recorder rec = phaseRecorders.get(r.phase).get(r.cls);
-        switch (outcome) {
-            case OK -> rec.ok(now - r.sent);
-            case LOST -> rec.lost++;
-            default -> rec.rejected++;
-        }
+        book.tally(r.phase, r.cls).answered(outcome, now - r.sent);
         if (outcome != ResultRecorder.Outcome.OK) {
             dropsSinceReport++;
         }
-        Client cl = r.client;
+        SimClient cl = r.client;
         if (!cl.retired) {
             double next = now + exp(scenario.thinkSeconds());
             at(next, () -> {
@@ -568,51 +488,23 @@ public final class Simulator {
     }
 
     private void report(double t) {
-        for (GatewayCore<Req> g : gateways) {
+        for (GatewayCore<SimRequest> g : gateways) {
             Instant at = Instant.EPOCH.plusNanos(nanos(t));
             core.stats(g.snapshot(at, nanos(t)), at);
         }
-        sampleWeights(t);
-        settlePower(t);
-        int on = 0;
-        int booting = 0;
-        int shuttingDown = 0;
-        double watts = 0;
-        for (PowerModel m : power) {
-            switch (m.advanceTo(t)) {
-                case ON -> on++;
-                case BOOTING -> booting++;
-                case SHUTTING_DOWN -> shuttingDown++;
-                default -> { }
-            }
-            watts += m.watts();
+        if (phase >= 0) {
+            book.sampleWeights(phase, t - phaseStart, scenario.phases().get(phase).durationSeconds(), gateways);
         }
+        settlePower(t);
+        ServerPower.Census n = power.census(t);
         Fleet fleet = core.fleet().orElse(null);
-        powerLog.add(new SimResult.PowerPoint(t, on, booting, shuttingDown, watts,
+        powerLog.add(new SimResult.PowerPoint(t, n.on(), n.booting(), n.shuttingDown(), n.watts(),
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
                 fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
-                dropsSinceReport, boots));
+                dropsSinceReport, power.boots()));
         arrivalsSinceReport = 0;
         dropsSinceReport = 0;
         lastReport = t;
-    }
-
-    private void sampleWeights(double t) {
-        if (phase < 0) {
-            return;
-        }
-        double phaseLength = scenario.phases().get(phase).durationSeconds();
-        if (t - phaseStart >= phaseLength / 2) {
-            Map<String, Map<String, Double>> w = new TreeMap<>();
-            for (GatewayCore<Req> g : gateways) {
-                Map<String, Double> m = new LinkedHashMap<>();
-                for (int c = 0; c < g.classCount(); c++) {
-                    m.put(g.className(c), g.weight(c));
-                }
-                w.put(g.gatewayId(), m);
-            }
-            phaseWeightSamples.get(phase).add(w);
-        }
     }
 
     private void control(double t) {
@@ -654,18 +546,18 @@ public final class Simulator {
 
     /** The GRM's actuation: power server {@code s} on or off at {@code t}. */
     private void actuate(int s, ServerState action, double t) {
-        wantOn[s] = action == ServerState.ON;
-        PowerModel m = power[s];
+        power.want(s, action == ServerState.ON);
+        PowerModel m = power.model(s);
         PowerModel.State state = m.advanceTo(t);
-        if (wantOn[s] && state == PowerModel.State.OFF) {
+        if (power.wantOn(s) && state == PowerModel.State.OFF) {
             m.powerOn(t);
-            boots++;
+            power.booted();
             scheduleTransition(s);
-        } else if (!wantOn[s] && state == PowerModel.State.ON) {
-            List<PsServer.Done<Req>> done = servers.get(s).advance(t);
+        } else if (!power.wantOn(s) && state == PowerModel.State.ON) {
+            List<PsServer.Done<SimRequest>> done = servers.get(s).advance(t);
             finish(done);
-            for (Req r : servers.get(s).drain(t)) { // cut off in the middle: lost
-                GatewayCore<Req> g = gateways.get(r.gateway);
+            for (SimRequest r : servers.get(s).drain(t)) { // cut off in the middle: lost
+                GatewayCore<SimRequest> g = gateways.get(r.gateway);
                 g.complete(r.ticket, Outcome.BACKEND_ERROR, nanos(t));
                 answered(r, t, ResultRecorder.Outcome.LOST);
                 pump(r.gateway, t);
@@ -678,7 +570,7 @@ public final class Simulator {
     }
 
     private void scheduleTransition(int s) {
-        double due = power[s].nextTransitionTime();
+        double due = power.model(s).nextTransitionTime();
         if (due < Double.POSITIVE_INFINITY) {
             at(due, () -> settlePower(due));
         }
@@ -686,28 +578,19 @@ public final class Simulator {
 
     /** Completes every boot and shutdown due by {@code t}, tells the GRM, and carries out pending wishes. */
     private void settlePower(double t) {
-        for (int s = 0; s < power.length; s++) {
-            double due = power[s].nextTransitionTime();
+        for (int s = 0; s < power.size(); s++) {
+            double due = power.model(s).nextTransitionTime();
             if (due > t) {
                 continue;
             }
-            PowerModel.State state = power[s].advanceTo(due);
+            PowerModel.State state = power.model(s).advanceTo(due);
             if (grm) {
                 core.serverSeen(config.servers().get(s).id(), state == PowerModel.State.ON, "",
                         Instant.EPOCH.plusNanos(nanos(due)));
             }
-            if (state == PowerModel.State.ON && !wantOn[s] || state == PowerModel.State.OFF && wantOn[s]) {
-                actuate(s, wantOn[s] ? ServerState.ON : ServerState.OFF, due);
+            if (state == PowerModel.State.ON && !power.wantOn(s) || state == PowerModel.State.OFF && power.wantOn(s)) {
+                actuate(s, power.wantOn(s) ? ServerState.ON : ServerState.OFF, due);
             }
         }
-    }
-
-    private static Map<String, Map<String, Double>> average(List<Map<String, Map<String, Double>>> samples) {
-        Map<String, Map<String, Double>> out = new TreeMap<>();
-        for (Map<String, Map<String, Double>> s : samples) {
-            s.forEach((g, m) -> m.forEach((c, v) -> out.computeIfAbsent(g, x -> new LinkedHashMap<>())
-                    .merge(c, v / samples.size(), Double::sum)));
-        }
-        return out;
     }
 }

@@ -26,7 +26,7 @@ final class AutoConcurrencyTest {
                 """);
         // 60 clients saturate the server throughout, so N_e never varies by itself: the fit has to probe.
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("load", 3600, Map.of("basic", 60), null)), 7);
-        SimResult r = new Simulator(c, sc, true).run();
+        SimResult r = Simulator.withGrm(c, sc).run();
         List<SimResult.AllocationPoint> a = r.allocations();
         double meanSecondHalf = a.subList(a.size() / 2, a.size()).stream()
                 .mapToInt(p -> p.caps().get("g1").get("s1")).average().orElseThrow();

@@ -40,7 +40,7 @@ final class SimulatorTest {
         // One core, Poisson arrivals at λ = 0.5/s, demand Exp(1 s): R = 1/(μ − λ) = 2 s.
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 40_000, Map.of(),
                 Map.of("basic", 0.5))), 7);
-        SimResult r = new Simulator(cluster(1, 1, "fcfs"), sc, false).run();
+        SimResult r = Simulator.withConfiguredAllocation(cluster(1, 1, "fcfs"), sc).run();
         assertThat(r.phases().get(0).classes().get("basic").meanResponseSeconds()).isCloseTo(2.0, within(0.2));
     }
 
@@ -48,7 +48,7 @@ final class SimulatorTest {
     void closedLoop_followsTheInteractiveResponseTimeLaw() {
         // N = 5 clients, think Z = 1 s, ample capacity (10 cores, no queueing): X = N/(Z + R).
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 5_000, Map.of("basic", 5), null)), 3);
-        SimResult r = new Simulator(cluster(10, 10, "fcfs"), sc, false).run();
+        SimResult r = Simulator.withConfiguredAllocation(cluster(10, 10, "fcfs"), sc).run();
         var c = r.phases().get(0).classes().get("basic");
         assertThat(c.throughputPerSecond()).isCloseTo(5 / (1 + c.meanResponseSeconds()), within(0.1));
         assertThat(c.meanResponseSeconds()).isCloseTo(1.0, within(0.1));
@@ -60,7 +60,7 @@ final class SimulatorTest {
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("warm", 100, null, null),
                 new SimScenario.Phase("day", 2_000, null, null, null,
                         Map.of("basic", new org.arbiter.loadgen.client.Scenario.Diurnal(10, 2)))), 11);
-        SimResult r = new Simulator(cluster(20, 20, "fcfs"), sc, false).run();
+        SimResult r = Simulator.withConfiguredAllocation(cluster(20, 20, "fcfs"), sc).run();
         assertThat(r.phases().get(0).classes().get("basic").sent()).isZero();
         assertThat(r.phases().get(1).classes().get("basic").sent()).isCloseTo(12_000L, within(450L));
         // the day's first and last tenths carry little, its middle tenth most: trough at the ends, peak half-way
@@ -77,9 +77,9 @@ final class SimulatorTest {
         var diurnal = Map.of("basic", new org.arbiter.loadgen.client.Scenario.Diurnal(5, 1));
         SimScenario a = new SimScenario(1, List.of(new SimScenario.Phase("x", 600, null, null, pareto, diurnal)), 3);
         SimScenario b = new SimScenario(1, List.of(new SimScenario.Phase("x", 600, null, null, pareto, diurnal)), 4);
-        SimResult r1 = new Simulator(cluster(10, 10, "wrr"), a, true).run();
-        SimResult r2 = new Simulator(cluster(10, 10, "wrr"), a, true).run();
-        SimResult r3 = new Simulator(cluster(10, 10, "wrr"), b, true).run();
+        SimResult r1 = Simulator.withGrm(cluster(10, 10, "wrr"), a).run();
+        SimResult r2 = Simulator.withGrm(cluster(10, 10, "wrr"), a).run();
+        SimResult r3 = Simulator.withGrm(cluster(10, 10, "wrr"), b).run();
         assertThat(r1.phases()).isEqualTo(r2.phases());
         assertThat(r1.power()).isEqualTo(r2.power());
         assertThat(r1.phases()).isNotEqualTo(r3.phases());
@@ -90,7 +90,7 @@ final class SimulatorTest {
     @Test
     void alwaysOn_energyIsIdlePlusBusyShare_andNothingIsLost() {
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", 1_000, null, Map.of("basic", 5.0))), 2);
-        SimResult r = new Simulator(cluster(10, 10, "fcfs"), sc, true).run();
+        SimResult r = Simulator.withGrm(cluster(10, 10, "fcfs"), sc).run();
         // one server, 60 W idle, 65 W busy, busy fraction ≈ λ·D / cores = 0.5
         assertThat(r.totalEnergyJoules()).isCloseTo(1_000 * 62.5, within(300.0));
         assertThat(r.lost()).isZero();
@@ -117,9 +117,9 @@ final class SimulatorTest {
                 new SimScenario.Phase("down", 200, null, Map.of("basic", 3.0)),
                 new SimScenario.Phase("after", 200, null, Map.of("basic", 3.0)));
         List<SimScenario.Failure> failures = List.of(new SimScenario.Failure("s1", 200, 400));
-        SimResult r = new Simulator(twoServers(), new SimScenario(1, phases, 5, failures), false).run();
-        SimResult again = new Simulator(twoServers(), new SimScenario(1, phases, 5, failures), false).run();
-        SimResult none = new Simulator(twoServers(), new SimScenario(1, phases, 5), false).run();
+        SimResult r = Simulator.withConfiguredAllocation(twoServers(), new SimScenario(1, phases, 5, failures)).run();
+        SimResult again = Simulator.withConfiguredAllocation(twoServers(), new SimScenario(1, phases, 5, failures)).run();
+        SimResult none = Simulator.withConfiguredAllocation(twoServers(), new SimScenario(1, phases, 5)).run();
         var before = r.phases().get(0).classes().get("basic");
         var down = r.phases().get(1).classes().get("basic");
         var after = r.phases().get(2).classes().get("basic");
@@ -142,8 +142,8 @@ final class SimulatorTest {
     @Test
     void failureOfAnUnknownServer_isRefused() {
         List<SimScenario.Phase> phases = List.of(new SimScenario.Phase("x", 10, null, Map.of("basic", 1.0)));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Simulator(twoServers(),
-                        new SimScenario(1, phases, 1, List.of(new SimScenario.Failure("s9", 1, 2))), false))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Simulator.withConfiguredAllocation(twoServers(),
+                        new SimScenario(1, phases, 1, List.of(new SimScenario.Failure("s9", 1, 2)))))
                 .hasMessageContaining("failures.server: s9 (expected: one of s1, s2)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new SimScenario.Failure("s1", 5, 5))
                 .hasMessageContaining("failures.recover: 5.0 (expected: later than at");
@@ -151,9 +151,9 @@ final class SimulatorTest {
 
     @Test
     void sameSeed_sameRun_otherSeed_otherRun() {
-        SimResult a = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();
-        SimResult b = new Simulator(cluster(10, 10, "wrr"), phases(5, 200), true).run();
-        SimResult c = new Simulator(cluster(10, 10, "wrr"), phases(6, 200), true).run();
+        SimResult a = Simulator.withGrm(cluster(10, 10, "wrr"), phases(5, 200)).run();
+        SimResult b = Simulator.withGrm(cluster(10, 10, "wrr"), phases(5, 200)).run();
+        SimResult c = Simulator.withGrm(cluster(10, 10, "wrr"), phases(6, 200)).run();
         assertThat(a.phases()).isEqualTo(b.phases());
         assertThat(a.allocations()).isEqualTo(b.allocations());
         assertThat(a.phases()).isNotEqualTo(c.phases());
@@ -168,7 +168,7 @@ final class SimulatorTest {
 
     @Test
     void phases_weightsWithinOneOfThePaper() {
-        SimResult r = new Simulator(closedLoopCluster(), phases(1, 600), true).run();
+        SimResult r = Simulator.withGrm(closedLoopCluster(), phases(1, 600)).run();
         Map<String, double[]> paper = Map.of("B", new double[] {6, 4}, "C", new double[] {4, 6}, "D", new double[] {8, 2});
         for (SimResult.PhaseResult p : r.phases()) {
             double[] w = paper.get(p.name());
@@ -190,7 +190,7 @@ final class SimulatorTest {
     @Test
     void phases_withoutTheThinkTime_keepThePapersOrder() {
         for (long seed = 1; seed <= 3; seed++) {
-            SimResult r = new Simulator(cluster(10, 10, "wrr"), phases(seed, 600), true).run();
+            SimResult r = Simulator.withGrm(cluster(10, 10, "wrr"), phases(seed, 600)).run();
             double b = r.phases().get(1).weightsSecondHalf().get("g1").get("premium");
             double c = r.phases().get(2).weightsSecondHalf().get("g1").get("premium");
             double d = r.phases().get(3).weightsSecondHalf().get("g1").get("premium");

@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
@@ -244,8 +243,7 @@ public final class Demo implements AutoCloseable {
         loadStarted = java.time.Instant.now();
         ready.countDown();
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
-        Map<String, Object> summary = load.run(out);
-        ObjectNode s = MessageCodec.mapper().valueToTree(summary);
+        ObjectNode s = MessageCodec.mapper().valueToTree(load.run(out).toJson()); // summary.json's document
         double loadStartEpoch = loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9;
         List<org.arbiter.grm.model.PredictionErrors.Sample> checked = decisions.samples();
         org.arbiter.sim.experiment.Timeline timeline = DemoReport.timeline(decisions, loadStartEpoch, plan);

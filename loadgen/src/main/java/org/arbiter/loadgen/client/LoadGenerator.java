@@ -33,10 +33,8 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
@@ -102,16 +100,9 @@ public final class LoadGenerator {
     private long startNanos;
     private volatile CompletableFuture<Void> finished;
     private double endedAtSeconds = Double.NaN;
-    private final Object tallyLock = new Object();
-    private final java.util.TreeMap<Integer, Long> statuses = new java.util.TreeMap<>();
-    private long connectionErrors;
-    private long timedOutCount;
-    private long lostCount;
-    private long failovers;
-    private long failoversAfterConnect;
+    private final StatusCounter counter = new StatusCounter();
     private volatile int inFlightCount;
-    private final Map<String, long[]> lastProgress = new HashMap<>();
-    private double lastProgressSeconds;
+    private final ProgressLine progressLine = new ProgressLine();
 
     /** One request on the wire. */
     private final class Call {
@@ -141,17 +132,7 @@ public final class LoadGenerator {
                 return;
             }
             done = true;
-            synchronized (tallyLock) {
-                if (status > 0) {
-                    statuses.merge(status, 1L, Long::sum);
-                } else {
-                    switch (outcome) {
-                        case TIMED_OUT -> timedOutCount++;
-                        case LOST -> lostCount++;
-                        default -> connectionErrors++;
-                    }
-                }
-            }
+            counter.ended(outcome, status);
             inFlight.remove(this);
             inFlightCount = inFlight.size();
             if (timeout != null) {
@@ -337,16 +318,16 @@ public final class LoadGenerator {
     }
 
     /** Runs {@code scenario} against {@code targets}, writes the outputs into {@code outDir}, returns the summary. */
-    public static Map<String, Object> run(Scenario scenario, List<URI> targets, Path outDir)
+    public static LoadSummary run(Scenario scenario, List<URI> targets, Path outDir)
             throws IOException, InterruptedException {
         return new LoadGenerator(scenario, targets, null).run(outDir);
     }
 
     /**
      * Runs the scenario to its end (blocking), writes summary.json, timeseries.jsonl and the charts
-     * into {@code outDir}, and returns the summary document (the summary.json contract). Call once.
+     * into {@code outDir}, and returns the summary (what summary.json holds). Call once.
      */
-    public Map<String, Object> run(Path outDir) throws IOException, InterruptedException {
+    public LoadSummary run(Path outDir) throws IOException, InterruptedException {
         group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         loop = group.next();
         bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
@@ -406,11 +387,7 @@ public final class LoadGenerator {
 
     /** Every request so far by how it ended, and the failovers (thread-safe; final once {@link #run} returned). */
     public StatusTally tally() {
-        synchronized (tallyLock) {
-            long answered = statuses.values().stream().mapToLong(Long::longValue).sum();
-            return new StatusTally(answered + connectionErrors + timedOutCount + lostCount, statuses,
-                    connectionErrors, timedOutCount, lostCount, failovers, failoversAfterConnect);
-        }
+        return counter.snapshot();
     }
 
     /**
@@ -428,12 +405,7 @@ public final class LoadGenerator {
             return;
         }
         c.failovers++;
-        synchronized (tallyLock) {
-            failovers++;
-            if (from.connected.isSuccess()) {
-                failoversAfterConnect++;
-            }
-        }
+        counter.failedOver(from.connected.isSuccess());
         cl.target = targets.get((targets.indexOf(cl.target) + 1) % targets.size());
         cl.conn = new Conn(cl.target);
         c.conn = null;
@@ -605,24 +577,8 @@ public final class LoadGenerator {
         if (progressOut == null || phase < 0) {
             return;
         }
-        double t = now();
-        double dt = Math.max(1e-9, t - lastProgressSeconds);
-        lastProgressSeconds = t;
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "loadgen %6.1fs phase %s clients %d", t,
-                scenario.phases().get(Math.min(phase, scenario.phases().size() - 1)).name(),
-                clients.stream().filter(c -> !c.retired).count()));
-        Map<String, long[]> now = recorder.progress();
-        now.forEach((c, v) -> {
-            long[] before = lastProgress.getOrDefault(c, new long[4]);
-            long okDelta = v[1] - before[1];
-            double rtDelta = (v[3] - before[3]) / 1e6;
-            b.append(String.format(Locale.ROOT, " | %s %.1f req/s mean %.0f ms", c, (v[0] - before[0]) / dt,
-                    okDelta == 0 ? 0 : rtDelta / okDelta * 1000));
-        });
-        lastProgress.clear();
-        lastProgress.putAll(new LinkedHashMap<>(now));
-        progressOut.println(b);
+        progressOut.println(progressLine.next(now(), scenario.phases().get(Math.min(phase, scenario.phases().size() - 1)).name(),
+                clients.stream().filter(c -> !c.retired).count(), recorder.progress()));
         progressOut.flush();
     }
 }

@@ -59,22 +59,14 @@ public final class ResultRecorder {
             }
         }
 
-        Map<String, Object> json(double seconds) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("sent", sent);
-            m.put("ok", ok);
-            m.put("rejected", rejected);
-            m.put("errors", errors);
-            m.put("timedOut", timedOut);
-            m.put("lost", lost);
+        LoadSummary.ClassSummary summary(double seconds) {
             double mean = ok == 0 ? 0 : sum / ok;
-            m.put("throughputPerSecond", r(seconds <= 0 ? 0 : ok / seconds));
-            m.put("meanResponseSeconds", r(mean));
-            m.put("p50ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(50) / 1e6));
-            m.put("p95ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(95) / 1e6));
-            m.put("p99ResponseSeconds", r(ok == 0 ? 0 : h.getValueAtPercentile(99) / 1e6));
-            m.put("varianceResponseSeconds", r(ok == 0 ? 0 : Math.max(0, sumSq / ok - mean * mean)));
-            return m;
+            return new LoadSummary.ClassSummary(sent, ok, rejected, errors, timedOut, lost,
+                    r(seconds <= 0 ? 0 : ok / seconds), r(mean),
+                    r(ok == 0 ? 0 : h.getValueAtPercentile(50) / 1e6),
+                    r(ok == 0 ? 0 : h.getValueAtPercentile(95) / 1e6),
+                    r(ok == 0 ? 0 : h.getValueAtPercentile(99) / 1e6),
+                    r(ok == 0 ? 0 : Math.max(0, sumSq / ok - mean * mean)));
         }
     }
 
@@ -211,33 +203,25 @@ public final class ResultRecorder {
     }
 
     /** The summary document (the loadgen contract). */
-    public synchronized Map<String, Object> summary(double durationSeconds) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("durationSeconds", r(durationSeconds));
-        Map<String, Object> cs = new LinkedHashMap<>();
-        total.forEach((c, k) -> cs.put(c, k.json(durationSeconds)));
-        s.put("classes", cs);
-        List<Object> ps = new ArrayList<>();
+    public synchronized LoadSummary summary(double durationSeconds) {
+        Map<String, LoadSummary.ClassSummary> cs = new LinkedHashMap<>();
+        total.forEach((c, k) -> cs.put(c, k.summary(durationSeconds)));
+        List<LoadSummary.PhaseSummary> ps = new ArrayList<>();
         for (int i = 0; i < phaseNames.size(); i++) {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("name", phaseNames.get(i));
-            p.put("startSeconds", r(phaseStarts[i]));
-            p.put("endSeconds", r(phaseEnds[i]));
-            Map<String, Object> pc = new LinkedHashMap<>();
+            Map<String, LoadSummary.ClassSummary> pc = new LinkedHashMap<>();
             double len = phaseEnds[i] - phaseStarts[i];
-            perPhase.get(i).forEach((c, k) -> pc.put(c, k.json(len)));
-            p.put("classes", pc);
-            ps.add(p);
+            perPhase.get(i).forEach((c, k) -> pc.put(c, k.summary(len)));
+            ps.add(new LoadSummary.PhaseSummary(phaseNames.get(i), r(phaseStarts[i]), r(phaseEnds[i]), pc));
         }
-        s.put("phases", ps);
-        return s;
+        return new LoadSummary(r(durationSeconds), cs, ps);
     }
 
     /** Writes summary.json, timeseries.jsonl and charts into {@code dir}. */
     public synchronized void write(Path dir, double durationSeconds) throws IOException {
         Files.createDirectories(dir);
         ObjectMapper json = new ObjectMapper();
-        json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(), summary(durationSeconds));
+        json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(),
+                summary(durationSeconds).toJson());
         ObjectMapper line = new ObjectMapper();
         try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.jsonl"), StandardCharsets.UTF_8)) {
             long last = Math.max(series.isEmpty() ? 0 : series.lastKey(), (long) Math.ceil(durationSeconds / intervalSeconds) - 1);

@@ -44,6 +44,11 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
 
     /** What a request of a class looks like. */
     public record RequestShape(Map<String, String> headers, String path, String method, double targetSeconds) {
+
+        /** GET / with {@code headers} and a target of {@code targetSeconds} (0: none), as YAML's defaults give. */
+        public static RequestShape get(Map<String, String> headers, double targetSeconds) {
+            return new RequestShape(Map.copyOf(headers), "/", "GET", targetSeconds);
+        }
     }
 
     /** Pareto on/off source parameters (001). */
@@ -62,6 +67,33 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
      */
     public record Phase(String name, double durationSeconds, Map<String, Integer> clients, Map<String, Double> rates,
                         Map<String, Pareto> pareto, Map<String, Diurnal> diurnal) {
+    }
+
+    /**
+     * This scenario with every duration multiplied and every rate divided by {@code scale}: what
+     * {@code timeScale: scale} does in YAML (think, timeout, targets, phase durations, Pareto on/off
+     * and interval, failure times; rates, diurnal peak and trough).
+     */
+    public Scenario withTimeScale(double scale) {
+        if (!(scale > 0)) {
+            throw new IllegalArgumentException("timeScale: " + scale + " (expected: > 0)");
+        }
+        Map<String, RequestShape> c = new LinkedHashMap<>();
+        classes.forEach((k, v) -> c.put(k, new RequestShape(v.headers(), v.path(), v.method(), v.targetSeconds() * scale)));
+        List<Phase> ps = new ArrayList<>();
+        for (Phase p : phases) {
+            Map<String, Double> rates = new LinkedHashMap<>();
+            p.rates().forEach((k, v) -> rates.put(k, v / scale));
+            Map<String, Pareto> pareto = new LinkedHashMap<>();
+            p.pareto().forEach((k, v) -> pareto.put(k, new Pareto(v.shape(), v.onSeconds() * scale, v.offSeconds() * scale,
+                    v.intervalSeconds() * scale)));
+            Map<String, Diurnal> diurnal = new LinkedHashMap<>();
+            p.diurnal().forEach((k, v) -> diurnal.put(k, new Diurnal(v.peak() / scale, v.trough() / scale)));
+            ps.add(new Phase(p.name(), p.durationSeconds() * scale, p.clients(), rates, pareto, diurnal));
+        }
+        List<Failure> fs = failures.stream().map(f -> new Failure(f.server(), f.atSeconds() * scale,
+                f.recoverSeconds() * scale)).toList();
+        return new Scenario(c, thinkSeconds * scale, timeoutSeconds * scale, seed, ps, fs);
     }
 
     public double totalSeconds() {

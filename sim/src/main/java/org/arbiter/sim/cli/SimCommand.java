@@ -101,11 +101,10 @@ public final class SimCommand implements Callable<Integer> {
                 Math.max(1.0, sc.totalSeconds() / 500));
         err.printf("sim: %d phases, %.0f simulated seconds, %d gateways, %d servers%n", phases.size(), sc.totalSeconds(),
                 cluster.gateways().size(), cluster.servers().size());
-        SimResult r = new Simulator(cluster, sc, !noGrm, recorder).run();
+        SimResult r = Simulator.of(cluster, sc, noGrm ? Simulator.Control.CONFIGURED : Simulator.Control.GRM).recordingInto(recorder).run();
         recorder.write(out, sc.totalSeconds());
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> summary = json.readValue(out.resolve("summary.json").toFile(), LinkedHashMap.class);
+        Map<String, Object> summary = recorder.summary(sc.totalSeconds()).toJson(); // summary.json, extended below
         summary.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
         Map<String, Object> energy = new LinkedHashMap<>();
         energy.put("totalJoules", Math.round(r.totalEnergyJoules()));

@@ -3,12 +3,12 @@ package org.arbiter.sim.experiment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.arbiter.grm.concurrency.ConcurrencyController;
 import org.arbiter.loadgen.model.PsServer;
 import org.arbiter.loadgen.workload.Distributions;
 import org.arbiter.loadgen.workload.ThinkTime;
+import org.arbiter.sim.kernel.EventKernel;
 
 /*
  * Design note — 004's testbed in virtual time (004 §2.1, §5.1): N closed-loop clients, an
@@ -85,95 +85,156 @@ final class ClosedLoop {
     static List<Period> run(long seed, double thinkSeconds, Server server, List<Segment> segments, double periodSeconds,
                             ConcurrencyController controller) {
         Objects.requireNonNull(segments, "segments");
-        SplittableRandom random = new SplittableRandom(seed);
-        ThinkTime think = new ThinkTime(thinkSeconds);
-        PsServer<Request> ps = new PsServer<>(server.cores(), 0, server.knee(), 0);
-        int maxClients = segments.stream().mapToInt(Segment::clients).max().orElse(0);
-        PriorityQueue<double[]> wakeUps = new PriorityQueue<>((a, b) -> a[0] != b[0] ? Double.compare(a[0], b[0])
-                : Double.compare(a[1], b[1]));
-        boolean[] busy = new boolean[maxClients];
-        int limit = controller != null ? controller.current() : segments.get(0).limit();
-        List<Period> out = new ArrayList<>();
-        double end = segments.stream().mapToDouble(Segment::seconds).sum();
-        double nextControl = periodSeconds;
-        int index = -1;
-        double nextSegment = 0;
-        long arrivals = 0;
-        long rejected = 0;
-        long completions = 0;
-        double latencySum = 0;
-        double inFlightArea = 0;
-        double lastT = 0;
-        double lastControl = 0;
-        while (true) {
-            double tWake = wakeUps.isEmpty() ? Double.POSITIVE_INFINITY : wakeUps.peek()[0];
-            double t = Math.min(Math.min(tWake, ps.nextEventTime()), Math.min(nextControl, nextSegment));
-            if (t > end + 1e-9) {
-                break;
-            }
+        Testbed bed = new Testbed(seed, thinkSeconds, server, segments, periodSeconds, controller);
+        return bed.run();
+    }
+
+    /*
+     * One run on the event kernel. At one instant the server's completions come first (every event
+     * starts by advancing the server to its time), then the control step, then a segment change,
+     * then client wake-ups in client order: the ranks below.
+     */
+    private static final class Testbed {
+        private static final long RANK_SERVER = 0;
+        private static final long RANK_CONTROL = 1;
+        private static final long RANK_SEGMENT = 2;
+        private static final long RANK_CLIENT = 3; // + the client's index
+
+        private final EventKernel kernel = new EventKernel();
+        private final SplittableRandom random;
+        private final ThinkTime think;
+        private final PsServer<Request> ps;
+        private final List<Segment> segments;
+        private final double periodSeconds;
+        private final ConcurrencyController controller;
+        private final boolean[] busy;
+        private final List<Period> out = new ArrayList<>();
+        private double serverWake = Double.POSITIVE_INFINITY;
+        private int limit;
+        private int index = -1;
+        private long arrivals;
+        private long rejected;
+        private long completions;
+        private double latencySum;
+        private double inFlightArea;
+        private double lastT;
+        private double lastControl;
+
+        Testbed(long seed, double thinkSeconds, Server server, List<Segment> segments, double periodSeconds,
+                ConcurrencyController controller) {
+            this.random = new SplittableRandom(seed);
+            this.think = new ThinkTime(thinkSeconds);
+            this.ps = new PsServer<>(server.cores(), 0, server.knee(), 0);
+            this.segments = segments;
+            this.periodSeconds = periodSeconds;
+            this.controller = controller;
+            this.busy = new boolean[segments.stream().mapToInt(Segment::clients).max().orElse(0)];
+            this.limit = controller != null ? controller.current() : segments.get(0).limit();
+        }
+
+        List<Period> run() {
+            double end = segments.stream().mapToDouble(Segment::seconds).sum();
+            kernel.schedule(periodSeconds, RANK_CONTROL, this::control);
+            kernel.schedule(0, RANK_SEGMENT, this::segment);
+            kernel.runUntil(end + 1e-9);
+            return out;
+        }
+
+        /** Every event first moves the server to now: its completions' clients start thinking. */
+        private double advance() {
+            double t = kernel.now();
             inFlightArea += ps.inFlight() * (t - lastT);
             lastT = t;
             for (PsServer.Done<Request> d : ps.advance(t)) {
                 completions++;
                 latencySum += d.timeSeconds() - d.request().startSeconds();
-                wakeUps.add(new double[] {think.nextRequest(d.timeSeconds(), random), d.request().client()});
+                wake(think.nextRequest(d.timeSeconds(), random), d.request().client());
             }
-            if (t == nextControl) {
-                double seconds = t - lastControl;
-                out.add(new Period(t, Math.max(index, 0), limit, inFlightArea / seconds, arrivals, rejected, completions,
-                        latencySum, seconds));
-                if (controller != null) {
-                    Period p = out.get(out.size() - 1);
-                    limit = controller.update(new ConcurrencyController.Sample(p.inFlight(), p.latency(), p.throughput(),
-                            p.abandon(), p.incoming()));
-                }
-                arrivals = 0;
-                rejected = 0;
-                completions = 0;
-                latencySum = 0;
-                inFlightArea = 0;
-                lastControl = t;
-                nextControl = t + periodSeconds;
-                continue;
-            }
-            if (t == nextSegment) {
-                index++;
-                if (index >= segments.size()) {
-                    break;
-                }
-                Segment s = segments.get(index);
-                if (controller == null) {
-                    limit = s.limit();
-                }
-                for (int c = 0; c < s.clients(); c++) {
-                    if (!busy[c]) {
-                        busy[c] = true;
-                        wakeUps.add(new double[] {think.nextRequest(t, random), c});
-                    }
-                }
-                nextSegment = t + s.seconds();
-                continue;
-            }
-            if (t == tWake) {
-                double[] w = wakeUps.poll();
-                int client = (int) w[1];
-                Segment s = segments.get(index);
-                if (client >= s.clients()) {
-                    busy[client] = false; // this client leaves with the segment
-                    continue;
-                }
-                arrivals++;
-                if (ps.inFlight() < limit) {
-                    Mix m = s.mix();
-                    double demand = Distributions.exponential(random,
-                            random.nextDouble() < m.lightShare() ? m.lightSeconds() : m.heavySeconds());
-                    ps.admit(new Request(client, t), demand, m.contention(), t);
-                } else {
-                    rejected++;
-                    wakeUps.add(new double[] {think.nextRequest(t, random), client});
-                }
-            }
+            return t;
         }
-        return out;
+
+        private void wake(double at, int client) {
+            kernel.schedule(at, RANK_CLIENT + client, () -> request(client));
+        }
+
+        /** Keeps one server event queued at the server's next completion. */
+        private void scheduleServer() {
+            double next = ps.nextEventTime();
+            if (next == serverWake || next == Double.POSITIVE_INFINITY) {
+                serverWake = next;
+                return;
+            }
+            serverWake = next;
+            kernel.schedule(next, RANK_SERVER, () -> {
+                if (serverWake != next) {
+                    return; // superseded
+                }
+                serverWake = Double.POSITIVE_INFINITY;
+                advance();
+                scheduleServer();
+            });
+        }
+
+        private void control() {
+            double t = advance();
+            double seconds = t - lastControl;
+            Period p = new Period(t, Math.max(index, 0), limit, inFlightArea / seconds, arrivals, rejected, completions,
+                    latencySum, seconds);
+            out.add(p);
+            if (controller != null) {
+                limit = controller.update(new ConcurrencyController.Sample(p.inFlight(), p.latency(), p.throughput(),
+                        p.abandon(), p.incoming()));
+            }
+            arrivals = 0;
+            rejected = 0;
+            completions = 0;
+            latencySum = 0;
+            inFlightArea = 0;
+            lastControl = t;
+            kernel.schedule(t + periodSeconds, RANK_CONTROL, this::control);
+            scheduleServer();
+        }
+
+        private void segment() {
+            double t = advance();
+            index++;
+            if (index >= segments.size()) {
+                kernel.stop();
+                return;
+            }
+            Segment s = segments.get(index);
+            if (controller == null) {
+                limit = s.limit();
+            }
+            for (int c = 0; c < s.clients(); c++) {
+                if (!busy[c]) {
+                    busy[c] = true;
+                    wake(think.nextRequest(t, random), c);
+                }
+            }
+            kernel.schedule(t + s.seconds(), RANK_SEGMENT, this::segment);
+            scheduleServer();
+        }
+
+        private void request(int client) {
+            double t = advance();
+            Segment s = segments.get(index);
+            if (client >= s.clients()) {
+                busy[client] = false; // this client leaves with the segment
+                scheduleServer();
+                return;
+            }
+            arrivals++;
+            if (ps.inFlight() < limit) {
+                Mix m = s.mix();
+                double demand = Distributions.exponential(random,
+                        random.nextDouble() < m.lightShare() ? m.lightSeconds() : m.heavySeconds());
+                ps.admit(new Request(client, t), demand, m.contention(), t);
+            } else {
+                rejected++;
+                wake(think.nextRequest(t, random), client);
+            }
+            scheduleServer();
+        }
     }
 }

@@ -91,8 +91,7 @@ public final class EnergyExperiment {
     public static final double DROP_RATIO = 0.01;
     static final double UTILITY_FLOOR = 0.5;
     static final double[] BENCH_STEPS = {0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1};
-    static final List<String> POLICIES = List.of("off", "static", "queue", "queue-current", "utility", "schedule-30m",
-            "schedule-2h");
+    static final List<EnergyPolicy> POLICIES = List.of(EnergyPolicy.values());
     static final double[] STARTUP_SWEEP = {15, 30, 60, 90, 120, 180};
 
     private EnergyExperiment() {
@@ -103,7 +102,7 @@ public final class EnergyExperiment {
         return run(FULL, seed, POLICIES, STARTUP_SWEEP, progress);
     }
 
-    static EnergyResult run(Setup setup, long seed, List<String> policies, double[] sweep, Consumer<String> progress) {
+    static EnergyResult run(Setup setup, long seed, List<EnergyPolicy> policies, double[] sweep, Consumer<String> progress) {
         long wallStart = System.nanoTime();
         double capacity = benchmark(setup, seed, progress);
         double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
@@ -114,16 +113,16 @@ public final class EnergyExperiment {
             Map<String, EnergyResult.Day> byPolicy = new LinkedHashMap<>();
             Map<String, EnergyResult.Series> seriesByPolicy = new LinkedHashMap<>();
             double offJoules = Double.NaN;
-            for (String policy : policies) {
+            for (EnergyPolicy policy : policies) {
                 DayRun run = measuredDay(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
                 SimResult r = run.result();
                 double joules = r.totalEnergyJoules();
-                if ("off".equals(policy)) {
+                if (policy == EnergyPolicy.OFF) {
                     offJoules = joules;
                 }
                 EnergyResult.Day m = summary(run, offJoules);
-                byPolicy.put(policy, m);
-                seriesByPolicy.put(policy, series(r, setup));
+                byPolicy.put(policy.label(), m);
+                seriesByPolicy.put(policy.label(), series(r, setup));
                 progress.accept(String.format(Locale.ROOT, "energy %s %s: %.2f MJ, saved %s %%, dropped %s %% (%d lost), "
                                 + "mean servers on %.2f, %.1f s wall", demand.getKey(), policy, joules / 1e6,
                         m.savingsPercent(), m.droppedPercent(), r.lost(), meanOn(r), r.wallSeconds()));
@@ -133,9 +132,9 @@ public final class EnergyExperiment {
         }
         List<EnergyResult.SweepPoint> sweepOut = new ArrayList<>();
         if (sweep.length > 0) {
-            SimResult off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed);
+            SimResult off = day(setup, 1.0, EnergyPolicy.OFF, STARTUP_SECONDS, capacity, peak, trough, seed);
             for (double startup : sweep) {
-                EnergyResult.Day m = summary(measuredDay(setup, 1.0, "queue", startup, capacity, peak, trough, seed),
+                EnergyResult.Day m = summary(measuredDay(setup, 1.0, EnergyPolicy.QUEUE, startup, capacity, peak, trough, seed),
                         off.totalEnergyJoules());
                 sweepOut.add(new EnergyResult.SweepPoint(startup, m));
                 progress.accept(String.format(Locale.ROOT, "energy sweep start-up %.0f s: saved %s %%, dropped %s %%",
@@ -156,7 +155,7 @@ public final class EnergyExperiment {
     /** ...with at most this share of requests dropped. */
     static final double TARGET_DROPPED_PERCENT = 0.002;
     /** The policies the seed sweep compares. */
-    static final List<String> SEED_POLICIES = List.of("queue", "static");
+    static final List<EnergyPolicy> SEED_POLICIES = List.of(EnergyPolicy.QUEUE, EnergyPolicy.STATIC);
 
     /**
      * The standard day over {@code count} seeds from {@code first}: per policy, the savings and drops
@@ -173,14 +172,14 @@ public final class EnergyExperiment {
         }
         double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
         double trough = TROUGH_RATIO * peak;
-        Map<String, List<EnergyResult.SeedDay>> perSeed = new LinkedHashMap<>();
+        Map<EnergyPolicy, List<EnergyResult.SeedDay>> perSeed = new LinkedHashMap<>();
         SEED_POLICIES.forEach(p -> perSeed.put(p, new ArrayList<>()));
         for (long seed = first; seed < first + count; seed++) {
             double capacity = benchmark(setup, seed, x -> { });
-            double off = day(setup, 1.0, "off", STARTUP_SECONDS, capacity, peak, trough, seed).totalEnergyJoules();
+            double off = day(setup, 1.0, EnergyPolicy.OFF, STARTUP_SECONDS, capacity, peak, trough, seed).totalEnergyJoules();
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "energy seeds: seed %d (%d of %d)",
                     seed, seed - first + 1, count));
-            for (String policy : SEED_POLICIES) {
+            for (EnergyPolicy policy : SEED_POLICIES) {
                 DayRun run = measuredDay(setup, 1.0, policy, STARTUP_SECONDS, capacity, peak, trough, seed);
                 SimResult r = run.result();
                 EnergyResult.Day m = summary(run, off);
@@ -192,8 +191,8 @@ public final class EnergyExperiment {
             }
             progress.accept(line.toString());
         }
-        Map<String, EnergyResult.SeedPolicy> out = new LinkedHashMap<>();
-        for (String policy : SEED_POLICIES) {
+        Map<EnergyPolicy, EnergyResult.SeedPolicy> out = new LinkedHashMap<>();
+        for (EnergyPolicy policy : SEED_POLICIES) {
             List<EnergyResult.SeedDay> rows = perSeed.get(policy);
             double[] saved = rows.stream().mapToDouble(m -> m.day().savingsPercent()).toArray();
             double[] dropped = rows.stream().mapToDouble(m -> m.day().droppedPercent()).toArray();
@@ -213,8 +212,8 @@ public final class EnergyExperiment {
                     m.minSavingsPercent(), m.maxSavingsPercent(), withinDrops, count, fmt(TARGET_DROPPED_PERCENT),
                     atTarget, count));
         }
-        return new EnergyResult.Seeds(first, count, TARGET_SAVINGS_PERCENT, TARGET_DROPPED_PERCENT, out.get("queue"),
-                out.get("static"));
+        return new EnergyResult.Seeds(first, count, TARGET_SAVINGS_PERCENT, TARGET_DROPPED_PERCENT, out.get(EnergyPolicy.QUEUE),
+                out.get(EnergyPolicy.STATIC));
     }
 
     static Map<String, Double> demands() {
@@ -264,7 +263,7 @@ public final class EnergyExperiment {
     }
 
     /** One compressed day of {@code policy} at demand factor {@code demand}. */
-    public static SimResult day(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
+    public static SimResult day(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                          double peak, double trough, long seed) {
         return measuredDay(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed).result();
     }
@@ -273,14 +272,14 @@ public final class EnergyExperiment {
     record DayRun(SimResult result, PredictionError predictionError) {
     }
 
-    static DayRun measuredDay(Setup setup, double demand, String policy, double startupSeconds, double benchmarkCapacity,
+    static DayRun measuredDay(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                               double peak, double trough, long seed) {
         ClusterConfig c = cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough);
         SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("day", setup.daySeconds(), null, null, null,
                 Map.of("web", new Scenario.Diurnal(peak, trough)))), seed);
         double window = c.control().statsWindowSeconds();
         org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
-        SimResult r = new Simulator(c, sc, true).withDecisions(errors::accept).run();
+        SimResult r = Simulator.withGrm(c, sc).withDecisions(errors::accept).run();
         return new DayRun(r, PredictionError.of(errors.samples(), window, setup.daySeconds()));
     }
 
@@ -288,7 +287,7 @@ public final class EnergyExperiment {
      * The cluster for one run. Durations, rates and demands are rounded to six significant digits
      * ({@link #sig6}), as in the configurations the documented results were made from.
      */
-    static ClusterConfig cluster(Setup setup, double demand, String policy, double startupSeconds,
+    static ClusterConfig cluster(Setup setup, double demand, EnergyPolicy policy, double startupSeconds,
                                  double benchmarkCapacity, double peak, double trough) {
         ClusterConfig.Builder b = ClusterConfig.builder().addClass(web(setup.queueLimit(), setup));
         ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(setup.cores())
@@ -299,20 +298,19 @@ public final class EnergyExperiment {
         }
         SizingConfig.Builder sizing = SizingConfig.builder();
         switch (policy) {
-            case "off" -> sizing.policy(SizingConfig.Policy.OFF);
-            case "static" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.STATIC)
+            case OFF -> sizing.policy(SizingConfig.Policy.OFF);
+            case STATIC -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.STATIC)
                     .staticCapacity(sig6(benchmarkCapacity));
-            case "queue" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE);
-            case "queue-current" -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE)
+            case QUEUE -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE);
+            case QUEUE_CURRENT -> sizing.policy(SizingConfig.Policy.BY_CAPACITY).estimator(SizingConfig.Estimator.QUEUE)
                     .forecast(SizingConfig.Forecast.CURRENT);
-            case "utility" -> sizing.policy(new SizingConfig.Utility(sig6(UTILITY_FLOOR)));
-            case "schedule-30m", "schedule-2h" -> {
-                double slotDay = "schedule-30m".equals(policy) ? 1800 : 7200;
+            case UTILITY -> sizing.policy(new SizingConfig.Utility(sig6(UTILITY_FLOOR)));
+            case SCHEDULE_30M, SCHEDULE_2H -> {
+                double slotDay = policy == EnergyPolicy.SCHEDULE_30M ? 1800 : 7200;
                 sizing.policy(new SizingConfig.Schedule(sig6(slotDay / setup.compression()),
                                 schedule(setup, slotDay, benchmarkCapacity, peak, trough)))
                         .estimator(SizingConfig.Estimator.STATIC).staticCapacity(sig6(benchmarkCapacity));
             }
-            default -> throw new IllegalArgumentException("policy: " + policy + " (expected: one of " + POLICIES + ")");
         }
         return b.addGateway(GatewayConfig.builder("g1").port(8080).build())
                 .control(ControlConfig.builder().periodSeconds(sig6(setup.periodSeconds()))
@@ -361,8 +359,8 @@ public final class EnergyExperiment {
                             .build())
                     .addGateway(GatewayConfig.builder("g1").port(8080).build())
                     .build();
-            SimResult r = new Simulator(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
-                    setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed), false).run();
+            SimResult r = Simulator.withConfiguredAllocation(c, new SimScenario(1, List.of(new SimScenario.Phase("bench",
+                    setup.benchmarkStepSeconds(), null, Map.of("web", rate))), seed)).run();
             var w = r.phases().get(0).classes().get("web");
             double dropRatio = w.sent() == 0 ? 0 : (double) w.dropped() / w.sent();
             progress.accept(String.format(Locale.ROOT, "energy benchmark %.1f req/s: throughput %.2f req/s, drop ratio %.4f",

@@ -105,12 +105,12 @@ public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPo
     public record Seeds(long first, int count, double targetSavingsPercent, double targetDroppedPercent, SeedPolicy queue,
                         @JsonProperty("static") SeedPolicy fixed) {
 
-        /** The policy by its name in {@code EnergyExperiment.SEED_POLICIES}. */
-        public SeedPolicy policy(String name) {
-            return switch (name) {
-                case "queue" -> queue;
-                case "static" -> fixed;
-                default -> throw new IllegalArgumentException("policy: " + name + " (expected: queue or static)");
+        /** One of {@code EnergyExperiment.SEED_POLICIES}: queue or static. */
+        public SeedPolicy policy(EnergyPolicy policy) {
+            return switch (policy) {
+                case QUEUE -> queue;
+                case STATIC -> fixed;
+                default -> throw new IllegalArgumentException("policy: " + policy + " (expected: queue or static)");
             };
         }
     }

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
@@ -64,7 +63,7 @@ public final class Experiments {
         for (int n = 1; n <= 30; n++) {
             SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("load", secondsPerPoint,
                     Map.of("basic", 60), null)), seed + n);
-            SimResult r = new Simulator(paperCluster(DispatchConfig.Scheduler.FCFS, 1, n, 0.03), sc, false).run();
+            SimResult r = Simulator.withConfiguredAllocation(paperCluster(DispatchConfig.Scheduler.FCFS, 1, n, 0.03), sc).run();
             ns[n - 1] = n;
             x[n - 1] = r.phases().get(0).classes().get("basic").throughputPerSecond();
             progress.accept(String.format(Locale.ROOT, "concurrency N_s=%d: %.2f req/s", n, x[n - 1]));
@@ -110,7 +109,7 @@ public final class Experiments {
         ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
         double window = cluster.control().statsWindowSeconds();
         DecisionLog log = new DecisionLog(window);
-        SimResult r = new Simulator(cluster, sc, true).withDecisions(log).run();
+        SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
         List<Timeline.PhaseMark> marks = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
@@ -164,9 +163,6 @@ public final class Experiments {
     }
 
     /** The regions experiment's policies: name, scheduler, granularity q, GRM on. */
-    static final String[][] REGION_POLICIES = {{"fcfs", "fcfs", "1", "false"}, {"priority", "priority", "1", "false"},
-            {"grm", "wrr", "1", "true"}, {"grm-fractional", "wrr", "10", "true"}};
-
     /** Fig. 13-15: cluster utility over {5,10,15,20}² clients for FCFS, priority, GRM and GRM with q = 10. */
     public static RegionsResult regions(long seed, double secondsPerPoint, Consumer<String> progress) {
         return regions(seed, secondsPerPoint, ControlConfig.Combine.MIN, progress);
@@ -183,12 +179,11 @@ public final class Experiments {
             return regions(progress, "regions", combine, (v, p, b) -> {
                 SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("x", secondsPerPoint,
                         Map.of("premium", p, "basic", b), null)), seed + p * 100L + b);
-                ClusterConfig cluster = paperCluster(Choice.of(DispatchConfig.Scheduler.class, v[1]),
-                        Integer.parseInt(v[2]), 10, 0, combine);
+                ClusterConfig cluster = paperCluster(v.scheduler(), v.granularity(), 10, 0, combine);
                 double window = cluster.control().statsWindowSeconds();
                 PredictionErrors errors = new PredictionErrors(window, true);
-                SimResult r = new Simulator(cluster, sc, Boolean.parseBoolean(v[3])).withDecisions(errors::accept).run();
-                PredictionError e = Boolean.parseBoolean(v[3])
+                SimResult r = Simulator.of(cluster, sc, v.control()).withDecisions(errors::accept).run();
+                PredictionError e = v.withGrm()
                         ? PredictionError.of(errors.samples(), window, secondsPerPoint) : null;
                 return new PointResult(r.phases().get(0).classes().get("premium").meanResponseSeconds(),
                         r.phases().get(0).classes().get("basic").meanResponseSeconds(), e);
@@ -205,15 +200,13 @@ public final class Experiments {
     /** One point of the regions experiment. */
     @FunctionalInterface
     public interface RegionPoint {
-        /** @param policy a row of {@link #REGION_POLICIES} */
-        double[] responses(String[] policy, int premiumClients, int basicClients) throws Exception;
+        double[] responses(RegionPolicy policy, int premiumClients, int basicClients) throws Exception;
     }
 
     /** One point of the regions experiment, with the model's error. */
     @FunctionalInterface
     public interface RegionPointResult {
-        /** @param policy a row of {@link #REGION_POLICIES} */
-        PointResult run(String[] policy, int premiumClients, int basicClients) throws Exception;
+        PointResult run(RegionPolicy policy, int premiumClients, int basicClients) throws Exception;
     }
 
     /** The regions experiment over any way of running a point (simulated or live), combined by min. */
@@ -228,7 +221,7 @@ public final class Experiments {
     public static RegionsResult regions(Consumer<String> progress, String label, ControlConfig.Combine combine,
                                         RegionPointResult point) throws Exception {
         Map<String, RegionsResult.Policy> policies = new LinkedHashMap<>();
-        for (String[] v : REGION_POLICIES) {
+        for (RegionPolicy v : RegionPolicy.values()) {
             List<RegionsResult.Point> points = new ArrayList<>();
             int nonNegative = 0;
             double sum = 0;
@@ -243,9 +236,9 @@ public final class Experiments {
                     sum += u;
                 }
             }
-            policies.put(v[0], new RegionsResult.Policy(points, nonNegative, round(sum / 16)));
+            policies.put(v.label(), new RegionsResult.Policy(points, nonNegative, round(sum / 16)));
             progress.accept(String.format(Locale.ROOT, "%s %s: %d non-negative points, mean utility %.3f",
-                    label, v[0], nonNegative, sum / 16));
+                    label, v.label(), nonNegative, sum / 16));
         }
         return new RegionsResult(combine.wireName(), policies);
     }

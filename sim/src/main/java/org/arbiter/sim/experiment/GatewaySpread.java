@@ -52,7 +52,7 @@ public final class GatewaySpread {
         double period = cluster.control().periodSeconds();
         double window = cluster.control().statsWindowSeconds();
         DecisionLog log = new DecisionLog(window);
-        SimResult r = new Simulator(cluster, sc, true).withDecisions(log).run();
+        SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
         List<Phase> out = new ArrayList<>();
         for (SimResult.PhaseResult p : r.phases()) {
             double max = 0;

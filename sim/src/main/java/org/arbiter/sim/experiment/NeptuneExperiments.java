@@ -92,7 +92,7 @@ public final class NeptuneExperiments {
         Map<String, List<DistributionResult.Point>> workloads = new LinkedHashMap<>();
         for (boolean micro : new boolean[] {false, true}) {
             String key = micro ? "micro" : "search";
-            record Raw(String policy, int servers, double demand, double yps, double loss, long lost) {
+            record Raw(ClusterSim.Distribution policy, int servers, double demand, double yps, double loss, long lost) {
             }
             List<Raw> raw = new ArrayList<>();
             for (ClusterSim.Distribution d : ClusterSim.Distribution.values()) {
@@ -101,19 +101,19 @@ public final class NeptuneExperiments {
                         ClusterSim.Result r = poissonRun(micro, n, demand, DispatchConfig.Scheduler.ADAPTIVE, d, seed, warmup,
                                 seconds);
                         long lost = java.util.Arrays.stream(r.lost()).sum();
-                        raw.add(new Raw(d.name().toLowerCase(Locale.ROOT), n, demand, r.realisedTotal() / seconds,
+                        raw.add(new Raw(d, n, demand, r.realisedTotal() / seconds,
                                 r.lossPercent(), lost));
                     }
                 }
             }
-            double ref = raw.stream().filter(x -> x.policy().equals("neptune") && x.servers() == 16 && x.demand() == 2.0)
+            double ref = raw.stream().filter(x -> x.policy() == ClusterSim.Distribution.NEPTUNE && x.servers() == 16 && x.demand() == 2.0)
                     .findFirst().orElseThrow().yps();
             List<DistributionResult.Point> points = new ArrayList<>();
             for (Raw x : raw) {
-                points.add(new DistributionResult.Point(x.policy(), x.servers(), x.demand(), Experiments.round(x.yps()),
+                points.add(new DistributionResult.Point(x.policy().name().toLowerCase(Locale.ROOT), x.servers(), x.demand(), Experiments.round(x.yps()),
                         Experiments.round(x.yps() / ref), Experiments.round(x.loss()), x.lost()));
                 progress.accept(String.format(Locale.ROOT, "distribution %s %s %d servers %.0f %%: yield %.2f/s (%.3f), LossPercent %.1f",
-                        key, x.policy(), x.servers(), x.demand() * 100, x.yps(), x.yps() / ref, x.loss()));
+                        key, x.policy().name().toLowerCase(Locale.ROOT), x.servers(), x.demand() * 100, x.yps(), x.yps() / ref, x.loss()));
             }
             workloads.put(key, points);
         }
@@ -133,7 +133,7 @@ public final class NeptuneExperiments {
         }
         return new DistributionResult(workloads, new DistributionResult.SchedulerCheck(16, demand, loss),
                 new DistributionResult.Setup(seed, warmup, seconds, POLL_COUNT, POLL_DEADLINE_SECONDS, POLL_RTT_SECONDS,
-                        INTERVAL_SECONDS, DEADLINE_SECONDS, "adaptive"));
+                        INTERVAL_SECONDS, DEADLINE_SECONDS, DispatchConfig.Scheduler.ADAPTIVE.wireName()));
     }
 
     static final int SPIKE_SERVERS = 16;

@@ -87,7 +87,7 @@ public final class ScaleExperiment {
                 (System.nanoTime() - built) / 1e9));
         double window = config.control().statsWindowSeconds();
         org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
-        Simulator sim = new Simulator(config, sc, true).withoutCapLog().withDecisions(errors::accept)
+        Simulator sim = Simulator.withGrm(config, sc).withoutCapLog().withDecisions(errors::accept)
                 .withProgress(progress, Math.max(60, simulatedSeconds / 20));
         SimResult r = sim.run();
         List<ScaleResult.Phase> phases = new ArrayList<>();

@@ -52,7 +52,8 @@ public final class YieldExperiment {
     static final double DEADLINE_SECONDS = 2;
     static final double PRE_DEADLINE_SECONDS = 1;
     static final double TARGET_COMPLETED = 0.95;
-    static final List<String> POLICIES = List.of("edf", "yid", "greedy", "adaptive");
+    static final List<DispatchConfig.Scheduler> POLICIES = List.of(DispatchConfig.Scheduler.EDF,
+            DispatchConfig.Scheduler.YID, DispatchConfig.Scheduler.GREEDY, DispatchConfig.Scheduler.ADAPTIVE);
     static final List<ClassConfig.YieldSpec.Shape> SHAPES = List.of(ClassConfig.YieldSpec.Shape.HYBRID,
             ClassConfig.YieldSpec.Shape.THROUGHPUT, ClassConfig.YieldSpec.Shape.RESPONSE_TIME);
 
@@ -129,16 +130,16 @@ public final class YieldExperiment {
             Map<String, YieldResult.Curve> shapes = new LinkedHashMap<>();
             for (ClassConfig.YieldSpec.Shape shape : onlyShapes) {
                 Map<String, List<Double>> loss = new LinkedHashMap<>();
-                for (String policy : POLICIES) {
+                for (DispatchConfig.Scheduler policy : POLICIES) {
                     List<Double> l = new ArrayList<>();
                     for (double d : demand) {
                         Measured m = simulate(w, shape, policy, d * full, seed, warmup, seconds);
                         l.add(Experiments.round(m.lossPercent()));
                         if (w == Workload.SEARCH && shape == ClassConfig.YieldSpec.Shape.HYBRID && d == demand.get(demand.size() - 1)) {
-                            breakdown.put(policy, m.breakdown(seconds));
+                            breakdown.put(policy.wireName(), m.breakdown(seconds));
                         }
                     }
-                    loss.put(policy, l);
+                    loss.put(policy.wireName(), l);
                 }
                 shapes.put(shape.wireName(), new YieldResult.Curve(demand, loss));
                 progress.accept(String.format(Locale.ROOT, "yield %s %s: LossPercent %s", w.key, shape, loss));
@@ -155,7 +156,7 @@ public final class YieldExperiment {
         double hi = 1.2 * w.nominalPerSecond();
         for (int i = 0; i < 10; i++) {
             double mid = (lo + hi) / 2;
-            Measured m = simulate(w, ClassConfig.YieldSpec.Shape.HYBRID, "edf", mid, seed, warmup, seconds);
+            Measured m = simulate(w, ClassConfig.YieldSpec.Shape.HYBRID, DispatchConfig.Scheduler.EDF, mid, seed, warmup, seconds);
             if (m.completedWithinDeadline() >= TARGET_COMPLETED) {
                 lo = mid;
             } else {
@@ -166,7 +167,7 @@ public final class YieldExperiment {
     }
 
     /** The cluster for one run. */
-    static ClusterConfig cluster(Workload w, ClassConfig.YieldSpec.Shape shape, String policy) {
+    static ClusterConfig cluster(Workload w, ClassConfig.YieldSpec.Shape shape, DispatchConfig.Scheduler policy) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
         ClusterConfig.Builder b = ClusterConfig.builder();
         Map<String, Double> demand = new LinkedHashMap<>();
@@ -185,14 +186,14 @@ public final class YieldExperiment {
                     .sim(sim).build());
         }
         return b.addGateway(GatewayConfig.builder("g1").port(8080).build())
-                .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.valueOf(policy.toUpperCase(Locale.ROOT)))
+                .dispatch(DispatchConfig.builder().scheduler(policy)
                         .build())
                 .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30).build())
                 .build();
     }
 
     /** One run: Poisson arrivals at {@code totalPerSecond} split 10/30/60, measured after the warm-up. */
-    static Measured simulate(Workload w, ClassConfig.YieldSpec.Shape shape, String policy, double totalPerSecond, long seed,
+    static Measured simulate(Workload w, ClassConfig.YieldSpec.Shape shape, DispatchConfig.Scheduler policy, double totalPerSecond, long seed,
                              double warmup, double seconds) {
         ClusterConfig config = cluster(w, shape, policy);
         Map<String, Double> rates = new LinkedHashMap<>();
@@ -203,7 +204,7 @@ public final class YieldExperiment {
                 new SimScenario.Phase("warm-up", warmup, Map.of(), rates),
                 new SimScenario.Phase("measured", seconds, Map.of(), rates)), seed);
         Measured m = new Measured(config);
-        new Simulator(config, scenario, false).withRequests(m).run();
+        Simulator.withConfiguredAllocation(config, scenario).withRequests(m).run();
         return m;
     }
 

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
@@ -23,6 +22,7 @@ import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.scheduler.Schedulers;
+import org.arbiter.sim.kernel.EventKernel;
 
 /*
  * Design note — 002's two-level cluster in virtual time (002 §3-5, Fig. 3-4).
@@ -132,14 +132,6 @@ public final class ClusterSim {
     private static final long NS = 1_000_000_000L;
     private static final int POLL_ROUNDS = 3;
 
-    private record Event(double time, long seq, Runnable action) implements Comparable<Event> {
-        @Override
-        public int compareTo(Event o) {
-            int c = Double.compare(time, o.time);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
-    }
-
     private static final class Job {
         final int c;
         final double arrival;
@@ -175,9 +167,7 @@ public final class ClusterSim {
     private final Settings s;
     private final Arrivals arrivals;
     private final SplittableRandom random;
-    private final PriorityQueue<Event> events = new PriorityQueue<>();
-    private long seq;
-    private double now;
+    private final EventKernel kernel = new EventKernel();
     private final List<Node> nodes = new ArrayList<>();
     private final YieldFunction[] yields;
     private final PollBook book;
@@ -251,7 +241,7 @@ public final class ClusterSim {
     }
 
     private void at(double time, Runnable action) {
-        events.add(new Event(time, seq++, action));
+        kernel.schedule(time, action);
     }
 
     private static long nanos(double seconds) {
@@ -279,11 +269,7 @@ public final class ClusterSim {
         for (Failure f : s.failures()) {
             at(f.atSeconds(), () -> fail(f));
         }
-        while (!events.isEmpty() && events.peek().time() <= s.endSeconds()) {
-            Event e = events.poll();
-            now = e.time();
-            e.action().run();
-        }
+        kernel.runUntil(s.endSeconds());
         return new Result(offered, realised, arrived, completed, dropped, lost, lostToFailure, demandSeries,
                 allocationSeries, sampleTimes);
     }
@@ -295,8 +281,8 @@ public final class ClusterSim {
     }
 
     private void arrive(int c) {
-        Job j = new Job(c, now);
-        double next = arrivals.next(c, now, random);
+        Job j = new Job(c, kernel.now());
+        double next = arrivals.next(c, kernel.now(), random);
         if (next < s.endSeconds()) {
             at(next, () -> arrive(c));
         }
@@ -332,7 +318,7 @@ public final class ClusterSim {
 
     /** Polls up to pollCount distinct non-skipped nodes of {@code set}; decides when the answers are in or at the deadline. */
     private void poll(Job j, int[] set, int round) {
-        long nowN = nanos(now);
+        long nowN = nanos(kernel.now());
         int[] pick = set.clone();
         int m = 0;
         for (int i = 0; i < pick.length; i++) {
@@ -357,11 +343,11 @@ public final class ClusterSim {
             Node n = nodes.get(pick[i]);
             double rtt = -s.pollRttSeconds() * Math.log(1 - random.nextDouble());
             if (!n.up || rtt > s.pollDeadlineSeconds()) {
-                book.missed(n.index, nanos(now + s.pollDeadlineSeconds()));
+                book.missed(n.index, nanos(kernel.now() + s.pollDeadlineSeconds()));
                 missed = true;
                 continue;
             }
-            book.answered(n.index, n.load(), nanos(now + rtt));
+            book.answered(n.index, n.load(), nanos(kernel.now() + rtt));
             last = Math.max(last, rtt);
             int load = n.load();
             if (load < bestLoad) {
@@ -369,7 +355,7 @@ public final class ClusterSim {
                 bestLoad = load;
             }
         }
-        double decide = now + (missed ? s.pollDeadlineSeconds() : last);
+        double decide = kernel.now() + (missed ? s.pollDeadlineSeconds() : last);
         int chosen = best;
         at(decide, () -> {
             if (chosen < 0) {
@@ -388,7 +374,7 @@ public final class ClusterSim {
             book.sent(chosen);
             j.node = chosen;
             n.held.add(j);
-            j.ticket = n.core.offer(j, j.c, nanos(now));
+            j.ticket = n.core.offer(j, j.c, nanos(kernel.now()));
             pump(n);
         });
     }
@@ -397,16 +383,16 @@ public final class ClusterSim {
 
     private void pump(Node n) {
         Ticket<Job> t;
-        while ((t = n.core.next(nanos(now))) != null) {
+        while ((t = n.core.next(nanos(kernel.now()))) != null) {
             Job j = t.request();
             if (t.state() == Ticket.State.EXPIRED) {
                 n.held.remove(j);
                 answer(j, false, false);
                 continue;
             }
-            j.startedAt = now;
+            j.startedAt = kernel.now();
             double service = -s.classes().get(j.c).serviceSeconds() * Math.log(1 - random.nextDouble());
-            at(now + service, () -> complete(n, j));
+            at(kernel.now() + service, () -> complete(n, j));
         }
         scheduleExpiry(n);
     }
@@ -415,10 +401,10 @@ public final class ClusterSim {
         if (j.done) {
             return; // lost to a failure meanwhile
         }
-        n.core.complete(j.ticket, Outcome.OK, nanos(now));
+        n.core.complete(j.ticket, Outcome.OK, nanos(kernel.now()));
         n.held.remove(j);
-        busy(j.c, j.startedAt, now);
-        double r = now - j.arrival;
+        busy(j.c, j.startedAt, kernel.now());
+        double r = kernel.now() - j.arrival;
         if (measured(j)) {
             completed[j.c]++;
             realised[j.c] += yields[j.c].yield(r);
@@ -432,7 +418,7 @@ public final class ClusterSim {
         if (next == Long.MAX_VALUE) {
             return;
         }
-        double t = Math.max(now, next / (double) NS);
+        double t = Math.max(kernel.now(), next / (double) NS);
         if (t >= n.expiryAt) {
             return;
         }
@@ -474,10 +460,10 @@ public final class ClusterSim {
         n.up = false;
         for (Job j : new ArrayList<>(n.held)) {
             if (j.ticket.state() == Ticket.State.DISPATCHED) {
-                busy(j.c, j.startedAt, now);
-                n.core.complete(j.ticket, Outcome.BACKEND_ERROR, nanos(now));
+                busy(j.c, j.startedAt, kernel.now());
+                n.core.complete(j.ticket, Outcome.BACKEND_ERROR, nanos(kernel.now()));
             } else {
-                n.core.cancel(j.ticket, nanos(now));
+                n.core.cancel(j.ticket, nanos(kernel.now()));
             }
             if (!j.done) {
                 lostToFailure++;

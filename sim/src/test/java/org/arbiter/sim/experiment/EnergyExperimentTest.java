@@ -13,7 +13,7 @@ final class EnergyExperimentTest {
 
     @Test
     void queueSavesEnergy_withAlmostNoDrops_andStaticDropsMoreOnHeavierRequests() {
-        EnergyResult r = EnergyExperiment.run(SHORT, 1, List.of("off", "static", "queue"), new double[0], s -> { });
+        EnergyResult r = EnergyExperiment.run(SHORT, 1, List.of(EnergyPolicy.OFF, EnergyPolicy.STATIC, EnergyPolicy.QUEUE), new double[0], s -> { });
         Map<String, Map<String, EnergyResult.Day>> scenarios = r.scenarios();
         EnergyResult.Day off = scenarios.get("standard").get("off");
         EnergyResult.Day queue = scenarios.get("standard").get("queue");
@@ -44,7 +44,7 @@ final class EnergyExperimentTest {
         EnergyResult.Seeds r = EnergyExperiment.seeds(SHORT, 3, 2, s -> { });
         assertThat(r.first()).isEqualTo(3L);
         assertThat(r.count()).isEqualTo(2);
-        for (String policy : EnergyExperiment.SEED_POLICIES) {
+        for (EnergyPolicy policy : EnergyExperiment.SEED_POLICIES) {
             EnergyResult.SeedPolicy p = r.policy(policy);
             List<EnergyResult.SeedDay> rows = p.perSeed();
             assertThat(rows).extracting(EnergyResult.SeedDay::seed).containsExactly(3L, 4L);

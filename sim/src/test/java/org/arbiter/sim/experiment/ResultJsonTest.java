@@ -68,7 +68,7 @@ final class ResultJsonTest {
     @Test
     void energy_withSeeds_withoutTheWallClock() throws IOException {
         EnergyExperiment.Setup small = new EnergyExperiment.Setup(1200, 4, 0.2, 400, 10, 60, 5);
-        EnergyResult r = EnergyExperiment.run(small, 1, List.of("off", "static", "queue"), new double[] {30, 60}, QUIET)
+        EnergyResult r = EnergyExperiment.run(small, 1, List.of(EnergyPolicy.OFF, EnergyPolicy.STATIC, EnergyPolicy.QUEUE), new double[] {30, 60}, QUIET)
                 .withSeeds(EnergyExperiment.seeds(small, 1, 2, QUIET));
         ObjectNode tree = MAPPER.valueToTree(r);
         assertThat(tree.get("setup").get("wallSeconds").isDouble()).isTrue();
@@ -79,7 +79,7 @@ final class ResultJsonTest {
     @Test
     void energy_withoutSeeds_hasNoSeedsKey() {
         EnergyExperiment.Setup tiny = new EnergyExperiment.Setup(600, 4, 0.2, 400, 10, 30, 5);
-        JsonNode tree = MAPPER.valueToTree(EnergyExperiment.run(tiny, 1, List.of("off"), new double[0], QUIET));
+        JsonNode tree = MAPPER.valueToTree(EnergyExperiment.run(tiny, 1, List.of(EnergyPolicy.OFF), new double[0], QUIET));
         assertThat(tree.fieldNames()).toIterable().containsExactly("scenarios", "startupSweep", "setup", "series");
     }
 
