@@ -109,7 +109,12 @@ public final class GrmCore {
         /** Off (not booting, not shutting down). */
         DOWN,
         /** Not observed (the actuator cannot look, or saw it in transition). */
-        UNKNOWN
+        UNKNOWN;
+
+        /** UP for ON, DOWN for OFF, UNKNOWN for anything in between. */
+        public static Seen of(ServerState s) {
+            return s == ServerState.ON ? UP : s == ServerState.OFF ? DOWN : UNKNOWN;
+        }
     }
 
     /**

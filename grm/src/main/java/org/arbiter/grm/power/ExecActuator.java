@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;

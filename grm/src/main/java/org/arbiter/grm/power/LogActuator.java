@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.ServerState;
 import org.slf4j.Logger;

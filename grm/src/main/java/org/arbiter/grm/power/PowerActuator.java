@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
@@ -17,21 +19,6 @@ import org.arbiter.common.message.ServerState;
  * a time per server).
  */
 public interface PowerActuator {
-
-    /** What an actuator saw of the server when it was done. */
-    enum Seen {
-        /** Serving. */
-        UP,
-        /** Off (not booting, not shutting down). */
-        DOWN,
-        /** Not observed (the actuator cannot look, or saw it in transition). */
-        UNKNOWN;
-
-        /** UP for ON, DOWN for OFF, UNKNOWN for anything in between. */
-        public static Seen of(ServerState s) {
-            return s == ServerState.ON ? UP : s == ServerState.OFF ? DOWN : UNKNOWN;
-        }
-    }
 
     /**
      * Powers {@code server} on ({@code action} ON) or off (OFF) and returns what it saw once done.

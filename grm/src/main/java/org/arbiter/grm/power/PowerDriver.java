@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.LinkedHashMap;
@@ -50,7 +52,7 @@ public final class PowerDriver implements AutoCloseable {
      * @param detail    the failure, or what was done
      * @param last      no attempt follows (succeeded, gave up, or superseded)
      */
-    public record Report(Fleet.Actuation actuation, long ticket, int attempt, boolean ok, PowerActuator.Seen seen,
+    public record Report(Fleet.Actuation actuation, long ticket, int attempt, boolean ok, Seen seen,
                          String detail, boolean last) {
     }
 
@@ -125,9 +127,9 @@ public final class PowerDriver implements AutoCloseable {
                 return;
             }
             try {
-                PowerActuator.Seen seen = actuator.actuate(server, a.action());
+                Seen seen = actuator.actuate(server, a.action());
                 report(new Report(a, ticket, attempt, true, seen, actuator.name() + ": power " + word(a.action())
-                        + " done" + (seen == PowerActuator.Seen.UNKNOWN ? "" : ", seen " + seen), true));
+                        + " done" + (seen == Seen.UNKNOWN ? "" : ", seen " + seen), true));
                 return;
             } catch (ActuationException e) {
                 boolean last = attempt == attempts;
@@ -140,7 +142,7 @@ public final class PowerDriver implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 boolean last = attempt == attempts;
-                report(new Report(a, ticket, attempt, false, PowerActuator.Seen.UNKNOWN, e.toString(), last));
+                report(new Report(a, ticket, attempt, false, Seen.UNKNOWN, e.toString(), last));
                 if (last) {
                     return;
                 }

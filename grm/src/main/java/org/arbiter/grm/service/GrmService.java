@@ -188,7 +188,7 @@ public final class GrmService implements AutoCloseable {
             LOG.error("GRM {}: {} failed after {} attempts, giving up: {}", id, what, r.attempt(), r.detail());
         }
         return core.powerReport(new GrmCore.PowerReport(r.actuation(), r.ticket(), r.ok(),
-                GrmCore.Seen.valueOf(r.seen().name()), r.detail()), now);
+                r.seen(), r.detail()), now);
     }
 
     /** Carries out the core's commands, in order. */

@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,7 +31,7 @@ final class PowerActuatorTest {
 
     @Test
     void log_switchesNothing_andSeesNothing() throws Exception {
-        assertThat(new LogActuator().actuate(server("s1", null), ServerState.OFF)).isEqualTo(PowerActuator.Seen.UNKNOWN);
+        assertThat(new LogActuator().actuate(server("s1", null), ServerState.OFF)).isEqualTo(Seen.UNKNOWN);
     }
 
     @Test
@@ -37,9 +39,9 @@ final class PowerActuatorTest {
         Path log = dir.resolve("orders.log");
         ExecActuator a = new ExecActuator("echo {server} {action} $ARBITER_SERVER_URL >> '" + log + "'; echo on",
                 Duration.ofSeconds(10));
-        assertThat(a.actuate(server("s-1.a", null), ServerState.ON)).isEqualTo(PowerActuator.Seen.UP);
+        assertThat(a.actuate(server("s-1.a", null), ServerState.ON)).isEqualTo(Seen.UP);
         ExecActuator quiet = new ExecActuator("echo {server} {action} >> '" + log + "'", Duration.ofSeconds(10));
-        assertThat(quiet.actuate(server("s2", null), ServerState.OFF)).isEqualTo(PowerActuator.Seen.UNKNOWN);
+        assertThat(quiet.actuate(server("s2", null), ServerState.OFF)).isEqualTo(Seen.UNKNOWN);
         assertThat(Files.readAllLines(log)).containsExactly("s-1.a on http://127.0.0.1:1", "s2 off");
     }
 
@@ -68,12 +70,12 @@ final class PowerActuatorTest {
             ServerConfig cfg = server("s1", URI.create("http://127.0.0.1:" + s.adminPort()));
             HttpActuator a = new HttpActuator(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(20));
             long started = System.nanoTime();
-            assertThat(a.actuate(cfg, ServerState.OFF)).isEqualTo(PowerActuator.Seen.DOWN);
+            assertThat(a.actuate(cfg, ServerState.OFF)).isEqualTo(Seen.DOWN);
             assertThat((System.nanoTime() - started) / 1e9).isGreaterThanOrEqualTo(0.3); // it waited for the real OFF
             assertThat(s.state()).isEqualTo(PowerModel.State.OFF);
-            assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(PowerActuator.Seen.UP);
+            assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(Seen.UP);
             assertThat(s.state()).isEqualTo(PowerModel.State.ON);
-            assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(PowerActuator.Seen.UP); // idempotent
+            assertThat(a.actuate(cfg, ServerState.ON)).isEqualTo(Seen.UP); // idempotent
         }
     }
 
@@ -82,11 +84,11 @@ final class PowerActuatorTest {
         try (SimServer s = SimServer.start(SimServerOptions.defaults().withDelays(30, 0))) {
             ServerConfig cfg = server("s1", URI.create("http://127.0.0.1:" + s.adminPort()));
             HttpActuator a = new HttpActuator(Duration.ofMillis(300), Duration.ofSeconds(5), Duration.ofMillis(20));
-            assertThat(a.actuate(cfg, ServerState.OFF)).isEqualTo(PowerActuator.Seen.DOWN);
+            assertThat(a.actuate(cfg, ServerState.OFF)).isEqualTo(Seen.DOWN);
             assertThatThrownBy(() -> a.actuate(cfg, ServerState.ON))
                     .isInstanceOfSatisfying(ActuationException.class, e -> {
                         assertThat(e.getMessage()).startsWith("s1: BOOTING ").endsWith("(expected: ON)");
-                        assertThat(e.seen()).isEqualTo(PowerActuator.Seen.UNKNOWN);
+                        assertThat(e.seen()).isEqualTo(Seen.UNKNOWN);
                     });
         }
     }
@@ -101,7 +103,7 @@ final class PowerActuatorTest {
         assertThatThrownBy(() -> a.actuate(server("s1", URI.create("http://127.0.0.1:" + port)), ServerState.ON))
                 .isInstanceOfSatisfying(ActuationException.class, e -> {
                     assertThat(e.getMessage()).startsWith("POST http://127.0.0.1:" + port + "/power/on: java.net.ConnectException");
-                    assertThat(e.seen()).isEqualTo(PowerActuator.Seen.UNKNOWN);
+                    assertThat(e.seen()).isEqualTo(Seen.UNKNOWN);
                 });
     }
 }

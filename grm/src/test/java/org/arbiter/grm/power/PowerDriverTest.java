@@ -1,5 +1,7 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -48,7 +50,7 @@ final class PowerDriverTest {
                             org.assertj.core.groups.Tuple.tuple(2, false, false),
                             org.assertj.core.groups.Tuple.tuple(3, true, true));
             assertThat(reports.get(0).detail()).endsWith("exited 1: bmc busy (1)");
-            assertThat(reports.get(2).seen()).isEqualTo(PowerActuator.Seen.DOWN);
+            assertThat(reports.get(2).seen()).isEqualTo(Seen.DOWN);
             assertThat(d.isLatest(reports.get(2))).isTrue();
         }
     }
@@ -73,7 +75,7 @@ final class PowerDriverTest {
                      reports::add)) {
             d.submit(new Fleet.Actuation("s1", ServerState.OFF, "drained"));
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() == 1);
-            assertThat(reports.get(0).seen()).isEqualTo(PowerActuator.Seen.DOWN);
+            assertThat(reports.get(0).seen()).isEqualTo(Seen.DOWN);
             assertThat(s.state()).isEqualTo(PowerModel.State.OFF);
             // Two orders in a row: the ON acts last; the OFF either never ran (superseded) or ran
             // first, and its report is stale either way.
@@ -82,7 +84,7 @@ final class PowerDriverTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.get(reports.size() - 1).actuation().action() == ServerState.ON);
             PowerDriver.Report on = reports.get(reports.size() - 1);
             assertThat(on.ok()).isTrue();
-            assertThat(on.seen()).isEqualTo(PowerActuator.Seen.UP);
+            assertThat(on.seen()).isEqualTo(Seen.UP);
             assertThat(d.isLatest(on)).isTrue();
             assertThat(reports.subList(0, reports.size() - 1)).allSatisfy(r -> assertThat(d.isLatest(r)).isFalse());
             assertThat(s.state()).isEqualTo(PowerModel.State.ON);

@@ -1,5 +1,7 @@
 package org.arbiter.grm.service;
 
+import org.arbiter.grm.control.GrmCore.Seen;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
