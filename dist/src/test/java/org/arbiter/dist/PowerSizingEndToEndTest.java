@@ -10,11 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
@@ -29,6 +31,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -82,7 +85,6 @@ final class PowerSizingEndToEndTest {
 
     @ParameterizedTest(name = "sizing.policy: {0}")
     @ValueSource(strings = {"static", "queue"})
-    @SuppressWarnings("unchecked")
     void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest(String policy) throws Exception {
         List<SimServer> sims = new ArrayList<>();
         List<AutoCloseable> closing = new ArrayList<>();
@@ -157,23 +159,25 @@ final class PowerSizingEndToEndTest {
                     }
                 }
             }, 0, 10, TimeUnit.MILLISECONDS);
-            Scenario scenario = Scenario.parse("""
-                    classes:
-                      basic: {headers: {X-Class: basic}}
-                    think: 100ms
-                    timeout: 30s
-                    seed: 9
-                    phases:
-                      - {name: low, duration: 5s, clients: {basic: 2}}
-                      - {name: high, duration: 9s, clients: {basic: 40}}
-                    """);
-            Map<String, Object> summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
-                    .run(dir.resolve("load")).toJson();
+            // Two runs of the load generator, each ended by what it waits for rather than by a clock, so a
+            // loaded machine only makes them longer: low load until s2 and s3 are really OFF (at most
+            // 60 s), then high load until both have a cap again, plus 2 s of backlog for the queue
+            // estimator (at most 60 s). On an idle machine the low run takes about 4 s, the high one 5 s.
+            URI gateway = URI.create("http://127.0.0.1:" + g1.port());
+            LoadSummary.ClassSummary low = runUntil(scenario("low", 2), gateway, dir.resolve("load-low"),
+                    () -> !Double.isNaN(seen.computeIfAbsent("s2", k -> new Seen()).off)
+                            && !Double.isNaN(seen.computeIfAbsent("s3", k -> new Seen()).off), 0);
+            double highFrom = (System.nanoTime() - start) / 1e9;
+            LoadSummary.ClassSummary high = runUntil(scenario("high", 40), gateway, dir.resolve("load-high"),
+                    () -> !Double.isNaN(seen.get("s2").capAgain)
+                            && !Double.isNaN(seen.get("s3").capAgain), 2);
             sampler.shutdownNow();
             sampler.awaitTermination(2, TimeUnit.SECONDS);
 
-            Map<String, Object> basic = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("basic");
-            long sent = ((Number) basic.get("sent")).longValue();
+            long sent = low.sent() + high.sent();
+            long ok = low.ok() + high.ok();
+            long lost = low.lost() + high.lost();
+            String basic = "low " + low + ", high " + high;
             double okMetric = m.registry().get("arbiter.grm.power.actuations").tag("result", "ok").counter().count();
             double failed = m.registry().get("arbiter.grm.power.actuations").tag("result", "failed").counter().count();
             for (String id : List.of("s2", "s3")) {
@@ -187,11 +191,15 @@ final class PowerSizingEndToEndTest {
             for (String id : List.of("s2", "s3")) {
                 Seen s = seen.get(id);
                 assertThat(s.capZero).as(id + ": cap 0 at the gateway").isNotNaN();
+                assertThat(s.shuttingDown).as(id + ": seen shutting down").isNotNaN();
+                assertThat(s.off).as(id + ": seen OFF").isNotNaN();
+                assertThat(s.onAgain).as(id + ": seen ON again").isNotNaN();
+                assertThat(s.capAgain).as(id + ": seen with a cap again").isNotNaN();
                 assertThat(s.shuttingDown).as(id + ": powered off after its cap went to 0").isGreaterThanOrEqualTo(s.capZero);
                 assertThat(s.stoppingWithCap).as(id + ": never stopped while the gateway held a cap").isNaN();
                 assertThat(s.inFlightAtShutdown).as(id + ": nothing in flight when it was told to stop").isZero();
                 assertThat(s.off).as(id + ": really OFF (simserver status)").isGreaterThan(s.shuttingDown);
-                assertThat(s.onAgain).as(id + ": powered on again when the load rose").isGreaterThan(5.0);
+                assertThat(s.onAgain).as(id + ": powered on again when the load rose").isGreaterThan(highFrom);
                 assertThat(s.capAgain).as(id + ": gets a cap again").isGreaterThanOrEqualTo(s.onAgain);
                 List<ServerState> states = orders.stream().filter(o -> o.server().equals(id)).map(PowerOrder::state).toList();
                 assertThat(states).as(id + ": power orders on the topic").containsSubsequence(
@@ -199,8 +207,8 @@ final class PowerSizingEndToEndTest {
             }
             assertThat(seen.get("s1").off).as("s1 (minServers) stays on").isNaN();
             assertThat(sent).isPositive();
-            assertThat(basic.get("ok")).as("every request answered 200: " + basic).isEqualTo(basic.get("sent"));
-            assertThat(((Number) basic.get("lost")).longValue()).isZero();
+            assertThat(ok).as("every request answered 200: " + basic).isEqualTo(sent);
+            assertThat(lost).isZero();
             assertThat(okMetric).as("actuations carried out (2 off, 2 on)").isGreaterThanOrEqualTo(4);
             assertThat(failed).isZero();
             if ("queue".equals(policy)) {
@@ -224,6 +232,40 @@ final class PowerSizingEndToEndTest {
                     // keep closing the rest
                 }
             }
+        }
+    }
+
+    /** Closed-loop load of {@code clients} basic clients (think 100 ms) for at most 60 s. */
+    private static Scenario scenario(String phase, int clients) {
+        return Scenario.parse("""
+                classes:
+                  basic: {headers: {X-Class: basic}}
+                think: 100ms
+                timeout: 30s
+                seed: 9
+                phases:
+                  - {name: %s, duration: 60s, clients: {basic: %d}}
+                """.formatted(phase, clients));
+    }
+
+    /**
+     * Runs {@code scenario} against {@code gateway} until {@code done} holds (checked every 10 ms),
+     * then {@code graceSeconds} longer, or to the scenario's end; returns the one class's summary.
+     */
+    private static LoadSummary.ClassSummary runUntil(Scenario scenario, URI gateway, Path out, BooleanSupplier done,
+                                                     double graceSeconds) throws Exception {
+        LoadGenerator load = new LoadGenerator(scenario, List.of(gateway), null);
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor();
+        watch.scheduleAtFixedRate(() -> {
+            if (done.getAsBoolean()) {
+                watch.schedule(load::finishNow, Math.round(graceSeconds * 1000), TimeUnit.MILLISECONDS);
+                throw new CancellationException("done"); // ends the periodic check
+            }
+        }, 10, 10, TimeUnit.MILLISECONDS);
+        try {
+            return load.run(out).cls("basic");
+        } finally {
+            watch.shutdownNow();
         }
     }
 }
