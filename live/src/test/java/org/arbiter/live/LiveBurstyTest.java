@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * generator's Pareto source on seed 2: 493 bursty requests after the warm-up), so this runs seed 2
  * for 300 s: half the wall time.
  */
+@Tag("alone") // run by live/pom.xml's "alone" execution, with no other rig beside it
 final class LiveBurstyTest {
 
     /** The seed whose first {@link #SECONDS} seconds hold a long On period (see above). */
