@@ -102,6 +102,9 @@ public final class LiveBackend implements Backend {
     /** Runs {@code spec} live to its end; see the design note. */
     public LiveRun runLive(RunSpec spec, Set<String> answersOf) throws Exception {
         requireNonNull(answersOf, "answersOf");
+        if (spec.cluster().gateways().isEmpty()) {
+            throw new IllegalArgumentException("gateways: none (expected: at least one, for the load generator)");
+        }
         String id = name + ++runs;
         ClusterConfig scaled = LiveConfig.scaled(spec.cluster(), scale);
         List<SimServer> sims = new ArrayList<>();
@@ -175,26 +178,30 @@ public final class LiveBackend implements Backend {
     private static final class Gateways implements AutoCloseable {
         private final List<Gateway> list = new ArrayList<>();
 
-        static Gateways start(ClusterConfig cluster) throws Exception {
+        static Gateways start(ClusterConfig cluster) throws InterruptedException {
             Gateways g = new Gateways();
             try {
                 for (GatewayConfig c : cluster.gateways()) {
                     g.list.add(Gateway.start(cluster, c.id(), GatewayOptions.defaults()));
                 }
-            } catch (Exception | Error e) {
-                g.close();
+            } catch (InterruptedException | RuntimeException | Error e) {
+                try {
+                    g.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 throw e;
             }
             return g;
         }
 
         @Override
-        public void close() throws Exception {
-            Exception first = null;
+        public void close() {
+            RuntimeException first = null;
             for (int i = list.size() - 1; i >= 0; i--) {
                 try {
                     list.get(i).close();
-                } catch (Exception e) {
+                } catch (RuntimeException e) {
                     if (first == null) {
                         first = e;
                     } else {
