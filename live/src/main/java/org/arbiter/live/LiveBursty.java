@@ -3,38 +3,27 @@ package org.arbiter.live;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
-import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.GatewayConfig;
-import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.ServerConfig;
-import org.arbiter.runtime.metrics.ProcessMetrics;
-import org.arbiter.gateway.server.Gateway;
-import org.arbiter.gateway.server.GatewayOptions;
-import org.arbiter.grm.control.GrmStep;
-import org.arbiter.grm.service.GrmService;
-import org.arbiter.loadgen.client.LoadGenerator;
-import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.ResultRecorder;
 import org.arbiter.loadgen.client.Scenario;
-import org.arbiter.loadgen.server.SimServer;
-import org.arbiter.loadgen.server.SimServerOptions;
 import org.arbiter.sim.experiment.BurstyExperiment;
 import org.arbiter.sim.experiment.BurstyResult;
 import org.arbiter.sim.experiment.Experiments;
+import org.arbiter.sim.run.RunOutcome;
+import org.arbiter.sim.run.RunSpec;
+import org.arbiter.sim.run.SimulatedBackend;
 
 /*
  * Design note — 001 §6's experiment live (experiment bursty --live).
@@ -46,7 +35,7 @@ import org.arbiter.sim.experiment.Experiments;
  *
  *   bursty  001's Pareto on/off source (shape 1.5, Burst_Time 1 s, Idle_Time 10 s, Interval 0.1 s,
  *           the Fig. 1 set-up) from the live load generator, target D_ref = 2 s;
- *   steady  closed-loop clients (30, think Exp(1 s), thinkTime configured), always backlogged, so
+ *   steady  closed-loop clients (50, think Exp(1 s), thinkTime configured), always backlogged, so
  *           every slot the bursty class does not hold is taken and the bursty class gets exactly
  *           the slots its weight gives it (the WRR lends it nothing while steady waits), target 2 s.
  *
@@ -54,9 +43,14 @@ import org.arbiter.sim.experiment.Experiments;
  * an On period brings 10 req/s. The GRM (combine: min) decides every Γ = 0.5 s on the gateway's
  * reports (every 0.5 s, statistics window 30 s) with prediction mm1 (`model`: 003 eq. 9 from the
  * window's λ̃ and t̃, the queueing-model predictor) or liu (001 Step 1-3 on the reported queue
- * length ℓ). Every duration is multiplied by the time scale; the delays are reported back in
- * 001's seconds. Both controllers run on the same seed, so the load generator sends the same
+ * length ℓ). Both controllers run on the same seed, so the load generator sends the same
  * arrival times to both (a paired comparison), and the simservers draw the same demands.
+ *
+ * The set-up is one run spec per controller (`spec`, in 001's seconds), run on the live backend
+ * (LiveBackend: the simserver from the server's `sim` section, every duration × the time scale,
+ * the delays reported back in 001's seconds) and, beside it, on the simulated backend: the same
+ * two classes, server and GRM in virtual time (`simulatedSameSetUp` in result.json). The
+ * simulator's Fig. 1 set-up (BurstyExperiment's single queue) is reported too (`simulated`).
  *
  * Measures: the bursty class's delay (the load generator's response time, intended start to
  * answer, which includes the gateway queue and the service) of every request whose intended start
@@ -98,7 +92,8 @@ public final class LiveBursty {
     }
 
     /**
-     * Both controllers live, then the simulator's Fig. 1 set-up on the same seed.
+     * Both controllers live, then the same set-up on the simulated backend, then the simulator's Fig. 1
+     * set-up (single-queue mode) on the same seed.
      *
      * @param seconds the length of each controller's run in 001's seconds (wall time: × scale)
      * @param scale   time scale (0 < scale ≤ 1)
@@ -114,9 +109,9 @@ public final class LiveBursty {
                 CONTROLLERS.keySet(), seconds * scale, seconds, scale));
         Map<String, LiveResult.BurstyRun> live = new LinkedHashMap<>();
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
-            int run = 0;
+            LiveBackend backend = new LiveBackend(kafka, scale, work, "bursty");
             for (Map.Entry<String, ControlConfig.Prediction> c : CONTROLLERS.entrySet()) {
-                LiveResult.BurstyRun r = once(kafka, work, ++run, c.getKey(), c.getValue(), seconds, scale, seed);
+                LiveResult.BurstyRun r = summarise(backend.run(spec(c.getValue(), seconds, seed), Set.of("bursty")));
                 live.put(c.getKey(), r);
                 progress.accept(String.format(Locale.ROOT, "live bursty %-5s: %d requests, mean %.3f s (D_ref %.1f), "
                                 + "variance of the points %.5f, per request %.4f; steady %.3f s; bursty weight %.2f (max %.0f), "
@@ -124,91 +119,66 @@ public final class LiveBursty {
                         r.requestVariance(), r.steadyMeanSeconds(), r.meanWeight(), r.maxWeight(), r.allocations()));
             }
         }
+        Map<String, LiveResult.BurstyRun> sameSetUp = new LinkedHashMap<>();
+        SimulatedBackend simulator = new SimulatedBackend();
+        for (Map.Entry<String, ControlConfig.Prediction> c : CONTROLLERS.entrySet()) {
+            sameSetUp.put(c.getKey(), summarise(simulator.run(spec(c.getValue(), seconds, seed), Set.of("bursty"))));
+        }
         Map<String, BurstyResult.Summary> simulated = new LinkedHashMap<>();
         BurstyExperiment.Setup fig = BurstyExperiment.figureSetup(100);
         simulated.put("model", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.MODEL, seed).summary());
         simulated.put("model-pi", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.MODEL_PI, seed).summary());
         simulated.put("liu", BurstyExperiment.simulate(fig, BurstyExperiment.Controller.LIU, seed).summary());
         return new LiveResult.Bursty(live, seconds, scale, new LiveResult.BurstySetup(TARGET, STEADY_TARGET, CORES,
-                DEMAND, STEADY_CLIENTS, THINK, PERIOD, STATS_WINDOW, WARM_UP, POINT), simulated);
+                DEMAND, STEADY_CLIENTS, THINK, PERIOD, STATS_WINDOW, WARM_UP, POINT), simulated, sameSetUp);
     }
 
-    private static LiveResult.BurstyRun once(EmbeddedKafka kafka, Path work, int run, String name,
-                                             ControlConfig.Prediction prediction, double seconds, double scale, long seed)
-            throws Exception {
-        try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(CORES, DEMAND * scale, 0)
-                .withKnee(CORES).withSeed(seed))) {
-            ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
-            ClusterConfig cluster = ClusterConfig.builder()
-                    .addClass(ClassConfig.builder("bursty", TARGET * scale).matchHeader("X-Class", "bursty")
-                            .queue(unbounded).build())
-                    .addClass(ClassConfig.builder("steady", STEADY_TARGET * scale).isDefault(true).queue(unbounded)
-                            .thinkTimeSeconds(THINK * scale).build())
-                    .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:" + server.port()))
-                            .concurrency(CORES).build())
-                    .addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
-                    .control(ControlConfig.builder().periodSeconds(PERIOD * scale).reportPeriodSeconds(PERIOD * scale)
-                            .statsWindowSeconds(STATS_WINDOW * scale).combine(ControlConfig.Combine.MIN)
-                            .prediction(prediction).build())
-                    .kafka(KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("bursty" + run + ".").build())
-                    .build();
-            Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
-            classes.put("bursty", Scenario.RequestShape.get(Map.of("X-Class", "bursty"), TARGET));
-            classes.put("steady", Scenario.RequestShape.get(Map.of("X-Class", "steady"), 0));
-            Scenario scenario = new Scenario(classes, THINK, 3600, seed, List.of(new Scenario.Phase("run", seconds,
-                    Map.of("steady", STEADY_CLIENTS), Map.of(), Map.of("bursty", new Scenario.Pareto(BurstyExperiment.SHAPE,
-                            1, 10, 0.1)), Map.of())), List.of()).withTimeScale(scale);
-            String id = "bursty" + run;
-            try (ProcessMetrics m = ProcessMetrics.create("grm", id);
-                 KafkaBus bus = KafkaBus.connect(cluster.kafka(), id, m.registry());
-                 GrmService grm = GrmService.start(id, cluster, bus, Clock.systemUTC(),
-                         new GrmStep(cluster, id, System::nanoTime), m);
-                 Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
-                LiveRig.awaitAllocation(g1);
-                long firstVersion = g1.allocation().version();
-                LoadGenerator load = new LoadGenerator(scenario,
-                        List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
-                load.recorder().keepRequests("bursty");
-                List<Double> weights = new ArrayList<>();
-                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-                sampler.scheduleAtFixedRate(() -> {
-                    synchronized (weights) {
-                        weights.add(g1.allocation().weights().getOrDefault("bursty", 0.0));
-                    }
-                }, 0, Math.max(5, Math.round(PERIOD * scale * 1000)), TimeUnit.MILLISECONDS);
-                LoadSummary summary;
-                try {
-                    summary = load.run(Files.createDirectories(work.resolve("load-" + name)));
-                } finally {
-                    sampler.shutdownNow();
-                }
-                long allocations = g1.allocation().version() - firstVersion;
-                List<ResultRecorder.Request> requests = load.recorder().requests("bursty");
-                double steady = summary.cls("steady").meanResponseSeconds() / scale;
-                double meanWeight;
-                double maxWeight;
-                synchronized (weights) {
-                    meanWeight = weights.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-                    maxWeight = weights.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-                }
-                return summarise(requests, scale, steady, meanWeight, maxWeight, allocations);
-            }
-        }
+    /**
+     * The two-class set-up of one controller as a run spec, in 001's seconds: the one place it is
+     * built, for the live and the simulated backend alike (see the design note).
+     */
+    static RunSpec spec(ControlConfig.Prediction prediction, double seconds, long seed) {
+        ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
+        ClusterConfig cluster = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("bursty", TARGET).matchHeader("X-Class", "bursty").queue(unbounded).build())
+                .addClass(ClassConfig.builder("steady", STEADY_TARGET).isDefault(true).queue(unbounded)
+                        .thinkTimeSeconds(THINK).build())
+                .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(CORES)
+                        .sim(ServerConfig.SimSpec.builder().cores(CORES).meanDemandSeconds(DEMAND).knee(CORES).build())
+                        .build())
+                .addGateway(GatewayConfig.builder("g1").build())
+                .control(ControlConfig.builder().periodSeconds(PERIOD).reportPeriodSeconds(PERIOD)
+                        .statsWindowSeconds(STATS_WINDOW).combine(ControlConfig.Combine.MIN).prediction(prediction).build())
+                .build();
+        Map<String, Scenario.RequestShape> classes = new LinkedHashMap<>();
+        classes.put("bursty", Scenario.RequestShape.get(Map.of("X-Class", "bursty"), TARGET));
+        classes.put("steady", Scenario.RequestShape.get(Map.of("X-Class", "steady"), 0));
+        Scenario load = new Scenario(classes, THINK, 3600, seed, List.of(new Scenario.Phase("run", seconds,
+                Map.of("steady", STEADY_CLIENTS), Map.of(), Map.of("bursty", new Scenario.Pareto(BurstyExperiment.SHAPE,
+                        1, 10, 0.1)), Map.of())), List.of());
+        return RunSpec.withGrm(cluster, load);
     }
 
-    /** The bursty class's delays after the warm-up, in 001's seconds. */
-    static LiveResult.BurstyRun summarise(List<ResultRecorder.Request> requests, double scale, double steadyMean,
+    /** The bursty class's delays after the warm-up, from a run of {@link #spec} on either backend. */
+    static LiveResult.BurstyRun summarise(RunOutcome o) {
+        RunOutcome.Weight w = o.weights().getOrDefault("bursty", RunOutcome.Weight.NONE);
+        return summarise(o.answersOf("bursty"), o.cls("steady").meanResponseSeconds(), w.mean(), w.max(),
+                o.allocations());
+    }
+
+    /** The bursty class's delays after the warm-up; {@code requests} in 001's seconds. */
+    static LiveResult.BurstyRun summarise(List<ResultRecorder.Request> requests, double steadyMean,
                                           double meanWeight, double maxWeight, long allocations) {
         List<ResultRecorder.Request> sorted = new ArrayList<>(requests);
         sorted.sort(java.util.Comparator.comparingDouble(ResultRecorder.Request::intendedStartSeconds));
         List<Double> delays = new ArrayList<>();
         long failed = 0;
         for (ResultRecorder.Request r : sorted) {
-            if (r.intendedStartSeconds() < WARM_UP * scale) {
+            if (r.intendedStartSeconds() < WARM_UP) {
                 continue;
             }
             if (r.outcome() == ResultRecorder.Outcome.OK) {
-                delays.add(r.responseSeconds() / scale);
+                delays.add(r.responseSeconds());
             } else {
                 failed++;
             }

@@ -49,7 +49,7 @@ public sealed interface LiveResult {
      * 000 §7.5 live ({@link LiveEnergy}).
      *
      * @param live                    by policy, in run order (off first)
-     * @param simulated               the simulated day of the same length and seed, by policy
+     * @param simulated               the same day (the same run spec) on the simulated backend, by policy
      * @param daySeconds              the day's length in the experiment's seconds
      * @param staticCapacityPerServer the benchmark's capacity the static policy was given (req/s)
      */
@@ -81,13 +81,6 @@ public sealed interface LiveResult {
                    long lost, long sent, double meanServersUp, long powerOffs, long powerOns, double meteredSeconds,
                    double poweredServerSecondsMin, double poweredServerSecondsMax, double meanResponseSeconds,
                    double savingsPercent) {
-
-        /** This day with its savings against the off day. */
-        LiveDay withSavingsPercent(double percent) {
-            return new LiveDay(energyJoules, droppedPercent, dropped, rejected, errors, timedOut, lost, sent, meanServersUp,
-                    powerOffs, powerOns, meteredSeconds, poweredServerSecondsMin, poweredServerSecondsMax,
-                    meanResponseSeconds, percent);
-        }
     }
 
     /** The simulated day of one policy beside the live one. */
@@ -97,16 +90,19 @@ public sealed interface LiveResult {
     /**
      * 001 §6 live ({@link LiveBursty}): the bursty class's delays under each controller.
      *
-     * @param live      by controller (model, liu), in run order
-     * @param seconds   each run's length in 001's seconds
-     * @param simulated the simulator's Fig. 1 set-up on the same seed (single-server mode)
+     * @param live               by controller (model, liu), in run order
+     * @param seconds            each run's length in 001's seconds
+     * @param simulated          the simulator's Fig. 1 set-up on the same seed (single-server mode)
+     * @param simulatedSameSetUp the live run's own set-up (the same run spec) on the simulated backend, by controller
      */
     record Bursty(Map<String, BurstyRun> live, double seconds, double timeScale, BurstySetup setup,
-                  Map<String, BurstyResult.Summary> simulated) implements LiveResult {
+                  Map<String, BurstyResult.Summary> simulated, Map<String, BurstyRun> simulatedSameSetUp)
+            implements LiveResult {
 
         public Bursty {
             live = Collections.unmodifiableMap(new LinkedHashMap<>(live));
             simulated = Collections.unmodifiableMap(new LinkedHashMap<>(simulated));
+            simulatedSameSetUp = Collections.unmodifiableMap(new LinkedHashMap<>(simulatedSameSetUp));
         }
     }
 

@@ -133,17 +133,25 @@ final class LiveResultJsonTest {
     }
 
     @Test
-    void bursty_liveControllersInRunOrder_thenSetupThenSimulated() throws Exception {
+    void bursty_liveControllersInRunOrder_thenSetupThenSimulated_thenTheSameSetUpSimulated() throws Exception {
         Map<String, LiveResult.BurstyRun> live = new LinkedHashMap<>();
         live.put("model", new LiveResult.BurstyRun(424, 0, 9.298, 44.28, 59.96, 8, 23.158, 1.79, 1.212, 8.0, 1743));
         live.put("liu", new LiveResult.BurstyRun(424, 0, 2.771, 1.89, 3.36, 8, 7.747, 1.618, 1.119, 9.0, 1815));
         Map<String, org.arbiter.sim.experiment.BurstyResult.Summary> simulated = new LinkedHashMap<>();
         simulated.put("model", new org.arbiter.sim.experiment.BurstyResult.Summary(20.4, 109.1, 508.8));
         simulated.put("liu", new org.arbiter.sim.experiment.BurstyResult.Summary(2.0, 0.0001, 1.27));
+        Map<String, LiveResult.BurstyRun> sameSetUp = new LinkedHashMap<>();
+        sameSetUp.put("model", new LiveResult.BurstyRun(430, 0, 8.1, 40.5, 55.2, 8, 21.5, 1.7, 1.3, 9.0, 1800));
+        sameSetUp.put("liu", new LiveResult.BurstyRun(430, 0, 2.5, 1.5, 3.0, 8, 7.1, 1.6, 1.1, 9.0, 1800));
         com.fasterxml.jackson.databind.JsonNode j = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
                 ResultJson.toJson(new LiveResult.Bursty(live, 900, 0.1,
-                        new LiveResult.BurstySetup(2, 2, 10, 0.5, 50, 1, 0.5, 30, 20, 50), simulated)));
-        assertThat(j.fieldNames()).toIterable().containsExactly("live", "seconds", "timeScale", "setup", "simulated");
+                        new LiveResult.BurstySetup(2, 2, 10, 0.5, 50, 1, 0.5, 30, 20, 50), simulated, sameSetUp)));
+        assertThat(j.fieldNames()).toIterable().containsExactly("live", "seconds", "timeScale", "setup", "simulated",
+                "simulatedSameSetUp");
+        assertThat(j.get("simulatedSameSetUp").fieldNames()).toIterable().containsExactly("model", "liu");
+        assertThat(j.get("simulatedSameSetUp").get("liu").fieldNames()).toIterable()
+                .containsExactlyElementsOf(() -> j.get("live").get("liu").fieldNames());
+        assertThat(j.get("simulatedSameSetUp").get("model").get("mean").asDouble()).isEqualTo(8.1);
         assertThat(j.get("live").fieldNames()).toIterable().containsExactly("model", "liu");
         assertThat(j.get("live").get("liu").fieldNames()).toIterable().containsExactly("requests", "failed", "mean",
                 "variance", "requestVariance", "points", "maxSeconds", "steadyMeanSeconds", "meanWeight", "maxWeight",

@@ -2,8 +2,11 @@ package org.arbiter.sim;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigException;
 import org.arbiter.loadgen.client.Scenario;
 
 /**
@@ -77,5 +80,54 @@ public record SimScenario(double thinkSeconds, List<Phase> phases, long seed, Li
 
     public double totalSeconds() {
         return phases.stream().mapToDouble(Phase::durationSeconds).sum();
+    }
+
+    /**
+     * The load generator's scenario {@code load} as the simulator runs it against {@code cluster}: its
+     * think time, phases (clients, rates, Pareto and diurnal sources), seed and failures. What only a
+     * real client needs (request shapes, the timeout) has no meaning in virtual time and is left out.
+     * The one conversion from the loadgen format: {@code arbiter sim} and the run specs of the
+     * experiments ({@code sim.run.RunSpec}) both use it.
+     *
+     * @param clusterName how the problems name the cluster (a file, or "the run's cluster")
+     * @throws ConfigException naming every class the phases load that the cluster lacks and every failure
+     *                         of an unknown server or after the scenario's end, all at once
+     */
+    public static SimScenario from(Scenario load, ClusterConfig cluster, String clusterName) {
+        requireNonNull(load, "load");
+        requireNonNull(cluster, "cluster");
+        List<String> errors = new ArrayList<>();
+        List<Phase> phases = new ArrayList<>();
+        for (Scenario.Phase p : load.phases()) {
+            for (var source : List.of(Map.entry("clients", p.clients().keySet()), Map.entry("rate", p.rates().keySet()),
+                    Map.entry("pareto", p.pareto().keySet()), Map.entry("diurnal", p.diurnal().keySet()))) {
+                for (String c : source.getValue()) {
+                    if (cluster.classNamed(c).isEmpty()) {
+                        errors.add("phases." + p.name() + "." + source.getKey() + "." + c + ": (expected: a class of "
+                                + clusterName + ")");
+                    }
+                }
+            }
+            phases.add(new Phase(p.name(), p.durationSeconds(), p.clients(), p.rates(), p.pareto(), p.diurnal()));
+        }
+        List<Failure> failures = new ArrayList<>();
+        double length = load.totalSeconds();
+        for (int i = 0; i < load.failures().size(); i++) {
+            Scenario.Failure f = load.failures().get(i);
+            if (cluster.servers().stream().noneMatch(x -> x.id().equals(f.server()))) {
+                errors.add("failures[" + i + "].server: " + f.server() + " (expected: one of "
+                        + String.join(", ", cluster.servers().stream().map(x -> x.id()).toList()) + ", the servers of "
+                        + clusterName + ")");
+            } else if (f.atSeconds() >= length) {
+                errors.add("failures[" + i + "].at: " + f.atSeconds() + "s (expected: before the scenario's end, "
+                        + length + "s)");
+            } else {
+                failures.add(new Failure(f.server(), f.atSeconds(), f.recoverSeconds()));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new ConfigException(errors);
+        }
+        return new SimScenario(load.thinkSeconds(), phases, load.seed(), failures);
     }
 }

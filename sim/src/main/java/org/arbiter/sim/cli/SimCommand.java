@@ -8,7 +8,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,39 +61,14 @@ public final class SimCommand implements Callable<Integer> {
             e.errors().forEach(l -> err.println("sim: " + l));
             return 2;
         }
-        List<SimScenario.Phase> phases = new ArrayList<>();
-        for (Scenario.Phase p : s.phases()) {
-            for (var source : List.of(Map.entry("clients", p.clients().keySet()), Map.entry("rate", p.rates().keySet()),
-                    Map.entry("pareto", p.pareto().keySet()), Map.entry("diurnal", p.diurnal().keySet()))) {
-                for (String c : source.getValue()) {
-                    if (cluster.classNamed(c).isEmpty()) {
-                        err.println("sim: phases." + p.name() + "." + source.getKey() + "." + c + ": (expected: a class of "
-                                + config.file() + ")");
-                        return 2;
-                    }
-                }
-            }
-            phases.add(new SimScenario.Phase(p.name(), p.durationSeconds(), p.clients(), p.rates(), p.pareto(),
-                    p.diurnal()));
+        SimScenario sc;
+        try {
+            sc = SimScenario.from(s, cluster, config.file().toString());
+        } catch (ConfigException e) {
+            e.errors().forEach(l -> err.println("sim: " + l));
+            return 2;
         }
-        List<SimScenario.Failure> failures = new ArrayList<>();
-        double length = s.totalSeconds();
-        for (int i = 0; i < s.failures().size(); i++) {
-            Scenario.Failure f = s.failures().get(i);
-            if (cluster.servers().stream().noneMatch(x -> x.id().equals(f.server()))) {
-                err.println("sim: failures[" + i + "].server: " + f.server() + " (expected: one of "
-                        + String.join(", ", cluster.servers().stream().map(x -> x.id()).toList()) + ", the servers of "
-                        + config.file() + ")");
-                return 2;
-            }
-            if (f.atSeconds() >= length) {
-                err.println("sim: failures[" + i + "].at: " + f.atSeconds() + "s (expected: before the scenario's end, "
-                        + length + "s)");
-                return 2;
-            }
-            failures.add(new SimScenario.Failure(f.server(), f.atSeconds(), f.recoverSeconds()));
-        }
-        SimScenario sc = new SimScenario(s.thinkSeconds(), phases, s.seed(), failures);
+        List<SimScenario.Phase> phases = sc.phases();
         ResultRecorder recorder = new ResultRecorder(cluster.classes().stream().map(c -> c.name()).toList(),
                 phases.stream().map(SimScenario.Phase::name).toList(),
                 phases.stream().map(SimScenario.Phase::durationSeconds).toList(),

@@ -18,6 +18,8 @@ import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.sim.SimResult;
 import org.arbiter.sim.SimScenario;
 import org.arbiter.sim.Simulator;
+import org.arbiter.sim.run.RunSpec;
+import org.arbiter.sim.run.SimulatedBackend;
 
 /*
  * Design note — the energy experiment (000 §7.5, Fig. 11-12), in the simulator.
@@ -57,6 +59,10 @@ import org.arbiter.sim.Simulator;
  * PowerModel, exact); dropped = rejected (queue full) + timed out in the queue + lost (sent to a
  * server that was not on), over everything sent.
  *
+ * One day is a run spec (`spec`: the cluster below and the day's load as a loadgen scenario), run
+ * here on the simulated backend; `experiment energy --live` runs the same spec on the live backend
+ * (live/.../LiveEnergy), so the live day cannot drift from the simulated one.
+ *
  * Deterministic under the seed; not thread-safe (runs on the caller's thread).
  */
 
@@ -76,6 +82,22 @@ public final class EnergyExperiment {
         double compression() {
             return 86_400 / daySeconds;
         }
+
+        /** The day's peak arrival rate, req/s: {@link #PEAK_LOAD} of the servers' nominal capacity. */
+        public double peak() {
+            return PEAK_LOAD * SERVERS * nominalCapacity();
+        }
+
+        /** The day's trough arrival rate, req/s: {@link #TROUGH_RATIO} of the peak. */
+        public double trough() {
+            return TROUGH_RATIO * peak();
+        }
+    }
+
+    /** The documented set-up ({@link #FULL}) over a day of {@code daySeconds}. */
+    public static Setup standard(double daySeconds) {
+        return new Setup(daySeconds, FULL.cores(), FULL.demandSeconds(), FULL.queueLimit(), FULL.queueTimeoutSeconds(),
+                FULL.benchmarkStepSeconds(), FULL.periodSeconds());
     }
 
     /** A 24 h day compressed 6× as in 000 (4 h), 20 req/s per server, GRM every 5 s. */
@@ -105,8 +127,8 @@ public final class EnergyExperiment {
     static EnergyResult run(Setup setup, long seed, List<EnergyPolicy> policies, double[] sweep, Consumer<String> progress) {
         long wallStart = System.nanoTime();
         double capacity = benchmark(setup, seed, progress);
-        double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
-        double trough = TROUGH_RATIO * peak;
+        double peak = setup.peak();
+        double trough = setup.trough();
         Map<String, Map<String, EnergyResult.Day>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, EnergyResult.Series>> series = new LinkedHashMap<>();
         for (Map.Entry<String, Double> demand : demands().entrySet()) {
@@ -170,8 +192,8 @@ public final class EnergyExperiment {
         if (count < 1) {
             throw new IllegalArgumentException("seeds: " + count + " (expected: >= 1)");
         }
-        double peak = PEAK_LOAD * SERVERS * setup.nominalCapacity();
-        double trough = TROUGH_RATIO * peak;
+        double peak = setup.peak();
+        double trough = setup.trough();
         Map<EnergyPolicy, List<EnergyResult.SeedDay>> perSeed = new LinkedHashMap<>();
         SEED_POLICIES.forEach(p -> perSeed.put(p, new ArrayList<>()));
         for (long seed = first; seed < first + count; seed++) {
@@ -263,7 +285,7 @@ public final class EnergyExperiment {
     }
 
     /** One compressed day of {@code policy} at demand factor {@code demand}. */
-    public static SimResult day(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
+    static SimResult day(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                          double peak, double trough, long seed) {
         return measuredDay(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed).result();
     }
@@ -274,13 +296,32 @@ public final class EnergyExperiment {
 
     static DayRun measuredDay(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                               double peak, double trough, long seed) {
-        ClusterConfig c = cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough);
-        SimScenario sc = new SimScenario(1, List.of(new SimScenario.Phase("day", setup.daySeconds(), null, null, null,
-                Map.of("web", new Scenario.Diurnal(peak, trough)))), seed);
-        double window = c.control().statsWindowSeconds();
+        RunSpec spec = spec(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed);
+        double window = spec.cluster().control().statsWindowSeconds();
         org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
-        SimResult r = Simulator.withGrm(c, sc).withDecisions(errors::accept).run();
+        SimResult r = new SimulatedBackend().simulator(spec).withDecisions(errors::accept).run();
         return new DayRun(r, PredictionError.of(errors.samples(), window, setup.daySeconds()));
+    }
+
+    /**
+     * One compressed day of {@code policy} at demand factor {@code demand} as a run spec, for either
+     * backend: {@link #cluster} under the GRM and {@link #load}.
+     */
+    public static RunSpec spec(Setup setup, double demand, EnergyPolicy policy, double startupSeconds,
+                               double benchmarkCapacity, double peak, double trough, long seed) {
+        return RunSpec.withGrm(cluster(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough),
+                load(setup, peak, trough, seed));
+    }
+
+    /**
+     * The day's load: one open-loop diurnal source of class web from {@code trough} up to {@code peak}
+     * req/s half-way and back, over the day (think time 1 s and timeout 60 s: the load generator's,
+     * unused by an open-loop source in the simulator).
+     */
+    static Scenario load(Setup setup, double peak, double trough, long seed) {
+        return new Scenario(Map.of("web", Scenario.RequestShape.get(Map.of(), 0)), 1, 60, seed,
+                List.of(new Scenario.Phase("day", setup.daySeconds(), Map.of(), Map.of(), Map.of(),
+                        Map.of("web", new Scenario.Diurnal(peak, trough)))), List.of());
     }
 
     /**

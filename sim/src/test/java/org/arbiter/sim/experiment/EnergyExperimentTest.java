@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.sim.SimScenario;
+import org.arbiter.sim.Simulator;
+import org.arbiter.sim.run.RunSpec;
 import org.junit.jupiter.api.Test;
 
 /** A shortened 000 §7.5: a one-hour compressed day. */
@@ -28,6 +32,22 @@ final class EnergyExperimentTest {
         double staticHeavier = scenarios.get("heavier").get("static").droppedPercent();
         double queueHeavier = scenarios.get("heavier").get("queue").droppedPercent();
         assertThat(staticHeavier).isGreaterThan(1).isGreaterThan(10 * queueHeavier);
+    }
+
+    @Test
+    void aDaysSpec_isItsClusterUnderTheGrm_andTheDiurnalDayAsTheSimulatorRanItBefore() {
+        double peak = SHORT.peak();
+        double trough = SHORT.trough();
+        assertThat(peak).isEqualTo(80.0);
+        assertThat(trough).isEqualTo(16.0);
+
+        RunSpec spec = EnergyExperiment.spec(SHORT, 1.0, EnergyPolicy.QUEUE, 60, 19.9, peak, trough, 4);
+
+        assertThat(spec.cluster()).isEqualTo(EnergyExperiment.cluster(SHORT, 1.0, EnergyPolicy.QUEUE, 60, 19.9, peak, trough));
+        assertThat(spec.control()).isEqualTo(Simulator.Control.GRM);
+        assertThat(spec.seed()).isEqualTo(4);
+        assertThat(spec.simScenario()).isEqualTo(new SimScenario(1, List.of(new SimScenario.Phase("day", 3600, null, null,
+                null, Map.of("web", new Scenario.Diurnal(peak, trough)))), 4));
     }
 
     @Test
