@@ -29,6 +29,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -82,7 +83,6 @@ final class PowerSizingEndToEndTest {
 
     @ParameterizedTest(name = "sizing.policy: {0}")
     @ValueSource(strings = {"static", "queue"})
-    @SuppressWarnings("unchecked")
     void lightLoad_drainsThenPowersServersOff_andRisingLoad_powersThemOn_withoutLosingARequest(String policy) throws Exception {
         List<SimServer> sims = new ArrayList<>();
         List<AutoCloseable> closing = new ArrayList<>();
@@ -167,13 +167,13 @@ final class PowerSizingEndToEndTest {
                       - {name: low, duration: 5s, clients: {basic: 2}}
                       - {name: high, duration: 9s, clients: {basic: 40}}
                     """);
-            Map<String, Object> summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
-                    .run(dir.resolve("load")).toJson();
+            LoadSummary summary = new LoadGenerator(scenario, List.of(URI.create("http://127.0.0.1:" + g1.port())), null)
+                    .run(dir.resolve("load"));
             sampler.shutdownNow();
             sampler.awaitTermination(2, TimeUnit.SECONDS);
 
-            Map<String, Object> basic = (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("basic");
-            long sent = ((Number) basic.get("sent")).longValue();
+            LoadSummary.ClassSummary basic = summary.cls("basic");
+            long sent = basic.sent();
             double okMetric = m.registry().get("arbiter.grm.power.actuations").tag("result", "ok").counter().count();
             double failed = m.registry().get("arbiter.grm.power.actuations").tag("result", "failed").counter().count();
             for (String id : List.of("s2", "s3")) {
@@ -199,8 +199,8 @@ final class PowerSizingEndToEndTest {
             }
             assertThat(seen.get("s1").off).as("s1 (minServers) stays on").isNaN();
             assertThat(sent).isPositive();
-            assertThat(basic.get("ok")).as("every request answered 200: " + basic).isEqualTo(basic.get("sent"));
-            assertThat(((Number) basic.get("lost")).longValue()).isZero();
+            assertThat(basic.ok()).as("every request answered 200: " + basic).isEqualTo(basic.sent());
+            assertThat(basic.lost()).isZero();
             assertThat(okMetric).as("actuations carried out (2 off, 2 on)").isGreaterThanOrEqualTo(4);
             assertThat(failed).isZero();
             if ("queue".equals(policy)) {
