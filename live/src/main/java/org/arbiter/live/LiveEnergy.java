@@ -322,7 +322,6 @@ public final class LiveEnergy {
     }
 
     private static double joules(SimServer s) {
-        Object j = s.status().get("joules");
-        return j instanceof Number x ? x.doubleValue() : 0;
+        return s.status().joules();
     }
 }

@@ -231,7 +231,7 @@ final class WorkloadTest {
         assertThat(http.send(HttpRequest.newBuilder(admin.resolve("/fault")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         String kind = body.replaceAll(".*\"kind\": \"(\\w+)\".*", "$1");
-        await().atMost(Duration.ofSeconds(5)).until(() -> kind.equals(s.status().get("fault")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> kind.equals(s.status().fault()));
     }
 
     @Test
