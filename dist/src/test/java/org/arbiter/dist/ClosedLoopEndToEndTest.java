@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
@@ -21,6 +20,7 @@ import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -45,7 +45,6 @@ final class ClosedLoopEndToEndTest {
     Path dir;
 
     @Test
-    @SuppressWarnings("unchecked")
     void raisingPremiumLoad_raisesItsWeight_andLowersItsResponseTime_againstEqualShares() throws Exception {
         double withGrm;
         double equal;
@@ -88,7 +87,7 @@ final class ClosedLoopEndToEndTest {
             // Configured equal shares: standalone gateways, no GRM.
             try (Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults().standalone());
                  Gateway g2 = Gateway.start(cluster, "g2", GatewayOptions.defaults().standalone())) {
-                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("equal")).toJson();
+                LoadSummary s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("equal"));
                 equal = premiumResponse(s);
             }
 
@@ -109,7 +108,7 @@ final class ClosedLoopEndToEndTest {
                     weights.record("g1", t, g1.allocation().weights());
                     weights.record("g2", t, g2.allocation().weights());
                 }, 0, 50, java.util.concurrent.TimeUnit.MILLISECONDS);
-                Map<String, Object> s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm")).toJson();
+                LoadSummary s = new LoadGenerator(scenario, targets(g1, g2), null).run(dir.resolve("grm"));
                 sampler.shutdownNow();
                 withGrm = premiumResponse(s);
                 var b = weights.average(8, 14);
@@ -127,11 +126,9 @@ final class ClosedLoopEndToEndTest {
         return List.of(URI.create("http://127.0.0.1:" + g1.port()), URI.create("http://127.0.0.1:" + g2.port()));
     }
 
-    @SuppressWarnings("unchecked")
-    static double premiumResponse(Map<String, Object> summary) {
-        Map<String, Object> phase = ((List<Map<String, Object>>) summary.get("phases")).get(1);
-        Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) phase.get("classes")).get("premium");
-        assertThat(((Number) c.get("lost")).longValue()).isZero();
-        return ((Number) c.get("meanResponseSeconds")).doubleValue();
+    static double premiumResponse(LoadSummary summary) {
+        LoadSummary.ClassSummary c = summary.phases().get(1).cls("premium");
+        assertThat(c.lost()).isZero();
+        return c.meanResponseSeconds();
     }
 }

@@ -143,7 +143,7 @@ final class PowerSizingEndToEndTest {
                     }
                     if (st == PowerModel.State.SHUTTING_DOWN && Double.isNaN(s.shuttingDown)) {
                         s.shuttingDown = t;
-                        s.inFlightAtShutdown = ((Number) sims.get(i).status().get("inFlight")).intValue();
+                        s.inFlightAtShutdown = sims.get(i).status().inFlight();
                         if (cap > 0) {
                             s.stoppingWithCap = t;
                         }

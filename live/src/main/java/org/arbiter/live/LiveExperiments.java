@@ -4,6 +4,7 @@ import org.arbiter.sim.experiment.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -38,8 +39,8 @@ public final class LiveExperiments {
     public static Phases phasesWithTimeline(long seed, double secondsPerPhase, double scale, Path work,
                                             Consumer<String> progress) throws Exception {
         Files.createDirectories(work);
-        List<LiveRig.Step> phases = List.of(new LiveRig.Step("A", 5, 5), new LiveRig.Step("B", 20, 20),
-                new LiveRig.Step("C", 5, 20), new LiveRig.Step("D", 20, 5));
+        List<LiveRig.Step> phases = Arrays.stream(PaperPhase.values())
+                .map(p -> new LiveRig.Step(p.name(), p.premiumClients(), p.basicClients())).toList();
         progress.accept(String.format(Locale.ROOT, "live phases: 4 × %.1f s of wall time (scale %s)",
                 secondsPerPhase * scale, scale));
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {

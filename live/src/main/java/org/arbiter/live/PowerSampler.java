@@ -143,7 +143,6 @@ final class PowerSampler {
     }
 
     private static double joules(SimServer s) {
-        Object j = s.status().get("joules");
-        return j instanceof Number x ? x.doubleValue() : 0;
+        return s.status().joules();
     }
 }

@@ -16,10 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.arbiter.loadgen.model.PowerModel;
 import org.arbiter.common.config.ConfigException;
 import org.arbiter.loadgen.client.LoadGenerator;
+import org.arbiter.loadgen.client.LoadSummary;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
@@ -44,27 +44,7 @@ final class WorkloadTest {
                 """.formatted(think, duration, clients));
     }
 
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> basic(Map<String, Object> summary) {
-        return (Map<String, Object>) ((Map<String, Object>) summary.get("classes")).get("basic");
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> cls(Map<String, Object> summaryOrPhase, String name) {
-        return (Map<String, Object>) ((Map<String, Object>) summaryOrPhase.get("classes")).get(name);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> phase(Map<String, Object> summary, int i) {
-        return ((List<Map<String, Object>>) summary.get("phases")).get(i);
-    }
-
-    static double num(Map<String, Object> m, String key) {
-        return ((Number) m.get(key)).doubleValue();
-    }
-
     @Test
-    @SuppressWarnings("unchecked")
     void closedLoop_followsTheInteractiveResponseTimeLaw_againstAFixedDelayBackend() throws Exception {
         try (FixedDelayBackend backend = new FixedDelayBackend(100)) {
             Scenario sc = Scenario.parse("""
@@ -78,26 +58,26 @@ final class WorkloadTest {
                       - {name: A, duration: 4s, clients: {premium: 5}}
                       - {name: B, duration: 4s, clients: {premium: 5, basic: 3}}
                     """);
-            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri()), null).run(dir).toJson();
+            LoadSummary s = new LoadGenerator(sc, List.of(backend.uri()), null).run(dir);
             // X = N/(Z + R) = 5/(0.1 + 0.1) = 25 req/s for premium; 3/0.2 = 15 req/s for basic in B.
-            assertThat(num(cls(s, "premium"), "throughputPerSecond")).isCloseTo(25, within(2.5));
-            assertThat(num(cls(phase(s, 1), "basic"), "throughputPerSecond")).isCloseTo(15, within(2.0));
-            assertThat(num(cls(phase(s, 0), "basic"), "sent")).isZero();
+            assertThat(s.cls("premium").throughputPerSecond()).isCloseTo(25, within(2.5));
+            assertThat(s.phases().get(1).cls("basic").throughputPerSecond()).isCloseTo(15, within(2.0));
+            assertThat(s.phases().get(0).cls("basic").sent()).isZero();
             // ... and with the response time actually measured, within 10 %.
             for (int p = 0; p < 2; p++) {
                 for (String c : List.of("premium", "basic")) {
-                    Map<String, Object> m = cls(phase(s, p), c);
+                    LoadSummary.ClassSummary m = s.phases().get(p).cls(c);
                     identityHolds(m);
                     int n = c.equals("premium") ? 5 : p == 1 ? 3 : 0;
                     if (n > 0) {
-                        assertThat(num(m, "meanResponseSeconds")).isBetween(0.1, 0.15);
-                        assertThat(num(m, "throughputPerSecond")).as("phase %d %s", p, c)
-                                .isCloseTo(n / (0.1 + num(m, "meanResponseSeconds")), withinPercentage(10));
+                        assertThat(m.meanResponseSeconds()).isBetween(0.1, 0.15);
+                        assertThat(m.throughputPerSecond()).as("phase %d %s", p, c)
+                                .isCloseTo(n / (0.1 + m.meanResponseSeconds()), withinPercentage(10));
                     }
                 }
             }
-            identityHolds(cls(s, "premium"));
-            identityHolds(cls(s, "basic"));
+            identityHolds(s.cls("premium"));
+            identityHolds(s.cls("basic"));
             List<String> lines = Files.readAllLines(dir.resolve("timeseries.jsonl"));
             assertThat(lines).hasSizeGreaterThanOrEqualTo(2 * (int) (8 / 0.05)).allMatch(l -> l.contains("\"class\""));
             for (String png : List.of("response-time.png", "throughput.png", "outcomes.png")) {
@@ -118,19 +98,19 @@ final class WorkloadTest {
                       - {name: pareto, duration: 3s, pareto: {b: {shape: 1.5, on: 1s, off: 1s, interval: 20ms}}}
                       - {name: diurnal, duration: 3s, diurnal: {a: {peak: 40, trough: 0}}}
                     """);
-            Map<String, Object> s = new LoadGenerator(sc, List.of(backend.uri(), backend.uri()), null).run(dir).toJson();
+            LoadSummary s = new LoadGenerator(sc, List.of(backend.uri(), backend.uri()), null).run(dir);
             // (A fresh JVM with paranoid leak detection answers its first requests slowly: warm-up phase.)
             // 40 req/s on 100 ms answers needs ~4 connections at once: the pool grows, nobody waits.
-            assertThat(num(cls(phase(s, 1), "a"), "throughputPerSecond")).isCloseTo(40, within(8.0));
-            assertThat(num(cls(phase(s, 1), "a"), "p95ResponseSeconds")).isLessThan(0.16);
+            assertThat(s.phases().get(1).cls("a").throughputPerSecond()).isCloseTo(40, within(8.0));
+            assertThat(s.phases().get(1).cls("a").p95ResponseSeconds()).isLessThan(0.16);
             // 001's source, on 1 s / off 1 s, 50 req/s while on.
-            assertThat(num(cls(phase(s, 2), "b"), "sent")).isPositive();
-            assertThat(num(cls(phase(s, 2), "b"), "p95ResponseSeconds")).isLessThan(0.16);
+            assertThat(s.phases().get(2).cls("b").sent()).isPositive();
+            assertThat(s.phases().get(2).cls("b").p95ResponseSeconds()).isLessThan(0.16);
             // A diurnal day from 0 to 40 and back averages 20 req/s.
-            assertThat(num(cls(phase(s, 3), "a"), "throughputPerSecond")).isCloseTo(20, within(8.0));
+            assertThat(s.phases().get(3).cls("a").throughputPerSecond()).isCloseTo(20, within(8.0));
             for (int p = 0; p < 4; p++) {
-                identityHolds(cls(phase(s, p), "a"));
-                identityHolds(cls(phase(s, p), "b"));
+                identityHolds(s.phases().get(p).cls("a"));
+                identityHolds(s.phases().get(p).cls("b"));
             }
         }
     }
@@ -145,36 +125,31 @@ final class WorkloadTest {
                     phases:
                       - {name: A, duration: 1s, clients: {basic: 2}}
                     """);
-            Map<String, Object> timedOut = cls(new LoadGenerator(sc, List.of(backend.uri()), null).run(dir.resolve("t")).toJson(), "basic");
-            assertThat(num(timedOut, "timedOut")).isEqualTo(num(timedOut, "sent")).isPositive();
+            LoadSummary.ClassSummary timedOut = new LoadGenerator(sc, List.of(backend.uri()), null).run(dir.resolve("t")).cls("basic");
+            assertThat(timedOut.timedOut()).isEqualTo(timedOut.sent()).isPositive();
         }
         try (FixedDelayBackend backend = new FixedDelayBackend(10)) {
             backend.status = 503;
-            Map<String, Object> rejected = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
-                    .run(dir.resolve("r")).toJson());
-            assertThat(num(rejected, "rejected")).isEqualTo(num(rejected, "sent")).isPositive();
+            LoadSummary.ClassSummary rejected = new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
+                    .run(dir.resolve("r")).cls("basic");
+            assertThat(rejected.rejected()).isEqualTo(rejected.sent()).isPositive();
             backend.status = 404;
-            Map<String, Object> notFound = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
-                    .run(dir.resolve("n")).toJson());
-            assertThat(num(notFound, "ok")).isEqualTo(num(notFound, "sent")).isPositive();
+            LoadSummary.ClassSummary notFound = new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(backend.uri()), null)
+                    .run(dir.resolve("n")).cls("basic");
+            assertThat(notFound.ok()).isEqualTo(notFound.sent()).isPositive();
         }
         int closedPort;
         try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             closedPort = ss.getLocalPort();
         }
-        Map<String, Object> refused = basic(new LoadGenerator(closedLoop(2, "0s", "1s"),
-                List.of(URI.create("http://127.0.0.1:" + closedPort)), null).run(dir.resolve("e")).toJson());
+        LoadSummary.ClassSummary refused = new LoadGenerator(closedLoop(2, "0s", "1s"),
+                List.of(URI.create("http://127.0.0.1:" + closedPort)), null).run(dir.resolve("e")).cls("basic");
         // Refused connections are errors; the 10 ms back-off keeps a think-0 client from spinning.
-        assertThat(num(refused, "errors")).isEqualTo(num(refused, "sent")).isPositive().isLessThan(2 * 110);
+        assertThat(refused.errors()).isEqualTo(refused.sent()).isPositive().isLessThan(2 * 110);
     }
 
-    static void identityHolds(Map<String, Object> c) {
-        long sent = ((Number) c.get("sent")).longValue();
-        long sum = 0;
-        for (String k : List.of("ok", "rejected", "errors", "timedOut", "lost")) {
-            sum += ((Number) c.get(k)).longValue();
-        }
-        assertThat(sum).isEqualTo(sent);
+    static void identityHolds(LoadSummary.ClassSummary c) {
+        assertThat(c.ok() + c.rejected() + c.errors() + c.timedOut() + c.lost()).isEqualTo(c.sent());
     }
 
     @Test
@@ -188,9 +163,8 @@ final class WorkloadTest {
     private double saturate(double overhead, int clients) throws Exception {
         try (SimServer s = SimServer.start(SimServerOptions.defaults().withDemand(10, 0.1, overhead))) {
             URI target = URI.create("http://127.0.0.1:" + s.port());
-            Map<String, Object> r = new LoadGenerator(closedLoop(clients, "0s", "6s"), List.of(target), null)
-                    .run(dir.resolve("sat-" + clients)).toJson();
-            return ((Number) basic(r).get("throughputPerSecond")).doubleValue();
+            return new LoadGenerator(closedLoop(clients, "0s", "6s"), List.of(target), null)
+                    .run(dir.resolve("sat-" + clients)).cls("basic").throughputPerSecond();
         }
     }
 
@@ -237,9 +211,9 @@ final class WorkloadTest {
             assertThat(normal).isBetween(0.07, 0.2);
             assertThat(slow).isBetween(0.3, 0.8);
             fault(s, http, admin, "{\"kind\": \"errors\", \"rate\": 1.0}");
-            Map<String, Object> errors = basic(new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
-                    .run(dir.resolve("errors")).toJson());
-            assertThat(((Number) errors.get("errors")).longValue()).isEqualTo(((Number) errors.get("sent")).longValue()).isPositive();
+            LoadSummary.ClassSummary errors = new LoadGenerator(closedLoop(2, "10ms", "1s"), List.of(target), null)
+                    .run(dir.resolve("errors")).cls("basic");
+            assertThat(errors.errors()).isEqualTo(errors.sent()).isPositive();
             fault(s, http, admin, "{\"kind\": \"none\"}");
             fault(s, http, admin, "{\"kind\": \"crash\"}");
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
@@ -248,8 +222,8 @@ final class WorkloadTest {
     }
 
     private double meanResponse(URI target, String name) throws Exception {
-        Map<String, Object> r = basic(new LoadGenerator(closedLoop(10, "0s", "2s"), List.of(target), null).run(dir.resolve(name)).toJson());
-        return ((Number) r.get("meanResponseSeconds")).doubleValue();
+        return new LoadGenerator(closedLoop(10, "0s", "2s"), List.of(target), null).run(dir.resolve(name)).cls("basic")
+                .meanResponseSeconds();
     }
 
     /** Posts a fault and waits until the simserver applied it (its clock thread does, after the answer). */
@@ -257,7 +231,7 @@ final class WorkloadTest {
         assertThat(http.send(HttpRequest.newBuilder(admin.resolve("/fault")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         String kind = body.replaceAll(".*\"kind\": \"(\\w+)\".*", "$1");
-        await().atMost(Duration.ofSeconds(5)).until(() -> kind.equals(s.status().get("fault")));
+        await().atMost(Duration.ofSeconds(5)).until(() -> kind.equals(s.status().fault()));
     }
 
     @Test

@@ -84,7 +84,8 @@ public record ClusterConfig(
     /**
      * Every problem of this configuration, checked by the rules {@link ConfigLoader} applies to a file
      * (each key's rule from its declaration, and the rules across keys and sections), one line each as
-     * {@code path: value (expected: rule)}; empty when there is none. For configurations built in code.
+     * {@code path: value (expected: rule)}; empty when there is none. {@link Builder#build()} applies it; call it
+     * for a configuration made with the record's constructor.
      */
     public List<String> problems() {
         List<String> errors = new ArrayList<>();
@@ -128,7 +129,7 @@ public record ClusterConfig(
 
     /**
      * Builds a {@link ClusterConfig}; every setter's Javadoc gives the default, the value {@link ConfigLoader}
-     * applies when the key is absent. {@link #build()} checks what the record checks. Not thread-safe.
+     * applies when the key is absent. {@link #build()} validates by the loader's rules. Not thread-safe.
      */
     public static final class Builder {
         private List<GatewayConfig> gateways = List.of(GatewayConfig.defaultGateway());
@@ -240,14 +241,16 @@ public record ClusterConfig(
         }
 
         /**
-         * The configuration. The records check their own fields; {@link ClusterConfig#validate()} checks the
-         * rest by the loader's rules (every key's rule, one default class, unique ids and ports, statsWindow >=
-         * reportPeriod, what a sizing policy or an actuator needs); building does not validate by itself, so no
-         * experiment's configuration changes under it.
+         * The configuration, checked as {@link ConfigLoader} checks a file: the records check their own
+         * fields, and {@link ClusterConfig#validate()} the rest (every key's rule, one default class, unique
+         * ids and ports, statsWindow >= reportPeriod, what a sizing policy or an actuator needs), so a
+         * configuration built in code cannot skip the rules a file must follow.
+         *
+         * @throws ConfigException listing every problem, one line each as {@code path: value (expected: rule)}
          */
         public ClusterConfig build() {
             return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
-                    gatewayHttp, grm);
+                    gatewayHttp, grm).validate();
         }
     }
 }

@@ -243,7 +243,7 @@ public final class Demo implements AutoCloseable {
         loadStarted = java.time.Instant.now();
         ready.countDown();
         log.printf("demo: load started: phases A (5,5) B (20,20) C (5,20) D (20,5), %s s each%n", plan.phaseSeconds());
-        ObjectNode s = MessageCodec.mapper().valueToTree(load.run(out).toJson()); // summary.json's document
+        ObjectNode s = MessageCodec.mapper().valueToTree(load.run(out)); // summary.json's document
         double loadStartEpoch = loadStarted.getEpochSecond() + loadStarted.getNano() / 1e9;
         List<org.arbiter.grm.model.PredictionErrors.Sample> checked = decisions.samples();
         org.arbiter.sim.experiment.Timeline timeline = DemoReport.timeline(decisions, loadStartEpoch, plan);

@@ -1,5 +1,6 @@
 package org.arbiter.grm.cli;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,7 +15,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.Node;
 import org.arbiter.common.utility.UtilityFunction;
 import org.arbiter.grm.GrmSolver;
@@ -85,12 +89,14 @@ public final class SolveCommand implements Callable<Integer> {
 
     Problem read(JsonNode root, List<String> errors) {
         Node n = Node.root(root, errors);
-        String comb = n.choice("combine", "min", "min", "sum");
+        ControlConfig.Combine comb = n.choice("combine", ControlConfig.Combine.class, ControlConfig.Combine.MIN);
         if (combine != null) {
-            if (!combine.equals("min") && !combine.equals("sum")) {
-                errors.add("--combine: " + combine + " (expected: one of min, sum)");
+            Optional<ControlConfig.Combine> flag = Choice.find(ControlConfig.Combine.class, combine);
+            if (flag.isEmpty()) {
+                errors.add("--combine: " + combine + " (expected: one of " + Choice.list(ControlConfig.Combine.class) + ")");
+            } else {
+                comb = flag.get();
             }
-            comb = combine;
         }
         int q = n.integer("granularity", 1, v -> v >= 1 && v <= 1000, "1..1000");
         if (granularity != null) {
@@ -100,7 +106,8 @@ public final class SolveCommand implements Callable<Integer> {
             q = granularity;
         }
         double minWeight = n.number("minWeight", 1, v -> v >= 0, ">= 0");
-        String prediction = n.choice("prediction", "mm1", "mm1", "queue-length", "liu");
+        ControlConfig.Prediction prediction = n.choice("prediction", ControlConfig.Prediction.class,
+                ControlConfig.Prediction.MM1);
         double period = n.number("controlPeriod", 5, v -> v > 0, "> 0");
         double gain = n.number("gain", 1, v -> v >= 0, ">= 0");
         Node liu = n.object("liu");
@@ -161,11 +168,15 @@ public final class SolveCommand implements Callable<Integer> {
         }
         try {
             return new Problem(servers, classes, flows,
-                    new Problem.Parameters(comb.equals("sum") ? Problem.Combine.SUM : Problem.Combine.MIN, q, minWeight,
+                    new Problem.Parameters(
+                            switch (comb) {
+                                case SUM -> Problem.Combine.SUM;
+                                case MIN -> Problem.Combine.MIN;
+                            }, q, minWeight,
                             switch (prediction) {
-                                case "queue-length" -> Problem.Prediction.QUEUE_LENGTH;
-                                case "liu" -> Problem.Prediction.LIU;
-                                default -> Problem.Prediction.MM1;
+                                case QUEUE_LENGTH -> Problem.Prediction.QUEUE_LENGTH;
+                                case LIU -> Problem.Prediction.LIU;
+                                case MM1 -> Problem.Prediction.MM1;
                             },
                             period, gain, liuK), Map.of());
         } catch (ProblemException e) {
@@ -174,26 +185,32 @@ public final class SolveCommand implements Callable<Integer> {
         }
     }
 
-    static Map<String, Object> output(Problem p, Solution s, double millis) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("objective", round(s.objective()));
-        out.put("combine", p.parameters().combine().name().toLowerCase(Locale.ROOT));
-        out.put("granularity", p.parameters().granularity());
-        out.put("weights", s.weights());
-        out.put("serverCaps", s.serverCaps());
-        Map<String, Map<String, Object>> predicted = new LinkedHashMap<>();
-        s.predicted().forEach((id, pr) -> predicted.computeIfAbsent(id.gateway(), g -> new LinkedHashMap<>())
-                .put(id.cls(), prediction(pr)));
-        out.put("predicted", predicted);
-        out.put("solveMillis", round(millis));
-        return out;
+    /**
+     * What {@code arbiter solve} prints (docs/grm.md), keys in this order. Numbers are rounded to 1e-6.
+     *
+     * @param combine     min or sum
+     * @param weights     w(g,c) by gateway, then class
+     * @param serverCaps  N(g,s) by gateway, then server
+     * @param predicted   per gateway, then class: the flow's predicted response time and utility
+     * @param solveMillis the solver's wall-clock time
+     */
+    @JsonPropertyOrder({"objective", "combine", "granularity", "weights", "serverCaps", "predicted", "solveMillis"})
+    record Output(double objective, String combine, int granularity, Map<String, Map<String, Double>> weights,
+                  Map<String, Map<String, Integer>> serverCaps, Map<String, Map<String, Prediction>> predicted,
+                  double solveMillis) {
     }
 
-    private static Map<String, Object> prediction(Solution.Prediction pr) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("responseTime", round(pr.responseTime()));
-        m.put("utility", round(pr.utility()));
-        return m;
+    /** One flow's prediction: t(w) in s and U_c(t(w)). */
+    @JsonPropertyOrder({"responseTime", "utility"})
+    record Prediction(double responseTime, double utility) {
+    }
+
+    static Output output(Problem p, Solution s, double millis) {
+        Map<String, Map<String, Prediction>> predicted = new LinkedHashMap<>();
+        s.predicted().forEach((id, pr) -> predicted.computeIfAbsent(id.gateway(), g -> new LinkedHashMap<>())
+                .put(id.cls(), new Prediction(round(pr.responseTime()), round(pr.utility()))));
+        return new Output(round(s.objective()), p.parameters().combine().name().toLowerCase(Locale.ROOT),
+                p.parameters().granularity(), s.weights(), s.serverCaps(), predicted, round(millis));
     }
 
     private static double round(double d) {

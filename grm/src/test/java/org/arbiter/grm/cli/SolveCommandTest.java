@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -55,6 +57,13 @@ final class SolveCommandTest {
         assertThat(r.get("objective").asDouble()).isEqualTo(Math.min(r.at("/predicted/g1/premium/utility").asDouble(),
                 r.at("/predicted/g1/basic/utility").asDouble()), org.assertj.core.data.Offset.offset(1e-5));
         assertThat(r.get("solveMillis").asDouble()).isGreaterThanOrEqualTo(0);
+        List<String> keys = new ArrayList<>();
+        r.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("objective", "combine", "granularity", "weights", "serverCaps", "predicted",
+                "solveMillis");
+        List<String> predictionKeys = new ArrayList<>();
+        r.at("/predicted/g1/premium").fieldNames().forEachRemaining(predictionKeys::add);
+        assertThat(predictionKeys).containsExactly("responseTime", "utility");
     }
 
     @Test

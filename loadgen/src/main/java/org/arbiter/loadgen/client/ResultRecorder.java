@@ -1,5 +1,7 @@
 package org.arbiter.loadgen.client;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -221,7 +223,7 @@ public final class ResultRecorder {
         Files.createDirectories(dir);
         ObjectMapper json = new ObjectMapper();
         json.enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("summary.json").toFile(),
-                summary(durationSeconds).toJson());
+                summary(durationSeconds));
         ObjectMapper line = new ObjectMapper();
         try (Writer w = Files.newBufferedWriter(dir.resolve("timeseries.jsonl"), StandardCharsets.UTF_8)) {
             long last = Math.max(series.isEmpty() ? 0 : series.lastKey(), (long) Math.ceil(durationSeconds / intervalSeconds) - 1);
@@ -229,24 +231,28 @@ public final class ResultRecorder {
                 Map<String, double[]> row = series.getOrDefault(b, Map.of());
                 for (String c : classes) {
                     double[] v = row.getOrDefault(c, new double[7]);
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("timeSeconds", r(b * intervalSeconds));
-                    m.put("intervalSeconds", r(intervalSeconds));
-                    m.put("class", c);
-                    m.put("answered", (long) v[0]);
-                    m.put("ok", (long) v[1]);
-                    m.put("rejected", (long) v[2]);
-                    m.put("errors", (long) v[3]);
-                    m.put("timedOut", (long) v[4]);
-                    m.put("lost", (long) v[5]);
-                    m.put("throughputPerSecond", r(v[1] / intervalSeconds));
-                    m.put("meanResponseSeconds", r(v[1] == 0 ? 0 : v[6] / v[1]));
-                    w.write(line.writeValueAsString(m));
+                    SeriesPoint point = new SeriesPoint(r(b * intervalSeconds), r(intervalSeconds), c, (long) v[0],
+                            (long) v[1], (long) v[2], (long) v[3], (long) v[4], (long) v[5], r(v[1] / intervalSeconds),
+                            r(v[1] == 0 ? 0 : v[6] / v[1]));
+                    w.write(line.writeValueAsString(point));
                     w.write('\n');
                 }
             }
         }
         charts(dir);
+    }
+
+    /**
+     * One line of timeseries.jsonl: one class over one interval, by the interval's start.
+     *
+     * @param answered requests that ended in the interval; ok, rejected, errors, timedOut and lost are how
+     * @param meanResponseSeconds over the ok requests
+     */
+    @JsonPropertyOrder({"timeSeconds", "intervalSeconds", "class", "answered", "ok", "rejected", "errors", "timedOut",
+            "lost", "throughputPerSecond", "meanResponseSeconds"})
+    public record SeriesPoint(double timeSeconds, double intervalSeconds, @JsonProperty("class") String className,
+                              long answered, long ok, long rejected, long errors, long timedOut, long lost,
+                              double throughputPerSecond, double meanResponseSeconds) {
     }
 
     private final Map<String, Double> targets = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package org.arbiter.loadgen.server;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.bootstrap.ServerBootstrap;
@@ -34,7 +35,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -379,8 +379,29 @@ public final class SimServer implements AutoCloseable {
         });
     }
 
-    /** The {@code /status} document: state, inFlight, completed, cpuBusyFraction, watts, joules, fault. */
-    public Map<String, Object> status() {
+    /**
+     * The {@code /status} document, as the admin API writes it (keys in this order). Immutable.
+     *
+     * @param state           the power state
+     * @param inFlight        requests held (on a core or queued)
+     * @param completed       requests answered since the start
+     * @param cpuBusyFraction busy cores over cores, to 0.001
+     * @param watts           the power drawn now, to 0.001 W
+     * @param joules          the energy metered since the start, to 0.001 J
+     * @param fault           the fault in force: crash, slow, errors or none
+     */
+    @JsonPropertyOrder({"state", "inFlight", "completed", "cpuBusyFraction", "watts", "joules", "fault"})
+    public record Status(PowerModel.State state, int inFlight, long completed, double cpuBusyFraction, double watts,
+                         double joules, String fault) {
+
+        public Status {
+            requireNonNull(state, "state");
+            requireNonNull(fault, "fault");
+        }
+    }
+
+    /** The {@code /status} document (see {@link Status}). */
+    public Status status() {
         try {
             return clock.submit(this::statusNow).get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -392,7 +413,7 @@ public final class SimServer implements AutoCloseable {
     }
 
     /** The status document; on the clock thread. */
-    private Map<String, Object> statusNow() {
+    private Status statusNow() {
         double t = now();
         if (!options.real()) {
             model.advanceTo(t).forEach(d -> respond(d.request()));
@@ -400,16 +421,9 @@ public final class SimServer implements AutoCloseable {
             rearm();
         }
         power.advanceTo(t);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("state", state.name());
-        m.put("inFlight", open.size());
-        m.put("completed", completed);
         double busy = options.real() ? Math.min(1.0, (double) spinning.get() / options.cores()) : model.busyFraction();
-        m.put("cpuBusyFraction", Math.round(busy * 1000) / 1000.0);
-        m.put("watts", Math.round(power.watts() * 1000) / 1000.0);
-        m.put("joules", Math.round(power.joules() * 1000) / 1000.0);
-        m.put("fault", fault);
-        return m;
+        return new Status(state, open.size(), completed, Math.round(busy * 1000) / 1000.0,
+                Math.round(power.watts() * 1000) / 1000.0, Math.round(power.joules() * 1000) / 1000.0, fault);
     }
 
     private final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {

@@ -37,7 +37,7 @@ final class SimServerPowerRaceTest {
                 reading.set(false);
                 reader.join();
             }
-            double joules = ((Number) s.status().get("joules")).doubleValue();
+            double joules = s.status().joules();
             assertThat(joules).as("metered energy").isFinite().isPositive();
         }
     }

@@ -8,7 +8,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -78,16 +77,8 @@ public final class SimCommand implements Callable<Integer> {
         SimResult r = Simulator.of(cluster, sc, noGrm ? Simulator.Control.CONFIGURED : Simulator.Control.GRM).recordingInto(recorder).run();
         recorder.write(out, sc.totalSeconds());
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        Map<String, Object> summary = recorder.summary(sc.totalSeconds()).toJson(); // summary.json, extended below
-        summary.put("simulatedRequestsPerWallSecond", Math.round(r.requestsPerWallSecond()));
-        Map<String, Object> energy = new LinkedHashMap<>();
-        energy.put("totalJoules", Math.round(r.totalEnergyJoules()));
-        Map<String, Long> perServer = new LinkedHashMap<>();
-        r.energyJoules().forEach((id, j) -> perServer.put(id, Math.round(j)));
-        energy.put("serverJoules", perServer);
-        energy.put("meanWatts", Math.round(r.totalEnergyJoules() / sc.totalSeconds() * 10) / 10.0);
-        energy.put("lostRequests", r.lost());
-        summary.put("energy", energy);
+        // summary.json: the recorder's, with the simulator's speed and the servers' energy
+        SimSummary summary = SimSummary.of(recorder.summary(sc.totalSeconds()), r, sc.totalSeconds());
         json.writeValue(out.resolve("summary.json").toFile(), summary);
         ObjectMapper line = new ObjectMapper();
         try (Writer w = Files.newBufferedWriter(out.resolve("allocations.jsonl"), StandardCharsets.UTF_8)) {

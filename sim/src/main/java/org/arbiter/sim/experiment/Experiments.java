@@ -101,24 +101,22 @@ public final class Experiments {
      */
     public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
                                       Consumer<String> progress) {
-        SimScenario sc = new SimScenario(1, List.of(
-                new SimScenario.Phase("A", secondsPerPhase, Map.of("premium", 5, "basic", 5), null),
-                new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
-                new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
-                new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
+        SimScenario sc = new SimScenario(1, PaperPhase.simPhases(secondsPerPhase), seed);
         ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
         double window = cluster.control().statsWindowSeconds();
         DecisionLog log = new DecisionLog(window);
         SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
         List<Timeline.PhaseMark> marks = new ArrayList<>();
-        for (SimResult.PhaseResult p : r.phases()) {
+        for (int i = 0; i < r.phases().size(); i++) {
+            SimResult.PhaseResult p = r.phases().get(i);
+            PaperPhase phase = PaperPhase.values()[i];
             var pr = p.classes().get("premium");
             var br = p.classes().get("basic");
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
             PredictionError e = PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds());
             marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
-            phases.add(phaseRow(p.name(), clients(p.name(), 0), clients(p.name(), 1), w.get("premium"), w.get("basic"),
+            phases.add(phaseRow(p.name(), phase.premiumClients(), phase.basicClients(), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
                     pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress).withPredictionError(e));
             progress.accept(String.format(Locale.ROOT, "phase %s: prediction error mean |e| %s, mean e %s over %d",
@@ -151,15 +149,6 @@ public final class Experiments {
         progress.accept(String.format(Locale.ROOT, "%s %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
                 label, name, premiumWeight, basicWeight, premiumResponse, basicResponse, throughput));
         return row;
-    }
-
-    private static int clients(String phase, int cls) {
-        return switch (phase) {
-            case "A" -> 5;
-            case "B" -> 20;
-            case "C" -> cls == 0 ? 5 : 20;
-            default -> cls == 0 ? 20 : 5;
-        };
     }
 
     /** The regions experiment's policies: name, scheduler, granularity q, GRM on. */

@@ -43,11 +43,7 @@ public final class GatewaySpread {
 
     /** Runs the four phases ({@code secondsPerPhase} each) with two gateways. */
     public static List<Phase> run(long seed, double secondsPerPhase, ControlConfig.Combine combine) {
-        SimScenario sc = new SimScenario(1, List.of(
-                new SimScenario.Phase("A", secondsPerPhase, Map.of("premium", 5, "basic", 5), null),
-                new SimScenario.Phase("B", secondsPerPhase, Map.of("premium", 20, "basic", 20), null),
-                new SimScenario.Phase("C", secondsPerPhase, Map.of("premium", 5, "basic", 20), null),
-                new SimScenario.Phase("D", secondsPerPhase, Map.of("premium", 20, "basic", 5), null)), seed);
+        SimScenario sc = new SimScenario(1, PaperPhase.simPhases(secondsPerPhase), seed);
         ClusterConfig cluster = twoGateways(combine);
         double period = cluster.control().periodSeconds();
         double window = cluster.control().statsWindowSeconds();

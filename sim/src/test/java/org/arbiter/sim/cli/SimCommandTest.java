@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -96,6 +98,11 @@ final class SimCommandTest {
                 "--no-grm")).isZero();
         JsonNode s = new ObjectMapper().readTree(dir.resolve("out/summary.json").toFile());
         assertThat(s.path("energy").path("lostRequests").asLong()).isPositive();
+        assertThat(List.copyOf(s.properties()).stream().map(Map.Entry::getKey).toList())
+                .containsExactly("durationSeconds", "classes", "phases", "simulatedRequestsPerWallSecond", "energy");
+        assertThat(List.copyOf(s.path("energy").properties()).stream().map(Map.Entry::getKey).toList())
+                .containsExactly("totalJoules", "serverJoules", "meanWatts", "lostRequests");
+        assertThat(s.path("energy").path("serverJoules").path("s1").isIntegralNumber()).isTrue();
         assertThat(s.path("classes").path("basic").path("lost").asLong()).isEqualTo(s.path("energy").path("lostRequests").asLong());
 
         Path unknown = dir.resolve("unknown.yaml");
