@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.arbiter.common.bus.Topics;
 import static java.util.Objects.requireNonNull;
 
@@ -186,7 +187,7 @@ public final class BusAcls {
     /** True when {@code failure} (or its cause) is the broker refusing an operation (a topic, group or cluster ACL). */
     public static boolean isRefusal(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.apache.kafka.common.errors.AuthorizationException) {
+            if (t instanceof AuthorizationException) {
                 return true;
             }
         }
@@ -206,7 +207,7 @@ public final class BusAcls {
             try {
                 seen = admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof org.apache.kafka.common.errors.AuthorizationException) {
+                if (e.getCause() instanceof AuthorizationException) {
                     return;
                 }
                 throw e;

@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import java.util.function.Function;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Topics;
 import org.arbiter.common.bus.MessageHandler;
@@ -32,6 +33,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.message.Decoded;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;
 import org.slf4j.Logger;
@@ -296,10 +298,10 @@ public final class KafkaBus implements Bus, AutoCloseable {
     /** The undecoded form: records are handed over as bytes (used for leader election). */
     public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
                                            MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment) {
-        return subscribe(topic, org.arbiter.common.message.Decoded.Ok::new, start, groupId, handler, onAssignment);
+        return subscribe(topic, Decoded.Ok::new, start, groupId, handler, onAssignment);
     }
 
-    private <T> Subscriber<T> subscribe(String topic, java.util.function.Function<byte[], org.arbiter.common.message.Decoded<T>> decoder,
+    private <T> Subscriber<T> subscribe(String topic, Function<byte[], Decoded<T>> decoder,
                                         Subscriber.Start start, String groupId, MessageHandler<T> handler,
                                         Consumer<Set<Integer>> onAssignment) {
         requireNonNull(topic, "topic");

@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import org.apache.kafka.common.errors.TimeoutException;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.MessageHandler;
 import io.micrometer.core.instrument.Counter;
@@ -217,7 +218,7 @@ public final class Subscriber<T> implements Bus.Subscription {
                 if (answeringSince == 0) {
                     answeringSince = lastAnswer;
                 }
-            } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            } catch (TimeoutException e) {
                 answeringSince = 0; // no answer: the lease runs on
             }
         }

@@ -8,10 +8,14 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
@@ -349,19 +353,19 @@ public final class ConsoleState {
         }
         int configuredGateways = gateways.size();
         int liveGateways = (int) gateways.values().stream().filter(GatewayView::live).count();
-        java.util.SortedSet<String> seenGateways = new java.util.TreeSet<>(latestStats.keySet());
+        SortedSet<String> seenGateways = new TreeSet<>(latestStats.keySet());
         seenGateways.addAll(allocations.keySet());
         for (String g : seenGateways) {  // gateways the file does not name still show up, as unknown
             gateways.computeIfAbsent(g, id -> gatewayView(id, null, 0, now, liveFor, true));
         }
         Decision last = decisions.peekLast();
         List<ServerView> servers = new ArrayList<>();
-        java.util.Set<String> configured = new java.util.HashSet<>();
+        Set<String> configured = new HashSet<>();
         for (ServerConfig s : config.servers()) {
             configured.add(s.id());
             servers.add(serverView(s.id(), s.url().toString(), s.concurrency(), s.autoConcurrency(), last, false));
         }
-        java.util.SortedSet<String> seenServers = new java.util.TreeSet<>(power.keySet());
+        SortedSet<String> seenServers = new TreeSet<>(power.keySet());
         allocations.values().forEach(a -> seenServers.addAll(a.serverCaps().keySet()));
         latestStats.values().forEach(st -> seenServers.addAll(st.servers().keySet()));
         if (last != null) {

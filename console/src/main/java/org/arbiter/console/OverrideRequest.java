@@ -3,6 +3,7 @@ package org.arbiter.console;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.Iterator;
@@ -118,7 +119,7 @@ public final class OverrideRequest {
                 // A field name that is empty or not a plain word is shown JSON-quoted, so the
                 // refusal still names it ("": ... rather than a blank; found by fuzzing).
                 String named = f.matches("[A-Za-z0-9_.-]{1,64}") ? f
-                        : com.fasterxml.jackson.databind.node.TextNode.valueOf(f.length() > 64 ? f.substring(0, 64) : f).toString();
+                        : TextNode.valueOf(f.length() > 64 ? f.substring(0, 64) : f).toString();
                 return invalid(named, "one of " + String.join(", ", allowed.stream().sorted().toList()) + " for kind "
                         + kind.name().toLowerCase(), "unknown field");
             }

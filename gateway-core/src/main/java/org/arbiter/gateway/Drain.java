@@ -2,6 +2,7 @@ package org.arbiter.gateway;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * A gateway's graceful drain as a state machine: pure, with time passed in (nanoTime-style
@@ -61,7 +62,7 @@ public final class Drain {
      *
      * @param held how many requests are queued or at a server
      */
-    public boolean begin(long nowNanos, long deadlineNanos, java.util.function.IntSupplier held) {
+    public boolean begin(long nowNanos, long deadlineNanos, IntSupplier held) {
         if (phase != Phase.SERVING) {
             return false;
         }

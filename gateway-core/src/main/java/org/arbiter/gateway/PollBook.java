@@ -1,5 +1,7 @@
 package org.arbiter.gateway;
 
+import java.util.Arrays;
+
 /*
  * Design note — what a gateway knows from load polls (002 §3).
  *
@@ -39,19 +41,19 @@ public final class PollBook {
         misses = new int[servers];
         skipUntil = new long[servers];
         answered = new boolean[servers];
-        java.util.Arrays.fill(skipUntil, Long.MIN_VALUE);
+        Arrays.fill(skipUntil, Long.MIN_VALUE);
     }
 
     /** One more server (a reload added it), at index {@link #size()}: no answer yet, not skipped. */
     public void addServer() {
         int n = answeredAt.length + 1;
-        answeredAt = java.util.Arrays.copyOf(answeredAt, n);
-        answeredLoad = java.util.Arrays.copyOf(answeredLoad, n);
-        sentSince = java.util.Arrays.copyOf(sentSince, n);
-        misses = java.util.Arrays.copyOf(misses, n);
-        skipUntil = java.util.Arrays.copyOf(skipUntil, n);
+        answeredAt = Arrays.copyOf(answeredAt, n);
+        answeredLoad = Arrays.copyOf(answeredLoad, n);
+        sentSince = Arrays.copyOf(sentSince, n);
+        misses = Arrays.copyOf(misses, n);
+        skipUntil = Arrays.copyOf(skipUntil, n);
         skipUntil[n - 1] = Long.MIN_VALUE;
-        answered = java.util.Arrays.copyOf(answered, n);
+        answered = Arrays.copyOf(answered, n);
     }
 
     /** The servers it tracks. */

@@ -1,5 +1,9 @@
 package org.arbiter.gateway;
 
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * What a {@link Classifier} may look at: the request line and headers. Implementations are views
  * over whatever the adapter holds (a Netty request, a simulator record); nothing is copied.
@@ -28,9 +32,9 @@ public interface RequestAttributes {
     }
 
     /** A fixed request, for tests and the simulator. */
-    static RequestAttributes of(String method, String path, String host, java.util.Map<String, String> headers) {
-        java.util.Map<String, String> lower = new java.util.HashMap<>();
-        headers.forEach((k, v) -> lower.put(k.toLowerCase(java.util.Locale.ROOT), v));
+    static RequestAttributes of(String method, String path, String host, Map<String, String> headers) {
+        Map<String, String> lower = new HashMap<>();
+        headers.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
         return new RequestAttributes() {
             @Override
             public String method() {
@@ -49,7 +53,7 @@ public interface RequestAttributes {
 
             @Override
             public String header(String name) {
-                return lower.get(name.toLowerCase(java.util.Locale.ROOT));
+                return lower.get(name.toLowerCase(Locale.ROOT));
             }
         };
     }

@@ -3,6 +3,7 @@ package org.arbiter.gateway;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,34 +107,34 @@ public final class StatsRecorder {
 
         void addServer() {
             int n = serverCompleted.length + 1;
-            serverCompleted = java.util.Arrays.copyOf(serverCompleted, n);
-            serverServiceSum = java.util.Arrays.copyOf(serverServiceSum, n);
-            serverErrors = java.util.Arrays.copyOf(serverErrors, n);
-            serverArea = java.util.Arrays.copyOf(serverArea, n);
+            serverCompleted = Arrays.copyOf(serverCompleted, n);
+            serverServiceSum = Arrays.copyOf(serverServiceSum, n);
+            serverErrors = Arrays.copyOf(serverErrors, n);
+            serverArea = Arrays.copyOf(serverArea, n);
         }
 
         void clear() {
-            java.util.Arrays.fill(arrivals, 0);
-            java.util.Arrays.fill(accepted, 0);
+            Arrays.fill(arrivals, 0);
+            Arrays.fill(accepted, 0);
             for (long[] d : drops) {
-                java.util.Arrays.fill(d, 0);
+                Arrays.fill(d, 0);
             }
-            java.util.Arrays.fill(dispatched, 0);
-            java.util.Arrays.fill(queueTimeSum, 0);
-            java.util.Arrays.fill(completed, 0);
-            java.util.Arrays.fill(responseSum, 0);
-            java.util.Arrays.fill(serviceSum, 0);
-            java.util.Arrays.fill(offered, 0);
-            java.util.Arrays.fill(realised, 0);
-            java.util.Arrays.fill(queueArea, 0);
-            java.util.Arrays.fill(queueSeenSum, 0);
+            Arrays.fill(dispatched, 0);
+            Arrays.fill(queueTimeSum, 0);
+            Arrays.fill(completed, 0);
+            Arrays.fill(responseSum, 0);
+            Arrays.fill(serviceSum, 0);
+            Arrays.fill(offered, 0);
+            Arrays.fill(realised, 0);
+            Arrays.fill(queueArea, 0);
+            Arrays.fill(queueSeenSum, 0);
             for (LogHistogram h : responses) {
                 h.reset();
             }
-            java.util.Arrays.fill(serverCompleted, 0);
-            java.util.Arrays.fill(serverServiceSum, 0);
-            java.util.Arrays.fill(serverErrors, 0);
-            java.util.Arrays.fill(serverArea, 0);
+            Arrays.fill(serverCompleted, 0);
+            Arrays.fill(serverServiceSum, 0);
+            Arrays.fill(serverErrors, 0);
+            Arrays.fill(serverArea, 0);
             backlogNanos = 0;
             backlogDispatched = 0;
         }
@@ -175,9 +176,9 @@ public final class StatsRecorder {
         advance(nowNanos);
         integrate(nowNanos);
         int n = servers.length + 1;
-        servers = java.util.Arrays.copyOf(servers, n);
+        servers = Arrays.copyOf(servers, n);
         servers[n - 1] = requireNonNull(id, "id");
-        serverInFlight = java.util.Arrays.copyOf(serverInFlight, n);
+        serverInFlight = Arrays.copyOf(serverInFlight, n);
         for (Bucket b : ring) {
             b.addServer();
         }
@@ -339,7 +340,7 @@ public final class StatsRecorder {
             long arrivals = 0, completed = 0, dispatched = 0;
             double resp = 0, service = 0, queue = 0, area = 0, offered = 0, realised = 0;
             long[] drops = new long[REASONS];
-            java.util.Arrays.fill(hist, 0);
+            Arrays.fill(hist, 0);
             long pArr = 0, pAcc = 0, pDrop = 0, pSeen = 0, peak = 0;
             for (int k = 0; k < nb; k++) {
                 Bucket b = ring[Math.floorMod(current - k, ring.length)];

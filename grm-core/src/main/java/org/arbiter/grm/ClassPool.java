@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /*
  * Design note — one class, one model across gateways (issue 19).
@@ -54,7 +55,7 @@ public final class ClassPool {
      *                   not the optimiser's, and what they measured under it says nothing of the others)
      */
     public static List<Problem.Flow> pool(List<Problem.Flow> flows, Map<String, Double> thinkTimes,
-                                          java.util.Set<Problem.FlowId> pinned) {
+                                          Set<Problem.FlowId> pinned) {
         Map<String, double[]> sums = new LinkedHashMap<>(); // class → {λ, λ·t, slots, flows, population, λ·S, λ with S}
         for (Problem.Flow f : flows) {
             if (measured(f) && !pinned.contains(f.id())) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -195,7 +196,7 @@ public record ClassConfig(
 
         /** {@code match: {header: {name: value}}}: a rule on one header (value exact, or {@code regex:...}). */
         public Builder matchHeader(String header, String value) {
-            this.match = new MatchRule(java.util.Map.of(header, value), null, null, null);
+            this.match = new MatchRule(Map.of(header, value), null, null, null);
             return this;
         }
 

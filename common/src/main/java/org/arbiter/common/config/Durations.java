@@ -163,6 +163,6 @@ public final class Durations {
             return Long.toString((long) v);
         }
         // Plain digits, never "3.3E103": what format writes, parseSeconds reads back (found by fuzzing).
-        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

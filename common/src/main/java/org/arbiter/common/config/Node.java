@@ -1,6 +1,7 @@
 package org.arbiter.common.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -180,7 +181,7 @@ public final class Node {
             return defaultValue;
         }
         // BigInteger: a number past the range of long must be an error, not wrap or throw (found by fuzzing).
-        java.math.BigInteger big = v.isIntegralNumber() ? v.bigIntegerValue() : new java.math.BigInteger(v.asText().trim());
+        BigInteger big = v.isIntegralNumber() ? v.bigIntegerValue() : new BigInteger(v.asText().trim());
         if (big.bitLength() > 31 || !rule.test(big.intValue())) {
             error(key, big + " (expected: " + ruleText + ")");
             return defaultValue;

@@ -1,6 +1,7 @@
 package org.arbiter.common.config;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.NodeEvent;
@@ -69,7 +71,7 @@ final class YamlReader {
     static final int MAX_ALIAS_NODES = 100_000;
     /** The YAML core schema's tags, as Jackson reports them. */
     private static final Set<String> CORE_TAGS = Set.of("str", "int", "float", "bool", "null", "map", "seq")
-            .stream().map(t -> "tag:yaml.org,2002:" + t).collect(java.util.stream.Collectors.toUnmodifiableSet());
+            .stream().map(t -> "tag:yaml.org,2002:" + t).collect(Collectors.toUnmodifiableSet());
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** The tree (MissingNode for an empty document) and the problems that did not stop reading. */
@@ -174,7 +176,7 @@ final class YamlReader {
                     case LONG -> NODES.numberNode(p.getLongValue());
                     default -> NODES.numberNode(p.getBigIntegerValue());
                 };
-                case VALUE_NUMBER_FLOAT -> p.getNumberType() == com.fasterxml.jackson.core.JsonParser.NumberType.BIG_DECIMAL
+                case VALUE_NUMBER_FLOAT -> p.getNumberType() == JsonParser.NumberType.BIG_DECIMAL
                         ? NODES.numberNode(p.getDecimalValue()) : NODES.numberNode(p.getDoubleValue());
                 case VALUE_TRUE -> NODES.booleanNode(true);
                 case VALUE_FALSE -> NODES.booleanNode(false);

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One control period's decision, for the console and the record. Topic {@code decisions}, key:
@@ -105,7 +106,7 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
     }
 
     /** The status of the override {@code id}, if this decision has one. */
-    public java.util.Optional<PinStatus> pin(String id) {
+    public Optional<PinStatus> pin(String id) {
         return pins.stream().filter(p -> p.id().equals(id)).findFirst();
     }
 

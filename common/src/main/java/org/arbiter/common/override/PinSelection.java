@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,9 +79,9 @@ public final class PinSelection {
     public record Cluster(Map<String, Integer> servers, List<String> gateways, Map<String, Double> minShares,
                           double minWeight, int granularity) {
         public Cluster {
-            servers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(servers, "servers")));
+            servers = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(servers, "servers")));
             gateways = List.copyOf(requireNonNull(gateways, "gateways"));
-            minShares = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(minShares, "minShares")));
+            minShares = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(minShares, "minShares")));
             if (granularity < 1) {
                 throw new IllegalArgumentException("granularity: " + granularity + " (expected: >= 1)");
             }
@@ -140,8 +141,8 @@ public final class PinSelection {
     public record Outcome(Map<String, Integer> concurrency, Map<Flow, Double> weightPins,
                           List<Decision.PinStatus> statuses, Map<String, Refusal> refusals) {
         public Outcome {
-            concurrency = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(concurrency));
-            weightPins = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(weightPins));
+            concurrency = Collections.unmodifiableMap(new LinkedHashMap<>(concurrency));
+            weightPins = Collections.unmodifiableMap(new LinkedHashMap<>(weightPins));
             statuses = List.copyOf(statuses);
             refusals = Map.copyOf(refusals);
         }

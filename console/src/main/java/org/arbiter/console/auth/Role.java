@@ -1,5 +1,6 @@
 package org.arbiter.console.auth;
 
+import java.util.Locale;
 import org.arbiter.common.config.ConsoleConfig;
 
 /** What a console user or token may do: an admin may write (overrides), a viewer only read. */
@@ -20,6 +21,6 @@ public enum Role {
 
     /** The lower-case name, as in the configuration and the API. */
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import org.arbiter.console.auth.Pbkdf2;
 import picocli.CommandLine.Command;
@@ -40,7 +41,7 @@ public final class HashPasswordCommand implements Callable<Integer> {
             return 2;
         }
         spec.commandLine().getOut().println(Pbkdf2.hash(secret, iterations, new SecureRandom()));
-        java.util.Arrays.fill(secret, '\0');
+        Arrays.fill(secret, '\0');
         return 0;
     }
 

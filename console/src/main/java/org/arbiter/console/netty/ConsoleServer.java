@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
@@ -77,7 +78,7 @@ public final class ConsoleServer implements AutoCloseable {
     /** As above, serving {@code metrics} (the Prometheus text exposition) at {@code GET /metrics}. */
     public static ConsoleServer start(ConsoleState state, ConsoleFeed feed, EventStream events, Authenticator auth,
                                       Publisher overrides, Clock clock, String host, int port,
-                                      java.util.function.Supplier<String> metrics) throws InterruptedException {
+                                      Supplier<String> metrics) throws InterruptedException {
         requireNonNull(state, "state");
         requireNonNull(metrics, "metrics");
         ObjectMapper mapper = MessageCodec.mapper();

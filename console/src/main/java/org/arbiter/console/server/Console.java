@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.bus.Subscriber;
@@ -126,7 +127,7 @@ public final class Console implements AutoCloseable {
                     .description("operator overrides in force").register(metrics.registry());
             ConsoleServer server = ConsoleServer.start(state, feed, events, new Authenticator(config.console()), overrides,
                     clock, host, port, metrics::scrape);
-            return new Console(state, feed, server, new java.util.concurrent.CopyOnWriteArrayList<>(), owned, metrics);
+            return new Console(state, feed, server, new CopyOnWriteArrayList<>(), owned, metrics);
         } catch (InterruptedException e) {
             metrics.close();
             Thread.currentThread().interrupt();

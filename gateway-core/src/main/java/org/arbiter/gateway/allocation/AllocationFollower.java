@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -184,7 +185,7 @@ public final class AllocationFollower {
 
     /** Messages not applied, by reason tag (every reason, in declaration order). */
     public Map<String, Long> refused() {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         refused.forEach((r, n) -> out.put(r.tag(), n.get()));
         return out;
     }

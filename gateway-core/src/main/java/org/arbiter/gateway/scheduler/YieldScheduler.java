@@ -2,6 +2,7 @@ package org.arbiter.gateway.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Locale;
 import org.arbiter.common.utility.YieldFunction;
 import org.arbiter.gateway.Scheduler;
 
@@ -150,6 +151,6 @@ public final class YieldScheduler implements Scheduler {
 
     @Override
     public String toString() {
-        return policy.name().toLowerCase(java.util.Locale.ROOT);
+        return policy.name().toLowerCase(Locale.ROOT);
     }
 }

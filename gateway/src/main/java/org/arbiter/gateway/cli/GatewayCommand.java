@@ -1,5 +1,6 @@
 package org.arbiter.gateway.cli;
 
+import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Mixin;
 import org.arbiter.runtime.cli.ConfigFileOption;
 import java.io.PrintWriter;
@@ -87,7 +88,7 @@ public final class GatewayCommand implements Callable<Integer> {
         gateway.reloadFrom(config.file());
         onSignals(() -> gateway.reloadFile().whenComplete((r, e) -> {
             if (e != null) {
-                Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof ConfigException ce) {
                     ce.errors().forEach(line -> LoggerFactory.getLogger(GatewayCommand.class)
                             .warn("gateway {}: SIGHUP: the file is not valid, nothing applied: {}", id, line));

@@ -2,6 +2,7 @@ package org.arbiter.gateway.l4;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -47,7 +48,7 @@ public final class HaproxyProcess implements AutoCloseable {
 
     /** The haproxy executable, if installed (Debian package {@code haproxy}). */
     public static Optional<Path> binary() {
-        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)));
+        List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)));
         dirs.add("/usr/sbin");
         dirs.add("/usr/local/sbin");
         for (String d : dirs) {

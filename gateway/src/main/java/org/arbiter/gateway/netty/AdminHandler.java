@@ -20,9 +20,14 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.MessageCodec;
@@ -58,12 +63,12 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
         /** The configuration version in force. */
         default DataPlane.ConfigVersion configVersion() {
-            return new DataPlane.ConfigVersion(0, "", java.time.Instant.EPOCH);
+            return new DataPlane.ConfigVersion(0, "", Instant.EPOCH);
         }
 
         /** Reloads the configuration file; fails with the file's errors, or when there is no file. */
-        default java.util.concurrent.CompletableFuture<ReloadReport> reload() {
-            return java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("reload not supported"));
+        default CompletableFuture<ReloadReport> reload() {
+            return CompletableFuture.failedFuture(new IllegalStateException("reload not supported"));
         }
     }
 
@@ -143,11 +148,11 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                 Map<String, Object> m = new LinkedHashMap<>();
                 try {
                     if (e != null) {
-                        Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null
+                        Throwable cause = e instanceof CompletionException && e.getCause() != null
                                 ? e.getCause() : e;
                         m.put("reloaded", false);
-                        m.put("errors", cause instanceof org.arbiter.common.config.ConfigException ce ? ce.errors()
-                                : java.util.List.of(String.valueOf(cause.getMessage())));
+                        m.put("errors", cause instanceof ConfigException ce ? ce.errors()
+                                : List.of(String.valueOf(cause.getMessage())));
                         send(ctx, keepAlive, HttpResponseStatus.UNPROCESSABLE_ENTITY, "application/json",
                                 MessageCodec.mapper().writeValueAsString(m));
                         return;

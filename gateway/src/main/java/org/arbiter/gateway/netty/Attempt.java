@@ -2,16 +2,19 @@ package org.arbiter.gateway.netty;
 
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.arbiter.gateway.Ticket;
 
 /**
@@ -254,7 +257,7 @@ public final class Attempt {
 
     void armTimeout(Runnable onTimeout, long nanos) {
         cancelTimeout();
-        timeout = loop.schedule(onTimeout, nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        timeout = loop.schedule(onTimeout, nanos, TimeUnit.NANOSECONDS);
     }
 
     /** The timeout fired: it is no longer armed. */
@@ -302,7 +305,7 @@ public final class Attempt {
             InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
             h.set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
         }
-        return new io.netty.handler.codec.http.DefaultFullHttpRequest(io.netty.handler.codec.http.HttpVersion.HTTP_1_1,
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
                 in.method(), in.uri(), in.content().retainedDuplicate(), h, in.trailingHeaders());
     }
 }

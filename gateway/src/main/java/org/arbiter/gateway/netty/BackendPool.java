@@ -3,7 +3,9 @@ package org.arbiter.gateway.netty;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.util.AttributeKey;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.util.ArrayDeque;
 import java.util.function.IntSupplier;
 
@@ -16,14 +18,14 @@ import java.util.function.IntSupplier;
 final class BackendPool {
 
     private final Bootstrap bootstrap;
-    private static final io.netty.util.AttributeKey<BackendPool> OWNER = io.netty.util.AttributeKey.valueOf("arbiter.pool");
+    private static final AttributeKey<BackendPool> OWNER = AttributeKey.valueOf("arbiter.pool");
     private final InetSocketAddress address;
-    private final java.net.URI url;
+    private final URI url;
     private final IntSupplier cap;
     private final ArrayDeque<Channel> idle = new ArrayDeque<>();
     private int open;
 
-    BackendPool(Bootstrap bootstrap, InetSocketAddress address, java.net.URI url, IntSupplier cap) {
+    BackendPool(Bootstrap bootstrap, InetSocketAddress address, URI url, IntSupplier cap) {
         this.bootstrap = bootstrap;
         this.address = address;
         this.url = url;
@@ -71,7 +73,7 @@ final class BackendPool {
     }
 
     /** The server's URL this pool connects to. */
-    java.net.URI url() {
+    URI url() {
         return url;
     }
 

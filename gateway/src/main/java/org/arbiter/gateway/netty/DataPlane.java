@@ -7,8 +7,12 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -106,7 +110,7 @@ public final class DataPlane {
         try {
             this.clientTls = cluster.servers().stream().anyMatch(sc -> "https".equals(sc.url().getScheme()))
                     ? ClientTls.of(cluster.dispatch().tls()) : null;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         this.dispatch = cluster.dispatch();
@@ -183,7 +187,7 @@ public final class DataPlane {
     }
 
     /** A connection closed at the PROXY protocol gate (on any loop): counted, and logged at most once a minute per reason. */
-    void proxyRefused(ProxyRefusal reason, java.net.SocketAddress peer, String detail) {
+    void proxyRefused(ProxyRefusal reason, SocketAddress peer, String detail) {
         proxyRefusals.refused(reason, peer, detail, now());
     }
 
@@ -491,8 +495,8 @@ public final class DataPlane {
         home.execute(accessLog::close);
     }
 
-    static boolean keepAliveOf(io.netty.handler.codec.http.HttpMessage m) {
-        return io.netty.handler.codec.http.HttpUtil.isKeepAlive(m)
+    static boolean keepAliveOf(HttpMessage m) {
+        return HttpUtil.isKeepAlive(m)
                 && !m.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE, true);
     }
 }

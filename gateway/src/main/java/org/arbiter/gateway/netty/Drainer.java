@@ -1,6 +1,7 @@
 package org.arbiter.gateway.netty;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,7 +103,7 @@ final class Drainer {
         for (Channel ch : open) {
             ch.eventLoop().execute(() -> {
                 try {
-                    io.netty.channel.ChannelHandlerContext ctx = ch.pipeline().context(FrontendHandler.class);
+                    ChannelHandlerContext ctx = ch.pipeline().context(FrontendHandler.class);
                     if (ctx != null) {
                         ((FrontendHandler) ctx.handler()).closeIfIdleForDrain(ctx);
                     }

@@ -2,6 +2,7 @@ package org.arbiter.gateway.netty;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -10,7 +11,10 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.arbiter.gateway.Drain;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
@@ -43,7 +47,7 @@ final class Forwarder {
     private final Drain drain;
     private final long backendTimeoutNanos;
     /** Client channels of upgraded requests (tunnels), cut at a drain's deadline. */
-    private final Set<Channel> tunnels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Channel> tunnels = ConcurrentHashMap.newKeySet();
 
     Forwarder(LockedCore locked, BackendPools pools, PlaneListener listener, Drain drain, double backendTimeoutSeconds) {
         this.locked = locked;
@@ -250,10 +254,10 @@ final class Forwarder {
      */
     static ServerHealth.Failure failureOf(Attempt.State state, Throwable cause) {
         if (state.connecting()) {
-            return cause instanceof io.netty.channel.ConnectTimeoutException
+            return cause instanceof ConnectTimeoutException
                     ? ServerHealth.Failure.CONNECT_TIMEOUT : ServerHealth.Failure.CONNECT_REFUSED;
         }
-        if (cause instanceof java.io.IOException && !(cause instanceof java.nio.channels.ClosedChannelException)) {
+        if (cause instanceof IOException && !(cause instanceof ClosedChannelException)) {
             return ServerHealth.Failure.RESET;
         }
         return state.fresh() ? ServerHealth.Failure.CLOSED : ServerHealth.Failure.KEEP_ALIVE_CLOSED;

@@ -1,10 +1,14 @@
 package org.arbiter.gateway.netty;
 
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -13,15 +17,21 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.arbiter.common.config.GatewayHttpConfig;
@@ -62,7 +72,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private boolean closeAfterResponse;
     private String clientIp;
     /** The client's address: a trusted PROXY header's source, else the peer's; null if unknown. */
-    private java.net.InetAddress clientAddress;
+    private InetAddress clientAddress;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
     /**
@@ -97,7 +107,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        io.netty.channel.Channel connection = ctx.channel().parent() instanceof io.netty.channel.socket.SocketChannel p
+        Channel connection = ctx.channel().parent() instanceof SocketChannel p
                 ? p : ctx.channel();
         stream = connection != ctx.channel();
         secure = Boolean.TRUE.equals(connection.attr(ProxyInitializer.SECURE).get());
@@ -123,7 +133,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The client channel (the HTTP/2 stream for a stream). */
-    io.netty.channel.Channel channel() {
+    Channel channel() {
         return ctx.channel();
     }
 
@@ -248,7 +258,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     void addForwardedHeaders(HttpHeaders h) {
         String host = h.get(HttpHeaderNames.HOST);
         if (trustedPeer) {
-            java.util.List<String> prior = h.getAll("X-Forwarded-For");
+            List<String> prior = h.getAll("X-Forwarded-For");
             String chain = prior.isEmpty() ? null : String.join(", ", prior);
             if (clientIp != null) {
                 h.set("X-Forwarded-For", chain == null ? clientIp : chain + ", " + clientIp);
@@ -345,7 +355,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (!ex.keepAlive || closeAfterResponse || inputShutdown && pending.isEmpty()) {
             closing = true;
             releasePending();
-            ctx.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
             return;
         }
         ctx.flush();
@@ -363,7 +373,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * HTTP handlers leave this pipeline and the bytes are spliced to {@code backend}. False (and
      * nothing written) when the request is over already.
      */
-    boolean switchProtocols(Attempt ex, FullHttpResponse head, io.netty.channel.Channel backend, Runnable onClose) {
+    boolean switchProtocols(Attempt ex, FullHttpResponse head, Channel backend, Runnable onClose) {
         if (ex.over() || ex != current || closing) {
             head.release();
             return false;
@@ -375,18 +385,18 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         cancelDeadline();
         releasePending();
         ctx.writeAndFlush(head); // encoded now, by the codec still in place
-        io.netty.channel.ChannelPipeline p = ctx.pipeline();
+        ChannelPipeline p = ctx.pipeline();
         Tunnel.splice(ctx.channel(), backend, onClose);
         RequestAggregator agg = p.get(RequestAggregator.class);
         if (agg != null) {
             p.remove(agg);
         }
-        io.netty.handler.codec.http.HttpServerUpgradeHandler up = p.get(io.netty.handler.codec.http.HttpServerUpgradeHandler.class);
+        HttpServerUpgradeHandler up = p.get(HttpServerUpgradeHandler.class);
         if (up != null) {
             p.remove(up);
         }
         p.remove(this);
-        io.netty.handler.codec.http.HttpServerCodec codec = p.get(io.netty.handler.codec.http.HttpServerCodec.class);
+        HttpServerCodec codec = p.get(HttpServerCodec.class);
         if (codec != null) {
             p.remove(codec); // what the client sent after its request goes to the tunnel
         }
@@ -509,8 +519,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             trustedPeer = http.trusted(p.address());
             return;
         }
-        if (evt instanceof io.netty.handler.codec.http.HttpServerUpgradeHandler.UpgradeEvent
-                || evt instanceof io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
+        if (evt instanceof HttpServerUpgradeHandler.UpgradeEvent
+                || evt instanceof CleartextHttp2ServerUpgradeHandler.PriorKnowledgeUpgradeEvent) {
             // h2c: the connection's requests now arrive on HTTP/2 streams, each with its own handler
             ctx.fireUserEventTriggered(evt);
             RequestAggregator agg = ctx.pipeline().get(RequestAggregator.class);
@@ -554,7 +564,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * A request answered before classification (strictness, or a body over maxBodyBytes);
      * {@code req} null when it could not be decoded.
      */
-    void logRefusal(io.netty.handler.codec.http.HttpRequest req, String target, int status, String reason) {
+    void logRefusal(HttpRequest req, String target, int status, String reason) {
         if (!accessLog.enabled()) {
             return;
         }

@@ -1,8 +1,10 @@
 package org.arbiter.gateway.netty;
 
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -22,7 +24,9 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.gateway.GatewayCore;
@@ -45,7 +49,7 @@ final class HealthProber {
 
     /** Makes the TLS handler of a probe to an https:// server (allocator, host, port). */
     interface TlsHandlers {
-        io.netty.channel.ChannelHandler newHandler(io.netty.buffer.ByteBufAllocator alloc, String host, int port);
+        ChannelHandler newHandler(ByteBufAllocator alloc, String host, int port);
     }
 
     /**
@@ -54,7 +58,7 @@ final class HealthProber {
     HealthProber(EventLoop loop, Class<? extends SocketChannel> channelClass, ClusterConfig cluster, GatewayCore<?> core,
                  TlsHandlers tls, Verdict verdict) {
         for (int s = 0; s < core.serverCount(); s++) {
-            java.util.Optional<ServerConfig> found = cluster.server(core.serverId(s));
+            Optional<ServerConfig> found = cluster.server(core.serverId(s));
             if (found.isEmpty()) {
                 continue; // removed by a reload
             }
@@ -76,7 +80,7 @@ final class HealthProber {
         int port = url.getPort() > 0 ? url.getPort() : https ? 443 : 80;
         boolean[] done = new boolean[1];
         Runnable[] cancelTimer = new Runnable[1];
-        java.util.function.BiConsumer<Channel, Boolean> finish = (ch, ok) -> {
+        BiConsumer<Channel, Boolean> finish = (ch, ok) -> {
             if (done[0]) {
                 return;
             }

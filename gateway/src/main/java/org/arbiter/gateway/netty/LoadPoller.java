@@ -22,8 +22,10 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 
 /**
  * Load polls for random-poll (002 §3, {@code servers[].loadUrl}, {@code dispatch.poll}): {@code GET loadUrl}
@@ -62,7 +64,7 @@ final class LoadPoller {
         boolean[] done = new boolean[1];
         ScheduledFuture<?>[] timer = new ScheduledFuture<?>[1];
         // answered: active, queued; missed: null
-        java.util.function.BiConsumer<Channel, int[]> finish = (ch, load) -> {
+        BiConsumer<Channel, int[]> finish = (ch, load) -> {
             if (done[0]) {
                 return;
             }
@@ -141,7 +143,7 @@ final class LoadPoller {
                 return null;
             }
             return new int[] {a.asInt(), q == null ? 0 : q.asInt()};
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }

@@ -2,16 +2,17 @@ package org.arbiter.gateway.netty;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import java.net.InetAddress;
 import org.arbiter.gateway.RequestAttributes;
 
 /** {@link RequestAttributes} over a Netty request, without copying. Confined to the request's event loop. */
 final class NettyRequestAttributes implements RequestAttributes {
 
     private final HttpRequest request;
-    private final java.net.InetAddress client;
+    private final InetAddress client;
 
     /** @param client the client's address (from a PROXY header or the peer), or null */
-    NettyRequestAttributes(HttpRequest request, java.net.InetAddress client) {
+    NettyRequestAttributes(HttpRequest request, InetAddress client) {
         this.request = request;
         this.client = client;
     }

@@ -3,7 +3,9 @@ package org.arbiter.gateway.netty;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -48,7 +50,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     static final int MAX_CONCURRENT_STREAMS = 256;
 
     private final DataPlane plane;
-    private final io.netty.channel.group.ChannelGroup clients;
+    private final ChannelGroup clients;
     private final boolean proxyProtocol;
     private final boolean http2;
     private volatile ServerTls tls;
@@ -57,7 +59,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
      * @param clients       every client connection (and HTTP/2 stream) is added here (closed with the gateway)
      * @param proxyProtocol a {@link ProxyProtocolGate} reads the PROXY header first ({@code gateways[].proxyProtocol})
      */
-    public ProxyInitializer(DataPlane plane, io.netty.channel.group.ChannelGroup clients, boolean proxyProtocol) {
+    public ProxyInitializer(DataPlane plane, ChannelGroup clients, boolean proxyProtocol) {
         this(plane, clients, proxyProtocol, null, false);
     }
 
@@ -65,7 +67,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
      * @param tls   TLS termination, or null for plain HTTP
      * @param http2 offer h2 by ALPN (with TLS), h2c by prior knowledge and upgrade (without)
      */
-    public ProxyInitializer(DataPlane plane, io.netty.channel.group.ChannelGroup clients, boolean proxyProtocol,
+    public ProxyInitializer(DataPlane plane, ChannelGroup clients, boolean proxyProtocol,
                             ServerTls tls, boolean http2) {
         this.plane = plane;
         this.clients = clients;
@@ -88,7 +90,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     protected void initChannel(SocketChannel ch) {
         clients.add(ch);
         // a client that shuts down its write side after its request still gets the response
-        ch.config().setOption(io.netty.channel.ChannelOption.ALLOW_HALF_CLOSURE, true);
+        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         if (proxyProtocol) {
             ch.pipeline().addLast("proxy-protocol", new ProxyProtocolGate(plane));
         }

@@ -8,6 +8,7 @@ import io.netty.handler.codec.ProtocolDetectionResult;
 import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
+import io.netty.handler.codec.haproxy.HAProxyProtocolException;
 import io.netty.handler.codec.haproxy.HAProxyProtocolVersion;
 import io.netty.util.NetUtil;
 import io.netty.util.ReferenceCountUtil;
@@ -133,7 +134,7 @@ final class ProxyProtocolGate extends ByteToMessageDecoder {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            if (cause instanceof io.netty.handler.codec.haproxy.HAProxyProtocolException) {
+            if (cause instanceof HAProxyProtocolException) {
                 if (failed) {
                     return;
                 }

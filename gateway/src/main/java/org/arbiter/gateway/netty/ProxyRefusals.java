@@ -1,5 +1,6 @@
 package org.arbiter.gateway.netty;
 
+import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ final class ProxyRefusals {
         this.listener = listener;
     }
 
-    synchronized void refused(ProxyRefusal reason, java.net.SocketAddress peer, String detail, long nowNanos) {
+    synchronized void refused(ProxyRefusal reason, SocketAddress peer, String detail, long nowNanos) {
         listener.proxyRefused(reason);
         int i = reason.ordinal();
         sinceLog[i]++;

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 
@@ -25,7 +26,7 @@ final class RequestAggregator extends HttpObjectAggregator {
         var answer = Answers.json(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
                 "{\"status\":413,\"reason\":\"bodyTooLarge\"}");
         FrontendHandler front = ctx.pipeline().get(FrontendHandler.class);
-        if (front != null && oversized instanceof io.netty.handler.codec.http.HttpRequest req) {
+        if (front != null && oversized instanceof HttpRequest req) {
             front.logRefusal(req, req.uri(), 413, "bodyTooLarge");
         }
         if (oversized instanceof FullHttpMessage

@@ -5,6 +5,7 @@ import io.netty.channel.socket.SocketChannel;
 import java.net.URI;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.gateway.GatewayCore;
@@ -43,7 +44,7 @@ final class ServerChecks {
      * @param onChange   after every verdict and transition (under the lock for a transition)
      */
     ServerChecks(EventLoop home, Class<? extends SocketChannel> socketChannel, ClusterConfig cluster, LockedCore locked,
-                 ClientTls clientTls, java.util.function.IntConsumer serverDown, Runnable onChange) {
+                 ClientTls clientTls, IntConsumer serverDown, Runnable onChange) {
         this.home = home;
         this.socketChannel = socketChannel;
         this.locked = locked;

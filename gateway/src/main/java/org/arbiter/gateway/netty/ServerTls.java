@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.TlsConfig;
@@ -73,7 +74,7 @@ public final class ServerTls {
                     : "JDK", provider == SslProvider.JDK && OpenSsl.unavailabilityCause() != null
                     ? " (OpenSSL unavailable: " + OpenSsl.unavailabilityCause() + ")" : "");
         }
-        Map<Path, Long> stamps = new java.util.HashMap<>();
+        Map<Path, Long> stamps = new HashMap<>();
         SslContext fallback = context(config.cert(), config.key(), config, http2, provider, stamps);
         DomainWildcardMappingBuilder<SslContext> b = new DomainWildcardMappingBuilder<>(fallback);
         for (Map.Entry<String, TlsConfig.CertKey> e : config.sni().entrySet()) {
@@ -134,7 +135,7 @@ public final class ServerTls {
 
     /** The same contexts, with the files' current stamps (a change that could not be loaded is not retried until the next). */
     public ServerTls withCurrentStamps() {
-        Map<Path, Long> now = new java.util.HashMap<>();
+        Map<Path, Long> now = new HashMap<>();
         for (Path p : stamps.keySet()) {
             try {
                 now.put(p, mtime(p));

@@ -1,5 +1,7 @@
 package org.arbiter.gateway.netty;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -10,6 +12,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
+import java.util.Locale;
 
 /**
  * The bytes of an upgraded connection (WebSocket and any other {@code Upgrade} the server accepted
@@ -44,7 +47,7 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
                 named |= t.trim().equalsIgnoreCase("upgrade");
             }
         }
-        if (!named || upgrade.trim().toLowerCase(java.util.Locale.ROOT).startsWith("h2c")) {
+        if (!named || upgrade.trim().toLowerCase(Locale.ROOT).startsWith("h2c")) {
             return null;
         }
         return upgrade.trim();
@@ -67,13 +70,13 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof io.netty.buffer.ByteBufHolder h && !(msg instanceof io.netty.buffer.ByteBuf)) {
+        if (msg instanceof ByteBufHolder h && !(msg instanceof ByteBuf)) {
             // the end of the HTTP message the codec emitted before it left (an empty last content): its bytes, if any
-            io.netty.buffer.ByteBuf b = h.content().retain();
+            ByteBuf b = h.content().retain();
             h.release();
             msg = b;
         }
-        if (!(msg instanceof io.netty.buffer.ByteBuf) || !peer.isActive()) {
+        if (!(msg instanceof ByteBuf) || !peer.isActive()) {
             ReferenceCountUtil.release(msg);
             return;
         }

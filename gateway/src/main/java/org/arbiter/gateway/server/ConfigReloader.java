@@ -2,14 +2,24 @@ package org.arbiter.gateway.server;
 
 import static java.util.Objects.requireNonNull;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
@@ -39,7 +49,7 @@ final class ConfigReloader {
     private final BooleanSupplier closed;
     private final Object reloadLock = new Object();
     private volatile ClusterConfig cluster;
-    private volatile java.nio.file.Path configFile;
+    private volatile Path configFile;
     private long configCounter;
 
     ConfigReloader(String id, ClusterConfig cluster, boolean standalone, DataPlane plane, ProxyInitializer initializer,
@@ -53,7 +63,7 @@ final class ConfigReloader {
     }
 
     /** The file {@link #reloadFile()} reads (the CLI sets it to {@code --config}). */
-    public void reloadFrom(java.nio.file.Path file) {
+    public void reloadFrom(Path file) {
         this.configFile = requireNonNull(file, "file");
     }
 
@@ -63,14 +73,14 @@ final class ConfigReloader {
      * is applied then). Thread-safe.
      */
     public CompletableFuture<ReloadReport> reloadFile() {
-        java.nio.file.Path f = configFile;
+        Path f = configFile;
         if (f == null) {
             return CompletableFuture.failedFuture(new IllegalStateException(
                     "no configuration file to reload (an embedded gateway: call reload(ClusterConfig))"));
         }
         ClusterConfig next;
         try {
-            next = org.arbiter.common.config.ConfigLoader.load(f);
+            next = ConfigLoader.load(f);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -90,15 +100,15 @@ final class ConfigReloader {
     public CompletableFuture<ReloadReport> reload(ClusterConfig next) {
         requireNonNull(next, "next");
         synchronized (reloadLock) {
-            java.util.Optional<GatewayConfig> found = next.gateway(id);
+            Optional<GatewayConfig> found = next.gateway(id);
             if (found.isEmpty()) {
                 return CompletableFuture.failedFuture(new IllegalArgumentException("gateways: " + id
                         + " is not in the file any more (expected: this gateway; to stop it, drain it)"));
             }
             GatewayConfig before = cluster.gateway(id).orElseThrow();
             GatewayConfig after = found.get();
-            List<String> notApplied = new java.util.ArrayList<>();
-            List<String> applied = new java.util.ArrayList<>();
+            List<String> notApplied = new ArrayList<>();
+            List<String> applied = new ArrayList<>();
             compare(notApplied, "host", before.host(), after.host());
             compare(notApplied, "port", before.port(), after.port());
             compare(notApplied, "adminPort", before.adminPort(), after.adminPort());
@@ -124,7 +134,7 @@ final class ConfigReloader {
             try {
                 r = plane.reload(next, configured, new DataPlane.ConfigVersion(counter, hash, Instant.now()))
                         .get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 return CompletableFuture.failedFuture(e.getCause());
             } catch (Exception e) {
                 return CompletableFuture.failedFuture(e);
@@ -162,7 +172,7 @@ final class ConfigReloader {
         try {
             initializer.tls(ServerTls.load(gc.tls(), gc.http2()));
             applied.add("tls: certificates and protocols reloaded for new connections");
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             notApplied.add("gateways[]." + e.getMessage() + " (the previous certificates stay in use)");
         }
     }
@@ -177,7 +187,7 @@ final class ConfigReloader {
             try {
                 initializer.tls(ServerTls.load(t.config(), t.http2Offered()));
                 LOG.info("gateway {}: TLS certificates changed on disk; new connections use them", id);
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.warn("gateway {}: TLS certificates changed on disk but cannot be used: {}; keeping the previous ones",
                         id, e.getMessage());
                 // retry only on the next change: remember this state
@@ -189,10 +199,10 @@ final class ConfigReloader {
     /** The first 12 hex digits of the SHA-256 of the configuration's canonical text. */
     static String hash(ClusterConfig c) {
         try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(c.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d).substring(0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            byte[] d = MessageDigest.getInstance("SHA-256")
+                    .digest(c.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -6,15 +6,25 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.StringJoiner;
@@ -30,10 +40,12 @@ import org.arbiter.bus.Subscriber;
 import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.gateway.netty.NetTransport;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Lifecycle;
@@ -71,8 +83,8 @@ public final class Gateway implements AutoCloseable {
     private final EventLoopGroup dataGroup;
     private final EventLoopGroup adminGroup;
     private final DataPlane plane;
-    private final io.netty.channel.group.ChannelGroup clients =
-            new io.netty.channel.group.DefaultChannelGroup(io.netty.util.concurrent.GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup clients =
+            new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final AllocationFollower follower;
     private final ProcessMetrics metrics;
     private final boolean ownsMetrics;
@@ -90,7 +102,7 @@ public final class Gateway implements AutoCloseable {
     private final ProxyInitializer initializer;
     private final boolean standalone;
     private final ConfigReloader reloader;
-    private final io.netty.util.concurrent.ScheduledFuture<?> certWatch;
+    private final ScheduledFuture<?> certWatch;
 
     private Gateway(String id, ClusterConfig cluster, GatewayConfig gc, GatewayOptions options) throws InterruptedException {
         this.id = id;
@@ -100,7 +112,7 @@ public final class Gateway implements AutoCloseable {
         Allocation initial = ConfiguredAllocation.of(cluster, id, standalone, Instant.now());
         this.ownsMetrics = options.metrics() == null;
         this.metrics = ownsMetrics ? ProcessMetrics.createWithJvm("gateway", id) : options.metrics();
-        org.arbiter.gateway.netty.NetTransport transport = org.arbiter.gateway.netty.NetTransport.resolve(
+        NetTransport transport = NetTransport.resolve(
                 cluster.gatewayHttp().transport());
         int loops = cluster.gatewayHttp().eventLoops();
         this.dataGroup = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory("gateway-" + id),
@@ -114,20 +126,20 @@ public final class Gateway implements AutoCloseable {
                 (long) (gc.drainTimeoutSeconds() * 1e9));
         GatewayCore<Attempt> core = new GatewayCore<>(cluster, id, initial, Schedulers.of(cluster.dispatch()),
                 Balancers.of(cluster.dispatch(), new SplittableRandom()), startNanos);
-        Map<String, Double> targets = new java.util.LinkedHashMap<>();
+        Map<String, Double> targets = new LinkedHashMap<>();
         cluster.classes().forEach(c -> targets.put(c.name(), c.targetSeconds()));
         GatewayMeters meters = new GatewayMeters(metrics.registry(), core, targets);
         // The first allocation from a GRM (the configured one has epoch 0 and version 0) ends the start-up wait.
-        List<io.netty.channel.EventLoop> loopList = new java.util.ArrayList<>();
-        dataGroup.forEach(e -> loopList.add((io.netty.channel.EventLoop) e));
+        List<EventLoop> loopList = new ArrayList<>();
+        dataGroup.forEach(e -> loopList.add((EventLoop) e));
         this.plane = new DataPlane(loopList, transport.socketChannel(), cluster, core, meters, a -> {
             if (a.epoch() > 0 || a.version() > 0) {
                 lifecycle.allocationKnown();
             }
         });
         meters.lockMeters(plane);
-        String why = cluster.gatewayHttp().transport() == org.arbiter.common.config.GatewayHttpConfig.Transport.AUTO
-                ? org.arbiter.gateway.netty.NetTransport.whyNotNative() : "";
+        String why = cluster.gatewayHttp().transport() == GatewayHttpConfig.Transport.AUTO
+                ? NetTransport.whyNotNative() : "";
         LOG.info("gateway {}: data plane on {} event loop{} ({}), transport {}{}", id, loops, loops == 1 ? "" : "s",
                 cluster.gatewayHttp().threads() == 0 ? "one per core" : "gateway.threads", transport.name(),
                 why.isEmpty() ? "" : " (no native transport: " + why + ")");
@@ -152,7 +164,7 @@ public final class Gateway implements AutoCloseable {
                 LOG.info("gateway {}: TLS on the request port ({}, protocols {}, {} SNI names, ALPN {})", id,
                         tls.provider(), gc.tls().protocols().isEmpty() ? "default" : gc.tls().protocols(),
                         gc.tls().sni().size(), gc.http2() ? "h2, http/1.1" : "http/1.1");
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 plane.close();
                 shutdownGroups();
                 if (ownsMetrics) {
@@ -301,7 +313,7 @@ public final class Gateway implements AutoCloseable {
     // ---------------------------------------------------------------- reload
 
     /** The file {@link #reloadFile()} reads (the CLI sets it to {@code --config}). */
-    public void reloadFrom(java.nio.file.Path file) {
+    public void reloadFrom(Path file) {
         reloader.reloadFrom(file);
     }
 
@@ -395,7 +407,7 @@ public final class Gateway implements AutoCloseable {
 
     /** One line for the log: what the drain did. */
     public static String describe(DrainReport r) {
-        return String.format(java.util.Locale.ROOT,
+        return String.format(Locale.ROOT,
                 "drained %d requests in %.2f s: %d held at the start, %d arrived on open connections, %d answered by"
                         + " servers, %d answered 503 at the deadline, %d cut mid-response",
                 r.held() + r.arrived(), r.nanos() / 1e9, r.held(), r.arrived(), r.served(), r.refused(), r.cut());

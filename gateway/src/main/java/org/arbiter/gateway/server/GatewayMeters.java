@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
+import org.arbiter.gateway.netty.DataPlane;
 import org.arbiter.gateway.netty.PlaneListener;
 import org.arbiter.gateway.netty.ProxyRefusal;
 
@@ -112,7 +113,7 @@ final class GatewayMeters implements PlaneListener {
      * The data plane's core lock (docs/gateway.md, "Event loops and transport"): acquisitions, those
      * that found it held by another loop, and the time spent waiting for it.
      */
-    void lockMeters(org.arbiter.gateway.netty.DataPlane plane) {
+    void lockMeters(DataPlane plane) {
         FunctionCounter.builder("arbiter.gateway.core.lock.acquired", plane, p -> p.lockStats().acquired())
                 .description("times an event loop took the core's lock").register(registry);
         FunctionCounter.builder("arbiter.gateway.core.lock.contended", plane, p -> p.lockStats().contended())

@@ -1,5 +1,7 @@
 package org.arbiter.grm.capacity;
 
+import java.util.ArrayDeque;
+
 /*
  * Design note — queue-monitoring capacity estimation (000 §5.3).
  *
@@ -65,11 +67,11 @@ final class QueueMonitoringEstimator implements CapacityEstimator {
     private double previousMeanQueue = Double.NaN;
     private double previousMu;
     /** (backlog seconds, requests taken into service in them) of recent periods, newest last. */
-    private final java.util.ArrayDeque<double[]> backlog = new java.util.ArrayDeque<>();
+    private final ArrayDeque<double[]> backlog = new ArrayDeque<>();
     private double backlogSeconds;
     private double backlogAccepted;
     /** μ of the last periods in which arrivals found a queue (the server was busy throughout). */
-    private final java.util.ArrayDeque<Double> backloggedMu = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Double> backloggedMu = new ArrayDeque<>();
 
     QueueMonitoringEstimator(double dropRatioBound, double forecastSeconds, double alpha) {
         if (!(dropRatioBound > 0 && dropRatioBound < 1)) {

@@ -1,5 +1,6 @@
 package org.arbiter.grm.concurrency;
 
+import java.util.stream.IntStream;
 import org.arbiter.grm.model.QuadraticLeastSquares;
 
 /*
@@ -100,7 +101,7 @@ final class KneeFit implements ConcurrencyController {
 
     /** a, b, c ≥ 0 minimising Σ (aN² + bN + c − L)², or null with too little data. */
     double[] fit() {
-        long distinct = java.util.stream.IntStream.range(0, size).mapToDouble(i -> Math.round(n[i] * 10) / 10.0).distinct().count();
+        long distinct = IntStream.range(0, size).mapToDouble(i -> Math.round(n[i] * 10) / 10.0).distinct().count();
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
         for (int i = 0; i < size; i++) {

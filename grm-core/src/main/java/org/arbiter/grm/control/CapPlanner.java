@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,7 @@ final class CapPlanner {
      */
     record LeftOut(Map<String, Allocation> held, List<Planned> newlyGone) {
         LeftOut {
-            held = java.util.Collections.unmodifiableMap(new TreeMap<>(held));
+            held = Collections.unmodifiableMap(new TreeMap<>(held));
             newlyGone = List.copyOf(newlyGone);
         }
     }

@@ -2,6 +2,7 @@ package org.arbiter.grm.control;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +96,7 @@ public final class OverrideBook {
                 newest.merge(new Flow(o.gateway(), o.cls()), o, EffectiveClass::newer);
             }
         }
-        Map<Flow, Double> out = new java.util.LinkedHashMap<>();
+        Map<Flow, Double> out = new LinkedHashMap<>();
         newest.forEach((f, o) -> out.put(f, o.value()));
         return out;
     }

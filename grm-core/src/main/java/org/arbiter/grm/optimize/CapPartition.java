@@ -1,6 +1,7 @@
 package org.arbiter.grm.optimize;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class CapPartition {
                 order[i] = i;
             }
             final int[] nn = n;
-            java.util.Arrays.sort(order, (a, b) -> {
+            Arrays.sort(order, (a, b) -> {
                 double ra = ideal[a] - nn[a] + debt[a];
                 double rb = ideal[b] - nn[b] + debt[b];
                 int c = Double.compare(rb, ra);

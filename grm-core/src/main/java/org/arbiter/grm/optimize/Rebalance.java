@@ -1,5 +1,7 @@
 package org.arbiter.grm.optimize;
 
+import java.util.List;
+
 /*
  * Design note — handing back units a flow cannot use.
  *
@@ -41,7 +43,7 @@ public final class Rebalance {
      * @param eligible     per item, whether it takes part (others keep their units)
      * @return the rebalanced allocation, Σ unchanged
      */
-    public static int[] apply(java.util.List<? extends Optimizer.Item> items, int[] units, double[] demandUnits,
+    public static int[] apply(List<? extends Optimizer.Item> items, int[] units, double[] demandUnits,
                               boolean[] eligible) {
         int n = items.size();
         int[] out = units.clone();
@@ -96,7 +98,7 @@ public final class Rebalance {
     }
 
     /** Gives {@code total} units in proportion to {@code share}, within the upper bounds; returns what was given. */
-    private static long give(java.util.List<? extends Optimizer.Item> items, int[] out, double[] share, double shareSum,
+    private static long give(List<? extends Optimizer.Item> items, int[] out, double[] share, double shareSum,
                              long total) {
         int n = out.length;
         long given = 0;

@@ -3,6 +3,7 @@ package org.arbiter.grm.sizing;
 import java.util.List;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.message.ServerState;
 import org.arbiter.grm.concurrency.ConcurrencyController;
 
 /**
@@ -48,7 +49,7 @@ final class AutoConcurrency {
      */
     void update(FleetSample m, ServerPower power) {
         for (int i = 0; i < servers.size(); i++) {
-            if (controllers[i] != null && power.state(i) == org.arbiter.common.message.ServerState.ON
+            if (controllers[i] != null && power.state(i) == ServerState.ON
                     && m.throughput[i] > 0) {
                 controllers[i].update(new ConcurrencyController.Sample(m.meanInFlight[i],
                         m.serviceWeighted[i] / m.throughput[i], m.throughput[i], m.abandon()));

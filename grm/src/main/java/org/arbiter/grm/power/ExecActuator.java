@@ -1,5 +1,6 @@
 package org.arbiter.grm.power;
 
+import java.io.File;
 import org.arbiter.grm.control.GrmCore.Seen;
 
 import static java.util.Objects.requireNonNull;
@@ -62,7 +63,7 @@ public final class ExecActuator implements PowerActuator {
             out = Files.createTempFile("arbiter-power-", ".out");
             err = Files.createTempFile("arbiter-power-", ".err");
             ProcessBuilder b = new ProcessBuilder(List.of("sh", "-c", command))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());
             b.environment().put("ARBITER_SERVER", server.id());

@@ -8,8 +8,10 @@ import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.arbiter.common.bus.Refusals;
@@ -107,7 +109,7 @@ final class GrmMetrics {
                         .sum() - fleetView.inState(ServerState.OFF))
                 .description("servers drawing power: every state but OFF (ON, BOOTING, DRAINING)").register(r);
         for (ServerState s : ServerState.values()) {
-            Gauge.builder("arbiter.fleet.servers", () -> fleetView.inState(s)).tag("state", s.name().toLowerCase(java.util.Locale.ROOT))
+            Gauge.builder("arbiter.fleet.servers", () -> fleetView.inState(s)).tag("state", s.name().toLowerCase(Locale.ROOT))
                     .description("servers in each power state, the model's").register(r);
         }
         FunctionCounter.builder("arbiter.grm.energy", this, m -> m.fleetView.joules()).baseUnit("joules")
@@ -197,7 +199,7 @@ final class GrmMetrics {
             @Override
             public String getPredictionErrors() {
                 StringJoiner out = new StringJoiner(",");
-                new java.util.TreeMap<>(predictionErrors).forEach((c, e) -> out.add(String.format(java.util.Locale.ROOT,
+                new TreeMap<>(predictionErrors).forEach((c, e) -> out.add(String.format(Locale.ROOT,
                         "%s=%.3f (%d)", c, e.meanAbs(), e.samples())));
                 return out.toString();
             }

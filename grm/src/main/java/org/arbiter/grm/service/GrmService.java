@@ -14,6 +14,7 @@ import java.util.function.Function;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.bus.Refusals;
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
@@ -86,7 +87,7 @@ public final class GrmService implements AutoCloseable {
         this.allocationRefusals = new Refusals(registry, bus.topics().allocation(), LOG, System::nanoTime);
         this.powerRefusals = new Refusals(registry, bus.topics().power(), LOG, System::nanoTime);
         this.meters = new GrmMetrics(registry, this::isLeader,
-                config.classes().stream().map(org.arbiter.common.config.ClassConfig::name).toList());
+                config.classes().stream().map(ClassConfig::name).toList());
     }
 
     /**

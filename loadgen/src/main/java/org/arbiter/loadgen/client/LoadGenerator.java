@@ -6,6 +6,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -25,6 +26,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -231,7 +233,7 @@ public final class LoadGenerator {
     }
 
     /** Marks that an answer started (any byte), before the codec sees it. */
-    private static final class AnswerStarted extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private static final class AnswerStarted extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Conn c = ctx.channel().attr(ClientHandler.CONN).get();
@@ -243,7 +245,7 @@ public final class LoadGenerator {
     }
 
     private static final class ClientHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
-        static final io.netty.util.AttributeKey<Conn> CONN = io.netty.util.AttributeKey.valueOf("arbiter.loadgen.conn");
+        static final AttributeKey<Conn> CONN = AttributeKey.valueOf("arbiter.loadgen.conn");
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response) {

@@ -16,8 +16,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * Records every request's outcome by class and phase and writes summary.json, timeseries.jsonl
@@ -292,14 +296,14 @@ public final class ResultRecorder {
             targets.forEach((c, t) -> {
                 if (t > 0) {
                     rt.addSeries(c + " target", List.of(0.0, end), List.of(t, t))
-                            .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE)
-                            .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+                            .setMarker(SeriesMarkers.NONE)
+                            .setLineStyle(SeriesLines.DASH_DASH);
                 }
             });
             BitmapEncoder.saveBitmap(rt, dir.resolve("response-time.png").toString(), BitmapEncoder.BitmapFormat.PNG);
             BitmapEncoder.saveBitmap(x, dir.resolve("throughput.png").toString(), BitmapEncoder.BitmapFormat.PNG);
         }
-        org.knowm.xchart.CategoryChart outcomes = new org.knowm.xchart.CategoryChartBuilder().width(900).height(450)
+        CategoryChart outcomes = new CategoryChartBuilder().width(900).height(450)
                 .title("Outcomes per class").xAxisTitle("class").yAxisTitle("requests").build();
         outcomes.getStyler().setStacked(true);
         List<String> names = new ArrayList<>(total.keySet());

@@ -41,6 +41,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -444,7 +445,7 @@ public final class SimServer implements AutoCloseable {
                             ctx.close();
                         }
                     });
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                } catch (RejectedExecutionException e) {
                     ctx.close(); // closing
                 }
                 return;
@@ -460,7 +461,7 @@ public final class SimServer implements AutoCloseable {
                             ctx.close();
                         }
                     });
-                } catch (java.util.concurrent.RejectedExecutionException e) {
+                } catch (RejectedExecutionException e) {
                     ctx.close(); // closing
                 }
                 return;
