@@ -91,7 +91,7 @@ final class KafkaAclsCommandTest {
                     "--bootstrap", kafka.bootstrap())).isZero();
             assertThat(out.toString()).contains("applied on " + kafka.bootstrap() + ": 36 ACL bindings; topics created: ");
             try (Admin admin = Admin.create(kafka.superUserProperties())) {
-                assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS)).hasSize(36);
+                assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(36);
             }
             assertThat(run("kafka", "acls", "--config", f.toString(), "--format", "table", "--apply",
                     "--bootstrap", kafka.bootstrap())).isZero();

@@ -87,8 +87,10 @@ final class KafkaCommandProcessTest {
                 return null;
             }
         });
-        String line = ready.get(15, TimeUnit.SECONDS);
-        assertThat(line).as("ready line within 15 s").isNotNull();
+        // A guard for a busy machine, not a verdict on start-up time: a clean-clone run with other test
+        // JVMs beside it saw the broker's JVM take more than 15 s to print its ready line.
+        String line = ready.get(90, TimeUnit.SECONDS);
+        assertThat(line).as("ready line (the process printed it before its output ended)").isNotNull();
         // Keep draining output so the child never blocks on a full pipe.
         CompletableFuture.runAsync(() -> {
             try {

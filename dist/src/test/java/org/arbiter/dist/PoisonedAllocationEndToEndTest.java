@@ -110,7 +110,7 @@ final class PoisonedAllocationEndToEndTest {
             long forgedEpoch = Instant.now().toEpochMilli() + 20_000;
             long t1 = System.nanoTime();
             run.bus.publisher(topic).publish(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 77.0, "premium", 1.0),
-                    Map.of("s1", 1), "forged", forgedEpoch)).get(10, TimeUnit.SECONDS);
+                    Map.of("s1", 1), "forged", forgedEpoch)).get(30, TimeUnit.SECONDS);
             awaitTrue("the GRM outranks the forged epoch", 10, () -> g1.allocation().epoch() > forgedEpoch
                     && fromGrm(g1.allocation().source()));
             double forgedPeriods = periods(t1);
@@ -119,7 +119,7 @@ final class PoisonedAllocationEndToEndTest {
             // 3. A record from an absurd future epoch (a day ahead): refused as implausible, never applied.
             Allocation beforeFuture = g1.allocation();
             run.bus.publisher(topic).publish(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 66.0),
-                    Map.of("s1", 1), "future", Instant.now().toEpochMilli() + 86_400_000L)).get(10, TimeUnit.SECONDS);
+                    Map.of("s1", 1), "future", Instant.now().toEpochMilli() + 86_400_000L)).get(30, TimeUnit.SECONDS);
             awaitTrue("the gateway counts the future epoch", 10,
                     () -> refused(g1.metrics().registry(), topic, "implausible-epoch") >= 1);
             awaitTrue("the GRM counts the future epoch", 10,
@@ -135,7 +135,7 @@ final class PoisonedAllocationEndToEndTest {
             run.bus.close();
             try (KafkaBus b = KafkaBus.connect(cluster.kafka(), "poison-writer", null)) {
                 b.publisher(topic).publish(new Allocation(1, Instant.now(), "g1", 1, Map.of("basic", 55.0),
-                        Map.of("s1", 1), "future", Instant.now().toEpochMilli() + 86_400_000L)).get(10, TimeUnit.SECONDS);
+                        Map.of("s1", 1), "future", Instant.now().toEpochMilli() + 86_400_000L)).get(30, TimeUnit.SECONDS);
             }
             long t2 = System.nanoTime();
             Running again = start(cluster, "poison-grm-2", closing);
@@ -199,7 +199,7 @@ final class PoisonedAllocationEndToEndTest {
     static void poison(KafkaProducer<String, byte[]> raw, String topic) throws Exception {
         String json = "{\"v\":1,\"at\":\"" + Instant.now() + "\",\"gateway\":\"g1\",\"version\":9223372036854775807,"
                 + "\"weights\":{\"basic\":99.0,\"premium\":1.0},\"serverCaps\":{\"s1\":1},\"source\":\"poison\"}";
-        raw.send(new ProducerRecord<>(topic, "g1", json.getBytes(StandardCharsets.UTF_8))).get(10, TimeUnit.SECONDS);
+        raw.send(new ProducerRecord<>(topic, "g1", json.getBytes(StandardCharsets.UTF_8))).get(30, TimeUnit.SECONDS);
     }
 
     static double refused(MeterRegistry registry, String topic, String reason) {
