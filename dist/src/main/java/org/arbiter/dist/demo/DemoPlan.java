@@ -1,6 +1,7 @@
 package org.arbiter.dist.demo;
 
 import java.net.URI;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.arbiter.common.config.ClassConfig;
@@ -11,6 +12,7 @@ import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.ServerConfig;
+import org.arbiter.sim.experiment.PaperPhase;
 
 /**
  * The demo's experiment, 003 §V-B, with every duration multiplied by the time scale: premium
@@ -36,8 +38,9 @@ public record DemoPlan(double durationSeconds, double timeScale) {
      */
     public static final double THINK_SECONDS = 1;
 
-    public static final List<Phase> PHASES = List.of(
-            new Phase("A", 5, 5), new Phase("B", 20, 20), new Phase("C", 5, 20), new Phase("D", 20, 5));
+    /** 003 §V-B's four phases ({@link PaperPhase}, the one list the experiments use too). */
+    public static final List<Phase> PHASES = Arrays.stream(PaperPhase.values())
+            .map(p -> new Phase(p.name(), p.premiumClients(), p.basicClients())).toList();
 
     public DemoPlan {
         if (!(durationSeconds > 0)) {

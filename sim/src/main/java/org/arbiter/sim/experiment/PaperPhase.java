@@ -1,5 +1,6 @@
 package org.arbiter.sim.experiment;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.sim.SimScenario;
@@ -37,7 +38,6 @@ public enum PaperPhase {
 
     /** The four phases, in order, as simulator scenario phases of {@code secondsPerPhase} each. */
     public static List<SimScenario.Phase> simPhases(double secondsPerPhase) {
-        return List.of(A.simPhase(secondsPerPhase), B.simPhase(secondsPerPhase), C.simPhase(secondsPerPhase),
-                D.simPhase(secondsPerPhase));
+        return Arrays.stream(values()).map(p -> p.simPhase(secondsPerPhase)).toList();
     }
 }
