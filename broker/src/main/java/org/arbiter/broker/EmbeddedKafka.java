@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -12,7 +12,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
+
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -36,6 +36,7 @@ import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
 import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.SecretFiles;
 
 /**
  * A real single-node Kafka broker in KRaft mode (broker and controller in one process), run
@@ -193,9 +194,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("log.cleaner.backoff.ms", "1000");
             if (!Files.exists(logs.resolve("meta.properties"))) {
                 Path propsFile = dataDir.resolve("server.properties");
-                try (OutputStream out = Files.newOutputStream(propsFile)) {
-                    props.store(out, "arbiter embedded kafka");
-                }
+                ByteArrayOutputStream text = new ByteArrayOutputStream();
+                props.store(text, "arbiter embedded kafka");
+                SecretFiles.writeOwnerOnly(propsFile, text.toByteArray()); // a secured broker's holds its password
                 ByteArrayOutputStream buffer = new ByteArrayOutputStream();
                 int rc;
                 try (PrintStream ps = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
@@ -268,12 +269,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         byte[] seed = new byte[18];
         new SecureRandom().nextBytes(seed);
         String password = HexFormat.of().formatHex(seed);
-        Files.writeString(file, password, StandardCharsets.UTF_8);
-        try {
-            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: the directory's own permissions protect it
-        }
+        SecretFiles.writeOwnerOnly(file, password);
         return password;
     }
 

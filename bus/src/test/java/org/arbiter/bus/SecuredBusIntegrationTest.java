@@ -84,6 +84,15 @@ final class SecuredBusIntegrationTest {
     }
 
     @Test
+    @org.junit.jupiter.api.condition.EnabledOnOs(org.junit.jupiter.api.condition.OS.LINUX)
+    void theBrokersOwnPassword_isOwnerOnly_andNoPropertiesFileQuotingItIsLeft() throws Exception {
+        Path data = dir.resolve("kafka");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(data.resolve("broker.password")))).isEqualTo("rw-------");
+        assertThat(data.resolve("server.properties")).doesNotExist();
+    }
+
+    @Test
     void admin_createsEveryTopic_andOneBindingPerGrantedOperation() throws Exception {
         Topics t = new Topics("sec.");
         assertThat(applied.topicsCreated()).containsExactlyInAnyOrderElementsOf(t.all());

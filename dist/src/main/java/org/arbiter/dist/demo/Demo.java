@@ -12,19 +12,19 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
+import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
+import org.arbiter.common.config.Cidr;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
-import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaSecurity.Role;
-import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.SecretFiles;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
-import org.arbiter.runtime.metrics.ProcessMetrics;
-import org.arbiter.common.config.Cidr;
-import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.gateway.l4.HaproxyConfig;
 import org.arbiter.gateway.l4.HaproxyProcess;
 import org.arbiter.gateway.server.Gateway;
@@ -35,6 +35,7 @@ import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
 import org.arbiter.loadgen.server.SimServer;
 import org.arbiter.loadgen.server.SimServerOptions;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 
 /**
  * The whole product in one process (003 §V-B): an embedded Kafka broker, a GRM, two gateways,
@@ -191,7 +192,7 @@ public final class Demo implements AutoCloseable {
         }
         started.push(console);
         Path passwordFile = out.resolve(PASSWORD_FILE);
-        writeOwnerOnly(passwordFile, password + "\n");
+        SecretFiles.writeOwnerOnly(passwordFile, password + "\n");
         log.printf("demo: console on %s (log in as admin with the password in %s to pin weights)%n", console.url(),
                 passwordFile.toAbsolutePath());
         consoleUrl = console.url();
@@ -293,35 +294,6 @@ public final class Demo implements AutoCloseable {
     /** The file holding this run's console admin password, mode 0600 (once ready). */
     public Path adminPasswordFile() {
         return adminPasswordFile;
-    }
-
-    /**
-     * Writes {@code text} to a new file that only its owner may read or write (POSIX 0600, set
-     * when the file is created, so no other user can open it in between); an old file there is
-     * replaced. Where the file system has no POSIX permissions, the file is made owner-only as far
-     * as {@link java.io.File#setReadable(boolean, boolean)} goes.
-     */
-    public static void writeOwnerOnly(Path file, String text) throws IOException {
-        Files.deleteIfExists(file);
-        java.util.Set<java.nio.file.attribute.PosixFilePermission> rw = java.nio.file.attribute.PosixFilePermissions
-                .fromString("rw-------");
-        boolean posix = file.toAbsolutePath().getParent().getFileSystem().supportedFileAttributeViews().contains("posix");
-        java.util.Set<java.nio.file.OpenOption> options = java.util.Set.of(java.nio.file.StandardOpenOption.CREATE_NEW,
-                java.nio.file.StandardOpenOption.WRITE);
-        try (java.nio.channels.SeekableByteChannel ch = posix
-                ? Files.newByteChannel(file, options, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(rw))
-                : Files.newByteChannel(file, options)) {
-            if (posix) {
-                Files.setPosixFilePermissions(file, rw);  // whatever the umask did
-            } else {
-                java.io.File f = file.toFile();
-                f.setReadable(false, false);
-                f.setReadable(true, true);
-                f.setWritable(false, false);
-                f.setWritable(true, true);
-            }
-            ch.write(java.nio.ByteBuffer.wrap(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        }
     }
 
     /** The gateways, g1 then g2 (once ready). */

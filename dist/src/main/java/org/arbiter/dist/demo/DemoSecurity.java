@@ -3,10 +3,10 @@ package org.arbiter.dist.demo;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
+
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -18,8 +18,9 @@ import java.util.concurrent.TimeoutException;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.KafkaSecurity.Role;
+import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.config.SecretFiles;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;
@@ -46,14 +47,7 @@ final class DemoSecurity {
             byte[] seed = new byte[12];
             rnd.nextBytes(seed);
             Path file = dir.resolve(role.key() + ".password").toAbsolutePath();
-            Files.deleteIfExists(file);
-            Files.createFile(file);
-            try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException e) {
-                // not POSIX: the output directory's permissions protect it
-            }
-            Files.writeString(file, HexFormat.of().formatHex(seed) + "\n", StandardCharsets.UTF_8);
+            SecretFiles.writeOwnerOnly(file, HexFormat.of().formatHex(seed) + "\n");
             principals.put(role, new KafkaSecurity.Principal("demo-" + role.key(), file, null, null, null));
         }
         return new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals);

@@ -1,4 +1,4 @@
-package org.arbiter.dist.demo;
+package org.arbiter.common.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
-final class PasswordFileTest {
+final class SecretFilesTest {
 
     @TempDir
     Path dir;
@@ -18,10 +18,10 @@ final class PasswordFileTest {
     @Test
     @EnabledOnOs({OS.LINUX, OS.MAC})
     void thePasswordFile_isReadableOnlyByItsOwner_andReplacesAnOldOne() throws Exception {
-        Path f = dir.resolve(Demo.PASSWORD_FILE);
+        Path f = dir.resolve("admin.password");
         Files.writeString(f, "old\n");
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-rw-rw-"));
-        Demo.writeOwnerOnly(f, "s3cret\n");
+        SecretFiles.writeOwnerOnly(f, "s3cret\n");
         assertThat(Files.readString(f)).isEqualTo("s3cret\n");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------");
     }
