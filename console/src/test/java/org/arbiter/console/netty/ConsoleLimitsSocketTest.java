@@ -67,6 +67,8 @@ final class ConsoleLimitsSocketTest {
             }
             assertThat(closed).as("closed after %d trickled bytes", sent).isTrue();
             assertThat(sent).as("bytes sent before the close (one per 100 ms, the timeout 1 s)").isLessThan(40);
+            System.out.printf("console: a request trickled a byte per 100 ms was closed after %d bytes (%.2f s)%n", sent,
+                    (System.nanoTime() - t0) / 1e9);
             // the stream, answered since it opened, is still open well past the timeout
             stream.setSoTimeout(300);
             InputStream in = stream.getInputStream();
