@@ -57,6 +57,10 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
          */
         boolean drain(boolean finalStop);
 
+        /** Counts a refused mutation by its reason ({@code unauthorized}, {@code crossOrigin}, {@code mutationsDisabled}). */
+        default void refusedMutation(String reason) {
+        }
+
         /** The exit status the process will end with after the drain under way (or that would start now). */
         default int drainExitStatus() {
             return 0;
@@ -108,6 +112,7 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
         if (!read) {
             Optional<AdminGuard.Refusal> no = guard.check(req, (InetSocketAddress) ctx.channel().localAddress());
             if (no.isPresent()) {
+                api.refusedMutation(no.get().error());
                 refuse(ctx, keepAlive, req, no.get());
                 return;
             }

@@ -193,6 +193,11 @@ public final class Gateway implements AutoCloseable {
                 }
 
                 @Override
+                public void refusedMutation(String reason) {
+                    metrics.registry().counter("arbiter.gateway.admin.refused", "reason", reason).increment();
+                }
+
+                @Override
                 public int drainExitStatus() {
                     StopCause s = stop;
                     return s == null ? 0 : s.exitStatus();

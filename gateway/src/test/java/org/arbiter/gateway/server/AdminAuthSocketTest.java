@@ -97,6 +97,10 @@ final class AdminAuthSocketTest {
                 assertThat(crossSite).as("%s cross-site", path).startsWith("HTTP/1.1 403 ");
             }
             assertThat(g.draining()).as("drained by a refused request").isFalse();
+            assertThat(g.metrics().registry().counter("arbiter.gateway.admin.refused", "reason", "unauthorized").count())
+                    .isEqualTo(6);
+            assertThat(g.metrics().registry().counter("arbiter.gateway.admin.refused", "reason", "crossOrigin").count())
+                    .isEqualTo(9);
             assertThat(g.fileReloadRuns()).as("reloads run by refused requests").isZero();
             assertThat(g.configVersion().counter()).isZero();
             assertThat(DrainSocketTest.adminGet(admin, "/ready").status()).as("reads stay open").isEqualTo(200);
