@@ -288,8 +288,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * The admin port's limits, which the GRM's admin server shares: {@code gateways[].adminMaxConnections},
-     * {@code dispatch.maxHeaderBytes}, {@code dispatch.idleTimeout}.
+     * The admin port's limits: {@code gateways[].adminMaxConnections}, {@code dispatch.maxHeaderBytes},
+     * {@code dispatch.idleTimeout} (the GRM's admin endpoint takes the same keys, with the default cap).
      */
     static AdminLimits adminLimits(ClusterConfig cluster, GatewayConfig gc) {
         return AdminLimits.of(gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
@@ -375,13 +375,20 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * {@link #drain()}, recording why ({@link #stopCause()}, and so the process's exit status). Only
-     * the call that starts the drain records its cause. Thread-safe.
+     * {@link #drain()}, recording why ({@link #stopCause()}, and so the process's exit status). A
+     * stop asked for while a restart drain runs (SIGTERM, {@code final=true}) makes it a stop: the
+     * process then exits 0. Thread-safe.
      */
     public boolean drain(StopCause why) {
         requireNonNull(why, "why");
         synchronized (drained) {
-            if (closed || !lifecycle.beginDrain(System.nanoTime())) {
+            if (closed) {
+                return false;
+            }
+            if (!lifecycle.beginDrain(System.nanoTime())) {
+                if (why != StopCause.RESTART && stop == StopCause.RESTART) {
+                    stop = why;
+                }
                 return false;
             }
             stop = why;

@@ -151,15 +151,21 @@ final class AdminAuthSocketTest {
     }
 
     @Test
-    void aFinalDrain_exitsZero_andAnUnknownFinalValueIsRefused() throws Exception {
+    void aFinalRequest_makesARestartDrainFinal_andAnUnknownFinalValueIsRefused() throws Exception {
         try (var backend = GatewayTestSupport.backend(0);
              Gateway g = start(backend.url(), "gateway: {adminTokenFile: '" + GatewayTestSupport.adminTokenFile() + "'}")) {
             assertThat(post(g.adminPort(), "/drain?final=yes", TOKEN)).startsWith("HTTP/1.1 400 ")
                     .contains("final: yes (expected: true or false)");
             assertThat(g.draining()).isFalse();
+            assertThat(post(g.adminPort(), "/drain", TOKEN)).startsWith("HTTP/1.1 202 ")
+                    .contains("\"started\":true", "\"exitStatus\":75");
+            assertThat(g.stopCause()).isEqualTo(StopCause.RESTART);
+            // a stop asked for during a restart drain makes it final
             assertThat(post(g.adminPort(), "/drain?final=true", TOKEN)).startsWith("HTTP/1.1 202 ")
-                    .contains("\"exitStatus\":0");
+                    .contains("\"started\":false", "\"exitStatus\":0");
             assertThat(g.stopCause()).isEqualTo(StopCause.FINAL);
+            assertThat(post(g.adminPort(), "/drain", TOKEN)).as("and a later restart request does not undo it")
+                    .contains("\"exitStatus\":0");
         }
     }
 
