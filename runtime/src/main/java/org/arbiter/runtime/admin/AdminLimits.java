@@ -2,7 +2,7 @@ package org.arbiter.runtime.admin;
 
 /**
  * What an admin port allows one client: open connections, request-head size, and how long a
- * connection may take to deliver a complete request.
+ * connection may take to deliver a complete request. Immutable and thread-safe.
  *
  * @param maxConnections      open connections beyond this get 503 and are closed before any byte is read, ≥ 1
  * @param maxHeaderBytes      larger request heads get 431, ≥ 256
