@@ -1,5 +1,9 @@
 package org.arbiter.gateway;
 
+import java.io.UncheckedIOException;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -50,6 +54,30 @@ public final class GatewayTestSupport {
 
     public static Http http(int port) throws IOException {
         return new Http(port);
+    }
+
+    /** The token in {@link #adminTokenFile()}; admin-port mutations send it as {@code Authorization: Bearer ...}. */
+    public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+    /** {@code Authorization: Bearer} with {@link #ADMIN_TOKEN}, as a header line of a raw request. */
+    public static final String ADMIN_AUTHORIZATION = "Authorization: Bearer " + ADMIN_TOKEN + "\r\n";
+
+    private static Path adminTokenFile;
+
+    /** A file holding {@link #ADMIN_TOKEN}, mode 0600 ({@code gateway.adminTokenFile}); one per test JVM. */
+    public static synchronized Path adminTokenFile() {
+        if (adminTokenFile == null) {
+            try {
+                Path f = Files.createTempFile("arbiter-admin-token", ".txt",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.writeString(f, ADMIN_TOKEN + "\n", StandardCharsets.US_ASCII);
+                f.toFile().deleteOnExit();
+                adminTokenFile = f;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return adminTokenFile;
     }
 
     public static ClusterConfig twoClasses(int limit, String timeout, String... serverUrls) {

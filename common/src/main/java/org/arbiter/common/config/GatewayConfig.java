@@ -21,10 +21,12 @@ import static java.util.Objects.requireNonNull;
  * @param tls                  TLS termination on the request port (h2 and http/1.1 by ALPN), or {@link TlsConfig#OFF}
  * @param http2                HTTP/2 on the request port: h2 by ALPN with TLS, h2c by prior knowledge or
  *                             {@code Upgrade: h2c} without
+ * @param adminHost            the address the admin port binds: 127.0.0.1 unless configured otherwise (not
+ *                             {@code host}: the admin port is for the machine's own health checks and operators)
  */
 public record GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
                             double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
-                            boolean proxyProtocol, TlsConfig tls, boolean http2) {
+                            boolean proxyProtocol, TlsConfig tls, boolean http2, String adminHost) {
 
     /** Default drain timeout (30 s). */
     public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = GatewaysSection.DRAIN_TIMEOUT.defaultValue();
@@ -37,6 +39,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         requireNonNull(tls, "tls");
         requireNonNull(id, "id");
         requireNonNull(host, "host");
+        requireNonNull(adminHost, "adminHost");
         if (!(drainTimeoutSeconds >= 0) || Double.isInfinite(drainTimeoutSeconds)) {
             throw new IllegalArgumentException("drainTimeout: " + drainTimeoutSeconds + " (expected: >= 0)");
         }
@@ -49,6 +52,14 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         if (adminMaxConnections < 1) {
             throw new IllegalArgumentException("adminMaxConnections: " + adminMaxConnections + " (expected: >= 1)");
         }
+    }
+
+    /** As above with the admin port on 127.0.0.1. */
+    public GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
+                         double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
+                         boolean proxyProtocol, TlsConfig tls, boolean http2) {
+        this(id, host, port, adminPort, drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections,
+                drainDelaySeconds, proxyProtocol, tls, http2, DEFAULT_ADMIN_HOST);
     }
 
     /** As above without TLS, with HTTP/2. */
@@ -67,6 +78,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
 
     /** The default {@code host}. */
     public static final String DEFAULT_HOST = GatewaysSection.HOST.defaultValue();
+    /** The default {@code adminHost} (127.0.0.1). */
+    public static final String DEFAULT_ADMIN_HOST = GatewaysSection.ADMIN_HOST.defaultValue();
     /** The default {@code port}. */
     public static final int DEFAULT_PORT = GatewaysSection.PORT.defaultValue();
 
@@ -89,7 +102,8 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     public Builder toBuilder() {
         return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
                 .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections)
-                .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol).tls(tls).http2(http2);
+                .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol).tls(tls).http2(http2)
+                .adminHost(adminHost);
     }
 
     /**
@@ -108,6 +122,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         private boolean proxyProtocol;
         private TlsConfig tls = TlsConfig.OFF;
         private boolean http2 = true;
+        private String adminHost = DEFAULT_ADMIN_HOST;
 
         private Builder(String id) {
             this.id = requireNonNull(id, "id");
@@ -173,10 +188,16 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
             return this;
         }
 
+        /** {@code adminHost}; default 127.0.0.1. */
+        public Builder adminHost(String adminHost) {
+            this.adminHost = adminHost;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
                     drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, drainDelaySeconds, proxyProtocol,
-                    tls, http2);
+                    tls, http2, adminHost);
         }
     }
 }

@@ -16,8 +16,13 @@ import java.util.List;
  * @param accessLog      the access log, or {@link AccessLog#OFF}
  * @param threads        the data plane's event loops per gateway; 0: one per core
  * @param transport      the socket transport of the data plane
+ * @param adminTokenFile the file holding the bearer token that admin-port mutations ({@code POST /drain},
+ *                       {@code POST /reload}) must present; null: none, and mutations are refused (403).
+ *                       Read, and its mode checked, when a gateway starts, not when the file is loaded: the
+ *                       GRM and the console read the same cluster file without access to it
  */
-public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
+public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport,
+                                String adminTokenFile) {
 
     public static final GatewayHttpConfig DEFAULT = new GatewayHttpConfig(List.of(), AccessLog.OFF);
 
@@ -28,14 +33,22 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
         trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies"));
         requireNonNull(accessLog, "accessLog");
         requireNonNull(transport, "transport");
+        if (adminTokenFile != null && adminTokenFile.isBlank()) {
+            throw new IllegalArgumentException("adminTokenFile: an empty string (expected: a file path, or absent)");
+        }
         if (threads < 0 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: 0..." + MAX_THREADS + ", 0 for one per core)");
         }
     }
 
-    /** One loop per core, the transport chosen at start. */
+    /** One loop per core, the transport chosen at start, no admin token. */
     public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog) {
         this(trustedProxies, accessLog, 0, Transport.AUTO);
+    }
+
+    /** Without an admin token (admin-port mutations are refused). */
+    public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
+        this(trustedProxies, accessLog, threads, transport, null);
     }
 
     /** The number of event loops to run: {@link #threads}, or the number of cores when it is 0. */
@@ -45,7 +58,12 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
 
     /** This configuration with {@code n} event loops (0: one per core). */
     public GatewayHttpConfig withThreads(int n) {
-        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport);
+        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport, adminTokenFile);
+    }
+
+    /** This configuration with the admin token in {@code file} (null: none). */
+    public GatewayHttpConfig withAdminTokenFile(String file) {
+        return new GatewayHttpConfig(trustedProxies, accessLog, threads, transport, file);
     }
 
     /**

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * The {@code gateway} section, declared once: what every gateway's HTTP front end shares (trusted
- * proxies, access log, event loops and transport).
+ * proxies, access log, event loops and transport, the admin token file).
  *
  * <p>Stateless and thread-safe.
  */
@@ -51,8 +51,18 @@ final class GatewayHttpSection {
             "the event loops' socket transport: `auto` is epoll where Netty's native library loads, else NIO; a named "
                     + "native transport that cannot load stops the start with the reason");
 
+    static final ConfigKey<GatewayHttpConfig, String> ADMIN_TOKEN_FILE = string("adminTokenFile",
+            GatewayHttpConfig::adminTokenFile, null,
+            "the file holding the bearer token that the admin port's mutations (`POST /drain`, `POST /reload`) must "
+                    + "send as `Authorization: Bearer <token>`; without it they are refused with 403. Reads stay open. "
+                    + "Read when a gateway starts, which refuses to start if the file is readable by group or others, "
+                    + "empty, or not one token of at least 16 visible characters "
+                    + "([operations](operations.md#admin-port-token-exit-statuses))")
+            .docDefault("none (mutations refused)")
+            .docRule("a file path; the file: mode 0600 or 0400, one token (e.g. `openssl rand -hex 32`)");
+
     static final List<ConfigKey<GatewayHttpConfig, ?>> KEYS = List.of(TRUSTED_PROXIES, ACCESS_LOG_PATH,
-            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT);
+            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT, ADMIN_TOKEN_FILE);
 
     static GatewayHttpConfig read(Node g) {
         List<Cidr> trusted = new ArrayList<>();
@@ -92,8 +102,14 @@ final class GatewayHttpSection {
         a.finish();
         int threads = THREADS.read(g);
         GatewayHttpConfig.Transport transport = TRANSPORT.read(g);
+        String adminTokenFile = ADMIN_TOKEN_FILE.read(g);
+        if (adminTokenFile != null && adminTokenFile.isBlank()) {
+            g.error("adminTokenFile", "an empty string (expected: a file path, or absent)");
+            adminTokenFile = null;
+        }
         g.finish();
-        return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport);
+        return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport,
+                adminTokenFile);
     }
 
     /** Gateways that ask for PROXY headers need the switch's addresses among the trusted proxies. */

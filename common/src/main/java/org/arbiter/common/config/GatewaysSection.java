@@ -36,8 +36,13 @@ final class GatewaysSection {
             v -> v >= 0 && v <= 65535, "0..65535", "the request port").docRule("0..65535, unique (0 = any free port)");
     static final ConfigKey<GatewayConfig, Integer> ADMIN_PORT = integer("adminPort", GatewayConfig::adminPort, 8180,
             v -> v >= 0 && v <= 65535, "0..65535",
-            "`/health`, `/ready`, `/allocation`, `/stats`, `/metrics` (Prometheus text), `POST /drain`")
+            "`/health`, `/ready`, `/allocation`, `/stats`, `/metrics` (Prometheus text); `POST /drain`, `POST /reload` "
+                    + "with the token of `gateway.adminTokenFile`")
             .docDefault("port + 100").docRule("0..65535, unique");
+    static final ConfigKey<GatewayConfig, String> ADMIN_HOST = string("adminHost", GatewayConfig::adminHost, "127.0.0.1",
+            "address the admin port binds; not `host`: set it (e.g. to `0.0.0.0`) only when a health checker or "
+                    + "scraper on another machine must reach `/ready` or `/metrics`")
+            .docRule("an address");
     static final ConfigKey<GatewayConfig, Double> DRAIN_TIMEOUT = duration("drainTimeout",
             GatewayConfig::drainTimeoutSeconds, 30, v -> v >= 0 && v <= 3600, "0..1h",
             "on SIGTERM or `POST /drain`, queued and in-flight requests are answered normally for this long; what is "
@@ -78,7 +83,7 @@ final class GatewaysSection {
             "HTTP/2 on the request port: `h2` by ALPN with `tls`, `h2c` by prior knowledge or `Upgrade: h2c` without; "
                     + "false: HTTP/1.1 only (an HTTP/2 preface gets 505) ([gateway.md](gateway.md#http2))");
 
-    static final List<ConfigKey<GatewayConfig, ?>> KEYS = List.of(ID, HOST, PORT, ADMIN_PORT, DRAIN_TIMEOUT,
+    static final List<ConfigKey<GatewayConfig, ?>> KEYS = List.of(ID, HOST, PORT, ADMIN_PORT, ADMIN_HOST, DRAIN_TIMEOUT,
             STARTUP_GRACE, ADMIN_MAX_CONNECTIONS, DRAIN_DELAY, PROXY_PROTOCOL, HTTP2, TLS_CERT_KEY, TLS_PROTOCOLS,
             TLS_SNI);
 
@@ -92,6 +97,7 @@ final class GatewaysSection {
             String host = HOST.read(g);
             int port = PORT.read(g);
             int adminPort = ADMIN_PORT.read(g, GatewayConfig.defaultAdminPort(port));
+            String adminHost = ADMIN_HOST.read(g);
             double drainTimeout = DRAIN_TIMEOUT.read(g);
             double startupGrace = STARTUP_GRACE.read(g);
             int adminMaxConnections = ADMIN_MAX_CONNECTIONS.read(g);
@@ -114,7 +120,8 @@ final class GatewaysSection {
                     g.error("adminPort", adminPort + " (expected: a port no other gateway uses)");
                 }
                 gateways.add(new GatewayConfig(id, host, port, adminPort, drainTimeout, startupGrace,
-                        adminMaxConnections, drainDelay, proxyProtocol, tls, http2));
+                        adminMaxConnections, drainDelay, proxyProtocol, tls, http2,
+                        adminHost == null ? ADMIN_HOST.defaultValue() : adminHost));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {

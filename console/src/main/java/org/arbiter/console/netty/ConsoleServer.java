@@ -30,16 +30,22 @@ import java.util.function.Supplier;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.console.ConsoleFeed;
 import org.arbiter.console.ConsoleState;
 import org.arbiter.console.auth.Authenticator;
+import org.arbiter.runtime.admin.ConnectionCap;
+import org.arbiter.runtime.admin.RequestDeadline;
 
 /**
  * The console's HTTP server: Netty on NIO, one {@link ConsoleHttpHandler} per connection behind
  * {@code HttpServerCodec}, keep-alive handling and a 64 KiB {@code HttpObjectAggregator} (larger
  * bodies get 413), connections idle for 60 s closed (event streams get a heartbeat every 15 s
- * instead). PBKDF2 checks and publishing run on two worker threads of their own.
+ * instead). With the admin ports' limits: at most {@link #MAX_CONNECTIONS} open connections (503
+ * beyond), and a connection that has not delivered a complete request within
+ * {@code dispatch.idleTimeout} of opening or of its last answer is closed, however slowly it trickles.
+ * PBKDF2 checks and publishing run on two worker threads of their own.
  *
  * <p>Thread-safe: start and close from any thread.
  */
@@ -47,6 +53,8 @@ public final class ConsoleServer implements AutoCloseable {
 
     static final int MAX_BODY_BYTES = 64 * 1024;
     static final int MAX_STREAMS = 64;
+    /** Open connections beyond this get 503 and are closed before any byte is read (the admin ports' default). */
+    static final int MAX_CONNECTIONS = GatewayConfig.DEFAULT_ADMIN_MAX_CONNECTIONS;
 
     private final EventLoopGroup group;
     private final ExecutorService blocking;
@@ -90,6 +98,10 @@ public final class ConsoleServer implements AutoCloseable {
         ConsoleHttpHandler.Shared shared = new ConsoleHttpHandler.Shared(state, feed, auth, overrides, clock, blocking,
                 events, new StaticFiles(), mapper, configView(state.config()), new AtomicInteger(), metrics);
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
+        // the admin ports' limits (runtime's AdminServer): a connection cap, and a request timeout that a
+        // trickled request does not reset (the idle handler below is reset by every byte)
+        ConnectionCap cap = new ConnectionCap(MAX_CONNECTIONS, "console");
+        long requestTimeoutNanos = (long) (state.config().dispatch().idleTimeoutSeconds() * 1e9);
         try {
             Channel ch = new ServerBootstrap()
                     .group(group)
@@ -99,10 +111,12 @@ public final class ConsoleServer implements AutoCloseable {
                         @Override
                         protected void initChannel(SocketChannel c) {
                             c.pipeline()
+                                    .addLast(cap)
                                     .addLast(new IdleStateHandler(60, 0, 0, TimeUnit.SECONDS))
                                     .addLast(new HttpServerCodec(4096, 16 * 1024, 8192))
                                     .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new HttpObjectAggregator(MAX_BODY_BYTES))
+                                    .addLast(new RequestDeadline(requestTimeoutNanos))
                                     .addLast(new ConsoleHttpHandler(shared));
                         }
                     })

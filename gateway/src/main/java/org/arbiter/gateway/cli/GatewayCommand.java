@@ -15,6 +15,7 @@ import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.gateway.server.StopCause;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -78,6 +79,7 @@ public final class GatewayCommand implements Callable<Integer> {
         }
         // SIGTERM (and SIGINT) start a graceful drain; the process exits 0 once it is done. Without
         // the signal API, a shutdown hook drains instead (the exit status is then the signal's).
+        // A drain asked for over the admin port exits 75 (restart) or, with final=true, 0 (StopCause).
         boolean handled = onSignals(() -> {
             if (!gateway.drain()) {
                 err.println("gateway: already draining; a second signal is ignored (SIGKILL stops at once)");
@@ -109,8 +111,8 @@ public final class GatewayCommand implements Callable<Integer> {
             gateway.close();
         }, "gateway-shutdown"));
         PrintWriter out = spec.commandLine().getOut();
-        out.println("gateway " + id + " ready on " + gateway.host() + ":" + gateway.port() + " (admin " + gateway.host()
-                + ":" + gateway.adminPort() + ")");
+        out.println("gateway " + id + " ready on " + gateway.host() + ":" + gateway.port() + " (admin "
+                + gateway.adminHost() + ":" + gateway.adminPort() + ")");
         out.flush();
         DrainReport report;
         try {
@@ -120,8 +122,13 @@ public final class GatewayCommand implements Callable<Integer> {
         }
         gateway.close();
         out.println("gateway " + id + " " + (report == null ? "drain overran drainTimeout; closed" : Gateway.describe(report)));
+        StopCause stop = gateway.stopCause();
+        if (stop == StopCause.RESTART) {
+            out.println("gateway " + id + ": drained on POST /drain; exiting " + stop.exitStatus()
+                    + " so that the service manager starts it again (POST /drain?final=true exits 0)");
+        }
         out.flush();
-        return 0;
+        return stop.exitStatus();
     }
 
     /**

@@ -97,6 +97,9 @@ public final class HaproxyConfig {
             if (isWildcard(g.host())) {
                 errors.add("gateways[" + i + "].host: " + g.host() + " (expected: an address the switch can reach,"
                         + " not a wildcard)");
+            } else if (!g.adminHost().equals(g.host()) && !isWildcard(g.adminHost())) {
+                errors.add("gateways[" + i + "].adminHost: " + g.adminHost() + " (expected: " + g.host()
+                        + " (the host) or a wildcard: the switch checks /ready at host:adminPort)");
             }
             if (g.port() == 0 || g.adminPort() == 0) {
                 errors.add("gateways[" + i + "]: port " + g.port() + ", adminPort " + g.adminPort()

@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -36,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * certificates (also when a PEM file changes on disk), and reports what was applied and what
  * needs a restart. Reloads are applied one at a time.
  *
+ * <p>Reloads of the file ({@code POST /reload}, SIGHUP) and the certificate watch run on a thread of
+ * their own, never on the admin event loop (a reload may wait up to 10 s for the data plane);
+ * reload requests made while one runs share the next run ({@link Coalescer}).
+ *
  * <p>Thread-safe.
  */
 final class ConfigReloader {
@@ -51,6 +57,8 @@ final class ConfigReloader {
     private volatile ClusterConfig cluster;
     private volatile Path configFile;
     private long configCounter;
+    private final ScheduledExecutorService worker;
+    private final Coalescer<ReloadReport> fileReloads;
 
     ConfigReloader(String id, ClusterConfig cluster, boolean standalone, DataPlane plane, ProxyInitializer initializer,
                    BooleanSupplier closed) {
@@ -60,6 +68,27 @@ final class ConfigReloader {
         this.plane = plane;
         this.initializer = initializer;
         this.closed = closed;
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gateway-" + id + "-reload");
+            t.setDaemon(true);
+            return t;
+        });
+        this.fileReloads = new Coalescer<>(worker, this::reloadFileNow);
+    }
+
+    /** Checks the PEM files for changes every {@code periodSeconds} (on the reload thread). */
+    void watchCertificates(long periodSeconds) {
+        worker.scheduleWithFixedDelay(this::watchCertificates, periodSeconds, periodSeconds, TimeUnit.SECONDS);
+    }
+
+    /** Stops the reload thread (a reload under way is interrupted; later requests fail). */
+    void close() {
+        worker.shutdownNow();
+    }
+
+    /** File reloads run so far (each answered at least one request). */
+    long fileReloadRuns() {
+        return fileReloads.runs();
     }
 
     /** The file {@link #reloadFile()} reads (the CLI sets it to {@code --config}). */
@@ -68,11 +97,16 @@ final class ConfigReloader {
     }
 
     /**
-     * Reads the file set with {@link #reloadFrom} and applies it ({@link #reload(ClusterConfig)}).
-     * Fails with {@link org.arbiter.common.config.ConfigException} when the file is invalid (nothing
-     * is applied then). Thread-safe.
+     * Reads the file set with {@link #reloadFrom} and applies it ({@link #reload(ClusterConfig)}), on
+     * the reload thread; requests made while a reload runs share the next one, which reads the file
+     * after they were made. Fails with {@link org.arbiter.common.config.ConfigException} when the file
+     * is invalid (nothing is applied then). Thread-safe; never blocks.
      */
     public CompletableFuture<ReloadReport> reloadFile() {
+        return fileReloads.request();
+    }
+
+    private CompletableFuture<ReloadReport> reloadFileNow() {
         Path f = configFile;
         if (f == null) {
             return CompletableFuture.failedFuture(new IllegalStateException(
@@ -112,6 +146,7 @@ final class ConfigReloader {
             compare(notApplied, "host", before.host(), after.host());
             compare(notApplied, "port", before.port(), after.port());
             compare(notApplied, "adminPort", before.adminPort(), after.adminPort());
+            compare(notApplied, "adminHost", before.adminHost(), after.adminHost());
             compare(notApplied, "proxyProtocol", before.proxyProtocol(), after.proxyProtocol());
             compare(notApplied, "http2", before.http2(), after.http2());
             compare(notApplied, "drainTimeout", before.drainTimeoutSeconds(), after.drainTimeoutSeconds());
@@ -119,7 +154,7 @@ final class ConfigReloader {
             compare(notApplied, "startupGrace", before.startupGraceSeconds(), after.startupGraceSeconds());
             compare(notApplied, "adminMaxConnections", before.adminMaxConnections(), after.adminMaxConnections());
             if (!next.gatewayHttp().equals(cluster.gatewayHttp())) {
-                notApplied.add("gateway (trustedProxies, accessLog): changed (needs a restart)");
+                notApplied.add("gateway (trustedProxies, accessLog, adminTokenFile): changed (needs a restart)");
             }
             if (!after.tls().equals(before.tls()) || initializer.tls() != null && initializer.tls().changed()) {
                 applyTls(after, applied, notApplied);
@@ -177,8 +212,8 @@ final class ConfigReloader {
         }
     }
 
-    /** Reloads the certificates when a PEM file changed (on the admin loop, every 5 s). */
-    void watchCertificates() {
+    /** Reloads the certificates when a PEM file changed (on the reload thread, every 5 s). */
+    private void watchCertificates() {
         ServerTls t = initializer.tls();
         if (t == null || closed.getAsBoolean() || !t.changed()) {
             return;

@@ -11,12 +11,9 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -27,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -53,7 +49,6 @@ import org.arbiter.gateway.allocation.AllocationFollower;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.netty.AdminHandler;
-import org.arbiter.gateway.netty.AdminInitializer;
 import org.arbiter.gateway.netty.DataPlane;
 import org.arbiter.gateway.netty.Attempt;
 import org.arbiter.gateway.DrainReport;
@@ -61,8 +56,10 @@ import org.arbiter.gateway.netty.ProxyInitializer;
 import org.arbiter.gateway.netty.ReloadReport;
 import org.arbiter.gateway.netty.ServerTls;
 import java.util.List;
-import java.util.Set;
 import org.arbiter.gateway.scheduler.Schedulers;
+import org.arbiter.runtime.admin.AdminGuard;
+import org.arbiter.runtime.admin.AdminLimits;
+import org.arbiter.runtime.admin.AdminServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +78,6 @@ public final class Gateway implements AutoCloseable {
 
     private final String id;
     private final EventLoopGroup dataGroup;
-    private final EventLoopGroup adminGroup;
     private final DataPlane plane;
     private final ChannelGroup clients =
             new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -89,22 +85,28 @@ public final class Gateway implements AutoCloseable {
     private final ProcessMetrics metrics;
     private final boolean ownsMetrics;
     private final Channel proxyChannel;
-    private final Channel adminChannel;
     private final ScheduledExecutorService busExecutor;
     private final String host;
     private final Lifecycle lifecycle;
-    private final AdminInitializer admin;
+    private final AdminServer admin;
     private final double drainTimeoutSeconds;
     private final double drainDelaySeconds;
     private final CompletableFuture<DrainReport> drained = new CompletableFuture<>();
+    private volatile StopCause stop; // why the drain under way began; null before one
     private volatile KafkaBus bus;
     private volatile boolean closed;
     private final ProxyInitializer initializer;
     private final boolean standalone;
     private final ConfigReloader reloader;
-    private final ScheduledFuture<?> certWatch;
 
-    private Gateway(String id, ClusterConfig cluster, GatewayConfig gc, GatewayOptions options) throws InterruptedException {
+    /** The exit status after a drain asked for over the admin port without {@code final=true} (sysexits' EX_TEMPFAIL). */
+    public static final int EXIT_RESTART = 75;
+
+    /** The configuration key of the admin token file, as refusals name it. */
+    public static final String ADMIN_TOKEN_KEY = "gateway.adminTokenFile";
+
+    private Gateway(String id, ClusterConfig cluster, GatewayConfig gc, GatewayOptions options, AdminGuard guard)
+            throws InterruptedException {
         this.id = id;
         KafkaConfig kafka = options.bootstrap() != null ? cluster.kafka().withBootstrap(options.bootstrap()) : cluster.kafka();
         boolean standalone = !options.useBus() || kafka.bootstrapServers().isEmpty();
@@ -117,8 +119,6 @@ public final class Gateway implements AutoCloseable {
         int loops = cluster.gatewayHttp().eventLoops();
         this.dataGroup = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory("gateway-" + id),
                 transport.ioHandler().get());
-        this.adminGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("gateway-" + id + "-admin"),
-                NioIoHandler.newFactory());
         long startNanos = System.nanoTime();
         this.drainTimeoutSeconds = gc.drainTimeoutSeconds();
         this.drainDelaySeconds = gc.drainDelaySeconds();
@@ -188,8 +188,19 @@ public final class Gateway implements AutoCloseable {
                 }
 
                 @Override
-                public boolean drain() {
-                    return Gateway.this.drain();
+                public boolean drain(boolean finalStop) {
+                    return Gateway.this.drain(finalStop ? StopCause.FINAL : StopCause.RESTART);
+                }
+
+                @Override
+                public void refusedMutation(String reason) {
+                    metrics.registry().counter("arbiter.gateway.admin.refused", "reason", reason).increment();
+                }
+
+                @Override
+                public int drainExitStatus() {
+                    StopCause s = stop;
+                    return s == null ? 0 : s.exitStatus();
                 }
 
                 @Override
@@ -222,13 +233,11 @@ public final class Gateway implements AutoCloseable {
                     return reloader.reloadFile();
                 }
             };
-            this.admin = new AdminInitializer(api, gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
-                    (long) (cluster.dispatch().idleTimeoutSeconds() * 1e9));
-            this.adminChannel = new ServerBootstrap().group(adminGroup).channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(admin)
-                    .bind(gc.host(), adminPort).sync().channel();
+            AdminLimits limits = adminLimits(cluster, gc);
+            this.admin = AdminServer.start("gateway-" + id, gc.adminHost(), adminPort, limits,
+                    () -> new AdminHandler(api, guard));
         } catch (Throwable e) {
+            reloader.close();
             plane.close();
             shutdownGroups();
             if (ownsMetrics) {
@@ -238,8 +247,8 @@ public final class Gateway implements AutoCloseable {
         }
         lifecycle.started(System.nanoTime()); // both ports listen: the start-up grace runs from here
         // new certificates in the PEM files are taken for new connections within 5 s
-        this.certWatch = adminGroup.scheduleWithFixedDelay(reloader::watchCertificates, 5, 5, TimeUnit.SECONDS);
-        metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new MBean());
+        reloader.watchCertificates(5);
+        metrics.registerMBean("type=Gateway,id=" + id, GatewayMBean.class, new GatewayMBeanView(id, plane, follower));
         this.busExecutor = standalone ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gateway-" + id + "-bus");
             t.setDaemon(true);
@@ -268,7 +277,23 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig gc = cluster.gateway(id).orElseThrow(() -> new IllegalArgumentException("--id: " + id
                 + " (expected: one of the gateways in the file: "
                 + cluster.gateways().stream().map(GatewayConfig::id).collect(Collectors.joining(", ")) + ")"));
-        return new Gateway(id, cluster, gc, options);
+        String tokenFile = cluster.gatewayHttp().adminTokenFile();
+        AdminGuard guard = tokenFile == null ? AdminGuard.disabled(ADMIN_TOKEN_KEY)
+                : AdminGuard.fromFile(ADMIN_TOKEN_KEY, Path.of(tokenFile));
+        if (!guard.enabled()) {
+            LOG.warn("gateway {}: {} is not set: POST /drain and POST /reload on the admin port are refused (403)", id,
+                    ADMIN_TOKEN_KEY);
+        }
+        return new Gateway(id, cluster, gc, options, guard);
+    }
+
+    /**
+     * The admin port's limits: {@code gateways[].adminMaxConnections}, {@code dispatch.maxHeaderBytes},
+     * {@code dispatch.idleTimeout} (the GRM's admin endpoint takes the same keys, with the default cap).
+     */
+    static AdminLimits adminLimits(ClusterConfig cluster, GatewayConfig gc) {
+        return AdminLimits.of(gc.adminMaxConnections(), cluster.dispatch().maxHeaderBytes(),
+                cluster.dispatch().idleTimeoutSeconds());
     }
 
     private void connect(KafkaConfig kafka) {
@@ -346,8 +371,27 @@ public final class Gateway implements AutoCloseable {
      * statistics report is published (with Kafka), and {@link #drained()} completes. Thread-safe.
      */
     public boolean drain() {
-        if (closed || !lifecycle.beginDrain(System.nanoTime())) {
-            return false;
+        return drain(StopCause.SIGNAL);
+    }
+
+    /**
+     * {@link #drain()}, recording why ({@link #stopCause()}, and so the process's exit status). A
+     * stop asked for while a restart drain runs (SIGTERM, {@code final=true}) makes it a stop: the
+     * process then exits 0. Thread-safe.
+     */
+    public boolean drain(StopCause why) {
+        requireNonNull(why, "why");
+        synchronized (drained) {
+            if (closed) {
+                return false;
+            }
+            if (!lifecycle.beginDrain(System.nanoTime())) {
+                if (why != StopCause.RESTART && stop == StopCause.RESTART) {
+                    stop = why;
+                }
+                return false;
+            }
+            stop = why;
         }
         if (drainDelaySeconds > 0) {
             LOG.info("gateway {}: draining: not ready; still accepting connections for {} s (drainDelay) so that an L4"
@@ -426,6 +470,22 @@ public final class Gateway implements AutoCloseable {
         return admin.openConnections();
     }
 
+    /** Why the drain under way began (its exit status: {@link StopCause#exitStatus()}); {@link StopCause#SIGNAL} before one. */
+    public StopCause stopCause() {
+        StopCause s = stop;
+        return s == null ? StopCause.SIGNAL : s;
+    }
+
+    /** The address the admin port is bound to ({@code gateways[].adminHost}). */
+    public String adminHost() {
+        return admin.host();
+    }
+
+    /** File reloads run so far ({@code POST /reload} and SIGHUP requests made during one share the next). */
+    public long fileReloadRuns() {
+        return reloader.fileReloadRuns();
+    }
+
     /** Whether a drain has begun. */
     public boolean draining() {
         return lifecycle.draining();
@@ -447,7 +507,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The admin port actually bound. */
     public int adminPort() {
-        return ((InetSocketAddress) adminChannel.localAddress()).getPort();
+        return admin.port();
     }
 
     /** The allocation in force. */
@@ -497,9 +557,9 @@ public final class Gateway implements AutoCloseable {
         if (b != null) {
             b.close();
         }
-        certWatch.cancel(false);
+        reloader.close();
         proxyChannel.close().syncUninterruptibly();
-        adminChannel.close().syncUninterruptibly();
+        admin.close();
         // Close client connections while the loop still runs, so every queued or in-flight
         // request is abandoned through the normal path (slots freed, buffers released).
         clients.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -513,78 +573,5 @@ public final class Gateway implements AutoCloseable {
 
     private void shutdownGroups() {
         dataGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        adminGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-    }
-
-    private final class MBean implements GatewayMBean {
-        private final GatewayCore<?> core = plane.core();
-
-        @Override
-        public String getId() {
-            return id;
-        }
-
-        @Override
-        public long getAllocationVersion() {
-            return plane.allocation().version();
-        }
-
-        @Override
-        public long getAllocationEpoch() {
-            return plane.allocation().epoch();
-        }
-
-        @Override
-        public String getRefusedAllocations() {
-            StringJoiner j = new StringJoiner(", ");
-            follower.refused().forEach((reason, n) -> j.add(reason + "=" + n));
-            return j.toString();
-        }
-
-        @Override
-        public String getAllocationSource() {
-            return plane.allocation().source();
-        }
-
-        @Override
-        public String getWeights() {
-            StringJoiner j = new StringJoiner(", ");
-            for (int c = 0; c < core.classCount(); c++) {
-                j.add(core.className(c) + "=" + core.weight(c));
-            }
-            return j.toString();
-        }
-
-        @Override
-        public String getServerCaps() {
-            StringJoiner j = new StringJoiner(", ");
-            for (int s = 0; s < core.serverCount(); s++) {
-                j.add(core.serverId(s) + "=" + core.cap(s));
-            }
-            return j.toString();
-        }
-
-        @Override
-        public String getQueueLengths() {
-            StringJoiner j = new StringJoiner(", ");
-            for (int c = 0; c < core.classCount(); c++) {
-                j.add(core.className(c) + "=" + core.queueLength(c));
-            }
-            return j.toString();
-        }
-
-        @Override
-        public String getInFlight() {
-            StringJoiner j = new StringJoiner(", ");
-            for (int c = 0; c < core.classCount(); c++) {
-                j.add(core.className(c) + "=" + core.inFlight(c));
-            }
-            return j.toString();
-        }
-
-        @Override
-        public int getQueued() {
-            return core.queued();
-        }
     }
 }

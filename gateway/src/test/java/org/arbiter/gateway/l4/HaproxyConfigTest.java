@@ -23,8 +23,8 @@ final class HaproxyConfigTest {
               - {name: basic, target: 2s, default: true}
             servers: [{id: s1, url: 'http://10.0.1.1:9000'}]
             gateways:
-              - {id: g1, host: 10.0.0.11, port: 8080, adminPort: 8180, proxyProtocol: true, drainDelay: 3s}
-              - {id: g2, host: 'fd00::12', port: 8081, adminPort: 8181, proxyProtocol: true, drainDelay: 3s}
+              - {id: g1, host: 10.0.0.11, adminHost: 10.0.0.11, port: 8080, adminPort: 8180, proxyProtocol: true, drainDelay: 3s}
+              - {id: g2, host: 'fd00::12', adminHost: '::', port: 8081, adminPort: 8181, proxyProtocol: true, drainDelay: 3s}
             dispatch: {backendTimeout: 60s, idleTimeout: 60s}
             gateway: {trustedProxies: [10.0.0.2/32]}
             """;
@@ -73,6 +73,7 @@ final class HaproxyConfigTest {
                 gateways:
                   - {id: g1, host: 0.0.0.0, port: 8080, proxyProtocol: false}
                   - {id: g2, port: 0, adminPort: 0}
+                  - {id: g3, host: 10.0.0.13, port: 8082}
                 """);
         assertThatThrownBy(() -> HaproxyConfig.generate(c, "nowhere", "f"))
                 .isInstanceOfSatisfying(HaproxyConfig.Invalid.class, e -> assertThat(e.errors()).containsExactly(
@@ -83,6 +84,9 @@ final class HaproxyConfigTest {
                         "gateways[1].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)",
                         "gateways[1].drainDelay: 0s (expected: >= 3s, so that the switch sees /ready fail (fall 2 x inter 1s) before the gateway refuses connections)",
                         "gateways[1]: port 0, adminPort 0 (expected: fixed ports, not 0, so the switch knows where to connect)",
+                        "gateways[2].proxyProtocol: false (expected: true: the switch sends a PROXY v2 header on every connection)",
+                        "gateways[2].drainDelay: 0s (expected: >= 3s, so that the switch sees /ready fail (fall 2 x inter 1s) before the gateway refuses connections)",
+                        "gateways[2].adminHost: 127.0.0.1 (expected: 10.0.0.13 (the host) or a wildcard: the switch checks /ready at host:adminPort)",
                         "gateway.trustedProxies: an empty list (expected: the switch's addresses, so that the gateways believe its PROXY headers)"));
     }
 

@@ -71,7 +71,9 @@ final class HaproxySwitchTest {
                 gateway:
                   trustedProxies: [127.0.0.1/32]
                   accessLog: {path: '%s', format: json}
-                """.formatted(backend.url(), ports[0], ports[1], ports[2], ports[3], dir.resolve("access-{gateway}.log"));
+                  adminTokenFile: '%s'
+                """.formatted(backend.url(), ports[0], ports[1], ports[2], ports[3], dir.resolve("access-{gateway}.log"),
+                        GatewayTestSupport.adminTokenFile());
         Path clusterYaml = Files.writeString(dir.resolve("cluster.yaml"), yaml);
         ClusterConfig cluster = ConfigLoader.load(clusterYaml);
         g1 = keep(Gateway.start(cluster, "g1", GatewayOptions.defaults().standalone()));
@@ -221,8 +223,8 @@ final class HaproxySwitchTest {
     }
 
     private static String postDrain(int adminPort) throws IOException {
-        return send("127.0.0.1", adminPort, "POST /drain HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                .getBytes(StandardCharsets.ISO_8859_1)).raw();
+        return send("127.0.0.1", adminPort, ("POST /drain HTTP/1.1\r\nHost: t\r\n" + GatewayTestSupport.ADMIN_AUTHORIZATION
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1)).raw();
     }
 
     /** One exchange on a new connection from {@code from}: what came back until EOF, and its status (0 if none). */

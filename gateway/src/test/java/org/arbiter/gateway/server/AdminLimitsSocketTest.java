@@ -94,7 +94,7 @@ final class AdminLimitsSocketTest {
                 }
                 double closedSeconds = (System.nanoTime() - t1) / 1e9;
                 assertThat(closed).as("admin connections the gateway closed").isEqualTo(CONNECTIONS);
-                // that they close at the request timeout, not before, is AdminHandlerTest's verdict on the
+                // that they close at the request timeout, not before, is RequestDeadlineTest's verdict (runtime) on the
                 // channel's ticker; here: every one closed
                 Http.Response ready = DrainSocketTest.adminGet(g.adminPort(), "/ready");
                 assertThat(ready.status()).isEqualTo(200);

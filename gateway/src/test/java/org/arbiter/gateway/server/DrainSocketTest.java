@@ -33,7 +33,8 @@ final class DrainSocketTest {
                 gateways:
                   - {id: g1, port: 0, adminPort: 0%s}
                 dispatch: {backendTimeout: 20s, idleTimeout: 30s}
-                """.formatted(backendUrl, gatewayExtra));
+                gateway: {adminTokenFile: '%s'}
+                """.formatted(backendUrl, gatewayExtra, GatewayTestSupport.adminTokenFile()));
     }
 
     @Test
@@ -60,10 +61,10 @@ final class DrainSocketTest {
             long t0 = System.nanoTime();
             Http.Response drain;
             try (Http admin = GatewayTestSupport.http(g.adminPort())) {
-                admin.send("POST /drain HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n");
+                admin.send("POST /drain HTTP/1.1\r\nHost: test\r\n" + GatewayTestSupport.ADMIN_AUTHORIZATION + "Content-Length: 0\r\n\r\n");
                 drain = admin.read();
                 assertThat(admin.get("/ready").body()).contains("\"reason\":\"draining\"");
-                admin.send("POST /drain HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n");
+                admin.send("POST /drain HTTP/1.1\r\nHost: test\r\n" + GatewayTestSupport.ADMIN_AUTHORIZATION + "Content-Length: 0\r\n\r\n");
                 assertThat(admin.read().body()).contains("\"started\":false");
             }
             assertThat(drain.status()).isEqualTo(202);

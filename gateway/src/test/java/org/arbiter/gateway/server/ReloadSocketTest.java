@@ -64,6 +64,7 @@ final class ReloadSocketTest {
         }
         y.append("gateways:\n  - {id: g1, port: ").append(port).append(", adminPort: ").append(adminPort).append("}\n");
         y.append("dispatch: {backendTimeout: 10s, idleTimeout: 10s}\n");
+        y.append("gateway: {adminTokenFile: '").append(GatewayTestSupport.adminTokenFile()).append("'}\n");
         return y.toString();
     }
 
@@ -107,6 +108,7 @@ final class ReloadSocketTest {
 
     private static HttpResponse<String> post(int adminPort, String path) throws Exception {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + path))
+                .header("Authorization", "Bearer " + GatewayTestSupport.ADMIN_TOKEN)
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 

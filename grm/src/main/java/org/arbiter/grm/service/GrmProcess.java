@@ -5,14 +5,17 @@ import static java.util.Objects.requireNonNull;
 import java.time.Clock;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.runtime.admin.AdminLimits;
 import org.arbiter.runtime.metrics.MetricsServer;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 
 /**
  * One GRM as {@code arbiter grm} runs it: its meters (with the JVM's), its admin endpoint
- * ({@code GET /metrics}, {@code /health} on {@code grm.host}:{@code adminPort}), its bus connection
+ * ({@code GET /metrics}, {@code /health} on {@code grm.host}:{@code adminPort}, with the gateway admin
+ * port's connection cap and request timeout), its bus connection
  * and the {@link GrmService}; closed in the reverse order. Thread-safe; {@link #close()} is idempotent.
  */
 public final class GrmProcess implements AutoCloseable {
@@ -46,7 +49,7 @@ public final class GrmProcess implements AutoCloseable {
         MetricsServer admin = null;
         KafkaBus bus = null;
         try {
-            admin = MetricsServer.start(id, cluster.grm().host(), adminPort, metrics::scrape);
+            admin = MetricsServer.start(id, cluster.grm().host(), adminPort, adminLimits(cluster), metrics::scrape);
             bus = KafkaBus.connect(kafka, KafkaSecurity.Role.GRM, id, metrics.registry());
             GrmService service = GrmService.start(id, cluster, bus, Clock.systemUTC(),
                     GrmService.liveStep(cluster, id), metrics);
@@ -61,6 +64,15 @@ public final class GrmProcess implements AutoCloseable {
             metrics.close();
             throw e;
         }
+    }
+
+    /**
+     * The admin endpoint's limits, the gateway admin port's: {@link GatewayConfig#DEFAULT_ADMIN_MAX_CONNECTIONS}
+     * connections, {@code dispatch.maxHeaderBytes}, {@code dispatch.idleTimeout} to deliver a request.
+     */
+    static AdminLimits adminLimits(ClusterConfig cluster) {
+        return AdminLimits.of(GatewayConfig.DEFAULT_ADMIN_MAX_CONNECTIONS, cluster.dispatch().maxHeaderBytes(),
+                cluster.dispatch().idleTimeoutSeconds());
     }
 
     public GrmService service() {
