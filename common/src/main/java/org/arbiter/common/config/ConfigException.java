@@ -29,10 +29,11 @@ public final class ConfigException extends RuntimeException {
 
     /** @param dropped problems found but never kept by the caller ({@link ErrorList}) */
     ConfigException(List<String> errors, long dropped) {
-        this(bounded(errors, dropped), true);
+        this(bounded(errors, dropped), null);
     }
 
-    private ConfigException(List<String> bounded, boolean alreadyBounded) {
+    /** {@code bounded} is already cut and counted ({@code unused} only tells this constructor apart). */
+    private ConfigException(List<String> bounded, Void unused) {
         super(String.join("\n", bounded));
         this.errors = bounded;
     }

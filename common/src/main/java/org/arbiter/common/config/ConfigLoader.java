@@ -86,7 +86,7 @@ public final class ConfigLoader {
         }
         YamlReader.Result read = READER.read(yaml);
         ErrorList errors = new ErrorList();
-        errors.addAll(read.errors());
+        errors.absorb(read.errors());
         ClusterConfig config = read(Node.root(read.root(), errors));
         if (errors.any()) {
             throw errors.exception();

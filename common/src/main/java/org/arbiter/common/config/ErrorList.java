@@ -37,6 +37,14 @@ final class ErrorList extends AbstractList<String> {
         return kept.size();
     }
 
+    /** Adds {@code other}'s lines, and its count of lines not kept when it is an ErrorList too. */
+    void absorb(List<String> other) {
+        addAll(other);
+        if (other instanceof ErrorList e) {
+            dropped += e.dropped;
+        }
+    }
+
     /** Problems found beyond the ones kept. */
     long dropped() {
         return dropped;

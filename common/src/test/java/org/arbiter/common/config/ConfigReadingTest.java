@@ -280,4 +280,19 @@ final class ConfigReadingTest {
         }
         throw new AssertionError("no error for:\n" + yaml);
     }
+
+    @Test
+    void sixtyDuplicateKeys_listFiftyProblems_andCountTheRest_acrossReaderAndValidation() {
+        // issue 30: the YAML reader's problems and validation's share one bound and one count
+        StringBuilder yaml = new StringBuilder(ConfigLoaderTest.MINIMAL).append("console:\n");
+        for (int i = 0; i < 61; i++) {
+            yaml.append("  port: ").append(8000 + i).append('\n');
+        }
+        yaml.append("dispatch: {nope: 1}\n");
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml.toString())).isInstanceOfSatisfying(ConfigException.class, e -> {
+            assertThat(e.errors()).hasSize(ConfigException.MAX_ERRORS + 1);
+            assertThat(e.errors().get(0)).startsWith("console.port: given twice, at lines 11 and 12");
+            assertThat(e.errors().get(ConfigException.MAX_ERRORS)).isEqualTo("(and 11 more problems)");
+        });
+    }
 }
