@@ -28,7 +28,8 @@ final class ConfigCommand implements Callable<Integer> {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Validates a cluster.yaml and prints the effective configuration with every default filled in.",
-                    "Exit 0 when valid; exit 2 with one line per problem (YAML path and rule) otherwise."})
+                    "Exit 0 when valid; exit 2 with one line per problem (YAML path and rule) otherwise,",
+                    "at most 50 of them and a line counting the rest."})
     static final class Check implements Callable<Integer> {
 
         @Spec
@@ -46,7 +47,8 @@ final class ConfigCommand implements Callable<Integer> {
                 return 0;
             } catch (ConfigException e) {
                 PrintWriter err = spec.commandLine().getErr();
-                e.errors().forEach(err::println); // one line per problem, nothing else: scripts count them
+                // one line per problem, nothing else (scripts count them); past 50, a last line counts the rest
+                e.errors().forEach(err::println);
                 err.flush();
                 return 2;
             }

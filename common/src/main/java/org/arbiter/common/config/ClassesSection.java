@@ -78,6 +78,11 @@ final class ClassesSection {
             "map of name → value; `regex:...` for a regular expression", "all given conditions must hold");
     static final ConfigKey<ClassConfig, String> MATCH_PATH = string("match.path", (ClassConfig c) -> c.match().path(), null,
             "path prefix").docRule("starts with `/`");
+    static final ConfigKey<ClassConfig, Boolean> MATCH_CASE_INSENSITIVE = bool("match.caseInsensitive",
+            (ClassConfig c) -> c.match().caseInsensitive() ? true : null, false,
+            "compare `match.path` ignoring ASCII case, for a backend that serves paths case-insensitively: "
+                    + "`/ADMIN` then lands in the `/admin` class ([gateway](gateway.md#what-is-classified-and-forwarded))")
+            .docRule("true or false; only with `match.path`");
     static final ConfigKey<ClassConfig, String> MATCH_METHOD = string("match.method", (ClassConfig c) -> c.match().method(), null,
             "case-insensitive").docRule("an HTTP method");
     static final ConfigKey<ClassConfig, String> MATCH_HOST = string("match.host", (ClassConfig c) -> c.match().host(), null,
@@ -98,7 +103,7 @@ final class ClassesSection {
     /** Every key but {@code yield.full}, the older name that is read but never written. */
     static final List<ConfigKey<ClassConfig, ?>> KEYS = List.of(NAME, TARGET, PHI, ALPHA, BETA, YIELD_SHAPE,
             YIELD_VALUE, YIELD_DROP_PENALTY, YIELD_DEADLINE, YIELD_PRE_DEADLINE, WEIGHT, MIN_SHARE, THINK_TIME,
-            MATCH_HEADER, MATCH_PATH, MATCH_METHOD, MATCH_HOST, MATCH_SOURCE, QUEUE_LIMIT, QUEUE_TIMEOUT, DEFAULT);
+            MATCH_HEADER, MATCH_PATH, MATCH_CASE_INSENSITIVE, MATCH_METHOD, MATCH_HOST, MATCH_SOURCE, QUEUE_LIMIT, QUEUE_TIMEOUT, DEFAULT);
 
     /** The classes, and the names read (for {@code servers[].sim.demand}). */
     static List<ClassConfig> read(Node root, Set<String> classNames) {
@@ -193,6 +198,10 @@ final class ClassesSection {
         if (path != null && !path.startsWith("/")) {
             m.error("path", path + " (expected: a path prefix starting with /)");
         }
+        boolean caseInsensitive = MATCH_CASE_INSENSITIVE.read(m);
+        if (caseInsensitive && path == null) {
+            m.error("caseInsensitive", "true without a path (expected: match.path, whose case it ignores)");
+        }
         String method = MATCH_METHOD.read(m);
         if (method != null && !method.matches("[A-Za-z]+")) {
             m.error("method", method + " (expected: an HTTP method such as GET)");
@@ -208,7 +217,7 @@ final class ClassesSection {
             }
         }
         m.finish();
-        return new MatchRule(headers, path, method, host, source);
+        return new MatchRule(headers, path, method, host, source, caseInsensitive);
     }
 
     /** Each class's keys against their rules, unique names and exactly one default. */

@@ -85,10 +85,11 @@ public final class ConfigLoader {
                     + MAX_FILE_BYTES + ")"));
         }
         YamlReader.Result read = READER.read(yaml);
-        List<String> errors = new ArrayList<>(read.errors());
+        ErrorList errors = new ErrorList();
+        errors.absorb(read.errors());
         ClusterConfig config = read(Node.root(read.root(), errors));
-        if (!errors.isEmpty()) {
-            throw new ConfigException(errors);
+        if (errors.any()) {
+            throw errors.exception();
         }
         return config;
     }

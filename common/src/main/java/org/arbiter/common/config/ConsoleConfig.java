@@ -14,12 +14,21 @@ import java.util.List;
  * @param users      users with PBKDF2 password hashes
  * @param tokens     bearer tokens, stored as SHA-256 hex
  * @param login      how failed password logins are slowed down and locked out
+ * @param trustedProxies reverse proxies whose {@code X-Forwarded-For} / {@code X-Forwarded-Proto}
+ *                   name the client and its scheme (empty: the socket peer is the client)
  */
-public record ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens, Login login) {
+public record ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens, Login login,
+                            List<Cidr> trustedProxies) {
     public ConsoleConfig {
         users = List.copyOf(requireNonNull(users, "users"));
         tokens = List.copyOf(requireNonNull(tokens, "tokens"));
         requireNonNull(login, "login");
+        trustedProxies = List.copyOf(requireNonNull(trustedProxies, "trustedProxies"));
+    }
+
+    /** A console reached directly (no trusted proxies). */
+    public ConsoleConfig(int port, boolean publicRead, List<User> users, List<Token> tokens, Login login) {
+        this(port, publicRead, users, tokens, login, List.of());
     }
 
     /** A console with the default login throttling. */
@@ -114,7 +123,8 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
 
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
-        return new Builder().port(port).publicRead(publicRead).users(users).tokens(tokens).login(login);
+        return new Builder().port(port).publicRead(publicRead).users(users).tokens(tokens).login(login)
+                .trustedProxies(trustedProxies);
     }
 
     /**
@@ -127,6 +137,8 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
         private List<User> users = List.of();
         private List<Token> tokens = List.of();
         private Login login = Login.DEFAULT;
+
+        private List<Cidr> trustedProxies = List.of();
 
         private Builder() {
         }
@@ -161,8 +173,14 @@ public record ConsoleConfig(int port, boolean publicRead, List<User> users, List
             return this;
         }
 
+        /** {@code trustedProxies}; default none. */
+        public Builder trustedProxies(List<Cidr> trustedProxies) {
+            this.trustedProxies = trustedProxies;
+            return this;
+        }
+
         public ConsoleConfig build() {
-            return new ConsoleConfig(port, publicRead, users, tokens, login);
+            return new ConsoleConfig(port, publicRead, users, tokens, login, trustedProxies);
         }
     }
 }

@@ -30,9 +30,15 @@ final class ConsoleSection {
                     + "viewer)");
     static final ConfigKey<ConsoleConfig, Object> TOKENS = shaped("tokens[]", "none", "list",
             "`name`, `sha256` (64 hex digits: the SHA-256 of the bearer token), `role`");
+    static final ConfigKey<ConsoleConfig, Object> TRUSTED_PROXIES = shaped("trustedProxies", "`[]`",
+            "list of IPv4 / IPv6 addresses or CIDR blocks (`10.0.0.0/8`, `::1`); literals only",
+            "reverse proxies in front of the console: from such a peer the client is the right-most address of "
+                    + "`X-Forwarded-For` that is not a trusted proxy (the login throttle's client), and "
+                    + "`X-Forwarded-Proto: https` makes the session cookie `Secure`; from any other peer both headers "
+                    + "are ignored ([console](console.md#authentication), \"Behind a reverse proxy\")");
     static final ConfigKey<ConsoleConfig, Integer> FREE_FAILURES = integer("login.freeFailures",
             (ConsoleConfig c) -> c.login().freeFailures(), 3, v -> v >= 0 && v <= 1000, "0..1000",
-            "failed logins of a user name or a client address before any delay");
+            "failed logins of a user name from one client, or of a client, before any delay");
     static final ConfigKey<ConsoleConfig, Double> DELAY = duration("login.delay", (ConsoleConfig c) -> c.login().delaySeconds(), 1,
             v -> v > 0 && v <= 86400, "> 0 and <= 1d",
             "the wait after the first failure beyond the free ones; doubles with each further one");
@@ -41,7 +47,7 @@ final class ConsoleSection {
             .docDefault("60s (at least `delay`)").docRule("duration > 0 and ≤ 1d, ≥ `login.delay`");
     static final ConfigKey<ConsoleConfig, Integer> LOCKOUT_AFTER = integer("login.lockoutAfter",
             (ConsoleConfig c) -> c.login().lockoutAfter(), 10, v -> v >= 0 && v <= 1000, "0..1000 (0 = never)",
-            "failures that lock the user or address out")
+            "failures that lock the user (from that client) or the client out")
             .docDefault("10 (at least `freeFailures` + 1)").docRule("0..1000, 0 = never, else > `login.freeFailures`");
     static final ConfigKey<ConsoleConfig, Double> LOCKOUT = duration("login.lockout", (ConsoleConfig c) -> c.login().lockoutSeconds(),
             900, v -> v > 0 && v <= 7 * 86400, "> 0 and <= 7d", "how long a lockout lasts");
@@ -49,7 +55,7 @@ final class ConsoleSection {
             (ConsoleConfig c) -> c.login().forgetAfterSeconds(), 3600, v -> v > 0 && v <= 30 * 86400, "> 0 and <= 30d",
             "counts are forgotten this long after the last failure").docDefault("1h (at least `lockout`)");
 
-    static final List<ConfigKey<ConsoleConfig, ?>> KEYS = List.of(PORT, PUBLIC_READ, USERS, TOKENS, FREE_FAILURES,
+    static final List<ConfigKey<ConsoleConfig, ?>> KEYS = List.of(PORT, PUBLIC_READ, USERS, TOKENS, TRUSTED_PROXIES, FREE_FAILURES,
             DELAY, MAX_DELAY, LOCKOUT_AFTER, LOCKOUT, FORGET_AFTER);
 
     static ConsoleConfig read(Node o) {
@@ -79,8 +85,9 @@ final class ConsoleSection {
             tokens.add(new ConsoleConfig.Token(name, sha, role));
         }
         ConsoleConfig.Login login = readLogin(o.object("login"));
+        List<Cidr> trustedProxies = GatewayHttpSection.cidrs(o, "trustedProxies");
         o.finish();
-        return new ConsoleConfig(port, publicRead, users, tokens, login);
+        return new ConsoleConfig(port, publicRead, users, tokens, login, trustedProxies);
     }
 
     private static ConsoleConfig.Login readLogin(Node l) {
@@ -125,6 +132,9 @@ final class ConsoleSection {
     /** The tree with every user's hash and token's digest. */
     static Map<String, Object> write(ConsoleConfig c) {
         Map<String, Object> tree = Sections.write(c, KEYS);
+        if (!c.trustedProxies().isEmpty()) {
+            tree.put("trustedProxies", c.trustedProxies().stream().map(Cidr::toString).toList());
+        }
         List<Object> users = new ArrayList<>();
         c.users().forEach(u -> users.add(entry("name", u.name(), "passwordHash", u.passwordHash(), "role", u.role().wireName())));
         List<Object> tokens = new ArrayList<>();

@@ -45,7 +45,8 @@ final class ControlSection {
     static final ConfigKey<ControlConfig, Double> MAX_CLOCK_SKEW = duration("maxClockSkew",
             ControlConfig::maxClockSkewSeconds, 30, v -> v >= 0 && v <= 3600, "0s..1h",
             "how far a control record's `at` or epoch may lie ahead of the reader's clock (gateways and GRMs) before it "
-                    + "is refused as implausible; see [reliability.md](reliability.md#control-records-epochs-and-bounds). "
+                    + "is refused as implausible, and a gateway's statistics record before the GRM refuses it as `future`; see "
+                    + "[reliability.md](reliability.md#control-records-epochs-and-bounds). "
                     + "Keep the hosts' clocks (NTP) well inside it");
     static final ConfigKey<ControlConfig, Double> LIU_K = number("liu.k", (ControlConfig c) -> c.liu().k(), 1,
             v -> v >= 0 && v <= 1000, "0..1000",

@@ -64,12 +64,13 @@ final class GatewayHttpSection {
     static final List<ConfigKey<GatewayHttpConfig, ?>> KEYS = List.of(TRUSTED_PROXIES, ACCESS_LOG_PATH,
             ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT, ADMIN_TOKEN_FILE);
 
-    static GatewayHttpConfig read(Node g) {
+    /** A list of CIDR blocks at {@code key} of {@code g} (absent: empty); each bad one is an error naming its index. */
+    static List<Cidr> cidrs(Node g, String key) {
         List<Cidr> trusted = new ArrayList<>();
-        JsonNode raw = g.rawValue("trustedProxies");
+        JsonNode raw = g.rawValue(key);
         if (raw != null && !raw.isNull()) {
             if (!raw.isArray()) {
-                g.error("trustedProxies", raw + " (expected: a list of IPv4 or IPv6 CIDR blocks, e.g. [10.0.0.0/8, fd00::/8])");
+                g.error(key, Node.shown(raw.toString()) + " (expected: a list of IPv4 or IPv6 CIDR blocks, e.g. [10.0.0.0/8, fd00::/8])");
             } else {
                 for (int i = 0; i < raw.size(); i++) {
                     JsonNode n = raw.get(i);
@@ -79,11 +80,16 @@ final class GatewayHttpSection {
                         }
                         trusted.add(Cidr.parse(n.asText()));
                     } catch (IllegalArgumentException e) {
-                        g.error("trustedProxies[" + i + "]", e.getMessage());
+                        g.error(key + "[" + i + "]", e.getMessage());
                     }
                 }
             }
         }
+        return trusted;
+    }
+
+    static GatewayHttpConfig read(Node g) {
+        List<Cidr> trusted = cidrs(g, "trustedProxies");
         Node a = g.object("accessLog");
         GatewayHttpConfig.AccessLog accessLog = GatewayHttpConfig.AccessLog.OFF;
         if (g.has("accessLog")) {

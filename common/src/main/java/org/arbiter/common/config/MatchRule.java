@@ -13,14 +13,22 @@ import java.util.Optional;
  * carried, else the TCP peer's). An empty rule matches nothing on its own: a class without a rule is
  * reached only as the default.
  *
- * @param source the client's address block, or null for any client
+ * @param source          the client's address block, or null for any client
+ * @param caseInsensitive compare {@code path} ignoring ASCII case ({@code /ADMIN} matches {@code /admin}),
+ *                        for backends that serve paths case-insensitively
  */
-public record MatchRule(Map<String, String> headers, String path, String method, String host, Cidr source) {
+public record MatchRule(Map<String, String> headers, String path, String method, String host, Cidr source,
+                        boolean caseInsensitive) {
 
     public static final MatchRule NONE = new MatchRule(Map.of(), null, null, null, null);
 
     public MatchRule {
         headers = Map.copyOf(requireNonNull(headers, "headers"));
+    }
+
+    /** A rule whose path compares case-sensitively. */
+    public MatchRule(Map<String, String> headers, String path, String method, String host, Cidr source) {
+        this(headers, path, method, host, source, false);
     }
 
     /** A rule without a source condition. */

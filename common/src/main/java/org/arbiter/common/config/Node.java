@@ -23,6 +23,9 @@ import java.util.function.DoublePredicate;
  */
 public final class Node {
 
+    /** Characters of a value quoted in an error message; a longer value is cut ({@link #shown}). */
+    public static final int SHOWN_CHARS = 64;
+
     private final JsonNode node;
     private final String path;
     private final List<String> errors;
@@ -117,7 +120,7 @@ public final class Node {
                 return s;
             }
         }
-        error(key, s + " (expected: one of " + String.join(", ", choices) + suggestion(s, List.of(choices)) + ")");
+        error(key, shown(s) + " (expected: one of " + String.join(", ", choices) + suggestion(s, List.of(choices)) + ")");
         return defaultValue;
     }
 
@@ -180,6 +183,14 @@ public final class Node {
             error(key, describe(v) + " (expected: a whole number " + ruleText + ")");
             return defaultValue;
         }
+        if (v.isTextual()) {
+            String digits = v.asText().trim().replaceFirst("^(-?)0+(?=[0-9])", "$1");
+            if (digits.length() > 21) {
+                // past any long; parsing and printing a huge BigInteger costs length² (issue 30)
+                error(key, shown(digits) + " (expected: " + ruleText + ")");
+                return defaultValue;
+            }
+        }
         // BigInteger: a number past the range of long must be an error, not wrap or throw (found by fuzzing).
         BigInteger big = v.isIntegralNumber() ? v.bigIntegerValue() : new BigInteger(v.asText().trim());
         if (big.bitLength() > 31 || !rule.test(big.intValue())) {
@@ -206,14 +217,14 @@ public final class Node {
                 return defaultSeconds;
             }
         } catch (Durations.OutOfRange e) {
-            error(key, v.asText().trim() + " (expected: " + e.rule() + ")");
+            error(key, shown(v.asText().trim()) + " (expected: " + e.rule() + ")");
             return defaultSeconds;
         } catch (IllegalArgumentException e) {
-            error(key, v.asText() + " (expected: a duration such as 250ms, 5s or 2m)");
+            error(key, shown(v.asText()) + " (expected: a duration such as 250ms, 5s or 2m)");
             return defaultSeconds;
         }
         if (!rule.test(seconds)) {
-            error(key, (v.isTextual() ? v.asText() : format(seconds)) + " (expected: " + ruleText + ")");
+            error(key, (v.isTextual() ? shown(v.asText()) : format(seconds)) + " (expected: " + ruleText + ")");
             return defaultSeconds;
         }
         return seconds;
@@ -228,7 +239,7 @@ public final class Node {
         long b;
         if (v.isIntegralNumber()) {
             if (!v.canConvertToLong()) {
-                error(key, v.asText() + " (expected: " + Durations.SIZE_RULE + ")");
+                error(key, shown(v.asText()) + " (expected: " + Durations.SIZE_RULE + ")");
                 return defaultBytes;
             }
             b = v.longValue();
@@ -236,10 +247,10 @@ public final class Node {
             try {
                 b = Durations.parseBytes(v.asText());
             } catch (Durations.OutOfRange e) {
-                error(key, v.asText().trim() + " (expected: " + e.rule() + ")");
+                error(key, shown(v.asText().trim()) + " (expected: " + e.rule() + ")");
                 return defaultBytes;
             } catch (IllegalArgumentException e) {
-                error(key, v.asText() + " (expected: a size such as 16KiB or 10MiB)");
+                error(key, shown(v.asText()) + " (expected: a size such as 16KiB or 10MiB)");
                 return defaultBytes;
             }
         } else {
@@ -247,7 +258,7 @@ public final class Node {
             return defaultBytes;
         }
         if (b < min) {
-            error(key, (v.isTextual() ? v.asText() : Long.toString(b)) + " (expected: >= " + min + " bytes)");
+            error(key, (v.isTextual() ? shown(v.asText()) : Long.toString(b)) + " (expected: >= " + min + " bytes)");
             return defaultBytes;
         }
         return b;
@@ -300,7 +311,7 @@ public final class Node {
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isValueNode() || e.getValue().isNull()) {
-                errors.add(pathOf(key) + "." + e.getKey() + ": " + describe(e.getValue()) + " (expected: a string)");
+                errors.add(pathOf(key) + "." + shown(e.getKey()) + ": " + describe(e.getValue()) + " (expected: a string)");
                 continue;
             }
             out.put(e.getKey(), e.getValue().asText());
@@ -321,7 +332,7 @@ public final class Node {
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            String p = pathOf(key) + "." + e.getKey();
+            String p = pathOf(key) + "." + shown(e.getKey());
             if (e.getValue().isNull()) {
                 out.put(e.getKey(), new Node(null, p, errors));
             } else if (!e.getValue().isObject()) {
@@ -346,13 +357,16 @@ public final class Node {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String k = it.next();
             if (!known.contains(k)) {
-                errors.add(pathOf(k) + ": unknown key (expected: one of " + String.join(", ", known)
+                errors.add(pathOf(shown(k)) + ": unknown key (expected: one of " + String.join(", ", known)
                         + suggestion(k, known) + ")");
             }
         }
     }
 
     static String suggestion(String given, Collection<String> options) {
+        if (given.length() > SHOWN_CHARS) {
+            return "";  // no known word is that long; and the distance would cost length × length
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String o : options) {
@@ -398,7 +412,18 @@ public final class Node {
         if (v.isArray()) {
             return "a list";
         }
-        return v.asText();
+        return shown(v.asText());
+    }
+
+    /**
+     * {@code s} as an error message quotes it: whole when at most {@link #SHOWN_CHARS} characters,
+     * else its first {@value #SHOWN_CHARS} and its length ({@code "aaaa… (4000000 chars)"}).
+     */
+    public static String shown(String s) {
+        if (s == null) {
+            return "null";
+        }
+        return s.length() <= SHOWN_CHARS ? s : s.substring(0, SHOWN_CHARS) + "… (" + s.length() + " chars)";
     }
 
     static String format(double d) {

@@ -46,10 +46,16 @@ import org.yaml.snakeyaml.events.NodeEvent;
  *  - Anchors and aliases. Jackson's parser does not expand an alias: it hands over a string that
  *    holds the anchor's name, so `host: *h` silently read as "h". Here an alias is replaced by a
  *    copy of the anchored value, bounded against exponential expansion ("billion laughs"): at most
- *    MAX_ALIASES aliases and at most MAX_ALIAS_NODES values added by them in one document. An
+ *    MAX_ALIASES aliases, at most MAX_ALIAS_NODES values and at most MAX_ALIAS_CHARS characters
+ *    (of scalars and keys, all copies counted) added by them in one document: 1 000 aliases of one
+ *    4 MB string stop at the first alias past 1 MiB, not after 4 GB of copies. An
  *    alias to an anchor not yet complete (a recursive one) or not defined is an error. YAML 1.1
  *    merge keys (<<: *defaults) are applied: keys written in the mapping win.
  *  - Depth. Mappings and lists nest at most MAX_DEPTH levels.
+ *  - Line length. A line holds at most MAX_LINE_CHARS characters, checked before parsing:
+ *    SnakeYAML's scanner copies its window forward every 1 024 characters of one token, so a
+ *    scalar of n characters on one line costs about n²/1024 (a 4 MB line took 5.5 s, 2 MB 1.5 s);
+ *    on lines of at most 64 KiB the whole 4 MiB file reads in well under a second.
  *
  * SnakeYAML's LoaderOptions are set as well (codePointLimit, nestingDepthLimit,
  * maxAliasesForCollections, allowRecursiveKeys), but Jackson uses SnakeYAML's event parser, not
@@ -69,6 +75,10 @@ final class YamlReader {
     static final int MAX_ALIASES = 1_000;
     /** Values that aliases may add to one document, all copies counted. */
     static final int MAX_ALIAS_NODES = 100_000;
+    /** Characters (of scalars and keys) that aliases may add to one document, all copies counted. */
+    static final long MAX_ALIAS_CHARS = 1 << 20;
+    /** Characters in one line of the file. */
+    static final int MAX_LINE_CHARS = 64 << 10;
     /** The YAML core schema's tags, as Jackson reports them. */
     private static final Set<String> CORE_TAGS = Set.of("str", "int", "float", "bool", "null", "map", "seq")
             .stream().map(t -> "tag:yaml.org,2002:" + t).collect(Collectors.toUnmodifiableSet());
@@ -123,7 +133,8 @@ final class YamlReader {
      *                         deep, too many aliases)
      */
     Result read(String text) {
-        List<String> errors = new ArrayList<>();
+        checkLines(text);
+        List<String> errors = new ErrorList();
         try (AnchorParser p = (AnchorParser) factory.createParser(new StringReader(text))) {
             Reading r = new Reading(p, errors);
             JsonToken t = p.nextToken();
@@ -139,9 +150,27 @@ final class YamlReader {
         } catch (JacksonException e) {
             String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
                     + ", column " + e.getLocation().getColumnNr();
-            throw new ConfigException(List.of("(yaml): not valid YAML" + where + " (" + e.getOriginalMessage() + ")"));
+            // SnakeYAML's message spans lines (with a snippet of the text): one line per problem
+            String why = String.valueOf(e.getOriginalMessage()).strip().replaceAll("\\s*\\R\\s*", "; ");
+            throw new ConfigException(List.of("(yaml): not valid YAML" + where + " (" + why + ")"));
         } catch (IOException e) {
             throw new ConfigException(List.of("(yaml): cannot read (" + e.getMessage() + ")"));
+        }
+    }
+
+    /** Refuses a line longer than {@link #MAX_LINE_CHARS} (see the design note), naming the first one. */
+    static void checkLines(String text) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                if (i - start > MAX_LINE_CHARS) {
+                    throw new ConfigException(List.of("(yaml): line " + line + " has " + (i - start)
+                            + " characters (expected: at most " + MAX_LINE_CHARS + " a line)"));
+                }
+                line++;
+                start = i + 1;
+            }
         }
     }
 
@@ -151,8 +180,10 @@ final class YamlReader {
         private final List<String> errors;
         private final Map<String, JsonNode> anchors = new HashMap<>();
         private final Map<JsonNode, Integer> sizes = new IdentityHashMap<>();
+        private final Map<JsonNode, Long> chars = new IdentityHashMap<>();
         private int aliases;
         private long aliasNodes;
+        private long aliasChars;
 
         Reading(AnchorParser p, List<String> errors) {
             this.p = p;
@@ -187,6 +218,7 @@ final class YamlReader {
             if (anchor != null) {
                 anchors.put(anchor, v);  // registered once complete: an alias inside it finds no anchor
                 sizes.put(v, size(v));
+                chars.put(v, chars(v));
             }
             return v;
         }
@@ -271,10 +303,13 @@ final class YamlReader {
             }
             aliases++;
             aliasNodes += sizes.getOrDefault(target, 1);
-            if (aliases > MAX_ALIASES || aliasNodes > MAX_ALIAS_NODES) {
-                throw new ConfigException(List.of("(yaml): aliases expand to more than " + (aliases > MAX_ALIASES
-                        ? MAX_ALIASES + " aliases" : MAX_ALIAS_NODES + " values") + " at line " + line
-                        + " (expected: at most " + MAX_ALIASES + " aliases adding at most " + MAX_ALIAS_NODES + " values)"));
+            aliasChars += chars.getOrDefault(target, 0L);
+            if (aliases > MAX_ALIASES || aliasNodes > MAX_ALIAS_NODES || aliasChars > MAX_ALIAS_CHARS) {
+                String what = aliases > MAX_ALIASES ? MAX_ALIASES + " aliases"
+                        : aliasNodes > MAX_ALIAS_NODES ? MAX_ALIAS_NODES + " values" : MAX_ALIAS_CHARS + " characters";
+                throw new ConfigException(List.of("(yaml): aliases expand to more than " + what + " at line " + line
+                        + ", alias *" + Node.shown(name) + " (expected: at most " + MAX_ALIASES + " aliases adding at most "
+                        + MAX_ALIAS_NODES + " values and " + MAX_ALIAS_CHARS + " characters)"));
             }
             return target.isContainerNode() ? target.deepCopy() : target;
         }
@@ -309,6 +344,25 @@ final class YamlReader {
                 n += size(c);
             }
             return (int) Math.min(Integer.MAX_VALUE, n);
+        }
+
+        /** Characters of the scalars and keys in {@code v}, saturated. */
+        private long chars(JsonNode v) {
+            if (!v.isContainerNode()) {
+                return v.isTextual() ? v.textValue().length() : v.asText().length();
+            }
+            Long known = chars.get(v);
+            if (known != null) {
+                return known;
+            }
+            long n = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+                n += it.next().getKey().length();
+            }
+            for (JsonNode c : v) {
+                n = Math.min(Long.MAX_VALUE / 2, n + chars(c));
+            }
+            return n;
         }
 
         private static String where(String path) {

@@ -234,8 +234,8 @@ final class ConfigReadingTest {
                 "dispatch.connectTimeout: 1.0E300 (expected: at most 106751d, about 292 years)",
                 "dispatch.maxBodyBytes: 99999999999GiB (expected: at most 9223372036854775807 bytes, 8EiB)",
                 "dispatch.maxHeaderBytes: 99999999999999999999 (expected: at most 9223372036854775807 bytes, 8EiB)",
-                "control.period: 999999999999999999999999999999999999999999999999999999999999999999999999999999s "
-                        + "(expected: at most 106751d, about 292 years)");
+                // a value past 64 characters is quoted by its first 64 and its length (issue 30)
+                "control.period: " + "9".repeat(64) + "… (79 chars) (expected: at most 106751d, about 292 years)");
     }
 
     @Test
@@ -279,5 +279,20 @@ final class ConfigReadingTest {
             return e.errors();
         }
         throw new AssertionError("no error for:\n" + yaml);
+    }
+
+    @Test
+    void sixtyDuplicateKeys_listFiftyProblems_andCountTheRest_acrossReaderAndValidation() {
+        // issue 30: the YAML reader's problems and validation's share one bound and one count
+        StringBuilder yaml = new StringBuilder(ConfigLoaderTest.MINIMAL).append("console:\n");
+        for (int i = 0; i < 61; i++) {
+            yaml.append("  port: ").append(8000 + i).append('\n');
+        }
+        yaml.append("dispatch: {nope: 1}\n");
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml.toString())).isInstanceOfSatisfying(ConfigException.class, e -> {
+            assertThat(e.errors()).hasSize(ConfigException.MAX_ERRORS + 1);
+            assertThat(e.errors().get(0)).startsWith("console.port: given twice, at lines 11 and 12");
+            assertThat(e.errors().get(ConfigException.MAX_ERRORS)).isEqualTo("(and 11 more problems)");
+        });
     }
 }

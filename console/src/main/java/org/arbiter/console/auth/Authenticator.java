@@ -33,7 +33,7 @@ import org.arbiter.common.config.ConsoleConfig;
  * {@code publicRead}. No or wrong credentials: 401; a viewer writing, or a session write without
  * the right CSRF token: 403.
  *
- * <p>Failed password logins are throttled per user name and per client address
+ * <p>Failed password logins are throttled per (user name, client address) and per client address
  * ({@link LoginThrottle}, configured by {@code console.login}): a blocked attempt is refused
  * before its password is checked. Bearer tokens are not throttled.
  *
@@ -117,6 +117,11 @@ public final class Authenticator {
 
     public Authenticator(ConsoleConfig config) {
         this(config, IDLE_TIMEOUT, MAX_AGE, new SecureRandom());
+    }
+
+    /** {@code console.trustedProxies}: the peers whose forwarded headers name the client ({@link ClientAddress}). */
+    public List<org.arbiter.common.config.Cidr> trustedProxies() {
+        return config.trustedProxies();
     }
 
     public Authenticator(ConsoleConfig config, Duration idleTimeout, Duration maxAge, SecureRandom random) {

@@ -14,8 +14,10 @@ import org.arbiter.common.config.ConsoleConfig;
 /*
  * Design note: failed-login throttling.
  *
- * Model. Every password login names a user and comes from a client address. Each of the two is a
- * key with a count of failures k and a time until which it is blocked. A failure raises k and
+ * Model. Every password login names a user and comes from a client address (the socket peer, or
+ * behind a trusted reverse proxy the client it names in X-Forwarded-For: ClientAddress). Two keys
+ * are counted: the pair (user, client) and the client alone; each has a count of failures k and a
+ * time until which it is blocked. A failure raises k and
  *   - when lockoutAfter > 0 and k >= lockoutAfter, blocks the key for `lockout` (a lockout);
  *   - else when k > freeFailures, blocks it for min(maxDelay, delay * 2^(k - freeFailures - 1))
  *     (exponential back-off);
@@ -25,10 +27,13 @@ import org.arbiter.common.config.ConsoleConfig;
  * address guessing another). A key is forgotten `forgetAfter` after its last failure once it is
  * no longer blocked; while it is remembered, a failure after a lockout locks out again at once.
  *
- * Why both keys: the user key stops a guesser spread over many addresses; the address key stops
- * one address trying many users (names of unknown users are counted like known ones, so the
- * answers do not reveal which users exist). The price of the user key is that anyone can lock a
- * user out of password login; bearer tokens are not throttled and still work.
+ * Why these keys (issue 30): the pair key slows and locks one client guessing one user's password;
+ * the address key stops one client trying many users (names of unknown users are counted like
+ * known ones, so the answers do not reveal which users exist). There is no key for a user alone
+ * and none for everyone: a stranger's wrong passwords never lock a user out from another address,
+ * and behind a proxy one client's guesses never lock out the others. The price: a guesser spread
+ * over many addresses gets the free failures and the back-off of each address — PBKDF2, strong
+ * passwords and the per-address lockout bound it, not a per-user one.
  *
  * Bounds. At most maxKeys keys; when full, forgotten keys go first, then the least recently
  * failed. User names are cut to 100 characters.
@@ -38,7 +43,7 @@ import org.arbiter.common.config.ConsoleConfig;
  */
 
 /**
- * Slows down and locks out failed password logins per user name and per client address; the
+ * Slows down and locks out failed password logins per (user name, client address) and per client address; the
  * pure core of the console's login throttling. See the design note at the top of the source.
  *
  * <p>Thread-safe.
@@ -100,10 +105,11 @@ public final class LoginThrottle {
         this.maxKeys = maxKeys;
     }
 
-    /** The key of a user name, as in logs and refusals. */
-    public static String userKey(String user) {
+    /** The key of a user name from a client address (null when unknown), as in logs and refusals. */
+    public static String userKey(String user, String address) {
         String u = user == null ? "" : user;
-        return "user " + (u.length() > MAX_USER_CHARS ? u.substring(0, MAX_USER_CHARS) : u);
+        return "user " + (u.length() > MAX_USER_CHARS ? u.substring(0, MAX_USER_CHARS) : u)
+                + (address == null ? "" : " from " + address);
     }
 
     /** The key of a client address. */
@@ -186,9 +192,9 @@ public final class LoginThrottle {
         return new Failure(userFailures, addressFailures, wait, lockouts);
     }
 
-    /** A right password: the user's count is cleared (the address's is kept). */
+    /** A right password: the count of the user from this address is cleared (the address's is kept). */
     public synchronized void onSuccess(String user, String address, Instant now) {
-        keys.remove(userKey(user));
+        keys.remove(userKey(user, address));
     }
 
     /** Keys remembered now (forgotten ones are dropped first). */
@@ -198,7 +204,7 @@ public final class LoginThrottle {
     }
 
     private static List<String> keysOf(String user, String address) {
-        return address == null ? List.of(userKey(user)) : List.of(userKey(user), addressKey(address));
+        return address == null ? List.of(userKey(user, null)) : List.of(userKey(user, address), addressKey(address));
     }
 
     /** The key's entry, or null when absent or forgotten (then dropped). */

@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.cookie.CookieHeaderNames;
 import io.netty.handler.codec.http.cookie.DefaultCookie;
 import io.netty.handler.codec.http.cookie.ServerCookieEncoder;
+import io.netty.handler.ssl.SslHandler;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.arbiter.console.auth.Authenticator;
+import org.arbiter.console.auth.ClientAddress;
 import org.arbiter.console.auth.LoginThrottle;
 import org.arbiter.console.auth.Principal;
 import org.slf4j.Logger;
@@ -45,6 +47,7 @@ final class SessionEndpoints {
     // The login log keeps the handler's logger name: docs/operations.md tells operators to watch it.
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleHttpHandler.class);
     private static final int MAX_CONCURRENT_LOGINS = 4;
+    private static final String X_FORWARDED_FOR = "X-Forwarded-For";
 
     private final ConsoleHttpHandler.Shared s;
     private final Replies replies;
@@ -61,7 +64,7 @@ final class SessionEndpoints {
             return;
         }
         FullHttpResponse r = Replies.response(NO_CONTENT, new byte[0], null);
-        r.headers().add(HttpHeaderNames.SET_COOKIE, clearCookie());
+        r.headers().add(HttpHeaderNames.SET_COOKIE, clearCookie(client(ctx, req).secure()));
         send(ctx, req, r);
     }
 
@@ -79,7 +82,8 @@ final class SessionEndpoints {
             return;
         }
         String name = user.asText();
-        String address = clientAddress(ctx);
+        ClientAddress client = client(ctx, req);
+        String address = client.address();
         Optional<LoginThrottle.Refusal> refused = s.auth().throttled(name, address, s.clock().instant());
         if (refused.isPresent()) {
             throttled(ctx, req, refused.get(), name, address);
@@ -117,6 +121,7 @@ final class SessionEndpoints {
                         cookie.setHttpOnly(true);
                         cookie.setPath("/");
                         cookie.setSameSite(CookieHeaderNames.SameSite.Strict);
+                        cookie.setSecure(client.secure());  // over TLS, directly or via a trusted proxy
                         r.headers().add(HttpHeaderNames.SET_COOKIE, ServerCookieEncoder.STRICT.encode(cookie));
                         send(ctx, req, r);
                     } finally {
@@ -158,9 +163,14 @@ final class SessionEndpoints {
         send(ctx, req, resp);
     }
 
-    private static String clientAddress(ChannelHandlerContext ctx) {
-        return ctx.channel().remoteAddress() instanceof InetSocketAddress a && a.getAddress() != null
-                ? a.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+    /** The client and whether it came over TLS: the peer, or what a trusted proxy says ({@link ClientAddress}). */
+    private ClientAddress client(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean tls = ctx.pipeline().get(SslHandler.class) != null;
+        if (!(ctx.channel().remoteAddress() instanceof InetSocketAddress a) || a.getAddress() == null) {
+            return new ClientAddress(String.valueOf(ctx.channel().remoteAddress()), tls);
+        }
+        return ClientAddress.of(a.getAddress(), tls, req.headers().getAll(X_FORWARDED_FOR),
+                req.headers().getAll("X-Forwarded-Proto"), s.auth().trustedProxies());
     }
 
     /** A client-chosen string made safe for one log line: control characters replaced, at most 64 characters. */
@@ -197,9 +207,10 @@ final class SessionEndpoints {
         return body;
     }
 
-    private static String clearCookie() {
+    private static String clearCookie(boolean secure) {
         DefaultCookie cookie = new DefaultCookie(SESSION_COOKIE, "");
         cookie.setHttpOnly(true);
+        cookie.setSecure(secure);
         cookie.setPath("/");
         cookie.setMaxAge(0);
         return ServerCookieEncoder.STRICT.encode(cookie);

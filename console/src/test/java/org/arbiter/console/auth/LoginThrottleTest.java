@@ -34,7 +34,7 @@ final class LoginThrottleTest {
         }
         assertThat(waits).containsExactly(0L, 0L, 0L, 1_000L, 2_000L, 4_000L, 8_000L, 16_000L, 32_000L, 900_000L);
         assertThat(lockouts.subList(0, 9)).allMatch(List::isEmpty);
-        assertThat(lockouts.get(9)).containsExactly("user alice", "address 10.0.0.1");
+        assertThat(lockouts.get(9)).containsExactly("user alice from 10.0.0.1", "address 10.0.0.1");
     }
 
     @Test
@@ -42,14 +42,15 @@ final class LoginThrottleTest {
         for (int i = 0; i < 4; i++) {
             throttle.onFailure("alice", "10.0.0.1", T0);
         }
-        LoginThrottle.Refusal r = throttle.check("alice", "10.0.0.2", T0.plusMillis(400));
-        assertThat(r.key()).isEqualTo("user alice");
+        LoginThrottle.Refusal r = throttle.check("alice", "10.0.0.1", T0.plusMillis(400));
+        assertThat(r.key()).isEqualTo("user alice from 10.0.0.1");
         assertThat(r.retryAfter()).isEqualTo(Duration.ofMillis(600));
         assertThat(r.retryAfterSeconds()).isEqualTo(1);
         assertThat(r.lockedOut()).isFalse();
         assertThat(r.firstRefusal()).isTrue();
-        assertThat(throttle.check("alice", "10.0.0.2", T0.plusMillis(500)).firstRefusal()).isFalse();  // logged once
-        assertThat(throttle.check("alice", "10.0.0.2", T0.plusMillis(1_000))).isNull();
+        assertThat(throttle.check("alice", "10.0.0.1", T0.plusMillis(500)).firstRefusal()).isFalse();  // logged once
+        assertThat(throttle.check("alice", "10.0.0.1", T0.plusMillis(1_000))).isNull();
+        assertThat(throttle.check("alice", "10.0.0.2", T0.plusMillis(400))).as("another client").isNull();
     }
 
     @Test
@@ -64,13 +65,15 @@ final class LoginThrottleTest {
             t = t.plus(((Authenticator.LoginResult.Failure) r).failure().retryAfter());
         }
         Instant lockedAt = t.minusSeconds(600);
-        Authenticator.LoginResult during = auth.login("alice", Fixtures.ADMIN_PASSWORD.toCharArray(), "10.0.0.7",
+        Authenticator.LoginResult during = auth.login("alice", Fixtures.ADMIN_PASSWORD.toCharArray(), "10.0.0.9",
                 lockedAt.plusSeconds(599));
         assertThat(during).isInstanceOfSatisfying(Authenticator.LoginResult.Throttled.class, th -> {
             assertThat(th.refusal().lockedOut()).isTrue();
             assertThat(th.refusal().retryAfterSeconds()).isEqualTo(1);
         });
-        assertThat(auth.login("alice", Fixtures.ADMIN_PASSWORD.toCharArray(), "10.0.0.7", lockedAt.plusSeconds(600)))
+        assertThat(auth.login("alice", Fixtures.ADMIN_PASSWORD.toCharArray(), "10.0.0.7", lockedAt.plusSeconds(599)))
+                .as("from another client: per (user, client)").isInstanceOf(Authenticator.LoginResult.Success.class);
+        assertThat(auth.login("alice", Fixtures.ADMIN_PASSWORD.toCharArray(), "10.0.0.9", lockedAt.plusSeconds(600)))
                 .isInstanceOf(Authenticator.LoginResult.Success.class);
     }
 
@@ -85,12 +88,18 @@ final class LoginThrottleTest {
     }
 
     @Test
-    void oneUser_triedFromManyAddresses_isSlowedDownByTheUserKey() {
-        for (int i = 0; i < 4; i++) {
-            throttle.onFailure("alice", "10.0.0." + i, T0);
+    void oneUserLockedOutFromOneAddress_isNotLockedOutFromAnother_norIsAnyoneElse() {
+        // per (user, client) and per client, never per user alone (issue 30): a stranger cannot lock alice out
+        Instant t = T0;
+        for (int i = 0; i < 9; i++) {
+            t = t.plus(throttle.onFailure("alice", "10.0.0.1", t).retryAfter());
         }
-        assertThat(throttle.check("alice", "10.9.9.9", T0).key()).isEqualTo("user alice");
-        assertThat(throttle.check("bob", "10.9.9.9", T0)).isNull();
+        assertThat(throttle.onFailure("alice", "10.0.0.1", t).lockouts()).containsExactly("user alice from 10.0.0.1",
+                "address 10.0.0.1");
+        assertThat(throttle.check("alice", "10.0.0.1", t).lockedOut()).isTrue();
+        assertThat(throttle.check("bob", "10.0.0.1", t).key()).isEqualTo("address 10.0.0.1");
+        assertThat(throttle.check("alice", "10.9.9.9", t)).isNull();
+        assertThat(throttle.check("bob", "10.9.9.9", t)).isNull();
     }
 
     @Test

@@ -75,7 +75,7 @@ final class ConsoleHardeningTest {
             HttpResponse<String> refused = http.post("/api/login", login("alice", Fixtures.ADMIN_PASSWORD));
             assertThat(refused.statusCode()).isEqualTo(429);
             assertThat(json(refused).get("error").asText())
-                    .isEqualTo("user alice is locked out after 5 failed logins (expected: retry after 885 s)");
+                    .isEqualTo("user alice from 127.0.0.1 is locked out after 5 failed logins (expected: retry after 885 s)");
             clock.set(T0.plusSeconds(5 + 900 - 1));
             assertThat(http.post("/api/login", login("alice", Fixtures.ADMIN_PASSWORD)).statusCode()).isEqualTo(429);
             clock.set(T0.plusSeconds(5 + 900));
@@ -87,7 +87,7 @@ final class ConsoleHardeningTest {
                     .hasSize(5);
             assertThat(lines).contains("WARN console login failed: user=alice address=127.0.0.1 failures: user 3, address 3; "
                     + "next attempt in 1 s");
-            assertThat(lines).contains("WARN console login locked out: user alice for 900 s after 5 failures (from address 127.0.0.1)");
+            assertThat(lines).contains("WARN console login locked out: user alice from 127.0.0.1 for 900 s after 5 failures (from address 127.0.0.1)");
             assertThat(lines).contains("INFO console login: user=alice address=127.0.0.1");
             assertThat(lines).noneMatch(l -> l.contains("guess-") || l.contains(Fixtures.ADMIN_PASSWORD));  // never a password
         }

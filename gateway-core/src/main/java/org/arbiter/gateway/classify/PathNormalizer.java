@@ -10,11 +10,16 @@ import static java.util.Objects.requireNonNull;
  *      triplet is kept, its hex digits upper-cased (§6.2.2.1). So %61dmin -> admin, %2e -> '.'.
  *      An encoded '/' (%2F), '\' (%5C) or NUL (%00) is refused: a backend that decodes it would
  *      see a different path than the one classified.
- *   2. Runs of '/' are merged into one ("//admin" -> "/admin").
- *   3. Dot segments are removed with remove_dot_segments (§5.2.4): "/x/../admin" -> "/admin";
+ *   2. Path parameters are removed: from a literal ';' to the end of its segment
+ *      ("/x/..;/admin" -> "/x/../admin", "/a;jsessionid=1/b" -> "/a/b"), as Tomcat, Jetty and
+ *      Spring do before they map a request. An encoded ';' (%3B) is data and stays.
+ *   3. Runs of '/' are merged into one ("//admin" -> "/admin").
+ *   4. Dot segments are removed with remove_dot_segments (§5.2.4): "/x/../admin" -> "/admin";
  *      a ".." above the root is dropped ("/../admin" -> "/admin").
  *
- * The steps run in this order so that a decoded dot or an extra slash cannot survive step 3.
+ * The steps run in this order so that a decoded dot, a parameter or an extra slash cannot survive
+ * step 4: "/x/%2e%2e;/admin" -> "/x/..;/admin" -> "/x/../admin" -> "/admin". The gateway forwards
+ * this normal form, so the backend maps the path that was classified.
  * The result is idempotent: normalize(normalize(p)) == normalize(p).
  *
  * Refused outright: a path not starting with '/', a '%' not followed by two hex digits, a
@@ -39,10 +44,18 @@ public final class PathNormalizer {
         if (path.isEmpty() || path.charAt(0) != '/') {
             throw new IllegalArgumentException("path: " + printable(path) + " (expected: an absolute path starting with /)");
         }
-        // 1 + 2: decode unreserved triplets, upper-case the others, merge slashes
+        // 1 + 2 + 3: decode unreserved triplets, upper-case the others, drop parameters, merge slashes
         StringBuilder sb = new StringBuilder(path.length());
+        boolean parameter = false;
         for (int i = 0; i < path.length(); i++) {
             char ch = path.charAt(i);
+            if (ch == ';') {
+                parameter = true;  // to the end of the segment
+                continue;
+            }
+            if (ch == '/') {
+                parameter = false;
+            }
             if (ch == '%') {
                 if (i + 2 >= path.length() || hex(path.charAt(i + 1)) < 0 || hex(path.charAt(i + 2)) < 0) {
                     throw new IllegalArgumentException("path: " + printable(path)
@@ -57,15 +70,17 @@ public final class PathNormalizer {
                 if (unreserved(v)) {
                     ch = (char) v;
                 } else {
-                    sb.append('%').append(Character.toUpperCase(path.charAt(i - 1)))
-                            .append(Character.toUpperCase(path.charAt(i)));
+                    if (!parameter) {
+                        sb.append('%').append(Character.toUpperCase(path.charAt(i - 1)))
+                                .append(Character.toUpperCase(path.charAt(i)));
+                    }
                     continue;
                 }
             } else if (ch <= 0x20 || ch >= 0x7f || ch == '\\' || ch == '#') {
                 throw new IllegalArgumentException("path: " + printable(path)
                         + " (expected: printable US-ASCII without space, '\\' or '#')");
             }
-            if (ch == '/' && sb.length() > 0 && sb.charAt(sb.length() - 1) == '/') {
+            if (parameter || ch == '/' && sb.length() > 0 && sb.charAt(sb.length() - 1) == '/') {
                 continue;
             }
             sb.append(ch);

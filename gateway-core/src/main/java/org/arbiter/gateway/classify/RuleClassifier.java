@@ -16,7 +16,9 @@ import org.arbiter.gateway.RequestAttributes;
 /**
  * First-match classification over {@code classes[].match} in file order (003 §III-A): every
  * condition of a rule must hold; header values match exactly, or as a regular expression when
- * written {@code regex:...} (the whole value must match); {@code path} is a prefix; method and
+ * written {@code regex:...} (the whole value must match); {@code path} is a prefix of the normalised
+ * path ({@link PathNormalizer}), compared ignoring ASCII case when the rule says
+ * {@code caseInsensitive}; method and
  * host compare case-insensitively; {@code source} holds when the client's address
  * ({@link RequestAttributes#clientAddress()}) lies in the block. An empty rule never matches; unmatched requests go to the
  * default class. Immutable and thread-safe.
@@ -32,8 +34,8 @@ public final class RuleClassifier implements Classifier {
         }
     }
 
-    private record Rule(String className, List<HeaderCondition> headers, String pathPrefix, String method,
-                        String host, Cidr source) {
+    private record Rule(String className, List<HeaderCondition> headers, String pathPrefix, boolean caseInsensitive,
+                        String method, String host, Cidr source) {
         boolean test(RequestAttributes r) {
             if (source != null) {
                 byte[] client = r.clientAddress();
@@ -44,7 +46,8 @@ public final class RuleClassifier implements Classifier {
             if (method != null && !method.equalsIgnoreCase(r.method())) {
                 return false;
             }
-            if (pathPrefix != null && (r.path() == null || !r.path().startsWith(pathPrefix))) {
+            if (pathPrefix != null && (r.path() == null
+                    || !r.path().regionMatches(caseInsensitive, 0, pathPrefix, 0, pathPrefix.length()))) {
                 return false;
             }
             if (host != null && (r.host() == null || !host.equalsIgnoreCase(r.host()))) {
@@ -86,7 +89,7 @@ public final class RuleClassifier implements Classifier {
                         ? new HeaderCondition(h.getKey().toLowerCase(Locale.ROOT), null, Pattern.compile(v.substring(6)))
                         : new HeaderCondition(h.getKey().toLowerCase(Locale.ROOT), v, null));
             }
-            rules.add(new Rule(c.name(), List.copyOf(hs), m.path(), m.method(), m.host(), m.source()));
+            rules.add(new Rule(c.name(), List.copyOf(hs), m.path(), m.caseInsensitive(), m.method(), m.host(), m.source()));
         }
         if (def == null) {
             if (classes.isEmpty()) {

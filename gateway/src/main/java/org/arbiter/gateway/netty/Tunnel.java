@@ -12,7 +12,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
-import java.util.Locale;
+import org.arbiter.gateway.classify.UpgradeHeader;
 
 /**
  * The bytes of an upgraded connection (WebSocket and any other {@code Upgrade} the server accepted
@@ -33,8 +33,8 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
 
     /**
      * The protocol an HTTP/1.1 request asks to switch to ({@code Upgrade}, with {@code upgrade} among
-     * the {@code Connection} tokens), or null. h2c is the gateway's own (HTTP/2 to the gateway), never
-     * passed through.
+     * the {@code Connection} tokens), or null. The header is a list ({@link UpgradeHeader}); h2c is the
+     * gateway's own (HTTP/2 to the gateway), never passed through.
      */
     static String upgradeOf(HttpRequest req) {
         String upgrade = req.headers().get(HttpHeaderNames.UPGRADE);
@@ -47,10 +47,8 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
                 named |= t.trim().equalsIgnoreCase("upgrade");
             }
         }
-        if (!named || upgrade.trim().toLowerCase(Locale.ROOT).startsWith("h2c")) {
-            return null;
-        }
-        return upgrade.trim();
+        // a list: "websocket, h2c" passes websocket only; h2c alone, or anything malformed, is no upgrade
+        return named ? UpgradeHeader.passThrough(upgrade) : null;
     }
 
     /** Adds the two ends: {@code client} reads into {@code server} and back; {@code onClose} runs once. */

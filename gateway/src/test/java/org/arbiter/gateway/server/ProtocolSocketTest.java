@@ -109,7 +109,7 @@ final class ProtocolSocketTest {
                                             int n = inFlight.incrementAndGet();
                                             peak.accumulateAndGet(n, Math::max);
                                             String body = "proto=" + req.headers().get("X-Forwarded-Proto")
-                                                    + " upgrade=" + req.headers().get("Upgrade");
+                                                    + " upgrade=" + req.headers().get("Upgrade") + " uri=" + req.uri();
                                             ctx.executor().schedule(() -> {
                                                 inFlight.decrementAndGet();
                                                 served.incrementAndGet();
@@ -225,6 +225,36 @@ final class ProtocolSocketTest {
         assertThat(codes.get(503).get()).isGreaterThanOrEqualTo(n - 8 - 4);
         assertThat(backend.peak.get()).isLessThanOrEqualTo(2);
         assertThat(backend.served.get()).isEqualTo(1 + codes.get(200).get());
+    }
+
+    /**
+     * Class rules that agree with backends (issue 30, item 6): on a real socket, path parameters are
+     * removed before dot segments, so {@code /x/..;/admin} lands in the {@code /admin} class and the
+     * backend is sent {@code /admin}; with {@code caseInsensitive}, {@code /ADMIN} lands there too.
+     */
+    @Test
+    void aPathParameterOrCase_cannotLeaveTheAdminClass_andTheBackendGetsThePathThatWasClassified() throws Exception {
+        Backend backend = keep(new Backend(0, null));
+        Gateway g = start(ConfigLoader.parse("""
+                classes:
+                  - {name: admin, target: 1s, match: {path: /admin, caseInsensitive: true}}
+                  - {name: web, target: 1s, default: true}
+                servers:
+                  - {id: s1, url: '%s', concurrency: 4}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                """.formatted(backend.url())));
+        for (String[] c : new String[][] {{"/x/..;/admin", "admin", "/admin"}, {"/x/%2e%2e;/admin?q=1", "admin", "/admin?q=1"},
+                {"/ADMIN;jsessionid=1/u", "admin", "/ADMIN/u"}, {"/x/..%3B/admin", "web", "/x/..%3B/admin"}}) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", g.port())) {
+                s.setSoTimeout(10_000);
+                s.getOutputStream().write(("GET " + c[0] + " HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertThat(answer).as(c[0]).startsWith("HTTP/1.1 200").containsIgnoringCase("x-arbiter-class: " + c[1])
+                        .endsWith("uri=" + c[2]);
+            }
+        }
     }
 
     @Test

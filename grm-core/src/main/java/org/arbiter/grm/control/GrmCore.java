@@ -159,7 +159,8 @@ public final class GrmCore {
         this.config = requireNonNull(config, "config");
         this.step = requireNonNull(step, "step");
         this.actuatorName = requireNonNull(actuatorName, "actuatorName");
-        this.stats = new StatsBook(config, config.control().periodSeconds());
+        this.stats = new StatsBook(config, config.control().periodSeconds(),
+                config.control().maxClockSkewMillis());
         this.overrides = new OverrideBook(config);
         this.epochs = new EpochClock(config.control().maxClockSkewMillis());
     }

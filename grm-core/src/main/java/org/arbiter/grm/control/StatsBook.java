@@ -17,10 +17,19 @@ import org.arbiter.common.message.GatewayStats;
 
 /**
  * The latest statistics of every gateway, as the GRM sees them (docs/architecture.md, control loop
- * step 1). A gateway whose last report is older than {@code 3Γ} is not live and leaves the
- * problem. A report is ignored and counted when it is stale (not newer than the one held, or
- * older than 3Γ on arrival), comes from a gateway the configuration does not know, or names a
- * class the configuration does not know.
+ * step 1). A gateway whose last report was received more than {@code 3Γ} ago is not live and
+ * leaves the problem. A report is refused and counted by reason ({@link Outcome#tag()}) when it
+ * comes from a gateway the configuration does not know, names a class the configuration does not
+ * know, is stamped more than {@code control.maxClockSkew} ahead of the GRM's clock ({@code future}),
+ * is stamped more than 3Γ behind it ({@code too-old}), or is not newer than the gateway's
+ * high-water mark ({@code stale}).
+ *
+ * <p>Bounded statistics (issue 30): liveness and expiry are judged on the GRM's receive time, never
+ * on a record's own {@code at}, and the high-water mark that orders a gateway's reports is
+ * {@code min(at, receive time)} of the last report taken. So a record stamped ahead of the GRM's
+ * clock — refused beyond the skew, taken within it — advances the mark at most to when it arrived:
+ * the gateway's next ordinary report (stamped after that) is taken, and no single record can make
+ * a gateway's later reports stale.
  *
  * <p>A gateway that is not live is not forgotten at once: it keeps the slots of its last
  * allocation in force (it enforces them until told otherwise), so the GRM reserves them
@@ -33,9 +42,31 @@ import org.arbiter.common.message.GatewayStats;
 public final class StatsBook {
 
     /** What became of one report. */
-    public enum Outcome { ACCEPTED, STALE, UNKNOWN_GATEWAY, UNKNOWN_CLASS }
+    public enum Outcome {
+        ACCEPTED("accepted"),
+        /** not newer than the gateway's high-water mark (a duplicate or a reordered report). */
+        STALE("stale"),
+        /** stamped more than 3Γ before the GRM's clock. */
+        TOO_OLD("too-old"),
+        /** stamped more than {@code control.maxClockSkew} after the GRM's clock. */
+        FUTURE("future"),
+        UNKNOWN_GATEWAY("unknown-gateway"),
+        UNKNOWN_CLASS("unknown-class");
 
-    private record Entry(GatewayStats stats, Instant receivedAt) {
+        private final String tag;
+
+        Outcome(String tag) {
+            this.tag = tag;
+        }
+
+        /** The {@code reason} tag of {@code arbiter.bus.refused} for a refused report. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** A report taken, when it arrived, and the high-water mark it set: min(at, receivedAt). */
+    private record Entry(GatewayStats stats, Instant receivedAt, Instant mark) {
     }
 
     private final Set<String> gateways;
@@ -45,18 +76,25 @@ public final class StatsBook {
 
     private final Duration liveness;
     private final Duration expiry;
+    private final Duration maxSkew;
     private final Map<String, Entry> latest = new TreeMap<>();
     private final Map<Outcome, Long> counts = new EnumMap<>(Outcome.class);
 
     /**
      * @param config       the cluster (known gateways and classes)
      * @param periodSeconds Γ; reports live for 3Γ
+     * @param maxSkewMillis {@code control.maxClockSkew} in ms: how far a report's {@code at} may lie
+     *                      ahead of the GRM's clock
      */
-    public StatsBook(ClusterConfig config, double periodSeconds) {
+    public StatsBook(ClusterConfig config, double periodSeconds, long maxSkewMillis) {
         requireNonNull(config, "config");
         if (!(periodSeconds > 0)) {
             throw new IllegalArgumentException("periodSeconds: " + periodSeconds + " (expected: > 0)");
         }
+        if (maxSkewMillis < 0) {
+            throw new IllegalArgumentException("maxSkewMillis: " + maxSkewMillis + " (expected: >= 0)");
+        }
+        this.maxSkew = Duration.ofMillis(maxSkewMillis);
         this.gateways = Set.copyOf(config.gateways().stream().map(GatewayConfig::id).toList());
         this.classes = Set.copyOf(config.classes().stream().map(ClassConfig::name).toList());
         this.liveness = Duration.ofNanos(Math.round(3 * periodSeconds * 1e9));
@@ -73,7 +111,12 @@ public final class StatsBook {
         Outcome outcome = classify(stats, now);
         counts.merge(outcome, 1L, Long::sum);
         if (outcome == Outcome.ACCEPTED) {
-            latest.put(stats.gateway(), new Entry(stats, now));
+            Entry held = latest.get(stats.gateway());
+            Instant mark = stats.at().isBefore(now) ? stats.at() : now;
+            if (held != null && held.mark().isAfter(mark)) {
+                mark = held.mark();
+            }
+            latest.put(stats.gateway(), new Entry(stats, now, mark));
         }
         return outcome;
     }
@@ -87,11 +130,14 @@ public final class StatsBook {
                 return Outcome.UNKNOWN_CLASS;
             }
         }
-        Entry held = latest.get(stats.gateway());
-        if (held != null && !stats.at().isAfter(held.stats().at())) {
-            return Outcome.STALE;
+        if (stats.at().isAfter(now.plus(maxSkew))) {
+            return Outcome.FUTURE;
         }
         if (stats.at().isBefore(now.minus(liveness))) {
+            return Outcome.TOO_OLD;
+        }
+        Entry held = latest.get(stats.gateway());
+        if (held != null && !stats.at().isAfter(held.mark())) {
             return Outcome.STALE;
         }
         return Outcome.ACCEPTED;

@@ -261,6 +261,6 @@ final class GrmCoreTest {
         });
         assertThat(grm.lastAllocations()).isEmpty();
         assertThat(grm.stats(sizingStats(T0, null), T0.plusSeconds(10))).singleElement()
-                .isEqualTo(new Command.StatsIgnored(sizingStats(T0, null), StatsBook.Outcome.STALE));
+                .isEqualTo(new Command.StatsIgnored(sizingStats(T0, null), StatsBook.Outcome.TOO_OLD));
     }
 }

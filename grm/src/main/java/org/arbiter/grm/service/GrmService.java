@@ -57,6 +57,7 @@ public final class GrmService implements AutoCloseable {
     private final ScheduledExecutorService control;
     private final Refusals allocationRefusals;
     private final Refusals powerRefusals;
+    private final Refusals statsRefusals;
     private final Publisher allocationOut;
     private final Publisher decisionOut;
     private final Publisher powerOut;
@@ -86,6 +87,7 @@ public final class GrmService implements AutoCloseable {
         var registry = metrics.registry();
         this.allocationRefusals = new Refusals(registry, bus.topics().allocation(), LOG, System::nanoTime);
         this.powerRefusals = new Refusals(registry, bus.topics().power(), LOG, System::nanoTime);
+        this.statsRefusals = new Refusals(registry, bus.topics().stats(), LOG, System::nanoTime);
         this.meters = new GrmMetrics(registry, this::isLeader,
                 config.classes().stream().map(ClassConfig::name).toList());
     }
@@ -217,7 +219,8 @@ public final class GrmService implements AutoCloseable {
                 (r.topic().equals("power") ? powerRefusals : allocationRefusals).refuse(r.reason().tag(), r.detail());
             } else if (c instanceof Command.StatsIgnored i) {
                 meters.ignoredStats.increment();
-                LOG.debug("ignored stats from {}: {}", i.stats().gateway(), i.outcome());
+                statsRefusals.refuse(i.outcome().tag(), "statistics from " + i.stats().gateway() + " at "
+                        + i.stats().at() + " skipped");
             } else if (c instanceof Command.OverrideRefused o) {
                 LOG.warn("override {} refused: {}", o.id(), o.reason());
             }

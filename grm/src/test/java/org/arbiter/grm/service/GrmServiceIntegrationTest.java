@@ -25,6 +25,7 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.control.StatsBook;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -77,7 +78,10 @@ final class GrmServiceIntegrationTest {
     }
 
     GrmService grm(String id) {
-        ProcessMetrics m = ProcessMetrics.create("grm", id);
+        return grm(id, ProcessMetrics.create("grm", id));
+    }
+
+    GrmService grm(String id, ProcessMetrics m) {
         KafkaBus bus = KafkaBus.connect(config.kafka(), id, m.registry());
         GrmService s = GrmService.start(id, config, bus, Clock.systemUTC(), new GrmStep(config, id, System::nanoTime), m);
         closing.add(0, m);
@@ -160,5 +164,57 @@ final class GrmServiceIntegrationTest {
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertThat(seconds).as("hand-over time, s").isLessThan(15);
         assertThat(latest.get("g1").version()).isGreaterThan(before);
+    }
+
+    /**
+     * Bounded statistics (issue 30): one record for g1 stamped 2099 is refused and counted as
+     * {@code arbiter.bus.refused{topic=<stats>, reason=future}}; g1's ordinary reports keep it live,
+     * and its caps stay at N_s, for more than 12 control periods after it (Γ = 200 ms here).
+     */
+    @Test
+    void aStatsRecordStampedIn2099_isRefusedAndCounted_andTheGatewayIsNeverGone() throws Exception {
+        config = ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 2s, match: {header: {X-Class: premium}}}
+                  - {name: basic, target: 3s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 10}
+                gateways:
+                  - {id: g1, port: 0}
+                control: {period: 200ms, reportPeriod: 200ms, statsWindow: 2s}
+                kafka: {bootstrap: "%s", topicPrefix: "it%d."}
+                """.formatted(kafka.bootstrap(), ++tests));
+        ProcessMetrics m = ProcessMetrics.create("grm", "grm-f");
+        grm("grm-f", m);
+        KafkaBus client = KafkaBus.connect(config.kafka(), "client", null);
+        closing.add(0, client);
+        Map<String, Allocation> latest = new ConcurrentHashMap<>();
+        List<Allocation> seen = new CopyOnWriteArrayList<>();
+        client.subscribe(client.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING, (k, a) -> {
+            latest.put(k, a);
+            seen.add(a);
+        });
+        reporter(client, latest);
+        await().atMost(Duration.ofSeconds(30)).until(() -> latest.containsKey("g1") && "grm".equals(latest.get("g1").source()));
+
+        client.publisher(client.topics().stats()).publish(new GatewayStats(1, Instant.parse("2099-01-01T00:00:00Z"),
+                "g1", 2, 0, Map.of("premium", new GatewayStats.ClassStats(1, 1, 1, 0, 1, 0, 0, 0, 0, 5, Map.of(), null)),
+                Map.of()));
+        await().atMost(Duration.ofSeconds(10)).until(() -> refused(m, client.topics().stats(), "future") == 1);
+        int from = seen.size();
+        // one allocation per period: wait for 12 + 3 periods after the refusal
+        await().atMost(Duration.ofSeconds(20)).until(() -> seen.size() - from > StatsBook.GONE_AFTER_PERIODS + 3);
+        List<Allocation> after = List.copyOf(seen.subList(from, seen.size()));
+        assertThat(after).as("allocations published after the refusal").hasSizeGreaterThan(StatsBook.GONE_AFTER_PERIODS)
+                .allSatisfy(a -> {
+                    assertThat(a.source()).isEqualTo("grm");
+                    assertThat(a.serverCaps()).containsEntry("s1", 10);
+                });
+        assertThat(refused(m, client.topics().stats(), "stale")).isZero();
+    }
+
+    private static long refused(ProcessMetrics m, String topic, String reason) {
+        var c = m.registry().find("arbiter.bus.refused").tags("topic", topic, "reason", reason).counter();
+        return c == null ? 0 : Math.round(c.count());
     }
 }
