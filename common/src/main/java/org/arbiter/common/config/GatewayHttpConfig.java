@@ -16,8 +16,13 @@ import java.util.List;
  * @param accessLog      the access log, or {@link AccessLog#OFF}
  * @param threads        the data plane's event loops per gateway; 0: one per core
  * @param transport      the socket transport of the data plane
+ * @param maxConnections open client connections on a gateway's data port beyond this are closed before any
+ *                       byte is read; 0: 80 % of the process's file-descriptor limit
+ * @param bodyBudgetBytes the bytes of buffered request bodies a gateway holds at once, across all its
+ *                       connections and streams; a body that would exceed it gets 503; 0: a quarter of the heap
  */
-public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
+public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport,
+                                int maxConnections, long bodyBudgetBytes) {
 
     public static final GatewayHttpConfig DEFAULT = new GatewayHttpConfig(List.of(), AccessLog.OFF);
 
@@ -31,6 +36,19 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
         if (threads < 0 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: 0..." + MAX_THREADS + ", 0 for one per core)");
         }
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 0, 0 for 80 % of "
+                    + "the file-descriptor limit)");
+        }
+        if (bodyBudgetBytes < 0) {
+            throw new IllegalArgumentException("bodyBudget: " + bodyBudgetBytes + " (expected: >= 0, 0 for a quarter "
+                    + "of the heap)");
+        }
+    }
+
+    /** Connections and the body budget sized from the process (0, 0). */
+    public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
+        this(trustedProxies, accessLog, threads, transport, 0, 0);
     }
 
     /** One loop per core, the transport chosen at start. */
@@ -45,7 +63,7 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
 
     /** This configuration with {@code n} event loops (0: one per core). */
     public GatewayHttpConfig withThreads(int n) {
-        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport);
+        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport, maxConnections, bodyBudgetBytes);
     }
 
     /**

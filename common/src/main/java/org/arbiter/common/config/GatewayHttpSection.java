@@ -51,8 +51,24 @@ final class GatewayHttpSection {
             "the event loops' socket transport: `auto` is epoll where Netty's native library loads, else NIO; a named "
                     + "native transport that cannot load stops the start with the reason");
 
+    static final ConfigKey<GatewayHttpConfig, Integer> MAX_CONNECTIONS = integer("maxConnections",
+            GatewayHttpConfig::maxConnections, 0, v -> v >= 0, ">= 0, 0 for 80 % of the file-descriptor limit",
+            "open client connections on a gateway's data port beyond this are closed as they are accepted, before any "
+                    + "byte is read, and counted (`arbiter_gateway_connections_refused_total`); 0 sizes it from the "
+                    + "process's file-descriptor limit (80 % of `ulimit -n`, at most 1 000 000; 10 000 where the limit "
+                    + "cannot be read)")
+            .docDefault("0 (80 % of the descriptor limit)").docRule("integer ≥ 0");
+    static final ConfigKey<GatewayHttpConfig, Long> BODY_BUDGET = bytes("bodyBudget",
+            GatewayHttpConfig::bodyBudgetBytes, 0, 0,
+            "the bytes of buffered request bodies a gateway holds at once, across all connections and HTTP/2 streams; "
+                    + "a request whose body would exceed it is answered 503 `bodyBudget` with `Retry-After` "
+                    + "([reliability](reliability.md#a-memory-budget-for-buffered-bodies)); 0 is a quarter of the "
+                    + "maximum heap")
+            .docDefault("0 (a quarter of the heap)");
+
     static final List<ConfigKey<GatewayHttpConfig, ?>> KEYS = List.of(TRUSTED_PROXIES, ACCESS_LOG_PATH,
-            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT);
+            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT, MAX_CONNECTIONS,
+            BODY_BUDGET);
 
     static GatewayHttpConfig read(Node g) {
         List<Cidr> trusted = new ArrayList<>();
@@ -92,8 +108,11 @@ final class GatewayHttpSection {
         a.finish();
         int threads = THREADS.read(g);
         GatewayHttpConfig.Transport transport = TRANSPORT.read(g);
+        int maxConnections = MAX_CONNECTIONS.read(g);
+        long bodyBudget = BODY_BUDGET.read(g);
         g.finish();
-        return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport);
+        return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport,
+                maxConnections, bodyBudget);
     }
 
     /** Gateways that ask for PROXY headers need the switch's addresses among the trusted proxies. */

@@ -88,6 +88,9 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        if (!plane.connections().admit(ch)) {
+            return; // over gateway.maxConnections: closed before any byte is read
+        }
         clients.add(ch);
         // a client that shuts down its write side after its request still gets the response
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
@@ -102,7 +105,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
                 @Override
                 protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                     if (ApplicationProtocolNames.HTTP_2.equals(protocol) && t.http2()) {
-                        ctx.pipeline().addLast(frameCodec(), multiplexer());
+                        addHttp2(ctx.pipeline());
                     } else {
                         addHttp1(ctx.pipeline());
                         // the frontend handler was added after the connection became active: tell it alone
@@ -122,16 +125,16 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
             HttpServerCodec codec = new HttpServerCodec(decoderConfig());
             HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                     AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-                            ? new Http2ServerUpgradeCodec(frameCodec(), multiplexer()) : null,
+                            ? upgradeCodec() : null,
                     (int) Math.min(Integer.MAX_VALUE, plane.dispatch().maxBodyBytes()));
             ch.pipeline().addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
                     new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel c) {
-                            c.pipeline().addLast(frameCodec(), multiplexer());
+                            addHttp2(c.pipeline());
                         }
                     }));
-            ch.pipeline().addLast(new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+            ch.pipeline().addLast(aggregator(), new FrontendHandler(plane));
             return;
         }
         addHttp1(ch.pipeline());
@@ -145,9 +148,23 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     private void addHttp1(ChannelPipeline p) {
-        var d = plane.dispatch();
-        p.addLast(new HttpServerCodec(decoderConfig()), new RequestAggregator(d.maxBodyBytes()),
-                new FrontendHandler(plane));
+        p.addLast(new HttpServerCodec(decoderConfig()), aggregator(), new FrontendHandler(plane));
+    }
+
+    private RequestAggregator aggregator() {
+        return new RequestAggregator(plane.dispatch().maxBodyBytes(), plane.bodyBudget());
+    }
+
+    /** HTTP/2 by ALPN or prior knowledge: the frame codec, the multiplexer and the connection's idle timer. */
+    private void addHttp2(ChannelPipeline p) {
+        Http2FrameCodec codec = frameCodec();
+        p.addLast(codec, multiplexer(), new Http2Lifetime(codec, plane.dispatch().idleTimeoutSeconds()));
+    }
+
+    private Http2ServerUpgradeCodec upgradeCodec() {
+        Http2FrameCodec codec = frameCodec();
+        return new Http2ServerUpgradeCodec(codec, multiplexer(),
+                new Http2Lifetime(codec, plane.dispatch().idleTimeoutSeconds()));
     }
 
     private Http2FrameCodec frameCodec() {
@@ -163,7 +180,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
             protected void initChannel(Http2StreamChannel stream) {
                 clients.add(stream);
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-                        new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+                        aggregator(), new FrontendHandler(plane));
             }
         });
     }
