@@ -100,7 +100,9 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
         ServerTls t = tls;
         if (t != null) {
             ch.attr(SECURE).set(true);
-            ch.pipeline().addLast("tls", t.newHandler());
+            // the hello and handshake get the idle timeout, at least 10 s (a slow handshake is no idle client)
+            long handshakeMillis = Math.max(10_000, (long) (plane.dispatch().idleTimeoutSeconds() * 1000));
+            ch.pipeline().addLast("tls", t.newHandler(handshakeMillis));
             ch.pipeline().addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
                 @Override
                 protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {

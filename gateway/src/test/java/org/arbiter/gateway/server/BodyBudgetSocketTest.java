@@ -1,0 +1,151 @@
+package org.arbiter.gateway.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.gateway.GatewayTestSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory budget for buffered bodies and the order of the gateway's own answers
+ * (docs/reliability.md, "A memory budget for buffered bodies"), over real sockets: bodies beyond
+ * {@code gateway.bodyBudget} get 503 {@code bodyBudget} with Retry-After while an ordinary GET is
+ * answered, and every reserved byte is given back; a 413, 417 or 100 Continue on a pipelined
+ * connection comes after the answers to the requests before it.
+ */
+final class BodyBudgetSocketTest {
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (int i = closing.size() - 1; i >= 0; i--) {
+            closing.get(i).close();
+        }
+    }
+
+    private <T extends AutoCloseable> T keep(T t) {
+        closing.add(t);
+        return t;
+    }
+
+    private static ClusterConfig config(String url, int concurrency, String gatewaySection, String maxBody) {
+        return ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 1s, weight: 8, match: {header: {X-Class: premium}}, queue: {limit: 20, timeout: 20s}}
+                  - {name: basic, target: 2s, weight: 1, default: true, queue: {limit: 20, timeout: 20s}}
+                servers:
+                  - {id: s1, url: '%s', concurrency: %d}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0}
+                gateway: {%s}
+                dispatch: {backendTimeout: 20s, idleTimeout: 10s, maxBodyBytes: %s}
+                """.formatted(url, concurrency, gatewaySection, maxBody));
+    }
+
+    private Gateway start(ClusterConfig c) throws InterruptedException {
+        return keep(Gateway.start(c, "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+    }
+
+    @Test
+    void bodiesBeyondTheBudget_get503WithRetryAfter_whileAnOrdinaryGetIsAnswered_andEveryByteIsGivenBack()
+            throws Exception {
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
+        Gateway g = start(config(backend.url(), 1, "bodyBudget: 4MiB", "2MiB"));
+        int n = 8;
+        int size = 3 << 19; // 1.5 MiB each: 12 MiB sent, three times the budget
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        List<Future<GatewayTestSupport.Http.Response>> posts = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                posts.add(pool.submit(() -> {
+                    try (var c = GatewayTestSupport.http(g.port())) {
+                        c.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: " + size + "\r\n\r\n");
+                        byte[] chunk = new byte[1 << 16];
+                        try {
+                            for (int sent = 0; sent < size; sent += chunk.length) {
+                                c.send(chunk);
+                            }
+                        } catch (java.io.IOException refusedMidBody) {
+                            // the gateway answered 503 and closed while the body was on its way
+                        }
+                        return c.read();
+                    }
+                }));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBudgetRefused() > 0);
+            try (var c = GatewayTestSupport.http(g.port())) {
+                assertThat(c.get("/ordinary", "X-Class: premium").status()).isEqualTo(200);
+            }
+            int ok = 0;
+            int refused = 0;
+            for (var f : posts) {
+                var r = f.get(30, TimeUnit.SECONDS);
+                if (r.status() == 503) {
+                    refused++;
+                    assertThat(r.header("Retry-After")).isEqualTo("1");
+                    assertThat(r.body()).contains("bodyBudget");
+                } else {
+                    assertThat(r.status()).isEqualTo(200);
+                    ok++;
+                }
+            }
+            assertThat(ok + refused).isEqualTo(n);
+            assertThat(refused).isPositive().isEqualTo((int) g.dataPlane().bodyBudgetRefused());
+            assertThat(ok).as("bodies within the budget are served").isPositive();
+        } finally {
+            pool.shutdownNow();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBytesHeld() == 0);
+        assertThat(g.metrics().scrape()).contains("arbiter_gateway_body_budget_refused_total");
+    }
+
+    @Test
+    void pipelinedSlowGet_thenOversizedPost_the200ComesBeforeThe413() throws Exception {
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(600));
+        Gateway g = start(config(backend.url(), 4, "", "1KiB"));
+        try (var c = GatewayTestSupport.http(g.port())) {
+            c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "POST /big HTTP/1.1\r\nHost: t\r\nContent-Length: 4096\r\n\r\n" + "x".repeat(4096));
+            var first = c.read();
+            assertThat(first.status()).as("the answer to GET /slow comes first").isEqualTo(200);
+            var second = c.read();
+            assertThat(second.status()).isEqualTo(413);
+            assertThat(second.body()).contains("bodyTooLarge");
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBytesHeld() == 0);
+    }
+
+    @Test
+    void pipelinedSlowGet_thenExpect100_theContinueComesAfterThe200_andAnUnknownExpectGets417InItsTurn()
+            throws Exception {
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(600));
+        Gateway g = start(config(backend.url(), 4, "", "1KiB"));
+        try (var c = GatewayTestSupport.http(g.port())) {
+            c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "POST /small HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n");
+            assertThat(c.read().status()).isEqualTo(200);
+            var hundred = c.read();
+            assertThat(hundred.status()).isEqualTo(100);
+            c.send("abc");
+            assertThat(c.read().status()).isEqualTo(200);
+        }
+        try (var c = GatewayTestSupport.http(g.port())) {
+            c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
+                    + "POST /odd HTTP/1.1\r\nHost: t\r\nExpect: something-else\r\nContent-Length: 3\r\n\r\nabc");
+            assertThat(c.read().status()).isEqualTo(200);
+            assertThat(c.read().status()).isEqualTo(417);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBytesHeld() == 0);
+    }
+}
