@@ -51,7 +51,13 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(FrontendHandler.class);
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT,
             HttpMethod.DELETE, HttpMethod.OPTIONS, HttpMethod.TRACE);
+    /** Reading pauses once this many pipelined requests wait behind the one being answered. */
     private static final int MAX_PIPELINED = 16;
+    /**
+     * At most this many are ever held: the pause takes effect after the read under way, whose
+     * bytes may hold many more small requests; those beyond are dropped unanswered.
+     */
+    static final int MAX_HELD = 64;
 
     private final DataPlane plane;
     private final boolean classHeader;
@@ -63,6 +69,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     /** A 100 Continue held until every earlier request on the connection is answered. */
     private FullHttpResponse continueLater;
     private boolean closing;
+    /** More pipelined requests came than {@link #MAX_HELD}: the rest of what the client sends is dropped. */
+    private boolean overflowed;
     private boolean closeAfterResponse;
     private String clientIp;
     /** The client's address: a trusted PROXY header's source, else the peer's; null if unknown. */
@@ -144,6 +152,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (current != null || !pending.isEmpty()) {
+            if (pending.size() >= MAX_HELD || overflowed) {
+                // dropped unanswered: the held ones are answered, the last with Connection: close, and
+                // the connection closes; the client sends the rest again (RFC 9112 §9.3.2)
+                overflowed = true;
+                inputShutdown = true;
+                ctx.channel().config().setAutoRead(false);
+                req.release();
+                return;
+            }
             pending.addLast(req);
             if (pending.size() >= MAX_PIPELINED) {
                 ctx.channel().config().setAutoRead(false);
@@ -346,7 +363,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.flush();
         FullHttpRequest next = pending.pollFirst();
         if (next != null) {
-            ctx.channel().config().setAutoRead(true);
+            ctx.channel().config().setAutoRead(!overflowed);
             start(next);
         } else {
             deadline.idle();

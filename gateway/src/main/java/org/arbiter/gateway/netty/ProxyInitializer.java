@@ -124,7 +124,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
             return;
         }
         if (http2) {
-            HttpServerCodec codec = new HttpServerCodec(decoderConfig());
+            HttpServerCodec codec = httpCodec();
             HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                     AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                             ? upgradeCodec() : null,
@@ -142,6 +142,16 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
         addHttp1(ch.pipeline());
     }
 
+    /**
+     * The HTTP/1.1 codec. Its own pipelining bound (Netty's maxPipelineDepth, 128 by default) would
+     * close the connection after the next answer, dropping the answers to the requests held before
+     * it; the bound is the {@link FrontendHandler}'s instead (at most {@code MAX_HELD} held, the rest
+     * dropped unanswered and the connection closed after the held ones), so the codec's is off.
+     */
+    private HttpServerCodec httpCodec() {
+        return new HttpServerCodec(decoderConfig(), Integer.MAX_VALUE);
+    }
+
     private HttpDecoderConfig decoderConfig() {
         return new HttpDecoderConfig()
                 .setMaxInitialLineLength(8192)
@@ -150,7 +160,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     private void addHttp1(ChannelPipeline p) {
-        p.addLast(new HttpServerCodec(decoderConfig()), aggregator(), new FrontendHandler(plane));
+        p.addLast(httpCodec(), aggregator(), new FrontendHandler(plane));
     }
 
     private RequestAggregator aggregator() {
