@@ -220,6 +220,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             if (f.channel() instanceof DuplexChannel d && f.isSuccess()) {
                 d.shutdownOutput();
                 f.channel().eventLoop().schedule(() -> f.channel().close(), 2, TimeUnit.SECONDS);
+            } else if (stream && f.isSuccess()) {
+                // the answer ended the stream on our side; the client may still be sending its body:
+                // let it finish (the stream then closes) rather than reset it mid-body
+                f.channel().eventLoop().schedule(() -> f.channel().close(), 2, TimeUnit.SECONDS);
             } else {
                 f.channel().close();
             }

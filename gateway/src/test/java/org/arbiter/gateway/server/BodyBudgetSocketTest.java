@@ -3,9 +3,15 @@ package org.arbiter.gateway.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -15,6 +21,7 @@ import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The memory budget for buffered bodies and the order of the gateway's own answers
@@ -24,6 +31,9 @@ import org.junit.jupiter.api.Test;
  * connection comes after the answers to the requests before it.
  */
 final class BodyBudgetSocketTest {
+
+    @TempDir
+    Path dir;
 
     private final List<AutoCloseable> closing = new ArrayList<>();
 
@@ -108,6 +118,57 @@ final class BodyBudgetSocketTest {
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBytesHeld() == 0);
         assertThat(g.metrics().scrape()).contains("arbiter_gateway_body_budget_refused_total");
+    }
+
+    @Test
+    void http2StreamsBeyondTheBudget_eachGet503WithRetryAfter_onTheirOwnStream_andEveryByteIsGivenBack()
+            throws Exception {
+        TestCerts certs = TestCerts.make(dir, "gw", "localhost");
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
+        Gateway g = start(ConfigLoader.parse(tlsConfig(backend.url(), certs)));
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(certs.trusting())
+                .build();
+        URI uri = URI.create("https://localhost:" + g.port() + "/upload");
+        assertThat(client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).version())
+                .isEqualTo(HttpClient.Version.HTTP_2); // the connection the streams share
+        byte[] body = new byte[3 << 19];
+        List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            all.add(client.sendAsync(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        int ok = 0;
+        int refused = 0;
+        for (var f : all) {
+            HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
+            assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+            if (r.statusCode() == 503) {
+                refused++;
+                assertThat(r.headers().firstValue("retry-after")).contains("1");
+                assertThat(r.body()).contains("bodyBudget");
+            } else {
+                assertThat(r.statusCode()).isEqualTo(200);
+                ok++;
+            }
+        }
+        assertThat(refused).isPositive();
+        assertThat(ok).isPositive();
+        assertThat(client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBytesHeld() == 0);
+    }
+
+    private static String tlsConfig(String url, TestCerts certs) {
+        return """
+                classes:
+                  - {name: basic, target: 2s, default: true, queue: {limit: 20, timeout: 20s}}
+                servers:
+                  - {id: s1, url: '%s', concurrency: 1}
+                gateways:
+                  - {id: g1, port: 0, adminPort: 0, tls: {cert: '%s', key: '%s'}}
+                gateway: {bodyBudget: 4MiB}
+                dispatch: {backendTimeout: 20s, idleTimeout: 10s, maxBodyBytes: 2MiB}
+                """.formatted(url, certs.cert, certs.key);
     }
 
     @Test
