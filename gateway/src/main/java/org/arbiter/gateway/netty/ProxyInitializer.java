@@ -48,6 +48,8 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     static final AttributeKey<ProxyProtocolGate.ProxiedClient> PROXIED = AttributeKey.valueOf("arbiter.proxied");
     /** At most this many concurrent streams per HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
     static final int MAX_CONCURRENT_STREAMS = 256;
+    /** The largest body of a request that asks {@code Upgrade: h2c} (buffered by Netty's upgrade handler). */
+    static final int MAX_UPGRADE_BODY_BYTES = 64 << 10;
 
     private final DataPlane plane;
     private final ChannelGroup clients;
@@ -125,10 +127,11 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
         }
         if (http2) {
             HttpServerCodec codec = httpCodec();
+            // the body of an Upgrade: h2c request is buffered here, outside the body budget: kept small
             HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                     AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
                             ? upgradeCodec() : null,
-                    (int) Math.min(Integer.MAX_VALUE, plane.dispatch().maxBodyBytes()));
+                    (int) Math.min(MAX_UPGRADE_BODY_BYTES, plane.dispatch().maxBodyBytes()));
             ch.pipeline().addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
                     new ChannelInitializer<Channel>() {
                         @Override
