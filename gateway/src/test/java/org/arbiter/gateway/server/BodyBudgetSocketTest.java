@@ -70,7 +70,7 @@ final class BodyBudgetSocketTest {
     @Test
     void bodiesBeyondTheBudget_get503WithRetryAfter_whileAnOrdinaryGetIsAnswered_andEveryByteIsGivenBack()
             throws Exception {
-        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(150));
         Gateway g = start(config(backend.url(), 1, "bodyBudget: 4MiB", "2MiB"));
         int n = 8;
         int size = 3 << 19; // 1.5 MiB each: 12 MiB sent, three times the budget
@@ -124,7 +124,7 @@ final class BodyBudgetSocketTest {
     void http2StreamsBeyondTheBudget_eachGet503WithRetryAfter_onTheirOwnStream_andEveryByteIsGivenBack()
             throws Exception {
         TestCerts certs = TestCerts.make(dir, "gw", "localhost");
-        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(150));
         Gateway g = start(ConfigLoader.parse(tlsConfig(backend.url(), certs)));
         HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(certs.trusting())
                 .build();
@@ -173,7 +173,7 @@ final class BodyBudgetSocketTest {
 
     @Test
     void pipelinedSlowGet_thenOversizedPost_the200ComesBeforeThe413() throws Exception {
-        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(600));
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
         Gateway g = start(config(backend.url(), 4, "", "1KiB"));
         try (var c = GatewayTestSupport.http(g.port())) {
             c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -190,7 +190,7 @@ final class BodyBudgetSocketTest {
     @Test
     void pipelinedSlowGet_thenExpect100_theContinueComesAfterThe200_andAnUnknownExpectGets417InItsTurn()
             throws Exception {
-        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(600));
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(300));
         Gateway g = start(config(backend.url(), 4, "", "1KiB"));
         try (var c = GatewayTestSupport.http(g.port())) {
             c.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n"
@@ -213,7 +213,7 @@ final class BodyBudgetSocketTest {
     @Test
     void manyPipelinedRequestsInOneWrite_theHeldOnesAreAnsweredInOrder_theLastSaysClose_theRestAreDropped()
             throws Exception {
-        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(20));
+        GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(5));
         Gateway g = start(config(backend.url(), 4, "", "1KiB"));
         int sent = 400;
         int answered = 0;
