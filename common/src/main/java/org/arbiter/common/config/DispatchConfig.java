@@ -20,13 +20,18 @@ import static java.util.Objects.requireNonNull;
  * @param adaptive              when the adaptive scheduler switches from yid to greedy (002 §4.2)
  * @param pollDeadlineSeconds   a load poll not answered within this is discarded ({@code dispatch.poll.deadline}, 002 §3: 10 ms)
  * @param tls                   how {@code https://} servers are verified
+ * @param tunnelIdleTimeoutSeconds an upgraded connection (WebSocket tunnel) with no byte either way for this long
+ *                              is closed and its slot freed
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
-                             double pollDeadlineSeconds, BackendTls tls) {
+                             double pollDeadlineSeconds, BackendTls tls, double tunnelIdleTimeoutSeconds) {
     public DispatchConfig {
         requireNonNull(tls, "tls");
+        if (!(tunnelIdleTimeoutSeconds > 0) || Double.isInfinite(tunnelIdleTimeoutSeconds)) {
+            throw new IllegalArgumentException("tunnelIdleTimeout: " + tunnelIdleTimeoutSeconds + " (expected: > 0)");
+        }
         if (pollSize < 1) {
             throw new IllegalArgumentException("poll.count: " + pollSize + " (expected: >= 1)");
         }
@@ -37,6 +42,16 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         requireNonNull(balancer, "balancer");
         requireNonNull(ejection, "ejection");
         requireNonNull(adaptive, "adaptive");
+    }
+
+    /** As above with the default tunnel idle timeout (10 min). */
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
+                          double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
+                          double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
+                          double pollDeadlineSeconds, BackendTls tls) {
+        this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
+                idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds, tls,
+                DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue());
     }
 
     /** As above with the default poll deadline (10 ms) and backend TLS (the JVM's trust store, verified). */
@@ -170,7 +185,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
                 .classHeader(classHeader).ejection(ejection).adaptive(adaptive).pollDeadlineSeconds(pollDeadlineSeconds)
-                .tls(tls);
+                .tls(tls).tunnelIdleTimeoutSeconds(tunnelIdleTimeoutSeconds);
     }
 
     /**
@@ -191,6 +206,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         private Ejection ejection = Ejection.DEFAULT;
         private Adaptive adaptive = Adaptive.DEFAULT;
         private BackendTls tls = BackendTls.DEFAULT;
+        private double tunnelIdleTimeoutSeconds = DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue();
 
         private Builder() {
         }
@@ -273,10 +289,16 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
+        /** {@code tunnelIdleTimeout}; default 10 min. */
+        public Builder tunnelIdleTimeoutSeconds(double tunnelIdleTimeoutSeconds) {
+            this.tunnelIdleTimeoutSeconds = tunnelIdleTimeoutSeconds;
+            return this;
+        }
+
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
                     maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds,
-                    tls);
+                    tls, tunnelIdleTimeoutSeconds);
         }
     }
 }

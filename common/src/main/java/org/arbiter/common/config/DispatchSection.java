@@ -49,7 +49,13 @@ final class DispatchSection {
             DispatchConfig::maxHeaderBytes, 16L << 10, 256, "larger heads: 431 (data and admin ports)");
     static final ConfigKey<DispatchConfig, Double> IDLE_TIMEOUT = duration("idleTimeout",
             DispatchConfig::idleTimeoutSeconds, 60, v -> v > 0, "> 0",
-            "idle or trickling clients are closed (data and admin ports)");
+            "a client connection with no request being answered for this long is closed: idle or trickling HTTP/1.1 "
+                    + "(heads and bodies), an HTTP/2 connection (h2c or h2 over TLS) with no open stream, an HTTP/2 stream "
+                    + "whose request is not complete (data and admin ports)");
+    static final ConfigKey<DispatchConfig, Double> TUNNEL_IDLE_TIMEOUT = duration("tunnelIdleTimeout",
+            DispatchConfig::tunnelIdleTimeoutSeconds, 600, v -> v > 0 && !Double.isInfinite(v), "> 0",
+            "an upgraded connection (WebSocket tunnel) with no byte either way for this long is closed, and its slot "
+                    + "at the server freed");
     static final ConfigKey<DispatchConfig, Boolean> CLASS_HEADER = bool("classHeader", DispatchConfig::classHeader,
             true, "add `X-Arbiter-Class` to responses");
     static final ConfigKey<DispatchConfig, String> TLS_CA = string("tls.ca",
@@ -79,7 +85,7 @@ final class DispatchSection {
 
     /** Every key but {@code pollSize}, the older name that is read but never written. */
     static final List<ConfigKey<DispatchConfig, ?>> KEYS = List.of(SCHEDULER, BALANCER, POLL_COUNT, POLL_DEADLINE,
-            BACKEND_TIMEOUT, CONNECT_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES, IDLE_TIMEOUT, CLASS_HEADER, TLS_CA,
+            BACKEND_TIMEOUT, CONNECT_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES, IDLE_TIMEOUT, TUNNEL_IDLE_TIMEOUT, CLASS_HEADER, TLS_CA,
             TLS_VERIFY, ADAPTIVE_DROP_RATIO, ADAPTIVE_WINDOW, EJECTION_THRESHOLD, EJECTION_BASE_BACKOFF,
             EJECTION_MAX_BACKOFF);
 
@@ -95,6 +101,7 @@ final class DispatchSection {
         long maxBody = MAX_BODY_BYTES.read(d);
         long maxHeader = MAX_HEADER_BYTES.read(d);
         double idleTimeout = IDLE_TIMEOUT.read(d);
+        double tunnelIdleTimeout = TUNNEL_IDLE_TIMEOUT.read(d);
         boolean classHeader = CLASS_HEADER.read(d);
         DispatchConfig.Ejection ejection = readEjection(d.object("ejection"));
         Node a = d.object("adaptive");
@@ -103,7 +110,7 @@ final class DispatchSection {
         BackendTls tls = readBackendTls(d.object("tls"));
         d.finish();
         return new DispatchConfig(scheduler, balancer, pollCount, backendTimeout, connectTimeout, maxBody, maxHeader,
-                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls);
+                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls, tunnelIdleTimeout);
     }
 
     private static DispatchConfig.Ejection readEjection(Node e) {

@@ -16,13 +16,17 @@ import java.util.List;
  * @param accessLog      the access log, or {@link AccessLog#OFF}
  * @param threads        the data plane's event loops per gateway; 0: one per core
  * @param transport      the socket transport of the data plane
+ * @param maxConnections open client connections on a gateway's data port beyond this are closed before any
+ *                       byte is read; 0: 80 % of the process's file-descriptor limit
+ * @param bodyBudgetBytes the bytes of buffered request bodies a gateway holds at once, across all its
+ *                       connections and streams; a body that would exceed it gets 503; 0: a quarter of the heap
  * @param adminTokenFile the file holding the bearer token that admin-port mutations ({@code POST /drain},
  *                       {@code POST /reload}) must present; null: none, and mutations are refused (403).
  *                       Read, and its mode checked, when a gateway starts, not when the file is loaded: the
  *                       GRM and the console read the same cluster file without access to it
  */
 public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport,
-                                String adminTokenFile) {
+                                int maxConnections, long bodyBudgetBytes, String adminTokenFile) {
 
     public static final GatewayHttpConfig DEFAULT = new GatewayHttpConfig(List.of(), AccessLog.OFF);
 
@@ -39,6 +43,14 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
         if (threads < 0 || threads > MAX_THREADS) {
             throw new IllegalArgumentException("threads: " + threads + " (expected: 0..." + MAX_THREADS + ", 0 for one per core)");
         }
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: >= 0, 0 for 80 % of "
+                    + "the file-descriptor limit)");
+        }
+        if (bodyBudgetBytes < 0) {
+            throw new IllegalArgumentException("bodyBudget: " + bodyBudgetBytes + " (expected: >= 0, 0 for a quarter "
+                    + "of the heap)");
+        }
     }
 
     /** One loop per core, the transport chosen at start, no admin token. */
@@ -46,9 +58,21 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
         this(trustedProxies, accessLog, 0, Transport.AUTO);
     }
 
-    /** Without an admin token (admin-port mutations are refused). */
+    /** Without an admin token (admin-port mutations are refused); connections and the body budget sized from the process. */
     public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport) {
-        this(trustedProxies, accessLog, threads, transport, null);
+        this(trustedProxies, accessLog, threads, transport, 0, 0, null);
+    }
+
+    /** Connections and the body budget sized from the process (0, 0). */
+    public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport,
+                             String adminTokenFile) {
+        this(trustedProxies, accessLog, threads, transport, 0, 0, adminTokenFile);
+    }
+
+    /** Without an admin token (admin-port mutations are refused). */
+    public GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, int threads, Transport transport,
+                             int maxConnections, long bodyBudgetBytes) {
+        this(trustedProxies, accessLog, threads, transport, maxConnections, bodyBudgetBytes, null);
     }
 
     /** The number of event loops to run: {@link #threads}, or the number of cores when it is 0. */
@@ -58,12 +82,13 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
 
     /** This configuration with {@code n} event loops (0: one per core). */
     public GatewayHttpConfig withThreads(int n) {
-        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport, adminTokenFile);
+        return new GatewayHttpConfig(trustedProxies, accessLog, n, transport, maxConnections, bodyBudgetBytes,
+                adminTokenFile);
     }
 
     /** This configuration with the admin token in {@code file} (null: none). */
     public GatewayHttpConfig withAdminTokenFile(String file) {
-        return new GatewayHttpConfig(trustedProxies, accessLog, threads, transport, file);
+        return new GatewayHttpConfig(trustedProxies, accessLog, threads, transport, maxConnections, bodyBudgetBytes, file);
     }
 
     /**

@@ -60,9 +60,25 @@ final class GatewayHttpSection {
                     + "([operations](operations.md#admin-port-token-exit-statuses))")
             .docDefault("none (mutations refused)")
             .docRule("a file path; the file: mode 0600 or 0400, one token (e.g. `openssl rand -hex 32`)");
+    static final ConfigKey<GatewayHttpConfig, Integer> MAX_CONNECTIONS = integer("maxConnections",
+            GatewayHttpConfig::maxConnections, 0, v -> v >= 0, ">= 0, 0 for 80 % of the file-descriptor limit",
+            "open client connections on a gateway's data port beyond this are closed as they are accepted, before any "
+                    + "byte is read, and counted (`arbiter_gateway_connections_refused_total`); 0 sizes it from the "
+                    + "process's file-descriptor limit (80 % of `ulimit -n`, at most 1 000 000; 10 000 where the limit "
+                    + "cannot be read)")
+            .docDefault("0 (80 % of the descriptor limit)").docRule("integer ≥ 0");
+    static final ConfigKey<GatewayHttpConfig, Long> BODY_BUDGET = bytes("bodyBudget",
+            GatewayHttpConfig::bodyBudgetBytes, 0, 0,
+            "the bytes of buffered request bodies a gateway holds at once, across all connections and HTTP/2 streams; "
+                    + "a request whose body would exceed it is answered 503 `bodyBudget` with `Retry-After` "
+                    + "([reliability](reliability.md#a-memory-budget-for-buffered-bodies)); 0 is a quarter of the "
+                    + "maximum heap")
+            .docDefault("0 (a quarter of the heap)");
+
 
     static final List<ConfigKey<GatewayHttpConfig, ?>> KEYS = List.of(TRUSTED_PROXIES, ACCESS_LOG_PATH,
-            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT, ADMIN_TOKEN_FILE);
+            ACCESS_LOG_FORMAT, ACCESS_LOG_MAX_FILE_SIZE, ACCESS_LOG_MAX_FILES, THREADS, TRANSPORT, MAX_CONNECTIONS,
+            BODY_BUDGET, ADMIN_TOKEN_FILE);
 
     /** A list of CIDR blocks at {@code key} of {@code g} (absent: empty); each bad one is an error naming its index. */
     static List<Cidr> cidrs(Node g, String key) {
@@ -108,6 +124,8 @@ final class GatewayHttpSection {
         a.finish();
         int threads = THREADS.read(g);
         GatewayHttpConfig.Transport transport = TRANSPORT.read(g);
+        int maxConnections = MAX_CONNECTIONS.read(g);
+        long bodyBudget = BODY_BUDGET.read(g);
         String adminTokenFile = ADMIN_TOKEN_FILE.read(g);
         if (adminTokenFile != null && adminTokenFile.isBlank()) {
             g.error("adminTokenFile", "an empty string (expected: a file path, or absent)");
@@ -115,7 +133,7 @@ final class GatewayHttpSection {
         }
         g.finish();
         return new GatewayHttpConfig(trusted, accessLog, threads, transport == null ? TRANSPORT.defaultValue() : transport,
-                adminTokenFile);
+                maxConnections, bodyBudget, adminTokenFile);
     }
 
     /** Gateways that ask for PROXY headers need the switch's addresses among the trusted proxies. */

@@ -109,6 +109,25 @@ final class ConfigReadingTest {
     }
 
     @Test
+    void dataPlaneLimits_haveDefaults_andBadValuesAreNamed() {
+        String base = """
+                classes: [{name: a, target: 1s, default: true}]
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                """;
+        ClusterConfig c = ConfigLoader.parse(base);
+        assertThat(c.dispatch().tunnelIdleTimeoutSeconds()).isEqualTo(600);
+        assertThat(c.gatewayHttp().maxConnections()).isZero(); // sized from the descriptor limit at start
+        assertThat(c.gatewayHttp().bodyBudgetBytes()).isZero(); // a quarter of the heap at start
+        ClusterConfig set = ConfigLoader.parse(base + "dispatch: {tunnelIdleTimeout: 30s}\n"
+                + "gateway: {maxConnections: 5000, bodyBudget: 256MiB}\n");
+        assertThat(set.dispatch().tunnelIdleTimeoutSeconds()).isEqualTo(30);
+        assertThat(set.gatewayHttp().maxConnections()).isEqualTo(5000);
+        assertThat(set.gatewayHttp().bodyBudgetBytes()).isEqualTo(256L << 20);
+        assertThat(errors(base + "dispatch: {tunnelIdleTimeout: 0s}\n"))
+                .containsExactly("dispatch.tunnelIdleTimeout: 0s (expected: > 0)");
+    }
+
+    @Test
     void duplicateKey_inAFlowMapping_isFound() {
         assertThat(errors(HEAD + "dispatch: {pollSize: 2, pollSize: 3}\n"))
                 .containsExactly("dispatch.pollSize: given twice, at lines 3 and 3 (expected: each key once in a mapping)");

@@ -84,8 +84,10 @@ final class GatewayHttpConfigTest {
         "no path|gateway: {accessLog: {format: json}}|gateway.accessLog.path: missing (expected: a value)",
         "bad format|gateway: {accessLog: {path: a.log, format: xml}}|gateway.accessLog.format: xml (expected: one of combined, json)",
         "few files|gateway: {accessLog: {path: a.log, maxFiles: 0}}|gateway.accessLog.maxFiles: 0 (expected: 1..1000)",
-        "unknown key|gateway: {trustedProxy: [10.0.0.0/8]}|gateway.trustedProxy: unknown key (expected: one of trustedProxies, accessLog, threads, transport, adminTokenFile; did you mean 'trustedProxies'?)",
+        "unknown key|gateway: {trustedProxy: [10.0.0.0/8]}|gateway.trustedProxy: unknown key (expected: one of trustedProxies, accessLog, threads, transport, maxConnections, bodyBudget, adminTokenFile; did you mean 'trustedProxies'?)",
         "empty token file|gateway: {adminTokenFile: ''}|gateway.adminTokenFile: an empty string (expected: a file path, or absent)",
+        "negative connections|gateway: {maxConnections: -1}|gateway.maxConnections: -1 (expected: >= 0, 0 for 80 % of the file-descriptor limit)",
+        "bad budget|gateway: {bodyBudget: lots}|gateway.bodyBudget: lots (expected: a size such as 16KiB or 10MiB)",
     })
     void eachRule_hasItsMessage(String rule, String yaml, String expected) {
         assertThatThrownBy(() -> parse(yaml))

@@ -79,6 +79,8 @@ public final class DataPlane {
     private final DispatchConfig dispatch;
     private final GatewayHttpConfig http;
     private final AccessLog accessLog;
+    private final ConnectionLimit connections;
+    private final BodyBudget bodyBudget;
     private final ScheduledFuture<?> ticker;
     private volatile Classifier classifier;
     private volatile ConfigVersion configVersion;
@@ -119,6 +121,8 @@ public final class DataPlane {
         this.allocation = core.allocation();
         this.http = cluster.gatewayHttp();
         this.accessLog = AccessLog.open(http.accessLog(), core.gatewayId());
+        this.connections = ConnectionLimit.of(http.maxConnections());
+        this.bodyBudget = BodyBudget.of(http.bodyBudgetBytes());
         this.proxyRefusals = new ProxyRefusals(core.gatewayId(), this.listener);
         URI[] urls = new URI[core.serverCount()];
         for (int s = 0; s < urls.length; s++) {
@@ -180,6 +184,36 @@ public final class DataPlane {
 
     AccessLog accessLog() {
         return accessLog;
+    }
+
+    /** gateway.maxConnections of the data port. */
+    ConnectionLimit connections() {
+        return connections;
+    }
+
+    /** gateway.bodyBudget. */
+    BodyBudget bodyBudget() {
+        return bodyBudget;
+    }
+
+    /** Client connections refused over gateway.maxConnections since start (thread-safe). */
+    public long connectionsRefused() {
+        return connections.refused();
+    }
+
+    /** Client connections open on the data port (thread-safe). */
+    public int connectionsOpen() {
+        return connections.open();
+    }
+
+    /** Bytes of request bodies held within gateway.bodyBudget now (thread-safe). */
+    public long bodyBytesHeld() {
+        return bodyBudget.held();
+    }
+
+    /** Requests answered 503 bodyBudget since start (thread-safe). */
+    public long bodyBudgetRefused() {
+        return bodyBudget.refusedCount();
     }
 
     static long now() {

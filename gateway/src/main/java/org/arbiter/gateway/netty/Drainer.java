@@ -3,6 +3,7 @@ package org.arbiter.gateway.netty;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -49,6 +50,7 @@ final class Drainer {
             this.clients = clients;
             done = f;
             drain.begin(DataPlane.now(), deadlineNanos, this::held);
+            goAway();
             check();
         });
         return f;
@@ -86,6 +88,19 @@ final class Drainer {
     }
 
     /**
+     * At the start: every HTTP/2 connection gets GOAWAY (each on its loop), so its client opens no
+     * new stream on it; the streams it has open are answered as usual.
+     */
+    private void goAway() {
+        for (Channel ch : clients) {
+            if (ch instanceof Http2StreamChannel) {
+                continue; // its connection gets the GOAWAY
+            }
+            ch.eventLoop().execute(() -> Http2Lifetime.goAway(ch));
+        }
+    }
+
+    /**
      * Nothing held: close every client connection that carries no request, each on its loop, then
      * look again. A request read before its connection's turn is in the core by then and is served
      * (its response closes the connection); one sent later meets a closed connection, which a
@@ -106,6 +121,8 @@ final class Drainer {
                     ChannelHandlerContext ctx = ch.pipeline().context(FrontendHandler.class);
                     if (ctx != null) {
                         ((FrontendHandler) ctx.handler()).closeIfIdleForDrain(ctx);
+                    } else {
+                        Http2Lifetime.closeIfIdleForDrain(ch);
                     }
                 } finally {
                     oneDone.run();

@@ -9,7 +9,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -23,11 +22,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
@@ -55,20 +51,26 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(FrontendHandler.class);
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT,
             HttpMethod.DELETE, HttpMethod.OPTIONS, HttpMethod.TRACE);
+    /** Reading pauses once this many pipelined requests wait behind the one being answered. */
     private static final int MAX_PIPELINED = 16;
+    /**
+     * At most this many are ever held: the pause takes effect after the read under way, whose
+     * bytes may hold many more small requests; those beyond are dropped unanswered.
+     */
+    static final int MAX_HELD = 64;
 
     private final DataPlane plane;
-    private final long idleTimeoutNanos;
     private final boolean classHeader;
     private ChannelHandlerContext ctx;
     private Attempt current;
     private final ArrayDeque<FullHttpRequest> pending = new ArrayDeque<>();
-    private ScheduledFuture<?> deadline;
-    /** When the current idle spell began (System.nanoTime), or -1 while a request is being answered. */
-    private long idleSinceNanos = -1;
-    /** The handler left the pipeline (HTTP/2, upgrade) or the connection closed: no more idle checks. */
-    private boolean removed;
+    /** Closes the connection once no request has been answered or completed for dispatch.idleTimeout. */
+    private IdleDeadline deadline;
+    /** A 100 Continue held until every earlier request on the connection is answered. */
+    private FullHttpResponse continueLater;
     private boolean closing;
+    /** More pipelined requests came than {@link #MAX_HELD}: the rest of what the client sends is dropped. */
+    private boolean overflowed;
     private boolean closeAfterResponse;
     private String clientIp;
     /** The client's address: a trusted PROXY header's source, else the peer's; null if unknown. */
@@ -94,7 +96,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     FrontendHandler(DataPlane plane) {
         this.plane = plane;
-        this.idleTimeoutNanos = (long) (plane.dispatch().idleTimeoutSeconds() * 1e9);
         this.classHeader = plane.dispatch().classHeader();
         this.http = plane.http();
         this.accessLog = plane.accessLog();
@@ -103,6 +104,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        this.deadline = new IdleDeadline(ctx, plane.dispatch().idleTimeoutSeconds());
     }
 
     @Override
@@ -122,14 +124,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             clientIp = proxied.address().getHostAddress();
             trustedPeer = http.trusted(proxied.address());
         }
-        armDeadline();
+        deadline.idle();
         ctx.fireChannelActive();
     }
 
     /** The connection became HTTP/2 (h2c upgrade or prior knowledge): its streams have handlers of their own. */
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
-        dropDeadline();
+        deadline.drop();
+        releaseContinue();
     }
 
     /** The client channel (the HTTP/2 stream for a stream). */
@@ -149,6 +152,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (current != null || !pending.isEmpty()) {
+            if (pending.size() >= MAX_HELD || overflowed) {
+                // dropped unanswered: the held ones are answered, the last with Connection: close, and
+                // the connection closes; the client sends the rest again (RFC 9112 §9.3.2)
+                overflowed = true;
+                inputShutdown = true;
+                ctx.channel().config().setAutoRead(false);
+                req.release();
+                return;
+            }
             pending.addLast(req);
             if (pending.size() >= MAX_PIPELINED) {
                 ctx.channel().config().setAutoRead(false);
@@ -159,27 +171,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void start(FullHttpRequest req) {
-        cancelDeadline();
+        deadline.busy();
         if (req.decoderResult().isFailure()) {
-            Throwable cause = req.decoderResult().cause();
-            HttpResponseStatus status;
-            String reason;
-            if (cause instanceof TooLongHttpHeaderException) {
-                status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-                reason = "headerTooLarge";
-            } else if (cause instanceof TooLongHttpLineException) {
-                status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
-                reason = "requestLineTooLong";
-            } else if (cause instanceof TooLongFrameException) {
-                status = HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE;
-                reason = "bodyTooLarge";
-            } else {
-                status = HttpResponseStatus.BAD_REQUEST;
-                reason = "malformedRequest";
-            }
-            logRefusal(null, null, status.code(), reason); // the decoder's placeholder request says nothing
+            RequestChecks.Refusal no = RequestChecks.ofDecoderFailure(req.decoderResult().cause());
+            // the aggregator's refusals carry the request's head; the decoder's placeholder says nothing
+            boolean head = no.reason().equals("bodyTooLarge") || no.reason().equals(RequestChecks.BODY_BUDGET)
+                    || no.reason().equals("expectationFailed");
+            logRefusal(head ? req : null, head ? req.uri() : null, no.status().code(), no.reason());
             req.release();
-            refuse(status, reason);
+            refuse(no.status(), no.reason());
             return;
         }
         String target = req.uri();
@@ -213,10 +213,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         FullHttpResponse answer = Answers.badRequest(status, reason);
         if (status.equals(HttpResponseStatus.METHOD_NOT_ALLOWED)) {
             answer.headers().set(HttpHeaderNames.ALLOW, RequestChecks.ALLOW);
+        } else if (status.equals(HttpResponseStatus.SERVICE_UNAVAILABLE)) {
+            answer.headers().set(HttpHeaderNames.RETRY_AFTER, "1"); // bodyBudget: the bytes free up as requests finish
         }
         ctx.writeAndFlush(answer).addListener((ChannelFutureListener) f -> {
             if (f.channel() instanceof DuplexChannel d && f.isSuccess()) {
                 d.shutdownOutput();
+                f.channel().eventLoop().schedule(() -> f.channel().close(), 2, TimeUnit.SECONDS);
+            } else if (stream && f.isSuccess()) {
+                // the answer ended the stream on our side; the client may still be sending its body:
+                // let it finish (the stream then closes) rather than reset it mid-body
                 f.channel().eventLoop().schedule(() -> f.channel().close(), 2, TimeUnit.SECONDS);
             } else {
                 f.channel().close();
@@ -240,11 +246,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * @return whether the connection was closed
      */
     boolean closeIfIdleForDrain(ChannelHandlerContext ctx) {
-        if (stream || removed || closing || current != null || !pending.isEmpty()) {
+        if (stream || deadline.dropped() || closing || current != null || !pending.isEmpty()) {
             return false;
         }
         closing = true;
-        cancelDeadline();
+        deadline.busy();
         ctx.close();
         return true;
     }
@@ -361,10 +367,35 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.flush();
         FullHttpRequest next = pending.pollFirst();
         if (next != null) {
-            ctx.channel().config().setAutoRead(true);
+            ctx.channel().config().setAutoRead(!overflowed);
             start(next);
         } else {
-            armDeadline();
+            deadline.idle();
+            if (continueLater != null) {
+                ctx.writeAndFlush(continueLater); // its request comes next: now its 100 is in order
+                continueLater = null;
+            }
+        }
+    }
+
+    /** Nothing is being answered or waiting on this connection: an answer written now is in request order. */
+    boolean answeredAll() {
+        return current == null && pending.isEmpty();
+    }
+
+    /**
+     * The 100 Continue of the request being read, when earlier requests are still to be answered:
+     * written once they are (the client waits for it, or sends its body after its own timeout).
+     */
+    void continueLater(FullHttpResponse hundred) {
+        releaseContinue();
+        continueLater = hundred;
+    }
+
+    private void releaseContinue() {
+        if (continueLater != null) {
+            continueLater.release();
+            continueLater = null;
         }
     }
 
@@ -382,11 +413,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             head.headers().set(Answers.CLASS_HEADER, ex.className);
         }
         responseStatus = head.status().code();
-        cancelDeadline();
+        deadline.busy();
         releasePending();
         ctx.writeAndFlush(head); // encoded now, by the codec still in place
         ChannelPipeline p = ctx.pipeline();
-        Tunnel.splice(ctx.channel(), backend, onClose);
+        Tunnel.splice(ctx.channel(), backend, plane.dispatch().tunnelIdleTimeoutSeconds(), onClose);
         RequestAggregator agg = p.get(RequestAggregator.class);
         if (agg != null) {
             p.remove(agg);
@@ -432,51 +463,6 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     // ------------------------------------------------------------ lifecycle
 
-    /**
-     * The idle deadline: the connection closes once it has been idle (no request being answered)
-     * for the idle timeout. One timer per connection at a time, not one per request: arming
-     * records when the idle spell began and schedules a check only if none is pending; a check
-     * that finds the connection busy, or idle for less than the timeout, waits for the rest.
-     */
-    private void armDeadline() {
-        idleSinceNanos = System.nanoTime();
-        if (deadline == null && !removed) {
-            scheduleDeadline(idleTimeoutNanos);
-        }
-    }
-
-    private void scheduleDeadline(long delayNanos) {
-        deadline = ctx.executor().schedule(this::checkDeadline, delayNanos, TimeUnit.NANOSECONDS);
-    }
-
-    private void checkDeadline() {
-        deadline = null;
-        if (removed || idleSinceNanos < 0 || current != null) {
-            return; // busy (or gone): the next idle spell arms it again
-        }
-        long left = idleSinceNanos + idleTimeoutNanos - System.nanoTime();
-        if (left > 0) {
-            scheduleDeadline(left);
-        } else {
-            ctx.close();
-        }
-    }
-
-    /** The connection is busy: a pending check finds it so and lapses. */
-    private void cancelDeadline() {
-        idleSinceNanos = -1;
-    }
-
-    /** The handler leaves for good: the pending check, if any, is cancelled. */
-    private void dropDeadline() {
-        removed = true;
-        idleSinceNanos = -1;
-        if (deadline != null) {
-            deadline.cancel(false);
-            deadline = null;
-        }
-    }
-
     private void releasePending() {
         for (FullHttpRequest r; (r = pending.pollFirst()) != null; ) {
             r.release();
@@ -495,7 +481,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         closing = true;
-        dropDeadline();
+        deadline.drop();
+        releaseContinue();
         releasePending();
         Attempt ex = current;
         current = null;

@@ -48,6 +48,8 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     static final AttributeKey<ProxyProtocolGate.ProxiedClient> PROXIED = AttributeKey.valueOf("arbiter.proxied");
     /** At most this many concurrent streams per HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS). */
     static final int MAX_CONCURRENT_STREAMS = 256;
+    /** The largest body of a request that asks {@code Upgrade: h2c} (buffered by Netty's upgrade handler). */
+    static final int MAX_UPGRADE_BODY_BYTES = 64 << 10;
 
     private final DataPlane plane;
     private final ChannelGroup clients;
@@ -88,6 +90,9 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        if (!plane.connections().admit(ch)) {
+            return; // over gateway.maxConnections: closed before any byte is read
+        }
         clients.add(ch);
         // a client that shuts down its write side after its request still gets the response
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
@@ -97,12 +102,14 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
         ServerTls t = tls;
         if (t != null) {
             ch.attr(SECURE).set(true);
-            ch.pipeline().addLast("tls", t.newHandler());
+            // the hello and handshake get the idle timeout, at least 10 s (a slow handshake is no idle client)
+            long handshakeMillis = Math.max(10_000, (long) (plane.dispatch().idleTimeoutSeconds() * 1000));
+            ch.pipeline().addLast("tls", t.newHandler(handshakeMillis));
             ch.pipeline().addLast("alpn", new ApplicationProtocolNegotiationHandler(ApplicationProtocolNames.HTTP_1_1) {
                 @Override
                 protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
                     if (ApplicationProtocolNames.HTTP_2.equals(protocol) && t.http2()) {
-                        ctx.pipeline().addLast(frameCodec(), multiplexer());
+                        addHttp2(ctx.pipeline());
                     } else {
                         addHttp1(ctx.pipeline());
                         // the frontend handler was added after the connection became active: tell it alone
@@ -119,22 +126,33 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
             return;
         }
         if (http2) {
-            HttpServerCodec codec = new HttpServerCodec(decoderConfig());
+            HttpServerCodec codec = httpCodec();
+            // the body of an Upgrade: h2c request is buffered here, outside the body budget: kept small
             HttpServerUpgradeHandler upgrade = new HttpServerUpgradeHandler(codec, protocol ->
                     AsciiString.contentEquals(Http2CodecUtil.HTTP_UPGRADE_PROTOCOL_NAME, protocol)
-                            ? new Http2ServerUpgradeCodec(frameCodec(), multiplexer()) : null,
-                    (int) Math.min(Integer.MAX_VALUE, plane.dispatch().maxBodyBytes()));
+                            ? upgradeCodec() : null,
+                    (int) Math.min(MAX_UPGRADE_BODY_BYTES, plane.dispatch().maxBodyBytes()));
             ch.pipeline().addLast("h2c", new CleartextHttp2ServerUpgradeHandler(codec, upgrade,
                     new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel c) {
-                            c.pipeline().addLast(frameCodec(), multiplexer());
+                            addHttp2(c.pipeline());
                         }
                     }));
-            ch.pipeline().addLast(new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+            ch.pipeline().addLast(aggregator(), new FrontendHandler(plane));
             return;
         }
         addHttp1(ch.pipeline());
+    }
+
+    /**
+     * The HTTP/1.1 codec. Its own pipelining bound (Netty's maxPipelineDepth, 128 by default) would
+     * close the connection after the next answer, dropping the answers to the requests held before
+     * it; the bound is the {@link FrontendHandler}'s instead (at most {@code MAX_HELD} held, the rest
+     * dropped unanswered and the connection closed after the held ones), so the codec's is off.
+     */
+    private HttpServerCodec httpCodec() {
+        return new HttpServerCodec(decoderConfig(), Integer.MAX_VALUE);
     }
 
     private HttpDecoderConfig decoderConfig() {
@@ -145,9 +163,23 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
     }
 
     private void addHttp1(ChannelPipeline p) {
-        var d = plane.dispatch();
-        p.addLast(new HttpServerCodec(decoderConfig()), new RequestAggregator(d.maxBodyBytes()),
-                new FrontendHandler(plane));
+        p.addLast(httpCodec(), aggregator(), new FrontendHandler(plane));
+    }
+
+    private RequestAggregator aggregator() {
+        return new RequestAggregator(plane.dispatch().maxBodyBytes(), plane.bodyBudget());
+    }
+
+    /** HTTP/2 by ALPN or prior knowledge: the frame codec, the multiplexer and the connection's idle timer. */
+    private void addHttp2(ChannelPipeline p) {
+        Http2FrameCodec codec = frameCodec();
+        p.addLast(codec, multiplexer(), new Http2Lifetime(codec, plane.dispatch().idleTimeoutSeconds()));
+    }
+
+    private Http2ServerUpgradeCodec upgradeCodec() {
+        Http2FrameCodec codec = frameCodec();
+        return new Http2ServerUpgradeCodec(codec, multiplexer(),
+                new Http2Lifetime(codec, plane.dispatch().idleTimeoutSeconds()));
     }
 
     private Http2FrameCodec frameCodec() {
@@ -163,7 +195,7 @@ public final class ProxyInitializer extends ChannelInitializer<SocketChannel> {
             protected void initChannel(Http2StreamChannel stream) {
                 clients.add(stream);
                 stream.pipeline().addLast(new Http2StreamFrameToHttpObjectCodec(true),
-                        new RequestAggregator(plane.dispatch().maxBodyBytes()), new FrontendHandler(plane));
+                        aggregator(), new FrontendHandler(plane));
             }
         });
     }

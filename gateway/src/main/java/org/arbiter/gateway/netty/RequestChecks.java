@@ -1,10 +1,13 @@
 package org.arbiter.gateway.netty;
 
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -37,6 +40,8 @@ final class RequestChecks {
     }
 
     static final String ALLOW = "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH";
+    /** The 503 reason of a body refused because {@code gateway.bodyBudget} is spent. */
+    static final String BODY_BUDGET = "bodyBudget";
     private static final Pattern REG_NAME = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=%-]*");
     private static final Pattern IPV6_LITERAL = Pattern.compile("\\[[0-9A-Fa-f:.]+\\]");
     private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
@@ -50,6 +55,26 @@ final class RequestChecks {
      *
      * @return null when the request may go on, else what to answer
      */
+    /**
+     * The answer to a request the codec or the {@link RequestAggregator} marked as failed: 431, 414,
+     * 413 (a body over maxBodyBytes), 503 (the body budget is spent), 417 (an unknown
+     * {@code Expect}), else 400.
+     */
+    static Refusal ofDecoderFailure(Throwable cause) {
+        if (cause instanceof TooLongHttpHeaderException) {
+            return new Refusal(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headerTooLarge");
+        } else if (cause instanceof TooLongHttpLineException) {
+            return new Refusal(HttpResponseStatus.REQUEST_URI_TOO_LONG, "requestLineTooLong");
+        } else if (cause instanceof TooLongFrameException) {
+            return new Refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "bodyTooLarge");
+        } else if (cause instanceof RequestAggregator.BudgetSpent) {
+            return new Refusal(HttpResponseStatus.SERVICE_UNAVAILABLE, BODY_BUDGET);
+        } else if (cause instanceof RequestAggregator.ExpectationFailed) {
+            return new Refusal(HttpResponseStatus.EXPECTATION_FAILED, "expectationFailed");
+        }
+        return new Refusal(HttpResponseStatus.BAD_REQUEST, "malformedRequest");
+    }
+
     static Refusal admit(HttpRequest req) {
         HttpVersion v = req.protocolVersion();
         if (!v.equals(HttpVersion.HTTP_1_1) && !v.equals(HttpVersion.HTTP_1_0)) {

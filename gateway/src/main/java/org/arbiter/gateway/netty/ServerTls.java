@@ -111,9 +111,12 @@ public final class ServerTls {
         return Files.getLastModifiedTime(p).toMillis() ^ Files.size(p) * 31;
     }
 
-    /** A new handler for one connection (SNI picks the context; then the TLS handshake). */
-    SniHandler newHandler() {
-        return new SniHandler(mapping);
+    /**
+     * A new handler for one connection (SNI picks the context; then the TLS handshake); a client
+     * whose hello and handshake take longer than {@code handshakeTimeoutMillis} is closed.
+     */
+    SniHandler newHandler(long handshakeTimeoutMillis) {
+        return new SniHandler(mapping, handshakeTimeoutMillis);
     }
 
     public SslProvider provider() {

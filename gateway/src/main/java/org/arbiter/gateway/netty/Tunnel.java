@@ -12,14 +12,18 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.util.concurrent.TimeUnit;
 import org.arbiter.gateway.classify.UpgradeHeader;
 
 /**
  * The bytes of an upgraded connection (WebSocket and any other {@code Upgrade} the server accepted
  * with 101), spliced both ways between the client and the server once the HTTP handlers have left
  * both pipelines. Reading from one side pauses while the other cannot take more. When either side
- * closes (or shuts its input), both are closed and {@code onClose} runs once. Confined to the
- * data-plane event loop.
+ * closes (or shuts its input), both are closed and {@code onClose} runs once. A tunnel with no byte
+ * either way for {@code dispatch.tunnelIdleTimeout} is closed the same way (its server slot is
+ * freed by {@code onClose}). Confined to the data-plane event loop.
  */
 final class Tunnel extends ChannelInboundHandlerAdapter {
 
@@ -51,8 +55,12 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
         return named ? UpgradeHeader.passThrough(upgrade) : null;
     }
 
-    /** Adds the two ends: {@code client} reads into {@code server} and back; {@code onClose} runs once. */
-    static void splice(Channel client, Channel server, Runnable onClose) {
+    /**
+     * Adds the two ends: {@code client} reads into {@code server} and back; {@code onClose} runs
+     * once; after {@code idleSeconds} with nothing read or written on the client side (so nothing
+     * either way), both close.
+     */
+    static void splice(Channel client, Channel server, double idleSeconds, Runnable onClose) {
         boolean[] once = new boolean[1];
         Runnable closeOnce = () -> {
             if (!once[0]) {
@@ -60,6 +68,7 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
                 onClose.run();
             }
         };
+        client.pipeline().addLast("tunnel-idle", new IdleStateHandler(0, 0, (long) (idleSeconds * 1e9), TimeUnit.NANOSECONDS));
         client.pipeline().addLast("tunnel", new Tunnel(server, closeOnce));
         server.pipeline().addLast("tunnel", new Tunnel(client, closeOnce));
         client.config().setAutoRead(true);
@@ -97,8 +106,8 @@ final class Tunnel extends ChannelInboundHandlerAdapter {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof ChannelInputShutdownEvent) {
-            ctx.close(); // one side is done: the tunnel is
+        if (evt instanceof ChannelInputShutdownEvent || evt instanceof IdleStateEvent) {
+            ctx.close(); // one side is done, or both have been silent for tunnelIdleTimeout: the tunnel is
         }
         ReferenceCountUtil.release(evt);
     }

@@ -127,6 +127,23 @@ final class GatewayMeters implements PlaneListener {
                 .register(registry);
         Gauge.builder("arbiter.gateway.event.loops", plane, p -> p.loops())
                 .description("the data plane's event loops (gateway.threads)").register(registry);
+        connectionMeters(plane);
+    }
+
+    /**
+     * The data port's limits (docs/reliability.md): connections open and refused over
+     * gateway.maxConnections ({@code arbiter_gateway_connections_refused_total}), body bytes held
+     * within gateway.bodyBudget and requests refused for it.
+     */
+    private void connectionMeters(DataPlane plane) {
+        Gauge.builder("arbiter.gateway.connections.open", plane, DataPlane::connectionsOpen)
+                .description("client connections open on the data port").register(registry);
+        FunctionCounter.builder("arbiter.gateway.connections.refused", plane, DataPlane::connectionsRefused)
+                .description("client connections closed at accept, over gateway.maxConnections").register(registry);
+        Gauge.builder("arbiter.gateway.body.budget.held", plane, DataPlane::bodyBytesHeld).baseUnit("bytes")
+                .description("bytes of buffered request bodies held within gateway.bodyBudget").register(registry);
+        FunctionCounter.builder("arbiter.gateway.body.budget.refused", plane, DataPlane::bodyBudgetRefused)
+                .description("requests answered 503 bodyBudget").register(registry);
     }
 
     @Override

@@ -44,7 +44,7 @@ final class FrontendHandlerTest {
         plane = new DataPlane(channel.eventLoop(), cluster, core, null, null);
         var d = cluster.dispatch();
         channel.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig().setMaxHeaderSize((int) d.maxHeaderBytes())),
-                new RequestAggregator(d.maxBodyBytes()), new FrontendHandler(plane));
+                new RequestAggregator(d.maxBodyBytes(), plane.bodyBudget()), new FrontendHandler(plane));
     }
 
     @AfterEach
