@@ -101,7 +101,7 @@ final class ConsoleBrowserTest {
 
     @Test
     void operator_logsIn_watchesNumbersChange_pinsAWeight_andSeesItPublished() throws Exception {
-        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(30));
+        WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(60)); // a guard: a loaded CI machine took over 30 s
         wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);   // rows are re-rendered live
         driver.get(console.url());
         wait.until(d -> d.findElement(By.id("login-user")).isDisplayed());
