@@ -90,7 +90,7 @@ final class ConfigCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--quick")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --faults/--quick: scale (expected: with faults)");
+                .isEqualTo("experiment: --quick: scale (expected: with faults or abuse)");
     }
 
     @Test
