@@ -104,9 +104,11 @@ public final class AbuseCampaign {
             rig.restart(gw);
         }
         Target target = rig.target(gw);
-        ProcSampler sampler = ProcSampler.start(() -> rig.pid(gw), SAMPLE_MILLIS);
         OrdinaryClient client = OrdinaryClient.start(target.uri("/"), target.tls() ? clientTls : null,
                 settings.clientThreads(), settings.requestTimeoutSeconds());
+        // The client's own connections belong in the baseline: sample once they are open.
+        client.awaitAnswers(settings.clientThreads(), settings.requestTimeoutSeconds());
+        ProcSampler sampler = ProcSampler.start(() -> rig.pid(gw), SAMPLE_MILLIS);
         AttackOutcome outcome = AttackOutcome.NONE;
         String error = "";
         Map<ProcSampler.Phase, ClientTally> tallies;

@@ -80,7 +80,8 @@ public record AbuseReport(Sizes settings, List<Row> rows) {
                 "during: " + describe(during) + "; after: " + describe(after)));
         v.add(new Verdict(Verdict.FDS_BACK, r.afterFds() >= 0 && r.baselineFds() >= 0
                 && r.afterFds() <= r.baselineFds() + FD_SLACK, String.format(Locale.ROOT,
-                "baseline %d, peak %d, after %d (+%d allowed)", r.baselineFds(), r.peakFds(), r.afterFds(), FD_SLACK)));
+                "baseline %d, peak %d, after %s (+%d allowed)", r.baselineFds(), r.peakFds(),
+                r.afterFds() < 0 ? "none: the process was not running" : Integer.toString(r.afterFds()), FD_SLACK)));
         v.add(new Verdict(Verdict.MEMORY_BOUNDED, r.peakRssBytes() >= 0 && r.baselineRssBytes() >= 0
                 && r.peakRssBytes() - r.baselineRssBytes() <= s.memoryBoundBytes(), String.format(Locale.ROOT,
                 "baseline %d MiB, peak %d MiB (bound: baseline + %d MiB)", r.baselineRssBytes() >> 20,

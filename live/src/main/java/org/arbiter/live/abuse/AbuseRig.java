@@ -17,7 +17,6 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
-import org.arbiter.common.config.MatchRule;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.TlsConfig;
 import org.arbiter.live.ChildProcess;
@@ -26,7 +25,7 @@ import org.arbiter.live.ChildProcess;
  * Design note — the abuse rig.
  *
  * Three real processes on 127.0.0.1, each its own JVM started with the launcher given: one
- * `arbiter simserver` (fast default class, `GET /slow` with a long mean demand) and two standalone
+ * `arbiter simserver` (fast default class; requests with `X-Class: slow` have a long mean demand) and two standalone
  * `arbiter gateway`s (no Kafka, no GRM: a standalone gateway shares its slots by the configured
  * weights, and none of the attacks concerns the control loop): g1 with a plain request port (HTTP/1.1
  * and h2c) and g2 with TLS on its request port (h2 by ALPN), both from one cluster.yaml with short
@@ -44,6 +43,8 @@ public final class AbuseRig implements AutoCloseable {
     public static final String PLAIN = "g1";
     /** The gateway with TLS on its request port. */
     public static final String TLS = "g2";
+    /** The request header naming the class, read by the gateway's class rule and by the simserver's demands. */
+    static final String SLOW_HEADER = "X-Class";
     private static final String HOST = "127.0.0.1";
     private static final double READY_SECONDS = 60;
 
@@ -72,7 +73,7 @@ public final class AbuseRig implements AutoCloseable {
         jvm.addAll(1, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         server = add(new ChildProcess("s1", jvm, List.of("simserver", "--port", Integer.toString(serverPort),
                 "--admin-port", Integer.toString(freePort()), "--cores", "16", "--mean-demand", "5ms", "--demand",
-                "slow=" + fmt(settings.slowDemandSeconds()) + "s", "--class-header", "X-Arbiter-Class"),
+                "slow=" + fmt(settings.slowDemandSeconds()) + "s", "--class-header", SLOW_HEADER),
                 "simserver ready on", logs));
         String[] ids = {PLAIN, TLS};
         for (int i = 0; i < 2; i++) {
@@ -104,7 +105,7 @@ public final class AbuseRig implements AutoCloseable {
 
     private ClusterConfig cluster() {
         ClusterConfig.Builder b = ClusterConfig.builder()
-                .addClass(ClassConfig.builder("slow", 30).match(new MatchRule(Map.of(), "/slow", null, null)).build())
+                .addClass(ClassConfig.builder("slow", 30).matchHeader(SLOW_HEADER, "slow").build())
                 .addClass(ClassConfig.builder("basic", 5).isDefault(true).build())
                 .addServer(ServerConfig.builder("s1", URI.create("http://" + HOST + ":" + serverPort)).concurrency(64)
                         .build());

@@ -52,21 +52,23 @@ final class AmplifyingConfigAttack implements Attack {
 
         // The running gateway: SIGHUP with the file in place of its configuration.
         Path log = rig.log(target.gateway());
-        long logSize = Files.exists(log) ? Files.size(log) : 0;
+        long mark = GatewayLog.mark(log);
         String outcome;
         try {
             Files.copy(amplified, rig.configFile(), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             rig.signal(target.gateway(), "HUP");
-            outcome = awaitLogLine(log, logSize, "SIGHUP", s.checkTimeoutSeconds());
+            outcome = awaitReloadLine(log, mark, s.checkTimeoutSeconds());
         } finally {
             rig.restoreConfig();
         }
         int probe = target.probe(s.requestTimeoutSeconds());
         boolean alive = rig.alive(target.gateway());
+        int applied = GatewayLog.appliedSince(log, mark);
         details.add("gateway log after SIGHUP: " + (outcome == null ? "nothing within "
                 + s.checkTimeoutSeconds() + " s" : outcome));
-        Verdict serving = new Verdict("gateway keeps serving after SIGHUP", alive && probe == 200,
-                "GET / after SIGHUP: " + (probe < 0 ? "no answer" : probe) + "; process " + (alive ? "running" : "ended"));
+        Verdict serving = new Verdict("gateway keeps serving after SIGHUP, on its old configuration",
+                alive && probe == 200 && applied == 0, "GET / after SIGHUP: " + (probe < 0 ? "no answer" : probe)
+                + "; process " + (alive ? "running" : "ended") + "; configurations applied: " + applied);
 
         // config check as its own process.
         Check c = check(rig, amplified, s.checkTimeoutSeconds());
@@ -100,33 +102,21 @@ final class AmplifyingConfigAttack implements Attack {
         }
     }
 
-    /** The first new line of {@code log} (after {@code from} bytes) that contains {@code marker}, or null after {@code seconds}. */
-    private static String awaitLogLine(Path log, long from, String marker, double seconds) throws Exception {
+    /**
+     * The first line the gateway logged after {@code mark} about a reload (a SIGHUP error, or a
+     * configuration applied), or null if none came within {@code seconds}.
+     */
+    private static String awaitReloadLine(Path log, long mark, double seconds) throws Exception {
         long until = System.nanoTime() + (long) (seconds * 1e9);
         while (System.nanoTime() < until) {
-            if (Files.exists(log) && Files.size(log) > from) {
-                String fresh = readFrom(log, from, 1 << 20); // the log may hold the long value many times
-                for (String line : fresh.split("\n")) {
-                    if (line.contains(marker)) {
-                        return line.length() > 300 ? line.substring(0, 300) + "…" : line;
-                    }
+            for (String line : GatewayLog.linesSince(log, mark)) {
+                if (line.contains("SIGHUP") || GatewayLog.APPLIED.matcher(line).find()) {
+                    return GatewayLog.cut(line, 300);
                 }
             }
             Thread.sleep(100);
         }
         return null;
-    }
-
-    /** At most {@code max} bytes of {@code file} from offset {@code from}. */
-    private static String readFrom(Path file, long from, int max) throws IOException {
-        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file)) {
-            ch.position(from);
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(max);
-            while (buf.hasRemaining() && ch.read(buf) > 0) {
-                // fill
-            }
-            return new String(buf.array(), 0, buf.position(), StandardCharsets.UTF_8);
-        }
     }
 
     private record Check(int exit, double seconds, long peakRssBytes, String firstLine) {

@@ -54,6 +54,14 @@ final class OrdinaryClient {
         return c;
     }
 
+    /** Waits until {@code n} requests were answered (in any phase) or {@code seconds} have passed. */
+    void awaitAnswers(int n, double seconds) throws InterruptedException {
+        long until = System.nanoTime() + (long) (seconds * 1e9);
+        while (System.nanoTime() < until && recorders.values().stream().mapToInt(Recorder::answeredCount).sum() < n) {
+            Thread.sleep(20);
+        }
+    }
+
     /** Counts later requests in phase {@code p}. */
     void phase(ProcSampler.Phase p) {
         phase = p;
@@ -107,6 +115,10 @@ final class OrdinaryClient {
             sent++;
             statuses.merge(status, 1, Integer::sum);
             latencies.add(nanos);
+        }
+
+        synchronized int answeredCount() {
+            return latencies.size();
         }
 
         synchronized void failed() {

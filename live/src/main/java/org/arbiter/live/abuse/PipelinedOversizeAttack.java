@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code pipelined} requests written at once on one connection: {@code GET /slow} first (the
- * backend takes seconds), plain {@code GET /}s, and in the middle a {@code POST} whose
+ * {@code pipelined} requests written at once on one connection: {@code GET /slow} first (with
+ * {@code X-Class: slow}: the backend takes seconds, exponentially distributed), plain {@code GET /}s, and in the middle a {@code POST} whose
  * Content-Length is 20 times the gateway's body limit (its body is never sent). Answers are read
  * off the wire in order. Refused (correctly) when the oversized request's 413 is the answer in its
  * own position: every earlier request was answered before it, so no later answer goes to the wrong
@@ -42,7 +42,7 @@ final class PipelinedOversizeAttack implements Attack {
         for (int i = 0; i < n; i++) {
             String head;
             if (i == 0) {
-                head = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+                head = "GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AbuseRig.SLOW_HEADER + ": slow\r\n\r\n";
             } else if (i == oversized) {
                 head = "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: "
                         + 20 * s.maxBodyBytes() + "\r\n\r\n";

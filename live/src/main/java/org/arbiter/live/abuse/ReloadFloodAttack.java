@@ -12,8 +12,8 @@ import java.util.concurrent.Future;
 /**
  * A flood of {@code POST /reload} on the admin port without credentials, from four connections at
  * a time, each request on its own connection. Refused when every one is answered 401 (issue 30:
- * mutations need the admin token); the ordinary client's column says whether the flood hurt the
- * data port.
+ * mutations need the admin token) and the gateway's log shows no configuration applied; the
+ * ordinary client's column says whether the flood hurt the data port.
  */
 final class ReloadFloodAttack implements Attack {
 
@@ -38,6 +38,7 @@ final class ReloadFloodAttack implements Attack {
     @Override
     public AttackOutcome run(Target target, AbuseSettings s) throws Exception {
         String head = "POST /reload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        long mark = GatewayLog.mark(target.rig().log(target.gateway()));
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
         long start = System.nanoTime();
         List<Future<long[]>> sent = new ArrayList<>();
@@ -71,8 +72,10 @@ final class ReloadFloodAttack implements Attack {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             int unauthorized = statuses.getOrDefault("401", 0);
-            Verdict v = new Verdict(Verdict.ATTACK_REFUSED, unauthorized == s.reloads(), String.format(Locale.ROOT,
-                    "%d of %d answered 401; answers %s", unauthorized, s.reloads(), statuses));
+            int applied = GatewayLog.appliedSince(target.rig().log(target.gateway()), mark);
+            Verdict v = new Verdict(Verdict.ATTACK_REFUSED, unauthorized == s.reloads() && applied == 0,
+                    String.format(Locale.ROOT, "%d of %d answered 401; answers %s; configurations applied (gateway log): %d",
+                            unauthorized, s.reloads(), statuses, applied));
             return new AttackOutcome(s.reloads(), refused, accepted, statuses, List.of(),
                     List.of(String.format(Locale.ROOT, "%d requests in %.1f s, slowest answer %d ms", s.reloads(), seconds,
                             slowest)), List.of(v));
