@@ -2,6 +2,7 @@ package org.arbiter.live.abuse;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,7 +22,7 @@ public record AttackOutcome(int attempted, int refused, int accepted, Map<String
                             List<String> details, List<Verdict> verdicts) {
 
     public AttackOutcome {
-        statuses = java.util.Collections.unmodifiableMap(new TreeMap<>(requireNonNull(statuses, "statuses")));
+        statuses = Collections.unmodifiableMap(new TreeMap<>(requireNonNull(statuses, "statuses")));
         wire = List.copyOf(requireNonNull(wire, "wire"));
         details = List.copyOf(requireNonNull(details, "details"));
         verdicts = List.copyOf(requireNonNull(verdicts, "verdicts"));

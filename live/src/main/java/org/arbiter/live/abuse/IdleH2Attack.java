@@ -3,9 +3,15 @@ package org.arbiter.live.abuse;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -22,10 +28,22 @@ final class IdleH2Attack implements Attack {
     /** How the connections reach HTTP/2. */
     enum Transport { H2C, ALPN }
 
+    private static final int OPENERS = 4;
+
     private final Transport transport;
 
     IdleH2Attack(Transport transport) {
         this.transport = transport;
+    }
+
+    private static void closeQuietly(Socket c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
     }
 
     @Override
@@ -47,40 +65,45 @@ final class IdleH2Attack implements Attack {
     @Override
     public AttackOutcome run(Target target, AbuseSettings s) throws Exception {
         SSLContext attacker = transport == Transport.ALPN ? SelfSignedCert.trustAll() : null;
-        int refusedAtConnect = 0;
-        String firstError = "";
+        AtomicInteger refusedAtConnect = new AtomicInteger();
+        AtomicReference<String> firstError = new AtomicReference<>("");
         long start = System.nanoTime();
         try (ConnectionWatch watch = new ConnectionWatch()) {
+            // A few openers at once: a TLS handshake costs the attacker CPU too.
+            ExecutorService openers = Executors.newFixedThreadPool(OPENERS);
             for (int i = 0; i < s.connections(); i++) {
-                Socket c = null;
-                try {
-                    c = attacker == null ? target.connect(5) : target.connectTls(attacker, "h2", 5);
-                    c.getOutputStream().write(PREFACE);
-                    c.getOutputStream().flush();
-                    watch.hold(c);
-                } catch (IOException e) {
-                    refusedAtConnect++;
-                    if (firstError.isEmpty()) {
-                        firstError = e.toString();
+                openers.execute(() -> {
+                    Socket c = null;
+                    try {
+                        c = attacker == null ? target.connect(5) : target.connectTls(attacker, "h2", 5);
+                        c.getOutputStream().write(PREFACE);
+                        c.getOutputStream().flush();
+                        watch.hold(c);
+                    } catch (IOException e) {
+                        refusedAtConnect.incrementAndGet();
+                        firstError.compareAndSet("", e.toString());
+                        closeQuietly(c);
                     }
-                    if (c != null) {
-                        c.close();
-                    }
-                }
+                });
+            }
+            openers.shutdown();
+            if (!openers.awaitTermination(10 * 60, TimeUnit.SECONDS)) {
+                openers.shutdownNow();
+                throw new IllegalStateException(name() + ": opening " + s.connections() + " connections took over 10 min");
             }
             double openedSeconds = (System.nanoTime() - start) / 1e9;
             watch.awaitClosed(s.closeBoundSeconds());
             int closed = watch.closedByGateway();
             int held = watch.held();
             int open = held - closed;
-            int refused = refusedAtConnect + closed;
+            int refused = refusedAtConnect.get() + closed;
             Verdict v = new Verdict(Verdict.ATTACK_REFUSED, refused == s.connections(), String.format(Locale.ROOT,
                     "%d of %d closed by the gateway within %.1f s of the last one opened, %d refused at connect, %d still open",
-                    closed, s.connections(), s.closeBoundSeconds(), refusedAtConnect, open));
-            List<String> details = new java.util.ArrayList<>(List.of(String.format(Locale.ROOT,
+                    closed, s.connections(), s.closeBoundSeconds(), refusedAtConnect.get(), open));
+            List<String> details = new ArrayList<>(List.of(String.format(Locale.ROOT,
                     "opened %d in %.1f s", held, openedSeconds)));
-            if (!firstError.isEmpty()) {
-                details.add("first connect error: " + firstError);
+            if (!firstError.get().isEmpty()) {
+                details.add("first connect error: " + firstError.get());
             }
             return new AttackOutcome(s.connections(), refused, open, Map.of(), List.of(), details, List.of(v));
         }

@@ -121,6 +121,20 @@ final class ProcSampler implements AutoCloseable {
         }
     }
 
+    /**
+     * CPU seconds {@code pid} has used (user + system, from {@code /proc/PID/stat} in clock ticks of
+     * 1/100 s, the Linux default), or -1 if they cannot be read.
+     */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // fields 14 and 15 of proc(5)
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Open descriptors of {@code pid}, or -1 if they cannot be read. */
     static int fds(long pid) {
         try (Stream<Path> s = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
