@@ -117,8 +117,8 @@ public record AbuseReport(Sizes settings, List<Row> rows) {
         }
         b.append('\n');
         for (Row r : rows) {
-            if (r.attack().equals("none")) {
-                continue;
+            if (r.attack().equals("none") && r.error().isEmpty()) {
+                continue; // a baseline's figures are all in the table
             }
             b.append("- **").append(r.attack()).append("** (").append(r.what()).append(")");
             if (!r.error().isEmpty()) {
