@@ -53,7 +53,7 @@ public final class AbuseCampaign {
     /** The attacks, in the order a campaign runs them. */
     public static List<Attack> attacks() {
         return List.of(new IdleH2Attack(IdleH2Attack.Transport.H2C), new IdleH2Attack(IdleH2Attack.Transport.ALPN),
-                new SlowlorisAttack(), new PipelinedOversizeAttack(), new ReloadFloodAttack(), new AmplifyingConfigAttack(),
+                new SlowlorisAttack(), new H2BodiesAttack(), new PipelinedOversizeAttack(), new ReloadFloodAttack(), new AmplifyingConfigAttack(),
                 new DrainAttack());
     }
 
