@@ -31,14 +31,14 @@ public record AbuseReport(Sizes settings, List<Row> rows) {
                         double settleSeconds, double baselineSeconds, int clientThreads, double requestTimeoutSeconds,
                         long maxBodyBytes, double slowDemandSeconds, int pipelined, int reloads, int amplifyBytes,
                         int amplifyAliases, double checkTimeoutSeconds, long memoryBoundBytes, int h2Connections,
-                        int h2Streams, long h2BodyBytes, double h2SendSeconds) {
+                        int h2Streams, long h2BodyBytes, double h2SendSeconds, int wsTunnels) {
 
         static Sizes of(AbuseSettings s) {
             return new Sizes(s.connections(), s.idleTimeoutSeconds(), s.closeBoundSeconds(), s.beforeSeconds(),
                     s.settleSeconds(), s.baselineSeconds(), s.clientThreads(), s.requestTimeoutSeconds(), s.maxBodyBytes(),
                     s.slowDemandSeconds(), s.pipelined(), s.reloads(), s.amplifyBytes(), s.amplifyAliases(),
                     s.checkTimeoutSeconds(), s.memoryBoundBytes(), s.h2Connections(), s.h2Streams(), s.h2BodyBytes(),
-                    s.h2SendSeconds());
+                    s.h2SendSeconds(), s.wsTunnels());
         }
     }
 

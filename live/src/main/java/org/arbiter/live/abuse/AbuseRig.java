@@ -30,7 +30,9 @@ import org.arbiter.live.ChildProcess;
  * weights, and none of the attacks concerns the control loop): g1 with a plain request port (HTTP/1.1
  * and h2c) and g2 with TLS on its request port (h2 by ALPN), both from one cluster.yaml with short
  * timeouts (dispatch.idleTimeout from the settings, a 1 MiB body limit, a 2 s drain) so that every
- * attack resolves in seconds. The TLS certificate is self-signed, made by openssl.
+ * attack resolves in seconds. The TLS certificate is self-signed, made by openssl. A third gateway,
+ * g3, has a file of its own (cluster-ws.yaml) whose only server is the UpgradeBackend in the
+ * campaign's JVM (101 to Upgrade: websocket, then held; 200 to anything else), for the tunnels.
  *
  * Cleanup: every child is destroyed in close(), called from a finally and from a JVM shutdown hook.
  * Thread-safety: start, restart and close from the campaign's thread; the getters from any thread.
@@ -43,6 +45,8 @@ public final class AbuseRig implements AutoCloseable {
     public static final String PLAIN = "g1";
     /** The gateway with TLS on its request port. */
     public static final String TLS = "g2";
+    /** The gateway in front of the upgrade backend (its own configuration file), for WebSocket tunnels. */
+    public static final String WS = "g3";
     /** The request header naming the class, read by the gateway's class rule and by the simserver's demands. */
     static final String SLOW_HEADER = "X-Class";
     private static final String HOST = "127.0.0.1";
@@ -53,11 +57,12 @@ public final class AbuseRig implements AutoCloseable {
     private final Path config;
     private final String configText;
     private final SelfSignedCert cert;
-    private final int[] ports = {freePort(), freePort()};
-    private final int[] adminPorts = {freePort(), freePort()};
+    private final int[] ports = {freePort(), freePort(), freePort()};
+    private final int[] adminPorts = {freePort(), freePort(), freePort()};
     private final int serverPort = freePort();
     private final ChildProcess server;
-    private final ChildProcess[] gateways = new ChildProcess[2];
+    private final ChildProcess[] gateways = new ChildProcess[3];
+    private final UpgradeBackend upgradeBackend;
     private final List<ChildProcess> all = new ArrayList<>();
     private final Thread hook;
 
@@ -80,6 +85,11 @@ public final class AbuseRig implements AutoCloseable {
             gateways[i] = add(new ChildProcess(ids[i], jvm, List.of("gateway", "--config", config.toString(), "--id",
                     ids[i]), "gateway " + ids[i] + " ready on", logs));
         }
+        upgradeBackend = new UpgradeBackend();
+        Path wsConfig = dir.resolve("cluster-ws.yaml");
+        Files.writeString(wsConfig, ConfigWriter.toYaml(wsCluster()));
+        gateways[2] = add(new ChildProcess(WS, jvm, List.of("gateway", "--config", wsConfig.toString(), "--id", WS),
+                "gateway " + WS + " ready on", logs));
         hook = new Thread(this::destroyAll, "abuse-rig-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -121,6 +131,22 @@ public final class AbuseRig implements AutoCloseable {
         return b.dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
                 .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build()).build();
     }
+
+    /** g3's cluster: one class, the upgrade backend as its only server (32 slots). */
+    private ClusterConfig wsCluster() {
+        return ClusterConfig.builder()
+                .addClass(ClassConfig.builder("basic", 5).isDefault(true).build())
+                .addServer(ServerConfig.builder("ws", URI.create("http://" + HOST + ":" + upgradeBackend.port()))
+                        .concurrency(WS_SLOTS).build())
+                .addGateway(GatewayConfig.builder(WS).host(HOST).port(ports[2]).adminPort(adminPorts[2])
+                        .drainTimeoutSeconds(2).build())
+                .dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
+                        .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build())
+                .build();
+    }
+
+    /** The upgrade backend's slots at g3 (N(g3, ws)). */
+    static final int WS_SLOTS = 32;
 
     private ChildProcess add(ChildProcess p) {
         all.add(p);
@@ -194,8 +220,15 @@ public final class AbuseRig implements AutoCloseable {
         return switch (id) {
             case PLAIN -> 0;
             case TLS -> 1;
-            default -> throw new IllegalArgumentException("gateway: " + id + " (expected: " + PLAIN + " or " + TLS + ")");
+            case WS -> 2;
+            default -> throw new IllegalArgumentException("gateway: " + id + " (expected: " + PLAIN + ", " + TLS + " or "
+                    + WS + ")");
         };
+    }
+
+    /** Tunnels the upgrade backend holds open now. */
+    int backendTunnels() {
+        return upgradeBackend.tunnels();
     }
 
     private void destroyAll() {
@@ -207,6 +240,11 @@ public final class AbuseRig implements AutoCloseable {
     @Override
     public void close() {
         destroyAll();
+        try {
+            upgradeBackend.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ignored) {

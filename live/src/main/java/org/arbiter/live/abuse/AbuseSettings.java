@@ -27,12 +27,13 @@ import java.util.List;
  * @param h2Streams             streams per connection
  * @param h2BodyBytes           the body of each stream (at most {@code maxBodyBytes})
  * @param h2SendSeconds         how long bodies are pushed at most
+ * @param wsTunnels             WebSocket tunnels of the idle WebSocket attack
  */
 public record AbuseSettings(List<String> launcher, int connections, double idleTimeoutSeconds, double beforeSeconds,
                             double settleSeconds, double baselineSeconds, int clientThreads, double requestTimeoutSeconds,
                             long maxBodyBytes, double slowDemandSeconds, int pipelined, int reloads, int amplifyBytes,
                             int amplifyAliases, double checkTimeoutSeconds, long memoryBoundBytes, int h2Connections,
-                            int h2Streams, long h2BodyBytes, double h2SendSeconds) {
+                            int h2Streams, long h2BodyBytes, double h2SendSeconds, int wsTunnels) {
 
     public AbuseSettings {
         launcher = List.copyOf(requireNonNull(launcher, "launcher"));
@@ -65,25 +66,27 @@ public record AbuseSettings(List<String> launcher, int connections, double idleT
                     + ", the gateway's maxBodyBytes)");
         }
         positive("h2SendSeconds", h2SendSeconds);
+        range("wsTunnels", wsTunnels, 1, 10_000);
     }
 
     /**
      * The campaign of issue 30: 2 000 connections per idle attack, idle timeout 2 s, body limit 10 MiB,
-     * 4 h2 connections x 256 streams x 9.5 MB bodies for at most 30 s, 64 pipelined requests, 200 reloads, a 4 MB string with 1 000 aliases (the file stays under the loader's
+     * 4 h2 connections x 256 streams x 9.5 MB bodies for at most 30 s, 1 000 WebSocket tunnels, 64 pipelined
+     * requests, 200 reloads, a 4 MB string with 1 000 aliases (the file stays under the loader's
      * 4 MiB limit), memory bound 256 MiB.
      */
     public static AbuseSettings full(List<String> launcher, int connections) {
         return new AbuseSettings(launcher, connections, 2, 2, 4, 5, 4, 5, 10 << 20, 2, 64, 200, 4_000_000, 1000, 20,
-                256L << 20, 4, 256, 9_500_000, 30);
+                256L << 20, 4, 256, 9_500_000, 30, 1000);
     }
 
     /**
      * The CI version: {@code connections} per idle attack, 1 s idle timeout, shorter windows, a 64 KiB
-     * string, 1 h2 connection x 16 streams x 256 KiB bodies for at most 3 s, body limit 1 MiB.
+     * string, 1 h2 connection x 16 streams x 256 KiB bodies for at most 3 s, body limit 1 MiB, 50 tunnels.
      */
     public static AbuseSettings quick(List<String> launcher, int connections) {
         return new AbuseSettings(launcher, connections, 1, 0.5, 1, 1, 3, 3, 1 << 20, 2, 16, 20, 64 << 10, 50, 20,
-                256L << 20, 1, 16, 256 << 10, 3);
+                256L << 20, 1, 16, 256 << 10, 3, 50);
     }
 
     /** How long an idle connection may stay open before it counts as not closed: 2 idle timeouts plus 0.5 s. */

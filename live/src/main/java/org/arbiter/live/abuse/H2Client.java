@@ -6,11 +6,15 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * A minimal HTTP/2 client over one h2c connection (prior knowledge), enough to push request
@@ -130,7 +134,7 @@ final class H2Client implements AutoCloseable {
                 synchronized (this) {
                     wait(50); // for a WINDOW_UPDATE
                 }
-                done = (int) java.util.stream.IntStream.range(0, n)
+                done = (int) IntStream.range(0, n)
                         .filter(i -> left[i] == 0 || resets.containsKey(2 * i + 1)).count();
             }
         }
@@ -143,7 +147,7 @@ final class H2Client implements AutoCloseable {
 
     /** Streams opened by {@link #pushBodies} that have been answered or reset. */
     int ended() {
-        java.util.Set<Integer> s = new java.util.HashSet<>(answers.keySet());
+        Set<Integer> s = new HashSet<>(answers.keySet());
         s.addAll(resets.keySet());
         return s.size();
     }
@@ -155,7 +159,7 @@ final class H2Client implements AutoCloseable {
         b.write(0x84); // :path / (static 4)
         literal(b, ":authority", "127.0.0.1");
         literal(b, "content-length", Long.toString(bodyBytes));
-        headers.forEach((k, v) -> literal(b, k.toLowerCase(java.util.Locale.ROOT), v));
+        headers.forEach((k, v) -> literal(b, k.toLowerCase(Locale.ROOT), v));
         return b.toByteArray();
     }
 
