@@ -109,8 +109,9 @@ public final class ExperimentRegistry {
             Experiment.simulated("faults", "a fault campaign against real processes — broker, two GRMs, two gateways,"
                     + " two simservers — under load; writes result.json and table.md; --faults picks faults, --quick"
                     + " shortens every phase", EnumSet.of(Knob.FAULTS), ExperimentRegistry::faults),
-            Experiment.simulated("abuse", "issue 30's abuse campaign against a real simserver and two gateways (plain"
-                    + " and TLS) under ordinary load: idle h2c and h2 connections, slowloris, a pipelined 413, admin"
+            Experiment.simulated("abuse", "issue 30's abuse campaign against a real simserver and three gateways (plain,"
+                    + " TLS, one before a WebSocket backend) under ordinary load: idle h2c and h2 connections, slowloris,"
+                    + " h2 bodies, WebSocket tunnels, a pipelined 413, admin"
                     + " reload flood and drain, an amplifying config; writes result.json and abuse.md; --connections N"
                     + " per idle attack, --quick shortens every window", EnumSet.of(Knob.ABUSE), ExperimentRegistry::abuse),
             Experiment.simulated("yield", "002 Fig. 8-10: edf, yid, greedy, adaptive over demand 50-200 %; --points"
