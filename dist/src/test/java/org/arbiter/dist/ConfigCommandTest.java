@@ -90,7 +90,15 @@ final class ConfigCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--quick")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --faults/--quick: scale (expected: with faults)");
+                .isEqualTo("experiment: --quick: scale (expected: with faults or abuse)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "faults", "--out", "target/x", "--connections", "5")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --connections: faults (expected: with abuse)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "abuse", "--out", "target/x", "--connections", "0")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --connections: 0 (expected: 1 to 10000)");
     }
 
     @Test

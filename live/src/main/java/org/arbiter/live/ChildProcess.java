@@ -23,9 +23,9 @@ import java.util.concurrent.TimeoutException;
  * restarted with the same command line. Its output (stdout and stderr) is appended to
  * {@code logs/NAME.log}, one file across restarts, so a fault's effect can be read afterwards.
  *
- * <p>Thread-safe: every public method is synchronized; the output pump runs on its own daemon thread.
+ * <p>Thread-safe: its state is guarded by the instance lock; the output pump runs on its own daemon thread.
  */
-final class ChildProcess {
+public final class ChildProcess {
 
     private final String name;
     private final List<String> command;
@@ -38,7 +38,7 @@ final class ChildProcess {
     private int starts;
     private boolean closed;
 
-    ChildProcess(String name, List<String> launcher, List<String> args, String readyPrefix, Path logDir) {
+    public ChildProcess(String name, List<String> launcher, List<String> args, String readyPrefix, Path logDir) {
         this.name = requireNonNull(name, "name");
         List<String> c = new ArrayList<>(launcher);
         c.addAll(args);
@@ -47,17 +47,17 @@ final class ChildProcess {
         this.log = logDir.resolve(name + ".log");
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** The log file of every start ({@code logs/NAME.log}). */
-    Path log() {
+    public Path log() {
         return log;
     }
 
     /** Starts the process (it must not be running). */
-    synchronized void start() throws IOException {
+    public synchronized void start() throws IOException {
         if (closed) {
             throw new IllegalStateException(name + ": closed (the campaign is ending)");
         }
@@ -100,7 +100,7 @@ final class ChildProcess {
     }
 
     /** Waits for the ready line of the current start; throws if the process ended or did not print it in time. */
-    String awaitReady(double seconds) throws Exception {
+    public String awaitReady(double seconds) throws Exception {
         CompletableFuture<String> r;
         synchronized (this) {
             r = ready;
@@ -113,16 +113,16 @@ final class ChildProcess {
         }
     }
 
-    synchronized boolean alive() {
+    public synchronized boolean alive() {
         return process != null && process.isAlive();
     }
 
-    synchronized long pid() {
+    public synchronized long pid() {
         return process == null ? -1 : process.pid();
     }
 
     /** Sends a signal (TERM, KILL, STOP, CONT) with {@code kill(1)}. */
-    void signal(String signal) throws IOException, InterruptedException {
+    public void signal(String signal) throws IOException, InterruptedException {
         long pid = pid();
         if (pid < 0) {
             throw new IllegalStateException(name + ": not started");
@@ -137,7 +137,7 @@ final class ChildProcess {
      * Waits up to {@code seconds} for the process to end; true if it has. Once it has, its last lines
      * are in the log too: the pump is given up to 5 s more to copy the output to its end.
      */
-    boolean awaitExit(double seconds) throws InterruptedException {
+    public boolean awaitExit(double seconds) throws InterruptedException {
         Process p;
         Thread t;
         synchronized (this) {
@@ -158,7 +158,7 @@ final class ChildProcess {
      * refuses any later {@link #start} (a campaign thread still running during JVM shutdown must
      * not start it again); never throws.
      */
-    void destroy() {
+    public void destroy() {
         Process p;
         synchronized (this) {
             closed = true;

@@ -52,7 +52,9 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
         /** --size G,S,C */
         SIZE,
         /** --faults LIST and --quick */
-        FAULTS
+        FAULTS,
+        /** --connections N and --quick */
+        ABUSE
     }
 
     /**
@@ -62,11 +64,12 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
      * @param points       --points, or 0 when not given (see {@link #pointsOr})
      * @param size         --size as given (the scale experiment parses it)
      * @param faults       --faults as given (the fault campaign parses it)
+     * @param connections  --connections, or 0 when not given (the abuse campaign's default then)
      * @param progress     where progress lines go
      */
     public record Options(long seed, double seconds, boolean secondsGiven, int points, boolean pointsGiven,
                           ControlConfig.Combine combine, int seeds, String size, String faults, boolean quick,
-                          double timeScale, Path out, PrintWriter progress, PrintWriter stdout) {
+                          int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout) {
 
         public Options {
             requireNonNull(combine, "combine");

@@ -83,8 +83,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                     "grm-leader-term, broker-term, broker-kill, gateway-term (default: ${DEFAULT-VALUE})."})
     String faults;
 
-    @Option(names = "--quick", description = "faults only: 2 s warm-up, 5 s recovery, 5 s stop (CI) instead of 5, 15, 15.")
+    @Option(names = "--quick", description = {"faults: 2 s warm-up, 5 s recovery, 5 s stop (CI) instead of 5, 15, 15;",
+            "abuse: 1 s idle timeout, shorter windows, a 64 KiB amplifying string (CI)."})
     boolean quick;
+
+    @Option(names = "--connections", paramLabel = "N",
+            description = "abuse only: connections per idle attack (default 2000; 50 with --quick).")
+    Integer connections;
 
     @Option(names = "--points", paramLabel = "N",
             description = {"yield: demand points from 50 %% to 200 %% (default 7; --seconds defaults to 300 there);",
@@ -115,9 +120,17 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (!(seconds > 0)) {
             return usage(err, "--seconds: " + seconds + " (expected: > 0)");
         }
-        boolean faultOptions = quick || spec.commandLine().getParseResult().hasMatchedOption("--faults");
-        if (faultOptions && !accepts(found, Experiment.Knob.FAULTS)) {
-            return usage(err, "--faults/--quick: " + name + " (expected: with faults)");
+        if (spec.commandLine().getParseResult().hasMatchedOption("--faults") && !accepts(found, Experiment.Knob.FAULTS)) {
+            return usage(err, "--faults: " + name + " (expected: with faults)");
+        }
+        if (quick && !accepts(found, Experiment.Knob.FAULTS) && !accepts(found, Experiment.Knob.ABUSE)) {
+            return usage(err, "--quick: " + name + " (expected: with faults or abuse)");
+        }
+        if (connections != null && !accepts(found, Experiment.Knob.ABUSE)) {
+            return usage(err, "--connections: " + name + " (expected: with abuse)");
+        }
+        if (connections != null && (connections < 1 || connections > 10_000)) {
+            return usage(err, "--connections: " + connections + " (expected: 1 to 10000)");
         }
         if (found.isEmpty()) {
             return usage(err, name + " (expected: one of " + ExperimentRegistry.names(ExperimentRegistry.all(), ",") + ")");
@@ -158,7 +171,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         boolean secondsGiven = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
-                size, faults, quick, timeScale, out, err, spec.commandLine().getOut());
+                size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut());
     }
 
     /** The live run, with the simulated one beside it for comparison. */

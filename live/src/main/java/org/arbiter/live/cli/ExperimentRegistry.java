@@ -12,6 +12,9 @@ import org.arbiter.live.LiveBursty;
 import org.arbiter.live.LiveEnergy;
 import org.arbiter.live.LiveExperiments;
 import org.arbiter.live.LiveResult;
+import org.arbiter.live.abuse.AbuseCampaign;
+import org.arbiter.live.abuse.AbuseReport;
+import org.arbiter.live.abuse.AbuseSettings;
 import org.arbiter.live.cli.Experiment.Knob;
 import org.arbiter.live.cli.Experiment.Output;
 import org.arbiter.sim.experiment.AdmissionExperiment;
@@ -106,6 +109,11 @@ public final class ExperimentRegistry {
             Experiment.simulated("faults", "a fault campaign against real processes — broker, two GRMs, two gateways,"
                     + " two simservers — under load; writes result.json and table.md; --faults picks faults, --quick"
                     + " shortens every phase", EnumSet.of(Knob.FAULTS), ExperimentRegistry::faults),
+            Experiment.simulated("abuse", "issue 30's abuse campaign against a real simserver and three gateways (plain,"
+                    + " TLS, one before a WebSocket backend) under ordinary load: idle h2c and h2 connections, slowloris,"
+                    + " h2 bodies, WebSocket tunnels, a pipelined 413, admin"
+                    + " reload flood and drain, an amplifying config; writes result.json and abuse.md; --connections N"
+                    + " per idle attack, --quick shortens every window", EnumSet.of(Knob.ABUSE), ExperimentRegistry::abuse),
             Experiment.simulated("yield", "002 Fig. 8-10: edf, yid, greedy, adaptive over demand 50-200 %; --points"
                     + " demand points, --seconds measured per run, default 300", EnumSet.of(Knob.POINTS), o -> {
                 YieldResult r = YieldExperiment.run(o.seed(), o.pointsOr(7), o.secondsOr(300), o::progress);
@@ -168,6 +176,27 @@ public final class ExperimentRegistry {
             throw new IllegalArgumentException("--size: " + size + " (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
         }
         return v;
+    }
+
+    /** The abuse campaign: result.json, plus abuse.md written and printed beside it. */
+    private static Output abuse(Experiment.Options o) throws Experiment.Failed {
+        List<String> launcher = FaultCampaign.javaLauncher(System.getProperty("java.class.path"));
+        AbuseSettings settings = o.quick() ? AbuseSettings.quick(launcher, o.connections() > 0 ? o.connections() : 50)
+                : AbuseSettings.full(launcher, o.connections() > 0 ? o.connections() : 2000);
+        AbuseReport report;
+        try {
+            report = AbuseCampaign.run(settings, o.out(), line -> {
+                o.progress(line);
+                o.progress().flush();
+            });
+        } catch (Exception e) {
+            throw new Experiment.Failed("abuse: " + e.getMessage(), e);
+        }
+        return new Output(report, dir -> {
+            Files.writeString(dir.resolve("abuse.md"), report.table());
+            o.stdout().print(report.table());
+            return List.of(dir.resolve("abuse.md"));
+        });
     }
 
     /** The fault campaign: result.json, plus table.md written and printed beside it. */

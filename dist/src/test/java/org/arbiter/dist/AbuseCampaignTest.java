@@ -1,0 +1,100 @@
+package org.arbiter.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.arbiter.live.FaultCampaign;
+import org.arbiter.live.abuse.AbuseCampaign;
+import org.arbiter.live.abuse.AbuseReport;
+import org.arbiter.live.abuse.AbuseSettings;
+import org.arbiter.live.abuse.Attack;
+import org.arbiter.live.abuse.Verdict;
+import org.arbiter.sim.experiment.ResultJson;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CI abuse campaign: {@code arbiter experiment abuse --quick --connections 50} against real
+ * processes (a simserver and two gateways, each its own JVM from this test's class path), the
+ * attacker and the ordinary client in this JVM.
+ *
+ * <p>This asserts the mechanics only — every attack ran and was judged, the resources were sampled,
+ * the ordinary client was answered without an attack, result.json holds every field. Whether the
+ * attacks are refused is what the campaign measures (docs/reliability.md, "Abuse campaign"); assert
+ * it per attack here as issue 30's fixes land.
+ */
+final class AbuseCampaignTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void quickCampaign_runsAndJudgesEveryAttack_underAnAnsweredOrdinaryClient() throws Exception {
+        AbuseSettings settings = AbuseSettings.quick(FaultCampaign.javaLauncher(System.getProperty("java.class.path")), 50);
+        AbuseReport report = AbuseCampaign.run(settings, dir, System.out::println);
+        System.out.print(report.table());
+
+        List<String> attacks = AbuseCampaign.attacks().stream().map(Attack::name).toList();
+        assertThat(report.rows()).extracting(AbuseReport.Row::attack)
+                .containsExactlyElementsOf(concat(List.of("none", "none", "none"), attacks));
+        for (AbuseReport.Row r : report.rows()) {
+            String name = r.attack() + " on " + r.gateway();
+            assertThat(r.error()).as(name + ": ran without an error").isEmpty();
+            assertThat(r.resources().samples()).as(name + ": resources sampled").isGreaterThanOrEqualTo(3);
+            assertThat(r.resources().baselineFds()).as(name + ": a descriptor baseline").isPositive();
+            assertThat(r.resources().peakRssBytes()).as(name + ": an RSS peak").isPositive();
+            assertThat(r.verdicts()).extracting(Verdict::criterion).as(name + ": the general verdicts")
+                    .contains(Verdict.CLIENT_ANSWERED, Verdict.FDS_BACK, Verdict.MEMORY_BOUNDED);
+            if (r.attack().equals("none")) {
+                assertThat(r.clientDuring().sent()).as(name + ": the ordinary client ran").isGreaterThan(10);
+                assertThat(r.met(Verdict.CLIENT_ANSWERED)).as(name + ": answered without an attack: "
+                        + r.clientDuring()).isTrue();
+            } else {
+                assertThat(r.outcome().attempted()).as(name + ": attempted something").isPositive();
+                assertThat(r.outcome().refused() + r.outcome().accepted()).as(name + ": counted")
+                        .isLessThanOrEqualTo(r.outcome().attempted());
+                assertThat(r.verdicts()).extracting(Verdict::criterion).as(name + ": judged")
+                        .contains(Verdict.ATTACK_REFUSED);
+                assertThat(r.clientDuring().sent()).as(name + ": the ordinary client ran during it").isPositive();
+            }
+        }
+        AbuseReport.Row idle = report.rows().get(3);
+        assertThat(idle.outcome().attempted()).as("idle-h2c: every connection counted").isEqualTo(50);
+        AbuseReport.Row pipelined = report.rows().stream().filter(r -> r.attack().equals("pipelined-413")).findFirst()
+                .orElseThrow();
+        assertThat(pipelined.outcome().wire()).as("pipelined: answers read off the wire").isNotEmpty();
+
+        JsonNode json = new ObjectMapper().readTree(ResultJson.toJson(report));
+        assertThat(json.path("rows")).hasSize(report.rows().size());
+        for (JsonNode row : json.path("rows")) {
+            for (String field : List.of("attack", "what", "gateway", "outcome", "clientWithoutAttack", "clientDuring",
+                    "clientAfter", "resources", "verdicts", "error")) {
+                assertThat(row.has(field)).as(row.path("attack").asText() + ": result.json has " + field).isTrue();
+            }
+            for (String field : List.of("attempted", "refused", "accepted", "statuses", "wire", "details", "verdicts")) {
+                assertThat(row.path("outcome").has(field)).as("outcome." + field).isTrue();
+            }
+            for (String field : List.of("sent", "answered", "statuses", "failures", "p99Millis")) {
+                assertThat(row.path("clientDuring").has(field)).as("clientDuring." + field).isTrue();
+            }
+            for (String field : List.of("baselineRssBytes", "peakRssBytes", "afterRssBytes", "baselineFds", "peakFds",
+                    "afterFds", "samples")) {
+                assertThat(row.path("resources").has(field)).as("resources." + field).isTrue();
+            }
+            for (JsonNode v : row.path("verdicts")) {
+                assertThat(v.has("criterion") && v.has("met") && v.has("measured")).as("a verdict's fields").isTrue();
+            }
+        }
+        assertThat(report.table()).contains("| idle-h2c | g1 | 50 |").contains("| idle-h2-alpn | g2 | 50 |");
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+}

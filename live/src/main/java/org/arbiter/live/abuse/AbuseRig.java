@@ -1,0 +1,266 @@
+package org.arbiter.live.abuse;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigWriter;
+import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.ServerConfig;
+import org.arbiter.common.config.TlsConfig;
+import org.arbiter.live.ChildProcess;
+
+/*
+ * Design note — the abuse rig.
+ *
+ * Three real processes on 127.0.0.1, each its own JVM started with the launcher given: one
+ * `arbiter simserver` (fast default class; requests with `X-Class: slow` have a long mean demand) and two standalone
+ * `arbiter gateway`s (no Kafka, no GRM: a standalone gateway shares its slots by the configured
+ * weights, and none of the attacks concerns the control loop): g1 with a plain request port (HTTP/1.1
+ * and h2c) and g2 with TLS on its request port (h2 by ALPN), both from one cluster.yaml with short
+ * timeouts (dispatch.idleTimeout from the settings, a 1 MiB body limit, a 2 s drain) so that every
+ * attack resolves in seconds. The TLS certificate is self-signed, made by openssl. A third gateway,
+ * g3, has a file of its own (cluster-ws.yaml) whose only server is the UpgradeBackend in the
+ * campaign's JVM (101 to Upgrade: websocket, then held; 200 to anything else), for the tunnels.
+ *
+ * Cleanup: every child is destroyed in close(), called from a finally and from a JVM shutdown hook.
+ * Thread-safety: start, restart and close from the campaign's thread; the getters from any thread.
+ */
+
+/** Starts and holds the simserver and the two gateways an abuse campaign attacks. See the design note. */
+public final class AbuseRig implements AutoCloseable {
+
+    /** The gateway with a plain request port. */
+    public static final String PLAIN = "g1";
+    /** The gateway with TLS on its request port. */
+    public static final String TLS = "g2";
+    /** The gateway in front of the upgrade backend (its own configuration file), for WebSocket tunnels. */
+    public static final String WS = "g3";
+    /** The request header naming the class, read by the gateway's class rule and by the simserver's demands. */
+    static final String SLOW_HEADER = "X-Class";
+    private static final String HOST = "127.0.0.1";
+    private static final double READY_SECONDS = 60;
+
+    private final AbuseSettings settings;
+    private final Path dir;
+    private final Path config;
+    private final String configText;
+    private final SelfSignedCert cert;
+    private final int[] ports = {freePort(), freePort(), freePort()};
+    private final int[] adminPorts = {freePort(), freePort(), freePort()};
+    private final int serverPort = freePort();
+    private final ChildProcess server;
+    private final ChildProcess[] gateways = new ChildProcess[3];
+    private final UpgradeBackend upgradeBackend;
+    private final List<ChildProcess> all = new ArrayList<>();
+    private final Thread hook;
+
+    private AbuseRig(AbuseSettings settings, Path dir) throws Exception {
+        this.settings = settings;
+        this.dir = dir;
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        cert = SelfSignedCert.make(dir);
+        config = dir.resolve("cluster.yaml");
+        configText = ConfigWriter.toYaml(cluster());
+        Files.writeString(config, configText);
+        List<String> jvm = new ArrayList<>(settings.launcher());
+        jvm.addAll(1, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        server = add(new ChildProcess("s1", jvm, List.of("simserver", "--port", Integer.toString(serverPort),
+                "--admin-port", Integer.toString(freePort()), "--cores", "16", "--mean-demand", "5ms", "--demand",
+                "slow=" + fmt(settings.slowDemandSeconds()) + "s", "--class-header", SLOW_HEADER),
+                "simserver ready on", logs));
+        String[] ids = {PLAIN, TLS};
+        for (int i = 0; i < 2; i++) {
+            gateways[i] = add(new ChildProcess(ids[i], jvm, List.of("gateway", "--config", config.toString(), "--id",
+                    ids[i]), "gateway " + ids[i] + " ready on", logs));
+        }
+        upgradeBackend = new UpgradeBackend();
+        Path wsConfig = dir.resolve("cluster-ws.yaml");
+        Files.writeString(wsConfig, ConfigWriter.toYaml(wsCluster()));
+        gateways[2] = add(new ChildProcess(WS, jvm, List.of("gateway", "--config", wsConfig.toString(), "--id", WS),
+                "gateway " + WS + " ready on", logs));
+        hook = new Thread(this::destroyAll, "abuse-rig-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Starts the rig in {@code dir} (cluster.yaml, the certificate, logs/) and waits until every process is ready. */
+    public static AbuseRig start(AbuseSettings settings, Path dir) throws Exception {
+        requireNonNull(settings, "settings");
+        Files.createDirectories(dir);
+        AbuseRig rig = new AbuseRig(settings, dir);
+        try {
+            for (ChildProcess p : rig.all) {
+                p.start();
+            }
+            for (ChildProcess p : rig.all) {
+                p.awaitReady(READY_SECONDS);
+            }
+            return rig;
+        } catch (Exception e) {
+            rig.close();
+            throw e;
+        }
+    }
+
+    private ClusterConfig cluster() {
+        ClusterConfig.Builder b = ClusterConfig.builder()
+                .addClass(ClassConfig.builder("slow", 30).matchHeader(SLOW_HEADER, "slow").build())
+                .addClass(ClassConfig.builder("basic", 5).isDefault(true).build())
+                .addServer(ServerConfig.builder("s1", URI.create("http://" + HOST + ":" + serverPort)).concurrency(64)
+                        .build());
+        String[] ids = {PLAIN, TLS};
+        for (int i = 0; i < 2; i++) {
+            GatewayConfig.Builder g = GatewayConfig.builder(ids[i]).host(HOST).port(ports[i]).adminPort(adminPorts[i])
+                    .drainTimeoutSeconds(2);
+            if (ids[i].equals(TLS)) {
+                g.tls(new TlsConfig(cert.cert(), cert.key(), List.of(), Map.of()));
+            }
+            b.addGateway(g.build());
+        }
+        return b.dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
+                .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build()).build();
+    }
+
+    /** g3's cluster: one class, the upgrade backend as its only server (32 slots). */
+    private ClusterConfig wsCluster() {
+        return ClusterConfig.builder()
+                .addClass(ClassConfig.builder("basic", 5).isDefault(true).build())
+                .addServer(ServerConfig.builder("ws", URI.create("http://" + HOST + ":" + upgradeBackend.port()))
+                        .concurrency(WS_SLOTS).build())
+                .addGateway(GatewayConfig.builder(WS).host(HOST).port(ports[2]).adminPort(adminPorts[2])
+                        .drainTimeoutSeconds(2).build())
+                .dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
+                        .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build())
+                .build();
+    }
+
+    /** The upgrade backend's slots at g3 (N(g3, ws)). */
+    static final int WS_SLOTS = 32;
+
+    private ChildProcess add(ChildProcess p) {
+        all.add(p);
+        return p;
+    }
+
+    /** The gateway {@code id} as an attack sees it. */
+    public Target target(String id) {
+        int i = index(id);
+        return new Target(id, HOST, ports[i], adminPorts[i], id.equals(TLS), this);
+    }
+
+    /** The settings the rig was started with. */
+    public AbuseSettings settings() {
+        return settings;
+    }
+
+    /** The working directory (cluster.yaml, logs/). */
+    public Path dir() {
+        return dir;
+    }
+
+    /** The configuration file both gateways were started with (and reload from). */
+    public Path configFile() {
+        return config;
+    }
+
+    /** Writes the rig's own configuration back into {@link #configFile()}. */
+    public void restoreConfig() throws IOException {
+        Files.writeString(config, configText);
+    }
+
+    /** The certificate of the TLS gateway. */
+    SelfSignedCert cert() {
+        return cert;
+    }
+
+    /** The process id of gateway {@code id}, or -1 if it is not running. */
+    public long pid(String id) {
+        ChildProcess p = gateways[index(id)];
+        return p.alive() ? p.pid() : -1;
+    }
+
+    /** Whether gateway {@code id} runs. */
+    public boolean alive(String id) {
+        return gateways[index(id)].alive();
+    }
+
+    /** Its log file (every start). */
+    public Path log(String id) {
+        return gateways[index(id)].log();
+    }
+
+    /** Sends gateway {@code id} a signal (HUP, TERM, …). */
+    public void signal(String id, String signal) throws IOException, InterruptedException {
+        gateways[index(id)].signal(signal);
+    }
+
+    /** Ends gateway {@code id} if it still runs and starts it again; returns once it is ready. */
+    public void restart(String id) throws Exception {
+        ChildProcess p = gateways[index(id)];
+        if (p.alive()) {
+            p.signal("KILL");
+            p.awaitExit(10);
+        }
+        p.start();
+        p.awaitReady(READY_SECONDS);
+    }
+
+    private static int index(String id) {
+        return switch (id) {
+            case PLAIN -> 0;
+            case TLS -> 1;
+            case WS -> 2;
+            default -> throw new IllegalArgumentException("gateway: " + id + " (expected: " + PLAIN + ", " + TLS + " or "
+                    + WS + ")");
+        };
+    }
+
+    /** Tunnels the upgrade backend holds open now. */
+    int backendTunnels() {
+        return upgradeBackend.tunnels();
+    }
+
+    private void destroyAll() {
+        for (ChildProcess p : all) {
+            p.destroy();
+        }
+    }
+
+    @Override
+    public void close() {
+        destroyAll();
+        try {
+            upgradeBackend.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException ignored) {
+            // already shutting down: the hook runs anyway
+        }
+    }
+
+    private static String fmt(double seconds) {
+        return String.format(Locale.ROOT, "%.3f", seconds);
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port on 127.0.0.1: " + e, e);
+        }
+    }
+}
