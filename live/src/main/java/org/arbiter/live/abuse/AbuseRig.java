@@ -8,7 +8,9 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +19,8 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigWriter;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.GatewayHttpConfig;
+import org.arbiter.common.config.SecretFiles;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.TlsConfig;
 import org.arbiter.live.ChildProcess;
@@ -57,6 +61,8 @@ public final class AbuseRig implements AutoCloseable {
     private final Path config;
     private final String configText;
     private final SelfSignedCert cert;
+    private final Path tokenFile;
+    private final String adminToken;
     private final int[] ports = {freePort(), freePort(), freePort()};
     private final int[] adminPorts = {freePort(), freePort(), freePort()};
     private final int serverPort = freePort();
@@ -71,6 +77,11 @@ public final class AbuseRig implements AutoCloseable {
         this.dir = dir;
         Path logs = Files.createDirectories(dir.resolve("logs"));
         cert = SelfSignedCert.make(dir);
+        byte[] seed = new byte[24];
+        new SecureRandom().nextBytes(seed);
+        adminToken = HexFormat.of().formatHex(seed);
+        tokenFile = dir.resolve("admin-token").toAbsolutePath();
+        SecretFiles.writeOwnerOnly(tokenFile, adminToken + "\n");
         config = dir.resolve("cluster.yaml");
         configText = ConfigWriter.toYaml(cluster());
         Files.writeString(config, configText);
@@ -128,8 +139,7 @@ public final class AbuseRig implements AutoCloseable {
             }
             b.addGateway(g.build());
         }
-        return b.dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
-                .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build()).build();
+        return b.dispatch(dispatch()).gatewayHttp(gatewayHttp()).build();
     }
 
     /** g3's cluster: one class, the upgrade backend as its only server (32 slots). */
@@ -140,9 +150,25 @@ public final class AbuseRig implements AutoCloseable {
                         .concurrency(WS_SLOTS).build())
                 .addGateway(GatewayConfig.builder(WS).host(HOST).port(ports[2]).adminPort(adminPorts[2])
                         .drainTimeoutSeconds(2).build())
-                .dispatch(DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
-                        .maxBodyBytes(settings.maxBodyBytes()).backendTimeoutSeconds(30).connectTimeoutSeconds(1).build())
+                .dispatch(dispatch()).gatewayHttp(gatewayHttp())
                 .build();
+    }
+
+    /** Short timeouts so that every attack resolves in seconds; a tunnel idles out as a connection does. */
+    private DispatchConfig dispatch() {
+        return DispatchConfig.builder().idleTimeoutSeconds(settings.idleTimeoutSeconds())
+                .tunnelIdleTimeoutSeconds(settings.idleTimeoutSeconds()).maxBodyBytes(settings.maxBodyBytes())
+                .backendTimeoutSeconds(30).connectTimeoutSeconds(1).build();
+    }
+
+    /** The admin port's mutations need the rig's token (an owner-only file in the rig's directory). */
+    private GatewayHttpConfig gatewayHttp() {
+        return GatewayHttpConfig.DEFAULT.withAdminTokenFile(tokenFile.toString());
+    }
+
+    /** The bearer token the gateways' admin ports take (what an operator holds; an attacker does not). */
+    public String adminToken() {
+        return adminToken;
     }
 
     /** The upgrade backend's slots at g3 (N(g3, ws)). */

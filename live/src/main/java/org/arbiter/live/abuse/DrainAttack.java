@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@code POST /drain} on g1's admin port without credentials, then on g2's with a foreign
- * {@code Origin} and {@code Content-Type: text/plain} (what a web page the operator opens can
+ * {@code POST /drain} on g1's admin port without credentials, then on g2's with the admin token
+ * but a foreign {@code Origin} and {@code Content-Type: text/plain} (what a web page the operator opens can
  * send without a preflight); each attempt meets a gateway no earlier attempt drained, without a
  * restart. After each, an ordinary {@code GET /} to the same gateway. Refused when both are
  * answered 401 or 403 and each gateway still answers the GET. Runs last: on a gateway that is not
@@ -29,7 +29,7 @@ final class DrainAttack implements Attack {
 
     @Override
     public String what() {
-        return "POST /drain without a token (g1), then with Origin: http://evil.example (g2); a GET after each";
+        return "POST /drain without a token (g1), then with the token and Origin: http://evil.example (g2); a GET after each";
     }
 
     @Override
@@ -42,8 +42,9 @@ final class DrainAttack implements Attack {
         List<Attempt> attempts = List.of(
                 new Attempt("unauthenticated POST /drain refused", target.gateway(),
                         "POST /drain HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
-                new Attempt("cross-origin POST /drain refused", AbuseRig.TLS,
+                new Attempt("cross-origin POST /drain refused, even with the token", AbuseRig.TLS,
                         "POST /drain HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n"
+                                + "Authorization: Bearer " + target.rig().adminToken() + "\r\n"
                                 + "Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"));
         Map<String, Integer> statuses = new TreeMap<>();
         List<Verdict> verdicts = new ArrayList<>();
