@@ -64,6 +64,18 @@ final class AbuseCampaignTest {
                 assertThat(r.clientDuring().sent()).as(name + ": the ordinary client ran during it").isPositive();
             }
         }
+        // Issue 30's fixes, decided on counts and order (not on the campaign's time bounds, which a
+        // loaded CI machine can stretch): mutations without the token, or cross-origin with it, are
+        // refused and change nothing; the 413 comes in its turn; a SIGHUP with the amplifying file
+        // leaves the gateway serving on its old configuration.
+        for (String attack : List.of("reload-flood", "admin-drain", "pipelined-413")) {
+            AbuseReport.Row r = row(report, attack);
+            assertThat(r.met(Verdict.ATTACK_REFUSED)).as(attack + ": refused: " + r.verdicts()).isTrue();
+        }
+        AbuseReport.Row amplifying = row(report, "amplifying-config");
+        assertThat(amplifying.verdicts()).filteredOn(v -> v.criterion().startsWith("gateway keeps serving after SIGHUP"))
+                .as("amplifying-config: the gateway keeps serving: " + amplifying.verdicts())
+                .singleElement().matches(Verdict::met);
         AbuseReport.Row idle = report.rows().get(3);
         assertThat(idle.outcome().attempted()).as("idle-h2c: every connection counted").isEqualTo(50);
         AbuseReport.Row pipelined = report.rows().stream().filter(r -> r.attack().equals("pipelined-413")).findFirst()
@@ -96,5 +108,9 @@ final class AbuseCampaignTest {
 
     private static List<String> concat(List<String> a, List<String> b) {
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    private static AbuseReport.Row row(AbuseReport report, String attack) {
+        return report.rows().stream().filter(r -> r.attack().equals(attack)).findFirst().orElseThrow();
     }
 }
