@@ -105,6 +105,22 @@ public final class GatewayTestSupport {
             return connections.get();
         }
         public volatile long delayMillis;
+        /** While not null, answers wait for it (then their delay): {@link #hold()}, {@link #release()}. */
+        private volatile java.util.concurrent.CompletableFuture<Void> gate;
+
+        /** Answers from now on wait until {@link #release()}. */
+        public void hold() {
+            gate = new java.util.concurrent.CompletableFuture<>();
+        }
+
+        /** Lets every held answer (and later ones) go. */
+        public void release() {
+            java.util.concurrent.CompletableFuture<Void> g = gate;
+            gate = null;
+            if (g != null) {
+                g.complete(null);
+            }
+        }
 
         Backend(long delayMillis) throws InterruptedException {
             this.delayMillis = delayMillis;
@@ -176,10 +192,20 @@ public final class GatewayTestSupport {
                     HttpUtil.setKeepAlive(r, keepAlive);
                     ctx.writeAndFlush(r);
                 };
-                if (delay > 0) {
-                    ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
+                Runnable delayed = () -> {
+                    if (delay > 0) {
+                        ctx.executor().schedule(answer, delay, TimeUnit.MILLISECONDS);
+                    } else if (ctx.executor().inEventLoop()) {
+                        answer.run();
+                    } else {
+                        ctx.executor().execute(answer);
+                    }
+                };
+                java.util.concurrent.CompletableFuture<Void> held = gate;
+                if (held != null) {
+                    held.thenRun(delayed);
                 } else {
-                    answer.run();
+                    delayed.run();
                 }
             }
         }

@@ -72,6 +72,9 @@ final class BodyBudgetSocketTest {
             throws Exception {
         GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(150));
         Gateway g = start(config(backend.url(), 1, "bodyBudget: 4MiB", "2MiB"));
+        // The backend holds its answers until the budget has refused a body: the bodies then pile up
+        // in the gateway whatever the machine's load (a loaded machine sent them too slowly to overlap).
+        backend.hold();
         int n = 8;
         int size = 3 << 19; // 1.5 MiB each: 12 MiB sent, three times the budget
         ExecutorService pool = Executors.newFixedThreadPool(n);
@@ -93,7 +96,8 @@ final class BodyBudgetSocketTest {
                     }
                 }));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> g.dataPlane().bodyBudgetRefused() > 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().bodyBudgetRefused() > 0);
+            backend.release();
             try (var c = GatewayTestSupport.http(g.port())) {
                 assertThat(c.get("/ordinary", "X-Class: premium").status()).isEqualTo(200);
             }
@@ -132,11 +136,14 @@ final class BodyBudgetSocketTest {
         assertThat(client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString()).version())
                 .isEqualTo(HttpClient.Version.HTTP_2); // the connection the streams share
         byte[] body = new byte[3 << 19];
+        backend.hold(); // until the budget refuses a stream: the bodies pile up whatever the load (see above)
         List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             all.add(client.sendAsync(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
         }
+        await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().bodyBudgetRefused() > 0);
+        backend.release();
         int ok = 0;
         int refused = 0;
         for (var f : all) {
