@@ -52,7 +52,7 @@ final class AbuseCampaignTest {
             assertThat(r.verdicts()).extracting(Verdict::criterion).as(name + ": the general verdicts")
                     .contains(Verdict.CLIENT_ANSWERED, Verdict.FDS_BACK, Verdict.MEMORY_BOUNDED);
             if (r.attack().equals("none")) {
-                assertThat(r.clientDuring().sent()).as(name + ": the ordinary client ran").isGreaterThan(10);
+                assertThat(r.clientDuring().sent()).as(name + ": the ordinary client ran").isPositive();
                 assertThat(r.met(Verdict.CLIENT_ANSWERED)).as(name + ": answered without an attack: "
                         + r.clientDuring()).isTrue();
             } else {

@@ -39,6 +39,11 @@ import javax.net.ssl.SSLContext;
 /** Runs every attack against a real gateway under ordinary load. See the design note. */
 public final class AbuseCampaign {
 
+    /** Answers per client thread before a run's baseline is sampled, at most {@link #WARM_UP_SECONDS} apart. */
+    private static final int WARM_UP_ANSWERS_PER_THREAD = 5;
+    private static final double WARM_UP_SECONDS = 30;
+
+
     private static final long SAMPLE_MILLIS = 150;
 
     private final AbuseSettings settings;
@@ -106,8 +111,11 @@ public final class AbuseCampaign {
         Target target = rig.target(gw);
         OrdinaryClient client = OrdinaryClient.start(target.uri("/"), target.tls() ? clientTls : null,
                 settings.clientThreads(), settings.requestTimeoutSeconds());
-        // The client's own connections belong in the baseline: sample once they are open.
-        client.awaitAnswers(settings.clientThreads(), settings.requestTimeoutSeconds());
+        // The client's own connections belong in the baseline: sample once they are open and warm
+        // (a few answers per thread; the first ones from cold JVMs on a loaded machine took over a
+        // second, and a 1 s baseline window then held no request at all).
+        client.awaitAnswers(WARM_UP_ANSWERS_PER_THREAD * settings.clientThreads(),
+                Math.max(WARM_UP_SECONDS, settings.requestTimeoutSeconds()));
         ProcSampler sampler = ProcSampler.start(() -> rig.pid(gw), SAMPLE_MILLIS);
         AttackOutcome outcome = AttackOutcome.NONE;
         String error = "";
