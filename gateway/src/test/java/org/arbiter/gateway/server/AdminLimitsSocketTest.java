@@ -56,11 +56,12 @@ final class AdminLimitsSocketTest {
                 assertThat(g.adminConnections()).isLessThanOrEqualTo(256);
                 List<Socket> unanswered = new ArrayList<>(sockets);
                 int[] answered = {0};
-                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                // a guard, not a verdict (the verdict is the counts below): a loaded CI machine took over 10 s
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
                     for (var it = unanswered.iterator(); it.hasNext(); ) {
                         Socket s = it.next();
                         if (s.getInputStream().available() > 0) {
-                            s.setSoTimeout(2000);
+                            s.setSoTimeout(10_000);
                             String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
                             assertThat(answer).startsWith("HTTP/1.1 503").contains("Retry-After: 1")
                                     .contains("too many admin connections");
