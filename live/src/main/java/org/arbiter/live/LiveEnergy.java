@@ -65,7 +65,7 @@ public final class LiveEnergy {
         Map<String, LiveResult.LiveDay> live = new LinkedHashMap<>();
         Map<String, LiveResult.SimulatedDay> simulated = new LinkedHashMap<>();
         SimulatedBackend simulator = new SimulatedBackend();
-        double offJoules = Double.NaN;
+        double offWatts = Double.NaN;
         double offSimJoules = Double.NaN;
         try (EmbeddedKafka kafka = LiveRig.broker(work)) {
             LiveBackend backend = new LiveBackend(kafka, scale, work, "energy");
@@ -73,12 +73,14 @@ public final class LiveEnergy {
                 RunSpec spec = EnergyExperiment.spec(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity,
                         setup.peak(), setup.trough(), seed);
                 LiveBackend.LiveRun run = backend.runLive(spec, Set.of());
-                double joules = run.metered().joules();
+                // Mean metered power, not energy: a run's meters are read until its load generator has
+                // its last answer, which on a busy machine comes later in one run than in another.
+                double watts = run.metered().joules() / run.metered().seconds();
                 if (policy == EnergyPolicy.OFF) {
-                    offJoules = joules;
+                    offWatts = watts;
                 }
-                LiveResult.LiveDay r = day(run, Double.isNaN(offJoules) ? 0.0
-                        : Experiments.round(100 * (1 - joules / offJoules)));
+                LiveResult.LiveDay r = day(run, Double.isNaN(offWatts) ? 0.0
+                        : Experiments.round(100 * (1 - watts / offWatts)));
                 live.put(policy.label(), r);
                 RunOutcome s = simulator.run(spec);
                 if (policy == EnergyPolicy.OFF) {

@@ -75,7 +75,8 @@ public sealed interface LiveResult {
      * @param poweredServerSecondsMin server-seconds surely powered (samples on both sides agree)
      * @param poweredServerSecondsMax server-seconds possibly powered
      * @param meanResponseSeconds in the paper's seconds
-     * @param savingsPercent      1 − E / E(off), % (0 for off itself)
+     * @param savingsPercent      1 − P / P(off), % (0 for off itself), P the mean metered power (energy over the
+     *                            metered seconds: a timer late on a busy machine lengthens one run's span)
      */
     record LiveDay(long energyJoules, double droppedPercent, long dropped, long rejected, long errors, long timedOut,
                    long lost, long sent, double meanServersUp, long powerOffs, long powerOns, double meteredSeconds,

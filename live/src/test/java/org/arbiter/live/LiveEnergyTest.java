@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * off policy never powers a server down, and the energy the simservers metered agrees with the
  * power states seen. Where the machine could serve the day (the queue run answered at least half
  * its requests in time; else the rest is skipped, with the reason), it also asserts that the queue
- * policy powered servers off and back on and used less metered energy than off. How much is
+ * policy powered servers off and back on and drew less mean metered power than off. How much is
  * saved is a figure: the simulator's tests pin it (EnergyExperimentTest) and docs/experiments.md
  * documents live runs. (So short a day climbs from trough to peak in 300 s, faster than the 60 s
  * boots follow: the simulator drops 2-6 % on it too, so drops are not asserted here; the
@@ -78,7 +78,7 @@ final class LiveEnergyTest {
         assertThat((double) queue.powerOns()).as("and back on for the peak").isPositive();
         assertThat(5 * (double) queue.meteredSeconds() - (double) queue.poweredServerSecondsMax())
                 .as("server-seconds surely OFF in the queue run").isPositive();
-        assertThat((double) queue.savingsPercent()).as("metered energy saved against off").isPositive();
+        assertThat((double) queue.savingsPercent()).as("mean metered power saved against off").isPositive();
     }
 
     @Test
