@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -24,7 +23,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.UnaryOperator;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.tools.StorageTool;
@@ -35,8 +33,7 @@ import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.config.SecretFiles;
+import org.arbiter.runtime.files.SecretFiles;
 
 /**
  * A real single-node Kafka broker in KRaft mode (broker and controller in one process), run
@@ -44,9 +41,10 @@ import org.arbiter.common.config.SecretFiles;
  * and the integration tests. It listens on 127.0.0.1 only. Restarting on the same data directory
  * keeps the data (the directory is formatted only once).
  *
- * <p>Needs {@code org.apache.kafka:kafka_2.13} on the class path (an optional dependency of
- * common: dist has it, other modules have it in test scope). {@link #close()} is idempotent and
- * thread-safe.
+ * <p>Knows nothing of the cluster's configuration: {@code arbiter kafka} and the demo turn their
+ * {@code kafka.security} into a {@link Security} ({@code dist}'s {@code BrokerSecurity}), so this
+ * module needs {@code runtime} and Kafka only and builds beside {@code common}.
+ * {@link #close()} is idempotent and thread-safe.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -77,26 +75,6 @@ public final class EmbeddedKafka implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /**
-     * The users of a {@code kafka.security} configuration (every role's principal, passwords read
-     * now) with the admin as super user.
-     *
-     * @throws IllegalArgumentException when the protocol is not SASL_PLAINTEXT (this broker serves
-     *                                  no TLS), or a password cannot be read (naming its path)
-     */
-    public static Security securityOf(KafkaSecurity sec, UnaryOperator<String> env) {
-        if (sec.protocol() != KafkaSecurity.Protocol.SASL_PLAINTEXT) {
-            throw new IllegalArgumentException("kafka.security.protocol: " + sec.protocol() + " (expected: SASL_PLAINTEXT "
-                    + "for the embedded broker, which serves no TLS; use a Kafka cluster for TLS)");
-        }
-        Map<String, String> users = new LinkedHashMap<>();
-        for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
-            sec.principal(role).ifPresent(p -> users.put(p.username(), sec.password(role, env)));
-        }
-        Set<String> supers = sec.principal(KafkaSecurity.Role.ADMIN).map(p -> Set.of(p.username())).orElse(Set.of());
-        return new Security(sec.mechanism().wireName(), users, supers);
     }
 
     private final KafkaRaftServer server;

@@ -55,7 +55,7 @@ final class KafkaCommand implements Callable<Integer> {
                 KafkaConfig k = ConfigLoader.load(config).kafka();
                 if (k.security().enabled()) {
                     secured = k;
-                    security = EmbeddedKafka.securityOf(k.security(), System::getenv);
+                    security = BrokerSecurity.of(k.security(), System::getenv);
                 }
             } catch (ConfigException e) {
                 e.errors().forEach(spec.commandLine().getErr()::println);

@@ -77,7 +77,7 @@ final class KafkaAclsCommandTest {
         Path f = config("127.0.0.1:1");
         KafkaConfig k = ConfigLoader.load(f).kafka();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, 0,
-                EmbeddedKafka.securityOf(k.security(), name -> null))) {
+                BrokerSecurity.of(k.security(), name -> null))) {
             Path gatewayLogin = Files.writeString(dir.resolve("gateway.properties"), """
                     security.protocol=SASL_PLAINTEXT
                     sasl.mechanism=SCRAM-SHA-512

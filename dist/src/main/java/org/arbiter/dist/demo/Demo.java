@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
 import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.dist.BrokerSecurity;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
@@ -22,7 +23,7 @@ import org.arbiter.common.config.ConfigWriter;
 import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaSecurity.Role;
 import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.config.SecretFiles;
+import org.arbiter.runtime.files.SecretFiles;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.gateway.l4.HaproxyConfig;
@@ -111,7 +112,7 @@ public final class Demo implements AutoCloseable {
         Path kafkaDir = Files.createTempDirectory("arbiter-demo-kafka");
         KafkaSecurity security = secure ? DemoSecurity.create(out.resolve("secrets")) : KafkaSecurity.NONE;
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, 0, 0,
-                secure ? EmbeddedKafka.securityOf(security, System::getenv) : null);
+                secure ? BrokerSecurity.of(security, System::getenv) : null);
         bootstrap = kafka.bootstrap();
         started.push(() -> {
             kafka.close();

@@ -20,7 +20,7 @@ import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.KafkaSecurity.Role;
 import org.arbiter.common.config.KafkaSecurity;
-import org.arbiter.common.config.SecretFiles;
+import org.arbiter.runtime.files.SecretFiles;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;

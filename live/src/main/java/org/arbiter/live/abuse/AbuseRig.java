@@ -20,7 +20,7 @@ import org.arbiter.common.config.ConfigWriter;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.GatewayHttpConfig;
-import org.arbiter.common.config.SecretFiles;
+import org.arbiter.runtime.files.SecretFiles;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.TlsConfig;
 import org.arbiter.live.ChildProcess;

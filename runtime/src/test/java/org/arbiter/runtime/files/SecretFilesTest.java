@@ -1,4 +1,4 @@
-package org.arbiter.common.config;
+package org.arbiter.runtime.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

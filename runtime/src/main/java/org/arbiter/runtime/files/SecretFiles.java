@@ -1,4 +1,4 @@
-package org.arbiter.common.config;
+package org.arbiter.runtime.files;
 
 import java.io.File;
 import java.io.IOException;
