@@ -8,6 +8,7 @@ import org.arbiter.common.config.ConfigException;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.dist.broker.BrokerSecurity;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -12,6 +12,7 @@ import org.apache.kafka.common.acl.AclBindingFilter;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.dist.broker.BrokerSecurity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

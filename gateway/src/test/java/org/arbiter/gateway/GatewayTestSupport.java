@@ -288,9 +288,12 @@ public final class GatewayTestSupport {
         }
 
         /** True when the server closed the connection (EOF) within the socket timeout. */
+        /** True when the gateway closed the connection (end of stream or a reset); false on the 15 s read timeout. */
         public boolean closedByPeer() {
             try {
                 return in.read() < 0;
+            } catch (java.net.SocketTimeoutException e) {
+                return false;
             } catch (IOException e) {
                 return true;
             }

@@ -70,7 +70,9 @@ final class LiveEnergyTest {
         // under stress-ng --cpu 2 beside other builds: at 86 % dropped nothing was powered off; at
         // 30-34 % dropped servers were still cycled off and on). So the rest is asserted
         // where the queue run answered at least half its requests, and skipped, with the reason,
-        // where it did not.
+        // where it did not. The saving also needs the off run to have served the day: a clean-clone run
+        // beside other tests saw off, the first run on a cold JVM, time out 82 % of its requests, so its
+        // servers did an eighth of the queue run's work, and queue's busier servers drew 1.2 % more.
         assumeThat((double) queue.droppedPercent())
                 .as("queue's drops: above 50 percent, this machine is too loaded for the day to show spare capacity")
                 .isLessThan(50);
@@ -78,6 +80,9 @@ final class LiveEnergyTest {
         assertThat((double) queue.powerOns()).as("and back on for the peak").isPositive();
         assertThat(5 * (double) queue.meteredSeconds() - (double) queue.poweredServerSecondsMax())
                 .as("server-seconds surely OFF in the queue run").isPositive();
+        assumeThat((double) off.droppedPercent())
+                .as("off's drops: above 50 percent, the baseline did not serve the day the saving is measured on")
+                .isLessThan(50);
         assertThat((double) queue.savingsPercent()).as("mean metered power saved against off").isPositive();
     }
 

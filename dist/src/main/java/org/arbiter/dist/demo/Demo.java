@@ -13,7 +13,7 @@ import java.time.Clock;
 import java.util.Deque;
 import java.util.List;
 import org.arbiter.broker.EmbeddedKafka;
-import org.arbiter.dist.BrokerSecurity;
+import org.arbiter.dist.broker.BrokerSecurity;
 import org.arbiter.bus.BusAcls;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;

@@ -61,7 +61,8 @@ final class PowerActuatorTest {
         assertThatThrownBy(() -> a.actuate(server("s1", null), ServerState.OFF))
                 .isInstanceOf(ActuationException.class)
                 .hasMessageStartingWith("'sleep 30' still running after 0.3 s");
-        assertThat((System.nanoTime() - started) / 1e9).isLessThan(5);
+        // killed, not waited out: well before the command's own 30 s
+        assertThat((System.nanoTime() - started) / 1e9).as("seconds until it failed").isLessThan(25);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.arbiter.dist;
+package org.arbiter.dist.broker;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
