@@ -95,7 +95,20 @@ public final class ChildProcess {
         } catch (IOException e) {
             // the process ended
         } finally {
-            r.completeExceptionally(new IllegalStateException(name + ": ended before its ready line (see " + log + ")"));
+            if (!r.isDone()) {
+                r.completeExceptionally(new IllegalStateException(name + ": ended before its ready line (see " + log
+                        + "); its last lines:\n" + tail(20)));
+            }
+        }
+    }
+
+    /** The last {@code n} lines of the log (where a test's report shows why a process ended; it may be deleted after). */
+    private String tail(int n) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (IOException | RuntimeException e) {
+            return "(log unreadable: " + e + ")";
         }
     }
 
@@ -109,7 +122,7 @@ public final class ChildProcess {
             return r.get((long) (seconds * 1000), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new IllegalStateException(name + ": no ready line ('" + readyPrefix + "…') within " + seconds + " s (see "
-                    + log + ")");
+                    + log + "); its last lines:\n" + tail(20));
         }
     }
 

@@ -86,7 +86,7 @@ final class LiveConfig {
         DispatchConfig dispatch = new DispatchConfig(d.scheduler(), d.balancer(), d.pollSize(), d.backendTimeoutSeconds(),
                 d.connectTimeoutSeconds(), d.maxBodyBytes(), d.maxHeaderBytes(), d.idleTimeoutSeconds(), d.classHeader(),
                 d.ejection(), new DispatchConfig.Adaptive(d.adaptive().dropRatio(), d.adaptive().windowSeconds() * scale),
-                d.pollDeadlineSeconds(), d.tls(), d.tunnelIdleTimeoutSeconds());
+                d.pollDeadlineSeconds(), d.tls(), d.tunnelIdleTimeoutSeconds(), d.tunnelShare());
         ControlConfig k = c.control();
         ControlConfig control = new ControlConfig(k.periodSeconds() * scale, k.reportPeriodSeconds() * scale,
                 k.statsWindowSeconds() * scale, k.combine(), k.granularity(), k.minWeight(), k.responseTimeCap(),

@@ -66,7 +66,7 @@ final class LiveConfigTest {
                  concurrencyControl: {method: amc, latencyMax: 3s}, health: {path: /health, interval: 2s}}
               - {id: s2, url: "http://127.0.0.1:9002", concurrencyControl: {latencyMax: 5s}}
             gateways: [{id: g1, port: 8080}, {id: g2, port: 8081}]
-            dispatch: {adaptive: {window: 20s}, tunnelIdleTimeout: 7m}
+            dispatch: {adaptive: {window: 20s}, tunnelIdleTimeout: 7m, tunnelShare: 0.3}
             control: {period: 5s, reportPeriod: 2.5s, statsWindow: 30s, prediction: liu}
             sizing: {policy: schedule, schedule: {slot: 30m, servers: [1, 2, 1]}, startupDelay: 60s, shutdownDelay: 45s,
                      warmUp: 10s, estimator: static, staticCapacity: 19.87}

@@ -22,13 +22,19 @@ import static java.util.Objects.requireNonNull;
  * @param tls                   how {@code https://} servers are verified
  * @param tunnelIdleTimeoutSeconds an upgraded connection (WebSocket tunnel) with no byte either way for this long
  *                              is closed and its slot freed
+ * @param tunnelShare           the most of the gateway's server slots (Σ_s N(g,s)) that tunnels and upgrades
+ *                              waiting for one may hold (0 < x ≤ 1); an upgrade beyond it gets 503
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
-                             double pollDeadlineSeconds, BackendTls tls, double tunnelIdleTimeoutSeconds) {
+                             double pollDeadlineSeconds, BackendTls tls, double tunnelIdleTimeoutSeconds,
+                             double tunnelShare) {
     public DispatchConfig {
         requireNonNull(tls, "tls");
+        if (!(tunnelShare > 0 && tunnelShare <= 1)) {
+            throw new IllegalArgumentException("tunnelShare: " + tunnelShare + " (expected: 0 < x <= 1)");
+        }
         if (!(tunnelIdleTimeoutSeconds > 0) || Double.isInfinite(tunnelIdleTimeoutSeconds)) {
             throw new IllegalArgumentException("tunnelIdleTimeout: " + tunnelIdleTimeoutSeconds + " (expected: > 0)");
         }
@@ -44,14 +50,14 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         requireNonNull(adaptive, "adaptive");
     }
 
-    /** As above with the default tunnel idle timeout (10 min). */
+    /** As above with the default tunnel idle timeout (10 min) and tunnel share (0.5). */
     public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                           double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                           double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
                           double pollDeadlineSeconds, BackendTls tls) {
         this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
                 idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds, tls,
-                DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue());
+                DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue(), DispatchSection.TUNNEL_SHARE.defaultValue());
     }
 
     /** As above with the default poll deadline (10 ms) and backend TLS (the JVM's trust store, verified). */
@@ -185,7 +191,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
                 .classHeader(classHeader).ejection(ejection).adaptive(adaptive).pollDeadlineSeconds(pollDeadlineSeconds)
-                .tls(tls).tunnelIdleTimeoutSeconds(tunnelIdleTimeoutSeconds);
+                .tls(tls).tunnelIdleTimeoutSeconds(tunnelIdleTimeoutSeconds).tunnelShare(tunnelShare);
     }
 
     /**
@@ -207,6 +213,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         private Adaptive adaptive = Adaptive.DEFAULT;
         private BackendTls tls = BackendTls.DEFAULT;
         private double tunnelIdleTimeoutSeconds = DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue();
+        private double tunnelShare = DispatchSection.TUNNEL_SHARE.defaultValue();
 
         private Builder() {
         }
@@ -295,10 +302,16 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
+        /** {@code tunnelShare}; default 0.5. */
+        public Builder tunnelShare(double tunnelShare) {
+            this.tunnelShare = tunnelShare;
+            return this;
+        }
+
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
                     maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds,
-                    tls, tunnelIdleTimeoutSeconds);
+                    tls, tunnelIdleTimeoutSeconds, tunnelShare);
         }
     }
 }

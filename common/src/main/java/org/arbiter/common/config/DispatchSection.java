@@ -56,6 +56,12 @@ final class DispatchSection {
             DispatchConfig::tunnelIdleTimeoutSeconds, 600, v -> v > 0 && !Double.isInfinite(v), "> 0",
             "an upgraded connection (WebSocket tunnel) with no byte either way for this long is closed, and its slot "
                     + "at the server freed");
+    static final ConfigKey<DispatchConfig, Double> TUNNEL_SHARE = number("tunnelShare", DispatchConfig::tunnelShare, 0.5,
+            v -> v > 0 && v <= 1, "0 < x <= 1",
+            "the most of the gateway's server slots (the sum of its N(g,s) in force) that upgraded connections "
+                    + "(WebSocket tunnels) and upgrades waiting for one may hold; an upgrade beyond it is answered 503 "
+                    + "(`tunnelsFull`, `Retry-After: 1`), so tunnels never take every slot from ordinary requests "
+                    + "([gateway.md](gateway.md#websocket-and-other-upgrades))");
     static final ConfigKey<DispatchConfig, Boolean> CLASS_HEADER = bool("classHeader", DispatchConfig::classHeader,
             true, "add `X-Arbiter-Class` to responses");
     static final ConfigKey<DispatchConfig, String> TLS_CA = string("tls.ca",
@@ -85,7 +91,8 @@ final class DispatchSection {
 
     /** Every key but {@code pollSize}, the older name that is read but never written. */
     static final List<ConfigKey<DispatchConfig, ?>> KEYS = List.of(SCHEDULER, BALANCER, POLL_COUNT, POLL_DEADLINE,
-            BACKEND_TIMEOUT, CONNECT_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES, IDLE_TIMEOUT, TUNNEL_IDLE_TIMEOUT, CLASS_HEADER, TLS_CA,
+            BACKEND_TIMEOUT, CONNECT_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES, IDLE_TIMEOUT, TUNNEL_IDLE_TIMEOUT, TUNNEL_SHARE, CLASS_HEADER,
+            TLS_CA,
             TLS_VERIFY, ADAPTIVE_DROP_RATIO, ADAPTIVE_WINDOW, EJECTION_THRESHOLD, EJECTION_BASE_BACKOFF,
             EJECTION_MAX_BACKOFF);
 
@@ -102,6 +109,7 @@ final class DispatchSection {
         long maxHeader = MAX_HEADER_BYTES.read(d);
         double idleTimeout = IDLE_TIMEOUT.read(d);
         double tunnelIdleTimeout = TUNNEL_IDLE_TIMEOUT.read(d);
+        double tunnelShare = TUNNEL_SHARE.read(d);
         boolean classHeader = CLASS_HEADER.read(d);
         DispatchConfig.Ejection ejection = readEjection(d.object("ejection"));
         Node a = d.object("adaptive");
@@ -110,7 +118,7 @@ final class DispatchSection {
         BackendTls tls = readBackendTls(d.object("tls"));
         d.finish();
         return new DispatchConfig(scheduler, balancer, pollCount, backendTimeout, connectTimeout, maxBody, maxHeader,
-                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls, tunnelIdleTimeout);
+                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls, tunnelIdleTimeout, tunnelShare);
     }
 
     private static DispatchConfig.Ejection readEjection(Node e) {

@@ -148,6 +148,8 @@ public final class Attempt {
     Channel backend;
     /** The backend timeout: armed while at a server. */
     private ScheduledFuture<?> timeout;
+    /** The upgrade budget this request holds a place in until it is over; null if none. */
+    private TunnelBudget tunnelHeld;
 
     Attempt(FrontendHandler front, FullHttpRequest request, String className, boolean keepAlive, boolean idempotent,
             boolean head, long arrivalNanos, String upgrade) {
@@ -183,6 +185,25 @@ public final class Attempt {
                     + next + " (expected: one of " + NEXT.get(state) + ")");
         }
         state = next;
+        if (next.over() && tunnelHeld != null) {
+            tunnelHeld.end();
+            tunnelHeld = null;
+        }
+    }
+
+    /**
+     * An upgrade takes its place in {@code budget} before it is offered (the gateway's slots are
+     * {@code slots}); it keeps it until it is over, tunnel included. False when the budget is full.
+     */
+    boolean holdTunnel(TunnelBudget budget, int slots) {
+        if (state != State.NEW || tunnelHeld != null) {
+            throw new IllegalStateException("holdTunnel: " + state + " (expected: once, before the offer)");
+        }
+        if (!budget.admit(slots)) {
+            return false;
+        }
+        tunnelHeld = budget;
+        return true;
     }
 
     /** The core's answer to the offer: queued if {@code t} was accepted (a refused one is answered next). */

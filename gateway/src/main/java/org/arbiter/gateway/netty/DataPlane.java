@@ -62,6 +62,8 @@ public final class DataPlane {
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     /** The reason in the 503 body of a request still held at the drain deadline. */
     static final String DRAINING = "draining";
+    /** The 503 reason of an upgrade over {@code dispatch.tunnelShare}. */
+    static final String TUNNELS_FULL = "tunnelsFull";
 
     /** The loop of the timers, probes, polls, allocations, reloads and the drain. */
     private final EventLoop home;
@@ -81,6 +83,7 @@ public final class DataPlane {
     private final AccessLog accessLog;
     private final ConnectionLimit connections;
     private final BodyBudget bodyBudget;
+    private final TunnelBudget tunnelBudget;
     private final ScheduledFuture<?> ticker;
     private volatile Classifier classifier;
     private volatile ConfigVersion configVersion;
@@ -123,6 +126,7 @@ public final class DataPlane {
         this.accessLog = AccessLog.open(http.accessLog(), core.gatewayId());
         this.connections = ConnectionLimit.of(http.maxConnections());
         this.bodyBudget = BodyBudget.of(http.bodyBudgetBytes());
+        this.tunnelBudget = new TunnelBudget(dispatch.tunnelShare());
         this.proxyRefusals = new ProxyRefusals(core.gatewayId(), this.listener);
         URI[] urls = new URI[core.serverCount()];
         for (int s = 0; s < urls.length; s++) {
@@ -216,6 +220,16 @@ public final class DataPlane {
         return bodyBudget.refusedCount();
     }
 
+    /** Upgrades held now, queued, at a server or tunnelling, within dispatch.tunnelShare (thread-safe). */
+    public int upgradesHeld() {
+        return tunnelBudget.held();
+    }
+
+    /** Upgrades answered 503 tunnelsFull since start (thread-safe). */
+    public long upgradesRefused() {
+        return tunnelBudget.refused();
+    }
+
     static long now() {
         return System.nanoTime();
     }
@@ -239,17 +253,26 @@ public final class DataPlane {
             }
         }
         LockedCore.Released r = null;
-        boolean accepted;
+        boolean accepted = false;
+        boolean tunnelsFull = false;
         locked.lock();
         try {
-            Ticket<Attempt> t = core.offer(a, a.className, a.arrivalNanos);
-            a.offered(t);
-            accepted = t.accepted();
-            if (accepted) {
-                r = locked.releaseLocked(now());
+            tunnelsFull = a.upgrade != null && !a.holdTunnel(tunnelBudget, slotsLocked());
+            if (!tunnelsFull) {
+                Ticket<Attempt> t = core.offer(a, a.className, a.arrivalNanos);
+                a.offered(t);
+                accepted = t.accepted();
+                if (accepted) {
+                    r = locked.releaseLocked(now());
+                }
             }
         } finally {
             locked.unlock();
+        }
+        if (tunnelsFull) {
+            // not offered to the core: no queue place, no drop in its statistics (like a drain's refusal)
+            a.front.answer(a, Answers.unavailable(a.className, TUNNELS_FULL, 1));
+            return;
         }
         if (!accepted) {
             listener.dropped(a.className, DropReason.QUEUE_FULL);
@@ -257,6 +280,15 @@ public final class DataPlane {
             return;
         }
         locked.deliver(r);
+    }
+
+    /** Σ_s N(g,s) in force; under the core's lock. */
+    private int slotsLocked() {
+        int slots = 0;
+        for (int s = 0; s < core.serverCount(); s++) {
+            slots += core.cap(s);
+        }
+        return slots;
     }
 
     /** On the request's loop: the core released {@code t} to a server. */

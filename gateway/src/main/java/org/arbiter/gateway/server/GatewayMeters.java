@@ -133,7 +133,8 @@ final class GatewayMeters implements PlaneListener {
     /**
      * The data port's limits (docs/reliability.md): connections open and refused over
      * gateway.maxConnections ({@code arbiter_gateway_connections_refused_total}), body bytes held
-     * within gateway.bodyBudget and requests refused for it.
+     * within gateway.bodyBudget and requests refused for it, upgrades held within dispatch.tunnelShare and
+     * refused for it.
      */
     private void connectionMeters(DataPlane plane) {
         Gauge.builder("arbiter.gateway.connections.open", plane, DataPlane::connectionsOpen)
@@ -144,6 +145,11 @@ final class GatewayMeters implements PlaneListener {
                 .description("bytes of buffered request bodies held within gateway.bodyBudget").register(registry);
         FunctionCounter.builder("arbiter.gateway.body.budget.refused", plane, DataPlane::bodyBudgetRefused)
                 .description("requests answered 503 bodyBudget").register(registry);
+        Gauge.builder("arbiter.gateway.upgrades.held", plane, DataPlane::upgradesHeld)
+                .description("upgrades (WebSocket) queued, at a server or tunnelling, within dispatch.tunnelShare")
+                .register(registry);
+        FunctionCounter.builder("arbiter.gateway.upgrades.refused", plane, DataPlane::upgradesRefused)
+                .description("upgrades answered 503 tunnelsFull").register(registry);
     }
 
     @Override

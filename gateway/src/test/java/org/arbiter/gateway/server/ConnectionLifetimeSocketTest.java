@@ -187,6 +187,73 @@ final class ConnectionLifetimeSocketTest {
         }
     }
 
+    /**
+     * dispatch.tunnelShare: with four slots at the one server and the default share (0.5), two
+     * upgrades are held at a time; the third is answered 503 tunnelsFull at once (never queued, never
+     * holding a slot), ordinary requests keep the other slots, and a closed tunnel gives its place back.
+     */
+    @Test
+    void upgradesBeyondTheTunnelShare_get503AtOnce_andOrdinaryRequestsKeepTheRestOfTheSlots() throws Exception {
+        ProtocolSocketTest.Backend backend = keep(new ProtocolSocketTest.Backend(0, null));
+        Gateway g = start(config(backend.url(), 4, "", "", "idleTimeout: 30s"));
+        List<WebSocket> open = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            open.add(echoSocket(g));
+        }
+        assertThat(g.dataPlane().upgradesHeld()).isEqualTo(2);
+        for (int i = 0; i < 3; i++) {
+            try (var c = GatewayTestSupport.http(g.port())) {
+                c.send("GET /ws HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+                GatewayTestSupport.Http.Response r = c.read();
+                assertThat(r.status()).as("an upgrade over the share").isEqualTo(503);
+                assertThat(r.body()).contains("tunnelsFull");
+                assertThat(r.headers()).containsEntry("retry-after", "1");
+                assertThat(c.closedByPeer()).as("its connection closed after the 503").isTrue();
+            }
+        }
+        assertThat(g.dataPlane().upgradesRefused()).isEqualTo(3);
+        assertThat((int) g.dataPlane().withCore(c -> c.inFlightTotal())).as("slots held: the two tunnels").isEqualTo(2);
+        backend.gated.set(true); // the ordinary requests stay at the server until both hold a slot
+        List<GatewayTestSupport.Http> plain = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                GatewayTestSupport.Http c = keep(GatewayTestSupport.http(g.port()));
+                c.send("GET /plain HTTP/1.1\r\nHost: t\r\n\r\n");
+                plain.add(c);
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().withCore(c -> c.inFlightTotal()) == 4);
+        } finally {
+            backend.release.complete(null);
+        }
+        for (GatewayTestSupport.Http c : plain) {
+            assertThat(c.read().status()).as("an ordinary request beside the tunnels").isEqualTo(200);
+        }
+        assertThat(g.metrics().scrape()).contains("arbiter_gateway_upgrades_refused_total{component=\"gateway\",id=\"g1\"} 3.0");
+        // a closed tunnel gives its place back
+        open.get(0).sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(10, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().upgradesHeld() == 1);
+        open.add(echoSocket(g));
+        assertThat(g.dataPlane().upgradesHeld()).isEqualTo(2);
+    }
+
+    /** A WebSocket through the gateway to the echo backend, its echo checked. */
+    private static WebSocket echoSocket(Gateway g) throws Exception {
+        CompletableFuture<String> echo = new CompletableFuture<>();
+        WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
+                .buildAsync(URI.create("ws://127.0.0.1:" + g.port() + "/ws"), new WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+                        echo.complete(data.toString());
+                        w.request(1);
+                        return null;
+                    }
+                }).get(30, TimeUnit.SECONDS);
+        ws.sendText("hi", true).get(30, TimeUnit.SECONDS);
+        assertThat(echo.get(30, TimeUnit.SECONDS)).isEqualTo("echo:hi");
+        return ws;
+    }
+
     @Test
     void connectionsBeyondMaxConnections_areClosedBeforeAByteIsRead_andCounted() throws Exception {
         GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(0));

