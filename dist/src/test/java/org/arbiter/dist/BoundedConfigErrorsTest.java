@@ -1,13 +1,9 @@
 package org.arbiter.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.arbiter.common.config.ConfigException;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,21 +23,11 @@ final class BoundedConfigErrorsTest {
     @TempDir
     Path dir;
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private final ConfigCheckRun run = new ConfigCheckRun();
 
     @BeforeAll
     static void warmUp(@TempDir Path tmp) throws Exception {
-        Path ok = tmp.resolve("ok.yaml");
-        Files.writeString(ok, "classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: \"http://127.0.0.1:1\"}]\n");
-        assertThat(Main.run(new String[] {"config", "check", ok.toString()}, new PrintWriter(new StringWriter()),
-                new PrintWriter(new StringWriter()))).isZero();
-    }
-
-    /** The check, guarded (generously: a loaded machine must not fail it) so that a regression cannot hang the suite. */
-    private int check(Path file) {
-        return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> Main.run(new String[] {"config", "check",
-                file.toString()}, new PrintWriter(out, true), new PrintWriter(err, true)));
+        ConfigCheckRun.warmUp(tmp);
     }
 
     @Test
@@ -60,11 +46,11 @@ final class BoundedConfigErrorsTest {
         Files.writeString(f, yaml);
         assertThat(Files.size(f)).isBetween(4_000_000L, 4L << 20);
 
-        assertThat(check(f)).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).containsExactly("(yaml): aliases expand to more than 1048576"
+        assertThat(run.check(f)).isEqualTo(2);
+        assertThat(run.err().lines().toList()).containsExactly("(yaml): aliases expand to more than 1048576"
                 + " characters at line 4003, alias *a (expected: at most 1000 aliases adding at most 100000 values and"
                 + " 1048576 characters)");
-        assertThat(out.toString()).isEmpty();
+        assertThat(run.out()).isEmpty();
     }
 
     @Test
@@ -76,8 +62,8 @@ final class BoundedConfigErrorsTest {
         Path f = dir.resolve("line.yaml");
         Files.writeString(f, yaml);
 
-        assertThat(check(f)).isEqualTo(2);
-        assertThat(err.toString().lines().toList())
+        assertThat(run.check(f)).isEqualTo(2);
+        assertThat(run.err().lines().toList())
                 .containsExactly("(yaml): line 1 has 4000008 characters (expected: at most 65536 a line)");
     }
 
@@ -90,8 +76,8 @@ final class BoundedConfigErrorsTest {
         Path f = dir.resolve("wide.yaml");
         Files.writeString(f, yaml);
 
-        assertThat(check(f)).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).hasSize(ConfigException.MAX_ERRORS + 1)
+        assertThat(run.check(f)).isEqualTo(2);
+        assertThat(run.err().lines().toList()).hasSize(ConfigException.MAX_ERRORS + 1)
                 .allSatisfy(l -> assertThat(l.length()).isLessThan(200));
     }
 
@@ -104,12 +90,12 @@ final class BoundedConfigErrorsTest {
         Path f = dir.resolve("long.yaml");
         Files.writeString(f, yaml);
 
-        assertThat(check(f)).isEqualTo(2);
-        List<String> lines = err.toString().lines().toList();
+        assertThat(run.check(f)).isEqualTo(2);
+        List<String> lines = run.err().lines().toList();
         assertThat(lines).hasSize(ConfigException.MAX_ERRORS + 1);
         assertThat(lines.get(0)).isEqualTo("classes[0]: " + "a".repeat(64) + "… (5000 chars) (expected: a mapping)");
         assertThat(lines.get(ConfigException.MAX_ERRORS)).matches("\\(and \\d+ more problems\\)");
-        assertThat(err.toString().length()).isLessThan(MAX_ERR_CHARS);
+        assertThat(run.err().length()).isLessThan(MAX_ERR_CHARS);
     }
 
     @Test
@@ -119,8 +105,8 @@ final class BoundedConfigErrorsTest {
         Files.writeString(f, "classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: \"http://127.0.0.1:1\"}]\n"
                 + "k" + "x".repeat(1_000) + ": 1\n"
                 + "dispatch: {pollSize: \"" + "9".repeat(60_000) + "\"}\n");
-        assertThat(check(f)).isEqualTo(2);
-        List<String> lines = err.toString().lines().toList();
+        assertThat(run.check(f)).isEqualTo(2);
+        List<String> lines = run.err().lines().toList();
         assertThat(lines).hasSize(2).allSatisfy(l -> assertThat(l.length()).isLessThan(ConfigException.MAX_LINE_CHARS));
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("dispatch.pollSize: 9999").contains("… (60000 chars)"));
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("kxxx").contains("… (1001 chars): unknown key"));

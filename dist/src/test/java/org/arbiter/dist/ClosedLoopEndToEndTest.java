@@ -113,7 +113,9 @@ final class ClosedLoopEndToEndTest {
                 withGrm = premiumResponse(s);
                 var b = weights.average(8, 14);
                 premiumWeight = b.get("g1").get("premium") + b.get("g2").get("premium");
-                assertThat(g1.allocation().source()).isEqualTo("grm");
+                // from the GRM: "grm", or "grm: idle" once the load has stopped and the statistics window
+                // emptied (a loaded clean-clone run's last answers came that late)
+                assertThat(g1.allocation().source()).startsWith("grm");
             }
         }
         System.out.printf("premium weight under load %.2f (equal share 5); premium response: GRM %.4f s, equal shares %.4f s%n",

@@ -48,6 +48,140 @@ public final class GatewayTestSupport {
     private GatewayTestSupport() {
     }
 
+    /**
+     * {@code arbiter gateway} as a child JVM ({@code GatewayCommand}'s main on this class path), started
+     * and read until its ready line, which names its ports; its output is collected until it ends.
+     * {@link #close} kills it if it still runs.
+     */
+    public static final class GatewayProcess implements AutoCloseable {
+        private static final java.util.regex.Pattern READY =
+                java.util.regex.Pattern.compile("gateway \\S+ ready on [0-9.]+:(\\d+) \\(admin [0-9.]+:(\\d+)\\)");
+
+        private final Process process;
+        private final List<String> output = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final java.util.concurrent.CompletableFuture<java.util.regex.Matcher> ready =
+                new java.util.concurrent.CompletableFuture<>();
+        private final Thread pump;
+        private final int port;
+        private final int adminPort;
+
+        private GatewayProcess(Process process) throws Exception {
+            this.process = process;
+            this.pump = new Thread(this::pump, "gateway-process-output");
+            pump.setDaemon(true);
+            pump.start();
+            java.util.regex.Matcher m;
+            try {
+                m = ready.get(90, TimeUnit.SECONDS); // a guard for a busy machine, not a verdict
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                process.destroyForcibly();
+                throw new IllegalStateException("no ready line from the gateway process; its output: " + output, e);
+            }
+            this.port = Integer.parseInt(m.group(1));
+            this.adminPort = Integer.parseInt(m.group(2));
+        }
+
+        /** Starts {@code arbiter gateway --config CONFIG --id ID} with {@code jvmArgs} (heap, JIT, ...). */
+        public static GatewayProcess start(Path config, String id, String... jvmArgs) throws Exception {
+            List<String> cmd = new java.util.ArrayList<>();
+            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            cmd.addAll(List.of(jvmArgs));
+            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                    org.arbiter.gateway.cli.GatewayCommand.class.getName(), "--config", config.toString(), "--id", id));
+            return new GatewayProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start());
+        }
+
+        private void pump() {
+            try (java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    output.add(line);
+                    java.util.regex.Matcher m = READY.matcher(line);
+                    if (!ready.isDone() && m.find()) {
+                        ready.complete(m);
+                    }
+                }
+            } catch (IOException ended) {
+                // the process ended
+            }
+            ready.completeExceptionally(new IllegalStateException("the gateway process ended"));
+        }
+
+        public Process process() {
+            return process;
+        }
+
+        /** Its data port. */
+        public int port() {
+            return port;
+        }
+
+        /** Its admin port. */
+        public int adminPort() {
+            return adminPort;
+        }
+
+        /** Every line it wrote so far (thread-safe). */
+        public List<String> output() {
+            return output;
+        }
+
+        /** Waits up to {@code seconds} for it to exit, and then for the rest of its output; whether it exited. */
+        public boolean waitFor(double seconds) throws InterruptedException {
+            if (!process.waitFor(Math.round(seconds * 1000), TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            pump.join(5_000);
+            return true;
+        }
+
+        @Override
+        public void close() {
+            if (process.isAlive()) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /**
+     * What a test opened (gateways, backends, sockets), closed after each test in reverse order:
+     * {@code @RegisterExtension final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();}
+     * then {@code closing.keep(x)}. Every one is closed even if one fails; the first failure is thrown.
+     */
+    public static final class Closing implements org.junit.jupiter.api.extension.AfterEachCallback {
+        private final java.util.ArrayList<AutoCloseable> open = new java.util.ArrayList<>();
+
+        /** Closes {@code t} after the test; returns it. */
+        public synchronized <T extends AutoCloseable> T keep(T t) {
+            open.add(t);
+            return t;
+        }
+
+        @Override
+        public void afterEach(org.junit.jupiter.api.extension.ExtensionContext context) throws Exception {
+            Exception first = null;
+            List<AutoCloseable> all;
+            synchronized (this) {
+                all = List.copyOf(open);
+                open.clear();
+            }
+            for (int i = all.size() - 1; i >= 0; i--) {
+                try {
+                    all.get(i).close();
+                } catch (Exception e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+
     public static Backend backend(long delayMillis) throws InterruptedException {
         return new Backend(delayMillis);
     }

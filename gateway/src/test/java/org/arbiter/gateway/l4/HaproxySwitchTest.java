@@ -26,10 +26,10 @@ import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.cli.SwitchCommand;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -47,7 +47,8 @@ final class HaproxySwitchTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
     private Gateway g1;
     private Gateway g2;
     private int switchPort;
@@ -93,12 +94,6 @@ final class HaproxySwitchTest {
         keep(HaproxyProcess.start(cfg, new InetSocketAddress("127.0.0.1", switchPort), 20_000));
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     @Test
     void throughTheSwitch_theClientsAddressArrives_bothGatewaysCarryLoad_andADrainLosesNothing() throws Exception {
@@ -188,8 +183,7 @@ final class HaproxySwitchTest {
     // ------------------------------------------------------------ helpers
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private static long arrivals(Gateway g) {

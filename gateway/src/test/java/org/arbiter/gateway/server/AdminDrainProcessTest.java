@@ -2,20 +2,9 @@ package org.arbiter.gateway.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.arbiter.gateway.cli.GatewayCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code POST /drain} leaves it running. SIGTERM's exit 0 is DrainProcessTest's.
  */
 final class AdminDrainProcessTest {
-
-    private static final Pattern READY = Pattern.compile("gateway g1 ready on [0-9.]+:(\\d+) \\(admin 127\\.0\\.0\\.1:(\\d+)\\)");
 
     @TempDir
     Path dir;
@@ -43,46 +30,14 @@ final class AdminDrainProcessTest {
                   - {id: g1, port: 0, adminPort: 0, drainTimeout: 2s}
                 gateway: {adminTokenFile: '%s'}
                 """.formatted(backendUrl, GatewayTestSupport.adminTokenFile()));
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                GatewayCommand.class.getName(), "--config", config.toString(), "--id", "g1")
-                .redirectErrorStream(true).start();
-        List<String> output = new CopyOnWriteArrayList<>();
-        try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            Matcher ready = CompletableFuture.supplyAsync(() -> {
-                try {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        output.add(line);
-                        Matcher m = READY.matcher(line);
-                        if (m.find()) {
-                            return m;
-                        }
-                    }
-                } catch (IOException ignored) {
-                    // ended
-                }
-                return null;
-            }).get(60, TimeUnit.SECONDS);
-            assertThat(ready).as("ready line in %s", output).isNotNull();
-            int adminPort = Integer.parseInt(ready.group(2));
-            CompletableFuture.runAsync(() -> {
-                try {
-                    for (String line; (line = out.readLine()) != null; ) {
-                        output.add(line);
-                    }
-                } catch (IOException ignored) {
-                    // ended
-                }
-            });
-            assertThat(AdminAuthSocketTest.post(adminPort, path)).startsWith("HTTP/1.1 401 ");
-            assertThat(p.waitFor(300, TimeUnit.MILLISECONDS)).as("running after a refused drain").isFalse();
-            assertThat(AdminAuthSocketTest.post(adminPort, path, "Authorization: Bearer " + GatewayTestSupport.ADMIN_TOKEN))
+        try (GatewayTestSupport.GatewayProcess g = GatewayTestSupport.GatewayProcess.start(config, "g1",
+                "-Xmx128m", "-XX:TieredStopAtLevel=1")) {
+            assertThat(AdminAuthSocketTest.post(g.adminPort(), path)).startsWith("HTTP/1.1 401 ");
+            assertThat(g.waitFor(0.3)).as("running after a refused drain").isFalse();
+            assertThat(AdminAuthSocketTest.post(g.adminPort(), path, "Authorization: Bearer " + GatewayTestSupport.ADMIN_TOKEN))
                     .startsWith("HTTP/1.1 202 ");
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("exited; output %s", output).isTrue();
-            return p.exitValue();
-        } finally {
-            p.destroyForcibly();
+            assertThat(g.waitFor(30)).as("exited; output %s", g.output()).isTrue();
+            return g.process().exitValue();
         }
     }
 

@@ -56,6 +56,7 @@ import org.arbiter.gateway.GatewayTestSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -65,7 +66,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class BackendHealthSocketTest {
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
     private final List<String> transitions = new CopyOnWriteArrayList<>();
     private AbstractAppender capture;
     private LoggerConfig captured;
@@ -90,17 +92,13 @@ final class BackendHealthSocketTest {
 
     @AfterEach
     void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
         captured.removeAppender(capture.getName());
         capture.stop();
         ((LoggerContext) LogManager.getContext(false)).updateLoggers();
     }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private static ClusterConfig cluster(String serverExtra, String... urls) {

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,18 +35,12 @@ final class BodyBudgetSocketTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private static ClusterConfig config(String url, int concurrency, String gatewaySection, String maxBody) {

@@ -3,28 +3,21 @@ package org.arbiter.gateway.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.arbiter.gateway.GatewayTestSupport.Http;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.arbiter.gateway.cli.GatewayCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  * signal on, a new connection is refused, and the process exits 0 saying what it drained.
  */
 final class DrainProcessTest {
-
-    private static final Pattern READY = Pattern.compile("gateway g1 ready on 127\\.0\\.0\\.1:(\\d+) \\(admin 127\\.0\\.0\\.1:(\\d+)\\)");
 
     @TempDir
     Path dir;
@@ -53,39 +44,13 @@ final class DrainProcessTest {
                       - {id: g1, port: 0, adminPort: 0, drainTimeout: 10s}
                     dispatch: {backendTimeout: 10s, idleTimeout: 30s}
                     """.formatted(backend.url()));
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx128m", "-cp", System.getProperty("java.class.path"), GatewayCommand.class.getName(),
-                    "--config", config.toString(), "--id", "g1").redirectErrorStream(true).start();
-            List<String> output = new CopyOnWriteArrayList<>();
+            GatewayTestSupport.GatewayProcess g = GatewayTestSupport.GatewayProcess.start(config, "g1", "-Xmx128m");
+            Process p = g.process();
+            List<String> output = g.output();
             ExecutorService pool = Executors.newFixedThreadPool(24);
             try {
-                BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-                Matcher ready = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        for (String line; (line = out.readLine()) != null; ) {
-                            output.add(line);
-                            Matcher m = READY.matcher(line);
-                            if (m.find()) {
-                                return m;
-                            }
-                        }
-                    } catch (IOException ignored) {
-                        // ended
-                    }
-                    return null;
-                }, pool).get(60, TimeUnit.SECONDS);
-                assertThat(ready).as("ready line in %s", output).isNotNull();
-                int port = Integer.parseInt(ready.group(1));
-                int adminPort = Integer.parseInt(ready.group(2));
-                CompletableFuture<Void> rest = CompletableFuture.runAsync(() -> {
-                    try {
-                        for (String line; (line = out.readLine()) != null; ) {
-                            output.add(line);
-                        }
-                    } catch (IOException ignored) {
-                        // ended
-                    }
-                }, pool);
+                int port = g.port();
+                int adminPort = g.adminPort();
                 assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(200);
 
                 // 20 keep-alive requests: 10 at the server (N = 10), 10 queued.
@@ -111,11 +76,11 @@ final class DrainProcessTest {
                 long signal = System.nanoTime();
                 // SIGTERM. Process.destroy() would also close our end of the child's output.
                 assertThat(p.toHandle().destroy()).isTrue();
-                Http.Response notReady = await("/ready turned 503").atMost(Duration.ofSeconds(2))
+                Http.Response notReady = await("/ready turned 503").atMost(Duration.ofSeconds(30))
                         .pollInterval(Duration.ofMillis(2)).until(() -> adminGet(adminPort, "/ready"), r -> r.status() == 503);
                 long notReadyNanos = System.nanoTime() - signal;
                 assertThat(notReady.body()).contains("\"ready\":false").contains("\"reason\":\"draining\"");
-                await("a new connection is refused").atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(2))
+                await("a new connection is refused").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(2))
                         .until(() -> {
                             try (Socket s = new Socket()) {
                                 s.connect(new InetSocketAddress("127.0.0.1", port), 500);
@@ -136,9 +101,8 @@ final class DrainProcessTest {
                     ok++;
                 }
                 long answeredNanos = System.nanoTime() - signal;
-                assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(g.waitFor(30)).isTrue();
                 long exitNanos = System.nanoTime() - signal;
-                rest.get(5, TimeUnit.SECONDS);
                 assertThat(p.exitValue()).as("exit status; output %s", output).isZero();
                 assertThat(output).anyMatch(l -> l.startsWith("gateway g1 drained 20 requests")
                         && l.contains("20 held at the start") && l.contains("20 answered by servers")
@@ -151,9 +115,7 @@ final class DrainProcessTest {
                 }
             } finally {
                 pool.shutdownNow();
-                if (p.isAlive()) {
-                    p.destroyForcibly();
-                }
+                g.close();
                 output.forEach(l -> System.out.println("  gateway> " + l));
             }
         }

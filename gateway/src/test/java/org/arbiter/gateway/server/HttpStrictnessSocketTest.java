@@ -33,7 +33,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,8 +41,8 @@ import java.util.stream.Collectors;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -56,18 +55,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 final class HttpStrictnessSocketTest {
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     /** What the backend received; {@code decodeFailure} is null when the request parsed cleanly. */

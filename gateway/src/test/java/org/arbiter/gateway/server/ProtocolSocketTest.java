@@ -45,8 +45,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
-import org.junit.jupiter.api.AfterEach;
+import org.arbiter.gateway.GatewayTestSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -58,18 +59,12 @@ final class ProtocolSocketTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     /**

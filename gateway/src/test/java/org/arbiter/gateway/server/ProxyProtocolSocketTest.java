@@ -14,13 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,18 +32,12 @@ final class ProxyProtocolSocketTest {
     private static final String OUTSIDER = "127.0.0.2";
     private static final String REQUEST = "GET /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private Gateway gateway(Path log, boolean proxyProtocol) throws Exception {

@@ -11,24 +11,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.gateway.GatewayTestSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The answers the gateway gives, over real sockets on port 0 against a real backend. */
 final class ProxySocketTest {
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private Gateway gateway(ClusterConfig cluster) throws InterruptedException {

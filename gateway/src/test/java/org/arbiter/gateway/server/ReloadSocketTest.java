@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.GatewayTestSupport;
 import org.arbiter.gateway.cli.GatewayCommand;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,18 +37,12 @@ final class ReloadSocketTest {
     @TempDir
     Path dir;
 
-    private final List<AutoCloseable> closing = new ArrayList<>();
+    @RegisterExtension
+    final GatewayTestSupport.Closing closing = new GatewayTestSupport.Closing();
 
-    @AfterEach
-    void tearDown() throws Exception {
-        for (int i = closing.size() - 1; i >= 0; i--) {
-            closing.get(i).close();
-        }
-    }
 
     private <T extends AutoCloseable> T keep(T t) {
-        closing.add(t);
-        return t;
+        return closing.keep(t);
     }
 
     private static String yaml(int port, int adminPort, String... urls) {
@@ -178,7 +171,7 @@ final class ReloadSocketTest {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",
                 "-cp", System.getProperty("java.class.path"), GatewayCommand.class.getName(), "--config", file.toString(),
                 "--id", "g1").redirectErrorStream(true).redirectOutput(dir.resolve("gateway.log").toFile()).start();
-        closing.add(() -> {
+        closing.keep(() -> {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         });
