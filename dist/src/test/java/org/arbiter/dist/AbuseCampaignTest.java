@@ -76,6 +76,14 @@ final class AbuseCampaignTest {
         assertThat(amplifying.verdicts()).filteredOn(v -> v.criterion().startsWith("gateway keeps serving after SIGHUP"))
                 .as("amplifying-config: the gateway keeps serving: " + amplifying.verdicts())
                 .singleElement().matches(Verdict::met);
+        // dispatch.tunnelShare: half of g3's 32 slots may hold upgrades, so of 50 some are answered 503
+        // tunnelsFull at once, and none waits in a queue: every one gets an answer, 101 or 503
+        AbuseReport.Row ws = row(report, "idle-websocket");
+        java.util.Map<String, Integer> wsStatuses = ws.outcome().statuses();
+        assertThat(wsStatuses.getOrDefault("503", 0)).as("idle-websocket: upgrades past the share refused: "
+                + wsStatuses).isPositive();
+        assertThat(wsStatuses.getOrDefault("101", 0) + wsStatuses.getOrDefault("503", 0))
+                .as("idle-websocket: every upgrade answered, none queued: " + wsStatuses).isEqualTo(50);
         AbuseReport.Row idle = report.rows().get(3);
         assertThat(idle.outcome().attempted()).as("idle-h2c: every connection counted").isEqualTo(50);
         AbuseReport.Row pipelined = report.rows().stream().filter(r -> r.attack().equals("pipelined-413")).findFirst()

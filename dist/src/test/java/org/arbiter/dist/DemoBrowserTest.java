@@ -53,8 +53,12 @@ final class DemoBrowserTest {
             }
         });
         WebDriver driver = null;
+        long t0 = System.nanoTime();
+        java.util.function.Consumer<String> step = what ->
+                System.out.printf("demo browser: %s at %.1f s%n", what, (System.nanoTime() - t0) / 1e9);
         try {
             assertThat(demo.awaitReady(Duration.ofSeconds(60))).isTrue();
+            step.accept("demo ready");
             ChromeOptions options = new ChromeOptions();
             options.setBinary(CHROMIUM);
             options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
@@ -67,6 +71,7 @@ final class DemoBrowserTest {
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(90));
             wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class);
             wait.ignoring(org.openqa.selenium.ScriptTimeoutException.class);
+            step.accept("browser started");
             driver.get(demo.consoleUrl());
             // The demo's console is public to read: the charts show at once; "Log in" opens the form.
             wait.until(d -> d.findElement(By.id("app")).isDisplayed());
@@ -77,9 +82,11 @@ final class DemoBrowserTest {
             driver.findElement(By.id("login-submit")).click();
             wait.until(d -> d.findElement(By.id("app")).isDisplayed());
 
+            step.accept("logged in");
             int before = statsCount(driver, wait);
             wait.until(d -> statsCount(d, wait) > before + 3); // live over SSE, no reload
 
+            step.accept("stats live");
             choose(wait, "ov-kind", "weight"); // the page re-renders its selects live
             choose(wait, "ov-gateway", "g1"); // the page re-renders its selects live
             choose(wait, "ov-class", "premium"); // the page re-renders its selects live
@@ -96,10 +103,12 @@ final class DemoBrowserTest {
             double seconds = (System.nanoTime() - clicked) / 1e9;
             wait.until(d -> d.findElement(By.cssSelector("#weights tr[data-gateway=g1] td[data-class=premium]"))
                     .getText().startsWith("3.00"));
+            step.accept("pin shown");
             // the picture (README): mid-phase, with some history in the charts and the stream live
             int shown = statsCount(driver, wait);
             wait.until(d -> statsCount(d, wait) >= shown + 12);
             wait.until(d -> d.findElement(By.id("live-text")).getText().equals("live"));
+            step.accept("twelve more stats");
             Path shot = Path.of("target", "demo-console.png");
             Files.write(shot, ((TakesScreenshot) driver).getScreenshotAs(OutputType.BYTES));
             if (Boolean.getBoolean("console.updateDocsScreenshot")) {
