@@ -61,7 +61,7 @@ final class DispatchSection {
             "the most of the gateway's server slots (the sum of its N(g,s) in force) that upgraded connections "
                     + "(WebSocket tunnels) and upgrades waiting for one may hold; an upgrade beyond it is answered 503 "
                     + "(`tunnelsFull`, `Retry-After: 1`), so tunnels never take every slot from ordinary requests "
-                    + "([gateway.md](gateway.md#websocket-and-other-upgrades))");
+                    + "([gateway.md](gateway.md#websocket-and-upgrade))");
     static final ConfigKey<DispatchConfig, Boolean> CLASS_HEADER = bool("classHeader", DispatchConfig::classHeader,
             true, "add `X-Arbiter-Class` to responses");
     static final ConfigKey<DispatchConfig, String> TLS_CA = string("tls.ca",
