@@ -73,8 +73,8 @@ public final class LiveEnergy {
                 RunSpec spec = EnergyExperiment.spec(setup, 1.0, policy, EnergyExperiment.STARTUP_SECONDS, capacity,
                         setup.peak(), setup.trough(), seed);
                 LiveBackend.LiveRun run = backend.runLive(spec, Set.of());
-                // Mean metered power, not energy: a run's meters are read until its load generator has
-                // its last answer, which on a busy machine comes later in one run than in another.
+                // Mean metered power, not energy: each run's meters are read at the end of its span
+                // (PowerSampler), a timer that a busy machine can fire late in one run and not another.
                 double watts = run.metered().joules() / run.metered().seconds();
                 if (policy == EnergyPolicy.OFF) {
                     offWatts = watts;

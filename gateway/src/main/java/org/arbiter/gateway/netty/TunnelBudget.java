@@ -18,10 +18,8 @@ final class TunnelBudget {
     private final AtomicInteger held = new AtomicInteger();
     private final AtomicLong refused = new AtomicLong();
 
+    /** @param share {@code dispatch.tunnelShare}, checked by {@code DispatchConfig} (0 < x ≤ 1) */
     TunnelBudget(double share) {
-        if (!(share > 0 && share <= 1)) {
-            throw new IllegalArgumentException("tunnelShare: " + share + " (expected: 0 < x <= 1)");
-        }
         this.share = share;
     }
 

@@ -149,29 +149,7 @@ final class ConnectionLifetimeSocketTest {
         // one slot at the server: the tunnel holds it
         Gateway g = start(config(backend.url(), 1, "", "", "idleTimeout: 300ms, tunnelIdleTimeout: 400ms"));
         CompletableFuture<String> ended = new CompletableFuture<>();
-        CompletableFuture<String> echo = new CompletableFuture<>();
-        WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-                .buildAsync(URI.create("ws://127.0.0.1:" + g.port() + "/ws"), new WebSocket.Listener() {
-                    @Override
-                    public java.util.concurrent.CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                        echo.complete(data.toString());
-                        w.request(1);
-                        return null;
-                    }
-
-                    @Override
-                    public java.util.concurrent.CompletionStage<?> onClose(WebSocket w, int code, String reason) {
-                        ended.complete("close " + code);
-                        return null;
-                    }
-
-                    @Override
-                    public void onError(WebSocket w, Throwable error) {
-                        ended.complete("error " + error);
-                    }
-                }).get(10, TimeUnit.SECONDS);
-        ws.sendText("hi", true).get(5, TimeUnit.SECONDS);
-        assertThat(echo.get(5, TimeUnit.SECONDS)).isEqualTo("echo:hi");
+        echoSocket(g, ended);
         assertThat((int) g.dataPlane().withCore(c -> c.inFlightTotal())).isEqualTo(1);
         // silent both ways: the gateway closes the tunnel
         assertThat(ended.get(10, TimeUnit.SECONDS)).isNotNull();
@@ -192,7 +170,7 @@ final class ConnectionLifetimeSocketTest {
         Gateway g = start(config(backend.url(), 4, "", "", "idleTimeout: 30s"));
         List<WebSocket> open = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            open.add(echoSocket(g));
+            open.add(echoSocket(g, new CompletableFuture<>()));
         }
         assertThat(g.dataPlane().upgradesHeld()).isEqualTo(2);
         for (int i = 0; i < 3; i++) {
@@ -227,12 +205,12 @@ final class ConnectionLifetimeSocketTest {
         // a closed tunnel gives its place back
         open.get(0).sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(10, TimeUnit.SECONDS);
         await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().upgradesHeld() == 1);
-        open.add(echoSocket(g));
+        open.add(echoSocket(g, new CompletableFuture<>()));
         assertThat(g.dataPlane().upgradesHeld()).isEqualTo(2);
     }
 
-    /** A WebSocket through the gateway to the echo backend, its echo checked. */
-    private static WebSocket echoSocket(Gateway g) throws Exception {
+    /** A WebSocket through the gateway to the echo backend, its echo checked; {@code ended} completes when it closes. */
+    private static WebSocket echoSocket(Gateway g, CompletableFuture<String> ended) throws Exception {
         CompletableFuture<String> echo = new CompletableFuture<>();
         WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
                 .buildAsync(URI.create("ws://127.0.0.1:" + g.port() + "/ws"), new WebSocket.Listener() {
@@ -241,6 +219,17 @@ final class ConnectionLifetimeSocketTest {
                         echo.complete(data.toString());
                         w.request(1);
                         return null;
+                    }
+
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onClose(WebSocket w, int code, String reason) {
+                        ended.complete("close " + code);
+                        return null;
+                    }
+
+                    @Override
+                    public void onError(WebSocket w, Throwable error) {
+                        ended.complete("error " + error);
                     }
                 }).get(30, TimeUnit.SECONDS);
         ws.sendText("hi", true).get(30, TimeUnit.SECONDS);
