@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.arbiter.dist.demo.Demo;
 import org.arbiter.dist.demo.DemoPlan;
@@ -36,6 +37,7 @@ final class DemoBrowserTest {
 
     private static final File CHROMIUM = new File("/usr/bin/chromium");
     private static final File CHROMEDRIVER = new File("/usr/bin/chromedriver");
+    private static final Path DRIVER_LOG = Path.of("target", "chromedriver-demo.log");
 
     @TempDir
     Path dir;
@@ -64,8 +66,11 @@ final class DemoBrowserTest {
             options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                     "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                     "--user-data-dir=" + Files.createDirectories(dir.resolve("chrome")), "--window-size=1366,1000");
+            // chromedriver's own log (each command with its time): where a stall goes, printed on failure
             driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER)
-                    .usingAnyFreePort().build(), options);
+                    .usingAnyFreePort().withLogFile(DRIVER_LOG.toFile())
+                    .withLogLevel(org.openqa.selenium.chromium.ChromiumDriverLogLevel.INFO)
+                    .withReadableTimestamp(true).build(), options);
             // A guard for a busy machine, not a verdict: a clean-clone run beside other builds (load 10 on the
             // two cores) saw chromedriver's 30 s script timeout on one isDisplayed; such a command is retried.
             WebDriverWait wait = new WebDriverWait(driver, Duration.ofSeconds(90));
@@ -73,8 +78,10 @@ final class DemoBrowserTest {
             wait.ignoring(org.openqa.selenium.ScriptTimeoutException.class);
             step.accept("browser started");
             driver.get(demo.consoleUrl());
+            step.accept("page loaded");
             // The demo's console is public to read: the charts show at once; "Log in" opens the form.
             wait.until(d -> d.findElement(By.id("app")).isDisplayed());
+            step.accept("console shown");
             driver.findElement(By.id("login-open")).click();
             wait.until(d -> d.findElement(By.id("login-user")).isDisplayed());
             driver.findElement(By.id("login-user")).sendKeys("admin");
@@ -115,12 +122,46 @@ final class DemoBrowserTest {
                 Files.copy(shot, Path.of("..", "docs", "img", "demo-console.png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
             System.out.printf("pin in force at g1 %.3f s after the click (control period %.3f s)%n", seconds, plan.scaled(5));
+        } catch (Throwable e) {
+            step.accept("failed (" + e + ")");
+            diagnose(driver, demo);
+            throw e;
         } finally {
             if (driver != null) {
                 driver.quit();
             }
             demo.close();
             run.handle((v, e) -> null).get();
+        }
+    }
+
+    /** What a stall leaves to read: the page's request timings, a console request from here, chromedriver's log. */
+    private static void diagnose(WebDriver driver, Demo demo) {
+        try {
+            if (driver != null) {
+                System.out.println("demo browser: document " + ((org.openqa.selenium.JavascriptExecutor) driver).executeScript(
+                        "return document.readyState + ' ' + JSON.stringify(performance.getEntries().map("
+                                + "e => e.name + ' ' + Math.round(e.startTime) + '+' + Math.round(e.duration)))"));
+            }
+        } catch (RuntimeException e) {
+            System.out.println("demo browser: no page timings (" + e + ")");
+        }
+        try {
+            long t = System.nanoTime();
+            var client = java.net.http.HttpClient.newHttpClient();
+            var r = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(demo.consoleUrl() + "api/session"))
+                    .timeout(Duration.ofSeconds(30)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            System.out.printf("demo browser: GET /api/session from the test: %d in %.2f s%n", r.statusCode(),
+                    (System.nanoTime() - t) / 1e9);
+        } catch (Exception e) {
+            System.out.println("demo browser: GET /api/session from the test failed: " + e);
+        }
+        try {
+            List<String> lines = Files.readAllLines(DRIVER_LOG);
+            System.out.println("demo browser: chromedriver's log, last lines:");
+            lines.subList(Math.max(0, lines.size() - 80), lines.size()).forEach(l -> System.out.println("  " + l));
+        } catch (Exception e) {
+            System.out.println("demo browser: no chromedriver log (" + e + ")");
         }
     }
 

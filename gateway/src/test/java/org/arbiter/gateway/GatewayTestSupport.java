@@ -247,6 +247,23 @@ public final class GatewayTestSupport {
             gate = new java.util.concurrent.CompletableFuture<>();
         }
 
+        /**
+         * Lets the answers held so far go and holds every later one: one swap of the gate, so that no
+         * request slips between a {@link #release()} and a {@link #hold()}.
+         */
+        public void releaseAndHold() {
+            java.util.concurrent.CompletableFuture<Void> g = gate;
+            gate = new java.util.concurrent.CompletableFuture<>();
+            if (g != null) {
+                g.complete(null);
+            }
+        }
+
+        /** Requests answered so far, all classes. */
+        public long servedTotal() {
+            return served.values().stream().mapToLong(AtomicLong::get).sum();
+        }
+
         /** Lets every held answer (and later ones) go. */
         public void release() {
             java.util.concurrent.CompletableFuture<Void> g = gate;
@@ -515,23 +532,4 @@ public final class GatewayTestSupport {
         }
     }
 
-    /** Mean in-flight per class at the backend, sampled every 10 ms for {@code millis}. */
-    public static Map<String, Double> sampleInFlight(Backend backend, long millis, String... classes)
-            throws InterruptedException {
-        double[] sums = new double[classes.length];
-        int samples = 0;
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (System.nanoTime() < end) {
-            for (int i = 0; i < classes.length; i++) {
-                sums[i] += backend.inFlight(classes[i]);
-            }
-            samples++;
-            Thread.sleep(10);
-        }
-        Map<String, Double> out = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < classes.length; i++) {
-            out.put(classes[i], sums[i] / samples);
-        }
-        return out;
-    }
 }

@@ -11,50 +11,74 @@ import org.arbiter.gateway.GatewayTestSupport;
 import org.junit.jupiter.api.Test;
 
 /**
- * The acceptance case end to end: a 200 ms backend with N_s = 10, weights premium 8 / basic 2, both
- * classes saturated; of the requests the backend holds, premium has the larger share, and after a
- * 2 / 8 swap the smaller one, once the slots turn over. The split itself (each class within one
- * slot of its weight's share of N_g, here 8 and 2, also across swaps) is asserted on the core with
- * time passed in: 80 % ± 10 % and 20 % ± 10 % in {@link SharesVirtualTimeTest}, for any weights in
- * {@code GatewayCoreProperties}. A share sampled at a real backend moves with the machine's load (a
- * loaded CI measured fewer than 7 premium in flight, and the bounds were retuned for it), while
- * which class holds more does not.
+ * The acceptance case end to end: a backend with N_s = 10, weights premium 8 / basic 2, both
+ * classes saturated (24 closed-loop clients each); of the requests the backend holds, premium has 8
+ * within one slot, and after a 2 / 8 swap 2 within one slot.
+ *
+ * <p>Counted, not sampled on the clock: the backend holds every answer, so the gateway fills its ten
+ * slots and stops; the test then lets that batch of ten go and holds the next, and the ten requests
+ * the gateway sends in their place are the scheduler's choices with both classes backlogged (every
+ * client's request is at the gateway before a batch goes, more than ten per class), whatever the
+ * machine's load. (The first batch is not counted: it was taken first come first served while the
+ * queues were empty.) The same case on virtual time, with the backend's 200 ms service, is
+ * {@link SharesVirtualTimeTest}; any weights, {@code GatewayCoreProperties}.
  */
 final class SharesSocketTest {
 
+    static final int SLOTS = 10;
+    /**
+     * Closed-loop clients per class: more than N_s queued behind a class's in-flight requests, so
+     * that no class's queue runs dry while the gateway refills the ten slots a batch frees (a class
+     * with an empty queue lends its share: work conservation, 003's dynamic boundary).
+     */
+    static final int CLIENTS = 24;
+
     @Test
     void saturatedClasses_getTheirWeightedShareAtTheBackend_andASwapShowsOnceTheSlotsTurnOver() throws Exception {
-        try (var backend = GatewayTestSupport.backend(200);
+        try (var backend = GatewayTestSupport.backend(0);
              Gateway g = Gateway.start(GatewayTestSupport.twoClasses(200, "30s", backend.url()), "g1",
-                     GatewayOptions.defaults().standalone().withPorts(0, 0));
-             var load = new GatewayTestSupport.Load(g.port(), Map.of("premium", 16, "basic", 16))) {
-            // Past the start, when the first arrivals took the free slots first come first served:
-            // four waves of ten 200 ms requests.
-            await().atMost(Duration.ofSeconds(30)).until(() -> load.count(200) >= 40);
-            Map<String, Double> before = GatewayTestSupport.sampleInFlight(backend, 2000, "premium", "basic");
-            System.out.println("in flight at the backend, weights 8/2: " + before);
-            assertThat(premiumShare(before)).as("premium's share of the backend's requests, weights 8/2")
-                    .isGreaterThan(0.5);
-
-            long t0 = System.nanoTime();
-            g.accept(new Allocation(1, Instant.now(), "g1", 1, Map.of("premium", 2.0, "basic", 8.0),
-                    Map.of("s1", 10), "test"));
-            // The premium requests in flight finish within a 200 ms service; the freed slots then go
-            // 8 to 2 to basic. (5 s: that plus any delay a loaded machine adds.)
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(2))
-                    .until(() -> backend.inFlight("premium") <= 2 && backend.inFlight("basic") > 2);
-            System.out.printf("swap seen at the backend after %.0f ms%n", (System.nanoTime() - t0) / 1e6);
-            Map<String, Double> after = GatewayTestSupport.sampleInFlight(backend, 1000, "premium", "basic");
-            System.out.println("in flight at the backend, weights 2/8: " + after);
-            assertThat(premiumShare(after)).as("premium's share of the backend's requests, weights 2/8")
-                    .isLessThan(0.5);
-            assertThat(g.allocation().version()).isEqualTo(1);
+                     GatewayOptions.defaults().standalone().withPorts(0, 0))) {
+            backend.hold();
+            try (var load = new GatewayTestSupport.Load(g.port(), Map.of("premium", CLIENTS, "basic", CLIENTS))) {
+                awaitBatch(backend, 0); // first come, first served: not counted
+                for (int batch = 1; batch <= 3; batch++) {
+                    int premium = nextBatch(backend, g, batch);
+                    System.out.printf("weights 8/2, batch %d: %d premium of %d%n", batch, premium, SLOTS);
+                    assertThat(premium).as("premium's requests of the %d the backend holds, weights 8/2", SLOTS)
+                            .isBetween(7, 9);
+                }
+                g.accept(new Allocation(1, Instant.now(), "g1", 1, Map.of("premium", 2.0, "basic", 8.0),
+                        Map.of("s1", SLOTS), "test"));
+                for (int batch = 4; batch <= 6; batch++) {
+                    int premium = nextBatch(backend, g, batch);
+                    System.out.printf("weights 2/8, batch %d: %d premium of %d%n", batch, premium, SLOTS);
+                    assertThat(premium).as("premium's requests of the %d the backend holds, weights 2/8", SLOTS)
+                            .isBetween(1, 3);
+                }
+                assertThat(g.allocation().version()).isEqualTo(1);
+                backend.release();
+            }
         }
     }
 
-    static double premiumShare(Map<String, Double> inFlight) {
-        double total = inFlight.get("premium") + inFlight.get("basic");
-        assertThat(total).as("requests in flight at the backend").isPositive();
-        return inFlight.get("premium") / total;
+    /**
+     * Lets the held batch go, holds the next, and returns how many of the next are premium. First every
+     * client's request must be at the gateway, so that both classes stay backlogged while it refills.
+     */
+    static int nextBatch(GatewayTestSupport.Backend backend, Gateway g, int batch) {
+        // A guard for a busy machine, not a verdict.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                .until(() -> g.dataPlane().withCore(c -> c.queued()) == 2 * CLIENTS - SLOTS);
+        backend.releaseAndHold();
+        awaitBatch(backend, batch);
+        return backend.inFlight("premium");
+    }
+
+    /** Waits until the backend answered {@code batch} × N_s requests and holds N_s new ones. */
+    static void awaitBatch(GatewayTestSupport.Backend backend, int batch) {
+        // A guard for a busy machine, not a verdict.
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                .until(() -> backend.served("premium") + backend.served("basic") == (long) batch * SLOTS
+                        && backend.inFlight("premium") + backend.inFlight("basic") == SLOTS);
     }
 }
