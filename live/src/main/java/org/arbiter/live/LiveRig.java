@@ -223,11 +223,28 @@ final class LiveRig {
         return lastTimeline;
     }
 
-    /** Waits (up to 30 s) until the GRM's first allocation reached the gateway. */
+    /**
+     * Waits (up to 30 s) until an allocation of the GRM's that gives the gateway slots reached it. Not
+     * just the first: a GRM that has not yet taken in the gateway's statistics (a record that came too
+     * late on a loaded machine is refused as too old) first decides "gateway gone", every N(g,s) 0. A
+     * load started on that queues everything until the next decision; with the experiments' time
+     * scale the client's time-out equals the queue's, so every such request times out at the client
+     * and its connection is closed, and an open-loop source then opens a new connection for every
+     * arrival: a clean-clone run beside other tests saw the energy day's first policy never recover
+     * from that (100 % timed out, the servers idle).
+     */
     static void awaitAllocation(Gateway g) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (g.allocation().version() == 0 && System.nanoTime() < deadline) {
+        while (!hasSlots(g.allocation())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("gateway " + g.id() + ": no allocation with slots from the GRM within 30 s "
+                        + "(in force: " + g.allocation() + ")");
+            }
             Thread.sleep(20);
         }
+    }
+
+    private static boolean hasSlots(org.arbiter.common.message.Allocation a) {
+        return a.version() > 0 && a.serverCaps().values().stream().mapToInt(Integer::intValue).sum() > 0;
     }
 }

@@ -115,7 +115,7 @@ async function loadAll() {
   S.decisions = (decisions.data && decisions.data.decisions) || [];
   S.latest = {};
   S.history = [];
-  for (const p of (stats.data && stats.data.stats) || []) addStats(p, false);
+  for (const p of (stats.data && stats.data.stats) || []) addStats(p);
   redraw();
   if (config.status === 200) $('config').textContent = config.data.yaml;
   renderAll();
@@ -150,7 +150,7 @@ function connect() {
                                     S.reconnectDelay * (0.75 + Math.random() / 2));
     }
   };
-  es.addEventListener('stats', e => { addStats(JSON.parse(e.data), true); renderGateways(); });
+  es.addEventListener('stats', e => { addStats(JSON.parse(e.data)); paintSoon(); });
   es.addEventListener('allocation', e => {
     const m = JSON.parse(e.data);
     if (m.allocation) S.allocation[m.gateway] = m.allocation; else delete S.allocation[m.gateway];
@@ -228,7 +228,7 @@ function push(d, x, y) {
 // mean response time and utility weighted by throughput, yield lost as LossPercent of the summed offered and
 // realised yield. The p95 of several gateways is the
 // highest gateway's p95 — an upper bound of the pooled p95, which the reports cannot give exactly.
-function addStats(p, update) {
+function addStats(p) {
   S.latest[p.gateway] = p;
   S.history.push(p);
   if (S.history.length > MAX_HISTORY) S.history.splice(0, S.history.length - MAX_HISTORY);
@@ -236,7 +236,20 @@ function addStats(p, update) {
   $('stats-count').textContent = S.statsCount;
   $('last-stats').textContent = time(p.at) + ' from ' + p.gateway;
   plot(p);
-  if (update) for (const ch of Object.values(S.charts)) ch.update('none');
+}
+
+// Reports arrive one per gateway per statistics window (a hundred gateways at a 5 s window: twenty a
+// second); the charts and the gateway table are repainted at most every PAINT_MS, not per report,
+// so that the page's cost does not grow with the number of gateways (a busy machine's browser
+// otherwise spent its time repainting and answered nothing else).
+const PAINT_MS = 250;
+function paintSoon() {
+  if (S.paintTimer) return;
+  S.paintTimer = setTimeout(() => {
+    S.paintTimer = null;
+    for (const ch of Object.values(S.charts)) ch.update('none');
+    renderGateways();
+  }, PAINT_MS);
 }
 
 // Clears the charts and replays the kept reports for the gateway selection.
