@@ -84,9 +84,11 @@ final class DemoBrowserTest {
             step.accept("console shown");
             driver.findElement(By.id("login-open")).click();
             wait.until(d -> d.findElement(By.id("login-user")).isDisplayed());
+            step.accept("login form shown");
             driver.findElement(By.id("login-user")).sendKeys("admin");
             driver.findElement(By.id("login-password")).sendKeys(demo.adminPassword());
             driver.findElement(By.id("login-submit")).click();
+            step.accept("login submitted");
             wait.until(d -> d.findElement(By.id("app")).isDisplayed());
 
             step.accept("logged in");
