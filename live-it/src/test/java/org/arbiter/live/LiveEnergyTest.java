@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.sim.experiment.EnergyPolicy;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,12 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
  * off policy never powers a server down, and the energy the simservers metered agrees with the
  * power states seen. Where the machine could serve the day (the queue run answered at least half
  * its requests in time; else the rest is skipped, with the reason), it also asserts that the queue
- * policy powered servers off and back on and drew less mean metered power than off. How much is
+ * policy powered servers off and back on, and, where both days answered at least 80 % of their
+ * requests (the same work), that it drew less mean metered power than off. How much is
  * saved is a figure: the simulator's tests pin it (EnergyExperimentTest) and docs/experiments.md
  * documents live runs. (So short a day climbs from trough to peak in 300 s, faster than the 60 s
  * boots follow: the simulator drops 2-6 % on it too, so drops are not asserted here; the
  * documented live day is 3600 s.)
  */
+@Tag("alone") // run by live-it's "alone" execution, after LiveBurstyTest, with no other rig beside it
 final class LiveEnergyTest {
 
     /** The simservers' draw, as LiveEnergy configures them: off 0 W, booting 60 W, idle 60 W, busy 65 W. */
@@ -86,6 +89,13 @@ final class LiveEnergyTest {
                 .isLessThan(50);
         assertThat(5 * (double) queue.meteredSeconds() - (double) queue.poweredServerSecondsMax())
                 .as("server-seconds surely OFF in the queue run").isPositive();
+        // The saving compares the power two days drew for the same work. A day that refused a fifth of its
+        // requests kept its servers idler (60 W idle, 65 W busy), and a loaded machine makes the cluster
+        // look busy, so queue keeps more servers up: clean-clone runs with off refusing 32 % and queue
+        // 24 % saved 0.6-1.0 %, where days that served (drops 0-13 %) save 5-10 %. So the saving is
+        // asserted where both days answered at least 80 % of their requests.
+        assumeThat(Math.max((double) off.droppedPercent(), (double) queue.droppedPercent()))
+                .as("the days' drops: above 20 percent, the two days did not do the same work").isLessThan(20);
         assertThat((double) queue.savingsPercent()).as("mean metered power saved against off").isPositive();
     }
 
