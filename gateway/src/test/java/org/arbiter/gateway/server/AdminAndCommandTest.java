@@ -35,7 +35,7 @@ final class AdminAndCommandTest {
             }
             g.accept(new Allocation(1, Instant.parse("2026-01-01T00:00:00Z"), "g1", 3,
                     Map.of("premium", 6.5, "basic", 3.5), Map.of("s1", 9), "grm"));
-            await().atMost(Duration.ofSeconds(5)).until(() -> g.allocation().version() == 3);
+            await().atMost(Duration.ofSeconds(30)).until(() -> g.allocation().version() == 3);
             try (var a = GatewayTestSupport.http(g.adminPort())) {
                 assertThat(a.get("/health").status()).isEqualTo(200);
                 assertThat(a.get("/ready").status()).isEqualTo(200);

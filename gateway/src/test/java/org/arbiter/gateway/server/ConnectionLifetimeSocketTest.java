@@ -153,7 +153,7 @@ final class ConnectionLifetimeSocketTest {
         assertThat((int) g.dataPlane().withCore(c -> c.inFlightTotal())).isEqualTo(1);
         // silent both ways: the gateway closes the tunnel
         assertThat(ended.get(10, TimeUnit.SECONDS)).isNotNull();
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().withCore(c -> c.inFlightTotal()) == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().withCore(c -> c.inFlightTotal()) == 0);
         try (var c = GatewayTestSupport.http(g.port())) {
             assertThat(c.get("/after").status()).isEqualTo(200); // the one slot is free again
         }
@@ -245,7 +245,7 @@ final class ConnectionLifetimeSocketTest {
         for (int i = 0; i < 5; i++) {
             held.add(keep(GatewayTestSupport.http(g.port())));
         }
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().connectionsOpen() == 5);
+        await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().connectionsOpen() == 5);
         for (int i = 0; i < 3; i++) {
             try (Socket s = new Socket("127.0.0.1", g.port())) {
                 s.getOutputStream().write("GET /over HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
@@ -264,7 +264,7 @@ final class ConnectionLifetimeSocketTest {
         // the held ones are served, and a closed one gives its slot back
         assertThat(held.get(0).get("/held").status()).isEqualTo(200);
         held.get(4).close();
-        await().atMost(Duration.ofSeconds(5)).until(() -> g.dataPlane().connectionsOpen() == 4);
+        await().atMost(Duration.ofSeconds(30)).until(() -> g.dataPlane().connectionsOpen() == 4);
         try (var c = GatewayTestSupport.http(g.port())) {
             assertThat(c.get("/again").status()).isEqualTo(200);
         }
@@ -282,7 +282,7 @@ final class ConnectionLifetimeSocketTest {
         out.write(frame(0x4, 0, 0, new byte[0])); // SETTINGS, empty
         out.write(frame(HEADERS, 0x5, 1, requestBlock("/slow"))); // END_STREAM | END_HEADERS, stream 1
         out.flush();
-        await().atMost(Duration.ofSeconds(5)).until(() -> backend.inFlightTotal() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> backend.inFlightTotal() == 1);
         assertThat(g.drain()).isTrue();
         DataInputStream in = new DataInputStream(s.getInputStream());
         List<Integer> seen = new ArrayList<>();

@@ -68,7 +68,7 @@ final class DrainProcessTest {
                     }, pool));
                 }
                 long sent = System.nanoTime();
-                await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
                         .until(() -> backend.inFlight("none") >= 10);
                 assertThat(backend.inFlight("none")).isEqualTo(10);
                 Thread.sleep(Math.max(0, 500 - (System.nanoTime() - sent) / 1_000_000));

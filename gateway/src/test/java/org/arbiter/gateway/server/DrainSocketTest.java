@@ -235,7 +235,7 @@ final class DrainSocketTest {
     }
 
     private static void awaitStatus(int adminPort, int status) {
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(10))
                 .untilAsserted(() -> assertThat(adminGet(adminPort, "/ready").status()).isEqualTo(status));
     }
 

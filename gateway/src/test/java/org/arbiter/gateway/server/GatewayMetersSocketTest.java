@@ -28,7 +28,7 @@ final class GatewayMetersSocketTest {
                 assertThat(c.get("/x").status()).isEqualTo(200); // basic, the default class
             }
             MeterRegistry r = g.metrics().registry();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(count(r, "premium", "200")).isEqualTo(3.0));
             assertThat(count(r, "basic", "200")).isEqualTo(1.0);
             try (var a = GatewayTestSupport.http(g.adminPort())) {
@@ -56,7 +56,7 @@ final class GatewayMetersSocketTest {
                 assertThat(c.get("/x", "X-Class: premium").status()).isEqualTo(503);
             }
             MeterRegistry r = g.metrics().registry();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(count(r, "premium", "503")).isEqualTo(1.0));
             assertThat(Search.in(r).name("arbiter.gateway.responses").tag("code", "200").counters()).isEmpty();
         }

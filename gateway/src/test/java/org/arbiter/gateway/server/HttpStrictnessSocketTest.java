@@ -315,7 +315,7 @@ final class HttpStrictnessSocketTest {
             Socket gone = new Socket("127.0.0.1", g.port());
             gone.getOutputStream().write("GET /gone HTTP/1.1\r\nHost: a\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             gone.getOutputStream().flush();
-            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
                     .until(() -> g.stats().classes().get("web").queueLength() == 1); // queued behind /slow (one slot)
             gone.setSoLinger(true, 0);
             gone.close(); // reset: the client is gone
@@ -332,7 +332,7 @@ final class HttpStrictnessSocketTest {
     }
 
     private static void awaitSeen(RecordingBackend b, int n) {
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
                 .untilAsserted(() -> assertThat(b.seen).hasSizeGreaterThanOrEqualTo(n));
     }
 

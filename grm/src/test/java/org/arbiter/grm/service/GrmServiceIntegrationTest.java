@@ -136,11 +136,11 @@ final class GrmServiceIntegrationTest {
         client.publisher(client.topics().overrides()).publish(new OperatorOverride(1, Instant.now(), "pin-1",
                 OperatorOverride.Kind.WEIGHT, "g1", "premium", null, 3.0, null, null, null, null, true, "test"));
         // In force within two control periods (1 s), plus delivery.
-        await().atMost(Duration.ofSeconds(5)).until(() -> latest.get("g1").weights().get("premium") == 3.0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> latest.get("g1").weights().get("premium") == 3.0);
         assertThat(latest.get("g1").weights().get("basic")).isEqualTo(7.0);
         client.publisher(client.topics().overrides()).publish(new OperatorOverride(1, Instant.now(), "pin-1",
                 OperatorOverride.Kind.WEIGHT, null, null, null, null, null, null, null, null, false, "test"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> latest.get("g1").weights().get("premium") > 3.0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> latest.get("g1").weights().get("premium") > 3.0);
     }
 
     @Test

@@ -156,7 +156,7 @@ final class GrmServicePowerIntegrationTest {
                 leader + " s2 OFF", leader + " s2 OFF");
         ObjectName name = new ObjectName("arbiter:type=Grm,id=" + leader);
         var jmx = ManagementFactory.getPlatformMBeanServer();
-        await().atMost(Duration.ofSeconds(5)).until(() -> "s1=ON,s2=OFF".equals(jmx.getAttribute(name, "PowerStates")));
+        await().atMost(Duration.ofSeconds(30)).until(() -> "s1=ON,s2=OFF".equals(jmx.getAttribute(name, "PowerStates")));
         assertThat(jmx.getAttribute(name, "ActuationRetries")).isEqualTo(1L);
         assertThat(jmx.getAttribute(name, "ActuationFailures")).isEqualTo(0L);
         assertThat(jmx.getAttribute(name, "ServersOn")).isEqualTo(1);
