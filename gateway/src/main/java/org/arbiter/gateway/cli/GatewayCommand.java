@@ -88,7 +88,7 @@ public final class GatewayCommand implements Callable<Integer> {
         }, "TERM", "INT");
         // SIGHUP reloads the file (as POST /reload does): what can change live is applied, the rest is logged
         gateway.reloadFrom(config.file());
-        onSignals(() -> gateway.reloadFile().whenComplete((r, e) -> {
+        boolean reloadsOnHup = onSignals(() -> gateway.reloadFile().whenComplete((r, e) -> {
             if (e != null) {
                 Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
                 if (cause instanceof ConfigException ce) {
@@ -100,6 +100,11 @@ public final class GatewayCommand implements Callable<Integer> {
                 }
             }
         }), "HUP");
+        if (!reloadsOnHup) {
+            // e.g. started under nohup: the JVM leaves an ignored SIGHUP ignored
+            LoggerFactory.getLogger(GatewayCommand.class).warn("gateway {}: SIGHUP is ignored by this process (started "
+                    + "under nohup?): it will not reload the file; POST /reload on the admin port does", id);
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!handled && gateway.drain()) {
                 try {
@@ -152,10 +157,15 @@ public final class GatewayCommand implements Callable<Integer> {
                         default -> "gateway drain on signal";
                     });
             Method handle = signal.getMethod("handle", signal, handlerType);
+            Object ignored = handlerType.getField("SIG_IGN").get(null);
+            boolean all = true;
             for (String name : names) {
-                handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler);
+                // a signal the process was started with ignored stays ignored: the JVM returns SIG_IGN
+                if (handle.invoke(null, signal.getConstructor(String.class).newInstance(name), handler) == ignored) {
+                    all = false;
+                }
             }
-            return true;
+            return all;
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return false;
         }
