@@ -62,7 +62,7 @@ final class GrmServicePowerIntegrationTest {
         }
     }
 
-    ClusterConfig config(String prefix, int attempts) {
+    ClusterConfig config(String prefix, int attempts, int shutdownDelaySeconds) {
         return ConfigLoader.parse("""
                 classes:
                   - {name: basic, target: 1s, default: true}
@@ -72,10 +72,10 @@ final class GrmServicePowerIntegrationTest {
                 gateways:
                   - {id: g1, port: 0}
                 control: {period: 300ms, reportPeriod: 300ms, statsWindow: 1s}
-                sizing: {policy: static, staticCapacity: 10, minServers: 1, startupDelay: 1s, shutdownDelay: 5s, warmUp: 0s}
+                sizing: {policy: static, staticCapacity: 10, minServers: 1, startupDelay: 1s, shutdownDelay: %ds, warmUp: 0s}
                 power: {actuator: exec, command: "unused", attempts: %d, retryDelay: 50ms}
                 kafka: {bootstrap: "%s", topicPrefix: "%s"}
-                """.formatted(attempts, kafka.bootstrap(), prefix));
+                """.formatted(shutdownDelaySeconds, attempts, kafka.bootstrap(), prefix));
     }
 
     /** Records which GRM actuated what, then runs the real command. */
@@ -130,7 +130,9 @@ final class GrmServicePowerIntegrationTest {
     @Test
     void onlyTheLeaderActuates_aFailedAttemptIsRetried_andWhatTheCommandSawIsPublished() throws Exception {
         kafka = EmbeddedKafka.start(dir.resolve("kafka"));
-        ClusterConfig config = config("pw1.", 3);
+        // A shutdown delay far beyond the retry, so that the command's "off" always comes first: with 5 s a
+        // clean-clone run beside other builds saw the delay run out before the retried command answered.
+        ClusterConfig config = config("pw1.", 3, 60);
         Path count = dir.resolve("count");
         // fails once ("bmc busy"), then succeeds and says the server is off
         ExecActuator command = new ExecActuator("n=$(cat '" + count + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '"
@@ -148,7 +150,7 @@ final class GrmServicePowerIntegrationTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> orders.stream()
                 .anyMatch(o -> o.server().equals("s2") && o.state() == ServerState.OFF));
         PowerOrder off = orders.stream().filter(o -> o.server().equals("s2") && o.state() == ServerState.OFF).findFirst().get();
-        assertThat(off.reason()).isEqualTo("DRAINING -> OFF (exec saw it down)"); // before the 5 s shutdown delay
+        assertThat(off.reason()).isEqualTo("DRAINING -> OFF (exec saw it down)"); // before the 60 s shutdown delay
         assertThat(orders.stream().filter(o -> o.server().equals("s2")).map(PowerOrder::state).toList())
                 .containsSubsequence(ServerState.DRAINING, ServerState.OFF);
         assertThat(latest.get("g1").serverCaps()).containsOnlyKeys("s1");
@@ -171,7 +173,7 @@ final class GrmServicePowerIntegrationTest {
     @Test
     void anActuationThatFailsEveryAttempt_isCountedAndShown() throws Exception {
         kafka = EmbeddedKafka.start(dir.resolve("kafka"));
-        ClusterConfig config = config("pw2.", 2);
+        ClusterConfig config = config("pw2.", 2, 5);
         List<String> actuated = new CopyOnWriteArrayList<>();
         GrmService a = grm(config, "pc", new Recording("pc",
                 new ExecActuator("echo 'ipmi: {server}: unreachable' >&2; exit 4", Duration.ofSeconds(10)), actuated));
