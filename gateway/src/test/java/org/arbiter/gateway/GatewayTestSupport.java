@@ -259,11 +259,6 @@ public final class GatewayTestSupport {
             }
         }
 
-        /** Requests answered so far, all classes. */
-        public long servedTotal() {
-            return served.values().stream().mapToLong(AtomicLong::get).sum();
-        }
-
         /** Lets every held answer (and later ones) go. */
         public void release() {
             java.util.concurrent.CompletableFuture<Void> g = gate;
