@@ -1,5 +1,6 @@
 package org.arbiter.broker;
 
+import org.arbiter.runtime.net.Ports;
 import static java.util.Objects.requireNonNull;
 
 import java.io.ByteArrayOutputStream;
@@ -7,8 +8,6 @@ import java.io.IOException;
 
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -131,8 +130,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port: " + port + " (expected: 0..65535)");
         }
-        int p = port == 0 ? freePort() : port;
-        int c = controllerPort == 0 ? freePort(p) : controllerPort;
+        int p = port == 0 ? Ports.free() : port;
+        int c = controllerPort == 0 ? Ports.free() : controllerPort;
         try {
             Files.createDirectories(dataDir);
             Path logs = dataDir.toAbsolutePath().resolve("logs");
@@ -333,23 +332,5 @@ public final class EmbeddedKafka implements AutoCloseable {
         closed = true;
         server.shutdown();
         server.awaitShutdown();
-    }
-
-    private static int freePort(int... avoid) {
-        for (int attempt = 0; attempt < 20; attempt++) {
-            try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-                int candidate = s.getLocalPort();
-                boolean clash = false;
-                for (int a : avoid) {
-                    clash |= a == candidate;
-                }
-                if (!clash) {
-                    return candidate;
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("no free port on 127.0.0.1", e);
-            }
-        }
-        throw new IllegalStateException("no free port on 127.0.0.1");
     }
 }

@@ -1,12 +1,11 @@
 package org.arbiter.dist;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +27,7 @@ final class GatewayJmxProcessTest {
 
     @Test
     void standaloneGateway_exposesItsAllocationOverRemoteJmx() throws Exception {
-        int jmx = freePort();
+        int jmx = Ports.free();
         Path config = dir.resolve("cluster.yaml");
         Files.writeString(config, """
                 classes:
@@ -86,12 +85,6 @@ final class GatewayJmxProcessTest {
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
         }
     }
 }

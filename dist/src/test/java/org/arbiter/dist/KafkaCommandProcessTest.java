@@ -1,12 +1,11 @@
 package org.arbiter.dist;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,7 +38,7 @@ final class KafkaCommandProcessTest {
 
     @Test
     void broker_printsReadyLine_servesPlainClients_andKeepsDataAcrossRestart() throws Exception {
-        int port = freePort();
+        int port = Ports.free();
         Path data = dir.resolve("data");
         Process first = start(port, data);
         try {
@@ -135,11 +134,5 @@ final class KafkaCommandProcessTest {
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         return p;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }

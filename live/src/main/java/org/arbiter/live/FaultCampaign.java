@@ -1,11 +1,10 @@
 package org.arbiter.live;
 
+import org.arbiter.runtime.net.Ports;
 import org.arbiter.sim.experiment.*;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,13 +175,13 @@ public final class FaultCampaign implements AutoCloseable {
     private final Path dir;
     private final Consumer<String> progress;
     private final long t0 = System.nanoTime();
-    private final int kafkaPort = freePort();
-    private final int controllerPort = freePort();
-    private final int[] gatewayPorts = {freePort(), freePort()};
-    private final int[] adminPorts = {freePort(), freePort()};
-    private final int[] serverPorts = {freePort(), freePort()};
-    private final int[] serverAdminPorts = {freePort(), freePort()};
-    private final int[] jmxPorts = {freePort(), freePort()};
+    private final int kafkaPort = Ports.free();
+    private final int controllerPort = Ports.free();
+    private final int[] gatewayPorts = {Ports.free(), Ports.free()};
+    private final int[] adminPorts = {Ports.free(), Ports.free()};
+    private final int[] serverPorts = {Ports.free(), Ports.free()};
+    private final int[] serverAdminPorts = {Ports.free(), Ports.free()};
+    private final int[] jmxPorts = {Ports.free(), Ports.free()};
     private final ChildProcess kafka;
     private final ChildProcess[] grms = new ChildProcess[2];
     private final ChildProcess[] gateways = new ChildProcess[2];
@@ -499,14 +498,6 @@ public final class FaultCampaign implements AutoCloseable {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException ignored) {
             // already shutting down: the hook runs anyway
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port on 127.0.0.1: " + e, e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package org.arbiter.loadgen;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -150,10 +151,7 @@ final class WorkloadTest {
                     .run(dir.resolve("n")).cls("basic");
             assertThat(notFound.ok()).isEqualTo(notFound.sent()).isPositive();
         }
-        int closedPort;
-        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closedPort = ss.getLocalPort();
-        }
+        int closedPort = Ports.free();
         LoadSummary.ClassSummary refused = new LoadGenerator(closedLoop(2, "0s", "1s"),
                 List.of(URI.create("http://127.0.0.1:" + closedPort)), null).run(dir.resolve("e")).cls("basic");
         // Refused connections are errors; the 10 ms back-off keeps a think-0 client from spinning.

@@ -1,11 +1,10 @@
 package org.arbiter.dist.demo;
 
+import org.arbiter.runtime.net.Ports;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +132,7 @@ public final class Demo implements AutoCloseable {
             sims.add(s);
             serverPorts[i] = s.port();
         }
-        int[] gatewayPorts = {freePort(), freePort(), freePort(), freePort()};
+        int[] gatewayPorts = {Ports.free(), Ports.free(), Ports.free(), Ports.free()};
         // A one-run password for the console's admin user, written to a file only its owner can read
         // (never printed: terminal scroll-back and CI logs are read by others).
         java.security.SecureRandom rnd = new java.security.SecureRandom();
@@ -228,7 +227,7 @@ public final class Demo implements AutoCloseable {
         Scenario scenario = Scenario.parse(plan.scenarioYaml());
         List<URI> targets = List.of(URI.create("http://127.0.0.1:" + g1.port()), URI.create("http://127.0.0.1:" + g2.port()));
         if (viaSwitch) {
-            int switchPort = freePort();
+            int switchPort = Ports.free();
             Path cfg = out.resolve("haproxy.cfg");
             Files.writeString(cfg, HaproxyConfig.generate(cluster, "127.0.0.1:" + switchPort, out.resolve("cluster.yaml")
                     .toString()));
@@ -317,12 +316,6 @@ public final class Demo implements AutoCloseable {
             }
         }
         log.flush();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

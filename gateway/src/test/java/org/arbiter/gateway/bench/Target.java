@@ -1,5 +1,6 @@
 package org.arbiter.gateway.bench;
 
+import org.arbiter.runtime.net.Ports;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -111,7 +112,7 @@ final class Target implements AutoCloseable {
     }
 
     static Target haproxy(Setup s, boolean tls) throws IOException {
-        int port = freePort();
+        int port = Ports.free();
         String name = tls ? "haproxy-tls" : "haproxy";
         Path cfg = s.dir().resolve(name + ".cfg");
         Files.writeString(cfg, """
@@ -142,7 +143,7 @@ final class Target implements AutoCloseable {
     }
 
     static Target nginx(Setup s, boolean tls) throws IOException {
-        int port = freePort();
+        int port = Ports.free();
         String name = tls ? "nginx-tls" : "nginx";
         Path prefix = Files.createDirectories(s.dir().resolve(name));
         Files.createDirectories(prefix.resolve("logs"));
@@ -279,12 +280,6 @@ final class Target implements AutoCloseable {
         }
         p.destroy();
         throw new IOException("not listening on " + port + " after 15 s; see " + log);
-    }
-
-    static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.arbiter.gateway.l4;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ final class HaproxySwitchTest {
                 "haproxy is not installed: the L4 switch test needs the haproxy executable (Debian package haproxy,"
                         + " listed in .ci/packages)");
         GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(5));
-        int[] ports = freePorts(5);
+        int[] ports = Ports.free(5);
         String yaml = """
                 classes:
                   - {name: partner, target: 1s, match: {source: 203.0.113.0/24}}
@@ -189,23 +189,6 @@ final class HaproxySwitchTest {
     private static long arrivals(Gateway g) {
         return (long) g.metrics().registry().find("arbiter.gateway.arrivals").counters().stream()
                 .mapToDouble(Counter::count).sum();
-    }
-
-    private static int[] freePorts(int n) throws IOException {
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"));
-                held.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
-            }
-        }
     }
 
     private record Reply(int status, String raw) {

@@ -1,5 +1,6 @@
 package org.arbiter.gateway.server;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.bootstrap.ServerBootstrap;
@@ -345,9 +346,7 @@ final class BackendHealthSocketTest {
         ProcessBackend(Path dir, long delayMillis) throws Exception {
             this.source = dir.resolve("Backend.java");
             Files.writeString(source, SOURCE);
-            try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
-                this.port = free.getLocalPort();
-            }
+            this.port = Ports.free();
             this.delayMillis = delayMillis;
             start();
         }

@@ -1,9 +1,9 @@
 package org.arbiter.gateway.server;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -87,10 +87,7 @@ final class ProxySocketTest {
     @Test
     void refusedServer_requestGoesBackToItsQueueAndToAnother_whateverItsMethod() throws Exception {
         GatewayTestSupport.Backend backend = keep(GatewayTestSupport.backend(0));
-        int dead;
-        try (ServerSocket s = new ServerSocket(0)) {
-            dead = s.getLocalPort();
-        }
+        int dead = Ports.free();
         Gateway g = gateway(GatewayTestSupport.twoClasses(10, "5s", "http://127.0.0.1:" + dead, backend.url()));
         try (var c = GatewayTestSupport.http(g.port())) {
             // least-outstanding starts at s1, the dead one: the GET is requeued and goes to s2.

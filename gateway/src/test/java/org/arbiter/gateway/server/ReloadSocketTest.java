@@ -1,5 +1,6 @@
 package org.arbiter.gateway.server;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -163,12 +164,9 @@ final class ReloadSocketTest {
     void sighup_toAGatewayProcess_underLoad_addsAServer_andNoRequestFails() throws Exception {
         GatewayTestSupport.Backend s1 = keep(GatewayTestSupport.backend(20));
         GatewayTestSupport.Backend s2 = keep(GatewayTestSupport.backend(20));
-        int port;
-        int adminPort;
-        try (var a = new java.net.ServerSocket(0); var b = new java.net.ServerSocket(0)) {
-            port = a.getLocalPort();
-            adminPort = b.getLocalPort();
-        }
+        int[] ports = Ports.free(2);
+        int port = ports[0];
+        int adminPort = ports[1];
         Path file = dir.resolve("cluster.yaml");
         Files.writeString(file, yaml(port, adminPort, s1.url()));
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx128m",

@@ -1,11 +1,11 @@
 package org.arbiter.grm.power;
 
+import org.arbiter.runtime.net.Ports;
 import org.arbiter.grm.control.GrmCore.Seen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,10 +96,7 @@ final class PowerActuatorTest {
 
     @Test
     void http_unreachableAdminApi_failsAtOnce() throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
+        int port = Ports.free();
         HttpActuator a = new HttpActuator(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(20));
         assertThatThrownBy(() -> a.actuate(server("s1", URI.create("http://127.0.0.1:" + port)), ServerState.ON))
                 .isInstanceOfSatisfying(ActuationException.class, e -> {

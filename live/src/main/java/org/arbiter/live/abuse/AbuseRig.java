@@ -1,10 +1,9 @@
 package org.arbiter.live.abuse;
 
+import org.arbiter.runtime.net.Ports;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,9 +62,9 @@ public final class AbuseRig implements AutoCloseable {
     private final SelfSignedCert cert;
     private final Path tokenFile;
     private final String adminToken;
-    private final int[] ports = {freePort(), freePort(), freePort()};
-    private final int[] adminPorts = {freePort(), freePort(), freePort()};
-    private final int serverPort = freePort();
+    private final int[] ports = {Ports.free(), Ports.free(), Ports.free()};
+    private final int[] adminPorts = {Ports.free(), Ports.free(), Ports.free()};
+    private final int serverPort = Ports.free();
     private final ChildProcess server;
     private final ChildProcess[] gateways = new ChildProcess[3];
     private final UpgradeBackend upgradeBackend;
@@ -88,7 +87,7 @@ public final class AbuseRig implements AutoCloseable {
         List<String> jvm = new ArrayList<>(settings.launcher());
         jvm.addAll(1, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         server = add(new ChildProcess("s1", jvm, List.of("simserver", "--port", Integer.toString(serverPort),
-                "--admin-port", Integer.toString(freePort()), "--cores", "16", "--mean-demand", "5ms", "--demand",
+                "--admin-port", Integer.toString(Ports.free()), "--cores", "16", "--mean-demand", "5ms", "--demand",
                 "slow=" + fmt(settings.slowDemandSeconds()) + "s", "--class-header", SLOW_HEADER),
                 "simserver ready on", logs));
         String[] ids = {PLAIN, TLS};
@@ -280,13 +279,5 @@ public final class AbuseRig implements AutoCloseable {
 
     private static String fmt(double seconds) {
         return String.format(Locale.ROOT, "%.3f", seconds);
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port on 127.0.0.1: " + e, e);
-        }
     }
 }

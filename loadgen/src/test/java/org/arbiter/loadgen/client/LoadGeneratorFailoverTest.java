@@ -1,5 +1,6 @@
 package org.arbiter.loadgen.client;
 
+import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class LoadGeneratorFailoverTest {
 
     @Test
     void refusedTarget_requestsFailOverToTheNextTarget_andAllAreAnswered() throws Exception {
-        int dead = freePort();
+        int dead = Ports.free();
         try (SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.005, 0))) {
             LoadGenerator g = new LoadGenerator(scenario(4, 3.0),
                     List.of(URI.create("http://127.0.0.1:" + dead), URI.create("http://127.0.0.1:" + server.port())), null);
@@ -107,11 +108,5 @@ final class LoadGeneratorFailoverTest {
         t.setDaemon(true);
         t.start();
         return s;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 }
