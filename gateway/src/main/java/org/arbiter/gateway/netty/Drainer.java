@@ -30,6 +30,12 @@ final class Drainer {
     private final Set<Channel> tunnels;
     private Iterable<Channel> clients;
     private volatile CompletableFuture<DrainReport> done;
+    /**
+     * A sweep's closes are still running on the connections' loops: no tick may finish the drain
+     * meanwhile (a loop busy elsewhere ran its close after a tick had finished the drain, and a
+     * request sent then on the idle connection got 503 instead of a closed connection).
+     */
+    private boolean sweeping;
 
     Drainer(EventLoop home, LockedCore locked, Drain drain, Set<Channel> tunnels) {
         this.home = home;
@@ -80,6 +86,9 @@ final class Drainer {
         if (drain.pastDeadline(now)) {
             force();
         }
+        if (sweeping) {
+            return; // the sweep's own completion asks again
+        }
         switch (drain.next(held())) {
             case WAIT -> { }
             case SWEEP -> sweepIdle();
@@ -110,9 +119,13 @@ final class Drainer {
         List<Channel> open = new ArrayList<>();
         clients.forEach(open::add);
         AtomicInteger left = new AtomicInteger(open.size() + 1);
+        sweeping = true;
         Runnable oneDone = () -> {
             if (left.decrementAndGet() == 0) {
-                home.execute(this::check);
+                home.execute(() -> {
+                    sweeping = false;
+                    check();
+                });
             }
         };
         for (Channel ch : open) {

@@ -16,7 +16,8 @@ import javax.net.ssl.SSLContext;
  * Design note — the abuse campaign (issue 30 item 9).
  *
  * A rig of real processes (AbuseRig: one simserver, gateway g1 with a plain request port, gateway
- * g2 with TLS, gateway g3 before an upgrade backend for WebSocket tunnels) and, for each attack in turn, one run of three phases against the attack's gateway:
+ * g2 with TLS, gateway g3 before an upgrade backend for WebSocket tunnels, gateway g4 following a
+ * GRM over a broker) and, for each attack in turn, one run of three phases against the attack's gateway:
  * BEFORE (`beforeSeconds` of ordinary load only: the resources' baseline), DURING (the attack's own
  * run, as long as it takes: open, hold, bound, let go) and AFTER (`settleSeconds` more of ordinary
  * load). Throughout, the ordinary client (closed loop, GET /) runs against the same gateway and a
@@ -59,7 +60,7 @@ public final class AbuseCampaign {
     public static List<Attack> attacks() {
         return List.of(new IdleH2Attack(IdleH2Attack.Transport.H2C), new IdleH2Attack(IdleH2Attack.Transport.ALPN),
                 new SlowlorisAttack(), new H2BodiesAttack(), new IdleWebSocketAttack(), new PipelinedOversizeAttack(), new ReloadFloodAttack(), new AmplifyingConfigAttack(),
-                new DrainAttack());
+                new FutureStatsAttack(), new DrainAttack());
     }
 
     /**
@@ -75,12 +76,13 @@ public final class AbuseCampaign {
     }
 
     private AbuseReport campaign(Path dir) throws Exception {
-        say("starting simserver s1, gateway g1 (plain), g2 (TLS) and g3 (before the upgrade backend) in " + dir);
+        say("starting simserver s1, gateway g1 (plain), g2 (TLS), g3 (before the upgrade backend), a broker, a GRM and"
+                + " g4 (following it) in " + dir);
         try (AbuseRig rig = AbuseRig.start(settings, dir)) {
             SSLContext clientTls = rig.cert().trusting();
             List<AbuseReport.Row> rows = new ArrayList<>();
             Map<String, ClientTally> without = new HashMap<>();
-            for (String gw : List.of(AbuseRig.PLAIN, AbuseRig.TLS, AbuseRig.WS)) {
+            for (String gw : List.of(AbuseRig.PLAIN, AbuseRig.TLS, AbuseRig.WS, AbuseRig.BUS)) {
                 say("baseline on " + gw + ": the ordinary client alone for " + settings.baselineSeconds() + " s");
                 AbuseReport.Row r = once(rig, clientTls, new NoAttack(gw), ClientTally.EMPTY);
                 without.put(gw, r.clientDuring());

@@ -22,6 +22,9 @@ import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.runtime.files.SecretFiles;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.TlsConfig;
+import org.arbiter.broker.EmbeddedKafka;
+import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.live.ChildProcess;
 
 /*
@@ -36,12 +39,15 @@ import org.arbiter.live.ChildProcess;
  * attack resolves in seconds. The TLS certificate is self-signed, made by openssl. A third gateway,
  * g3, has a file of its own (cluster-ws.yaml) whose only server is the UpgradeBackend in the
  * campaign's JVM (101 to Upgrade: websocket, then held; 200 to anything else), for the tunnels.
+ * A fourth gateway, g4, is the one that follows a GRM: a single-node KRaft broker in the campaign's
+ * JVM, an `arbiter grm` process and g4 share cluster-bus.yaml (s1 as the one server, Γ = 0.5 s), for
+ * the attacks on the control loop (a statistics record stamped in the future).
  *
  * Cleanup: every child is destroyed in close(), called from a finally and from a JVM shutdown hook.
  * Thread-safety: start, restart and close from the campaign's thread; the getters from any thread.
  */
 
-/** Starts and holds the simserver and the two gateways an abuse campaign attacks. See the design note. */
+/** Starts and holds the simserver, the four gateways, the broker and the GRM an abuse campaign attacks. See the design note. */
 public final class AbuseRig implements AutoCloseable {
 
     /** The gateway with a plain request port. */
@@ -50,6 +56,10 @@ public final class AbuseRig implements AutoCloseable {
     public static final String TLS = "g2";
     /** The gateway in front of the upgrade backend (its own configuration file), for WebSocket tunnels. */
     public static final String WS = "g3";
+    /** The gateway that follows the GRM over the rig's broker (its own configuration file). */
+    public static final String BUS = "g4";
+    /** The control period of g4's cluster, seconds. */
+    static final double CONTROL_PERIOD_SECONDS = 0.5;
     /** The request header naming the class, read by the gateway's class rule and by the simserver's demands. */
     static final String SLOW_HEADER = "X-Class";
     private static final String HOST = "127.0.0.1";
@@ -62,11 +72,15 @@ public final class AbuseRig implements AutoCloseable {
     private final SelfSignedCert cert;
     private final Path tokenFile;
     private final String adminToken;
-    private final int[] ports = {Ports.free(), Ports.free(), Ports.free()};
-    private final int[] adminPorts = {Ports.free(), Ports.free(), Ports.free()};
+    private final int[] ports = Ports.free(4);
+    private final int[] adminPorts = Ports.free(4);
     private final int serverPort = Ports.free();
+    private final int grmAdminPort = Ports.free();
     private final ChildProcess server;
-    private final ChildProcess[] gateways = new ChildProcess[3];
+    private final ChildProcess[] gateways = new ChildProcess[4];
+    private final ChildProcess grm;
+    private final EmbeddedKafka kafka;
+    private final KafkaConfig busKafka;
     private final UpgradeBackend upgradeBackend;
     private final List<ChildProcess> all = new ArrayList<>();
     private final Thread hook;
@@ -100,6 +114,14 @@ public final class AbuseRig implements AutoCloseable {
         Files.writeString(wsConfig, ConfigWriter.toYaml(wsCluster()));
         gateways[2] = add(new ChildProcess(WS, jvm, List.of("gateway", "--config", wsConfig.toString(), "--id", WS),
                 "gateway " + WS + " ready on", logs));
+        kafka = EmbeddedKafka.start(dir.resolve("kafka-data"), Ports.free(), Ports.free(), null);
+        busKafka = KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("abuse.").build();
+        Path busConfig = dir.resolve("cluster-bus.yaml");
+        Files.writeString(busConfig, ConfigWriter.toYaml(busCluster()));
+        grm = add(new ChildProcess("grm", jvm, List.of("grm", "--config", busConfig.toString(), "--id", "grm-abuse",
+                "--admin-port", Integer.toString(grmAdminPort)), "grm grm-abuse running", logs));
+        gateways[3] = add(new ChildProcess(BUS, jvm, List.of("gateway", "--config", busConfig.toString(), "--id", BUS),
+                "gateway " + BUS + " ready on", logs));
         hook = new Thread(this::destroyAll, "abuse-rig-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -151,6 +173,32 @@ public final class AbuseRig implements AutoCloseable {
                         .drainTimeoutSeconds(2).build())
                 .dispatch(dispatch()).gatewayHttp(gatewayHttp())
                 .build();
+    }
+
+    /** g4's cluster: the same classes, s1 as its one server, the rig's broker and a GRM with Γ = 0.5 s. */
+    private ClusterConfig busCluster() {
+        return ClusterConfig.builder()
+                .addClass(ClassConfig.builder("slow", 30).matchHeader(SLOW_HEADER, "slow").build())
+                .addClass(ClassConfig.builder("basic", 5).isDefault(true).build())
+                .addServer(ServerConfig.builder("s1", URI.create("http://" + HOST + ":" + serverPort)).concurrency(64)
+                        .build())
+                .addGateway(GatewayConfig.builder(BUS).host(HOST).port(ports[3]).adminPort(adminPorts[3])
+                        .drainTimeoutSeconds(2).build())
+                .control(ControlConfig.builder().periodSeconds(CONTROL_PERIOD_SECONDS)
+                        .reportPeriodSeconds(CONTROL_PERIOD_SECONDS).statsWindowSeconds(5).build())
+                .kafka(busKafka)
+                .dispatch(dispatch()).gatewayHttp(gatewayHttp())
+                .build();
+    }
+
+    /** The rig's broker as a client of g4's bus connects to it (unsecured, topic prefix {@code abuse.}). */
+    public KafkaConfig busKafka() {
+        return busKafka;
+    }
+
+    /** The GRM's {@code GET /metrics}. */
+    public URI grmMetrics() {
+        return URI.create("http://" + HOST + ":" + grmAdminPort + "/metrics");
     }
 
     /** Short timeouts so that every attack resolves in seconds; a tunnel idles out as a connection does. */
@@ -246,8 +294,9 @@ public final class AbuseRig implements AutoCloseable {
             case PLAIN -> 0;
             case TLS -> 1;
             case WS -> 2;
-            default -> throw new IllegalArgumentException("gateway: " + id + " (expected: " + PLAIN + ", " + TLS + " or "
-                    + WS + ")");
+            case BUS -> 3;
+            default -> throw new IllegalArgumentException("gateway: " + id + " (expected: " + PLAIN + ", " + TLS + ", "
+                    + WS + " or " + BUS + ")");
         };
     }
 
@@ -265,6 +314,7 @@ public final class AbuseRig implements AutoCloseable {
     @Override
     public void close() {
         destroyAll();
+        kafka.close();
         try {
             upgradeBackend.close();
         } catch (IOException ignored) {

@@ -106,6 +106,19 @@ final class AbuseVerdictsTest {
         return resources(100, 100, 100 * MIB, 110 * MIB);
     }
 
+    @Test
+    void theGrmsFutureCount_isReadFromItsPrometheusText_forTheStatsTopicOnly() {
+        String text = """
+                # TYPE arbiter_bus_refused_total counter
+                arbiter_bus_refused_total{reason="future",topic="abuse.stats",} 2.0
+                arbiter_bus_refused_total{reason="stale",topic="abuse.stats",} 5.0
+                arbiter_bus_refused_total{reason="future",topic="abuse.allocation",} 7.0
+                arbiter_bus_refused_totally{reason="future",topic="abuse.stats",} 9.0
+                """;
+        assertThat(FutureStatsAttack.refusedFuture(text, "abuse.stats")).isEqualTo(2);
+        assertThat(FutureStatsAttack.refusedFuture(text, "other.stats")).isZero();
+    }
+
     private static Resources resources(int baselineFds, int afterFds, long baselineRss, long peakRss) {
         return new Resources(baselineRss, peakRss, baselineRss, baselineFds, Math.max(baselineFds, afterFds), afterFds, 10);
     }
