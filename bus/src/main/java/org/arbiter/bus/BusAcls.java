@@ -38,6 +38,10 @@ import org.arbiter.common.config.KafkaSecurity.Role;
  *       start); Read on {@code grm-leader} and on the group {@code <prefix>grm} (leader election);
  *       Create on the six topics (the GRM creates missing topics);</li>
  *   <li>gateway: Write {@code stats}; Read {@code allocation};</li>
+ *   <li>a gateway with a principal of its own ({@code kafka.security.principals.gateways.<id>}):
+ *       Write {@code stats.<id>} only, Read {@code allocation}; the GRM (Read, Create) and the
+ *       console (Read) get {@code stats.<id>} too. Kafka cannot restrict a record's key, so the
+ *       gateway's own topic is what keeps it from writing statistics in another gateway's name;</li>
  *   <li>console: Write {@code overrides}; Read {@code overrides}, {@code stats},
  *       {@code allocation}, {@code power}, {@code decisions};</li>
  *   <li>every Read or Write comes with Describe (metadata, offsets).</li>
@@ -107,6 +111,15 @@ public final class BusAcls {
         for (String read : List.of(t.stats(), t.allocation(), t.power(), t.decisions())) {
             out.add(topic(Role.CONSOLE, console, read, EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE)));
         }
+        // A gateway of its own: it alone writes its statistics topic; the GRM and the console read it.
+        sec.gatewayPrincipals().forEach((id, who) -> {
+            String own = t.statsOf(id);
+            out.add(topic(Role.GATEWAY, who.aclPrincipal(), own, EnumSet.of(AclOperation.WRITE, AclOperation.DESCRIBE)));
+            out.add(topic(Role.GATEWAY, who.aclPrincipal(), t.allocation(),
+                    EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE)));
+            out.add(topic(Role.GRM, grm, own, r));
+            out.add(topic(Role.CONSOLE, console, own, EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE)));
+        });
         return out;
     }
 
@@ -169,7 +182,8 @@ public final class BusAcls {
         List<Grant> grants = grants(config);
         List<AclBinding> bindings = bindings(grants);
         try (Admin admin = Admin.create(adminProperties)) {
-            List<String> created = KafkaBus.createTopics(admin, new Topics(config.topicPrefix()));
+            List<String> created = KafkaBus.createTopics(admin, new Topics(config.topicPrefix()),
+                    config.security().gatewayPrincipals().keySet());
             admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
             awaitInForce(admin, bindings);
             return new Applied(created, bindings.size());

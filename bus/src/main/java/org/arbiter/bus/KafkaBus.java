@@ -52,15 +52,19 @@ public final class KafkaBus implements Bus, AutoCloseable {
 
     private final KafkaConfig config;
     private final KafkaSecurity.Role role;
+    /** The gateway this bus connects for (its own principal, if it has one), or null. */
+    private final String gatewayId;
     private final String clientId;
     private final Topics topics;
     private final MeterRegistry registry;
     private final KafkaProducer<String, byte[]> producer;
     private final List<AutoCloseable> subscribers = new CopyOnWriteArrayList<>();
 
-    private KafkaBus(KafkaConfig config, KafkaSecurity.Role role, String clientId, MeterRegistry registry) {
+    private KafkaBus(KafkaConfig config, KafkaSecurity.Role role, String gatewayId, String clientId,
+                     MeterRegistry registry) {
         this.config = config;
         this.role = role;
+        this.gatewayId = gatewayId;
         this.clientId = clientId;
         this.topics = new Topics(config.topicPrefix());
         this.registry = registry;
@@ -107,13 +111,28 @@ public final class KafkaBus implements Bus, AutoCloseable {
      * @throws IllegalStateException    when the broker cannot be reached (or refuses the login) within 30 s
      */
     public static KafkaBus connect(KafkaConfig config, KafkaSecurity.Role role, String clientId, MeterRegistry registry) {
+        return connect(config, role, null, clientId, registry);
+    }
+
+    /**
+     * As {@link #connect(KafkaConfig, KafkaSecurity.Role, String, MeterRegistry)} for gateway
+     * {@code gatewayId}: as its own principal when {@code kafka.security.principals.gateways} lists
+     * it, else as the {@code gateway} role.
+     */
+    public static KafkaBus connectGateway(KafkaConfig config, String gatewayId, String clientId, MeterRegistry registry) {
+        return connect(config, KafkaSecurity.Role.GATEWAY, requireNonNull(gatewayId, "gatewayId"), clientId, registry);
+    }
+
+    private static KafkaBus connect(KafkaConfig config, KafkaSecurity.Role role, String gatewayId, String clientId,
+                                    MeterRegistry registry) {
         requireNonNull(config, "config");
         requireNonNull(role, "role");
         requireNonNull(clientId, "clientId");
         if (config.bootstrapServers().isEmpty()) {
             throw new IllegalArgumentException("kafka.bootstrap: missing (expected: host:port of a Kafka broker)");
         }
-        KafkaBus bus = new KafkaBus(config, role, clientId, registry == null ? new SimpleMeterRegistry() : registry);
+        KafkaBus bus = new KafkaBus(config, role, gatewayId, clientId,
+                registry == null ? new SimpleMeterRegistry() : registry);
         try {
             bus.createTopics();
         } catch (RuntimeException e) {
@@ -146,13 +165,17 @@ public final class KafkaBus implements Bus, AutoCloseable {
      * stores) and the operator's extra {@code kafka.properties}.
      */
     public Properties clientProperties() {
-        return clientProperties(config, role);
+        return clientProperties(config, role, gatewayId);
     }
 
     /** As {@link #clientProperties()}, for any configuration and role (reads the role's password now). */
     public static Properties clientProperties(KafkaConfig config, KafkaSecurity.Role role) {
+        return clientProperties(config, role, null);
+    }
+
+    private static Properties clientProperties(KafkaConfig config, KafkaSecurity.Role role, String gatewayId) {
         Properties p = new Properties();
-        p.putAll(config.security().clientProperties(role, System::getenv));
+        p.putAll(config.security().clientProperties(role, gatewayId, System::getenv));
         p.putAll(config.properties());
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrap());
         return p;
@@ -169,7 +192,7 @@ public final class KafkaBus implements Bus, AutoCloseable {
         p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
         try (Admin admin = Admin.create(p)) {
             if (createsTopics()) {
-                createTopics(admin, topics);
+                createTopics(admin, topics, config.security().gatewayPrincipals().keySet());
             } else {
                 admin.describeCluster().clusterId().get(30, TimeUnit.SECONDS);
             }
@@ -188,11 +211,11 @@ public final class KafkaBus implements Bus, AutoCloseable {
      *
      * @return the topics created
      */
-    static List<String> createTopics(Admin admin, Topics topics)
+    static List<String> createTopics(Admin admin, Topics topics, java.util.Collection<String> ownStatsGateways)
             throws InterruptedException, ExecutionException, TimeoutException {
         Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
         List<NewTopic> missing = new ArrayList<>();
-        for (String t : topics.all()) {
+        for (String t : topics.all(ownStatsGateways)) {
             if (!existing.contains(t)) {
                 missing.add(new NewTopic(t, 1, (short) 1).configs(topics.configOf(t)));
             }

@@ -64,6 +64,33 @@ final class BusAclsTest {
     }
 
     @Test
+    void aGatewayOfItsOwn_writesOnlyItsOwnStatsTopic_whichTheGrmAndTheConsoleRead() {
+        KafkaConfig base = secured("p.");
+        KafkaSecurity sec = base.security();
+        KafkaConfig k = base.withSecurity(new KafkaSecurity(sec.protocol(), sec.mechanism(), sec.tls(), sec.principals(),
+                Map.of("g1", new KafkaSecurity.Principal("u-g1", Path.of("/x"), null, null, null),
+                        "g2", new KafkaSecurity.Principal("u-g2", Path.of("/x"), null, null, null))));
+        List<BusAcls.Grant> g = BusAcls.grants(k);
+        for (String gw : List.of("g1", "g2")) {
+            String own = "p.stats." + gw;
+            assertThat(principals(g, own, AclOperation.WRITE)).as(own).containsExactly("User:u-" + gw);
+            assertThat(principals(g, own, AclOperation.READ)).containsExactlyInAnyOrder("User:u-grm", "User:u-console");
+            assertThat(principals(g, own, AclOperation.CREATE)).containsExactly("User:u-grm");
+            assertThat(principals(g, "p.allocation", AclOperation.READ)).contains("User:u-" + gw);
+            // nothing else: not the shared stats topic, not another gateway's, nothing the GRM writes
+            assertThat(g.stream().filter(x -> x.principal().equals("User:u-" + gw)).map(BusAcls.Grant::name))
+                    .containsExactlyInAnyOrder(own, "p.allocation");
+        }
+        assertThat(principals(g, "p.stats", AclOperation.WRITE)).containsExactly("User:u-gateway");
+        assertThat(BusAcls.bindings(g)).hasSize(36 + 2 * (2 + 2 + 3 + 2));
+    }
+
+    private static Set<String> principals(List<BusAcls.Grant> grants, String resource, AclOperation op) {
+        return grants.stream().filter(g -> g.name().equals(resource) && g.operations().contains(op))
+                .map(BusAcls.Grant::principal).collect(Collectors.toSet());
+    }
+
+    @Test
     void anUnsecuredBus_hasNoAcls() {
         assertThatThrownBy(() -> BusAcls.grants(new KafkaConfig("k:9092", "p.", Map.of())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("kafka.security: absent");

@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import org.arbiter.common.bus.StatsTopics;
 import org.arbiter.common.bus.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,14 +66,22 @@ final class SecuredBusIntegrationTest {
             principals.put(r, new KafkaSecurity.Principal(user, file, null, null, null));
             users.put(user, password);
         }
-        KafkaSecurity security = new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals);
+        Map<String, KafkaSecurity.Principal> ownGateways = new java.util.TreeMap<>();
+        for (String g : List.of("g1", "g2")) { // gateways with a principal and a statistics topic of their own
+            String password = "pw-" + g;
+            Path file = Files.writeString(dir.resolve(g + ".password"), password + "\n");
+            ownGateways.put(g, new KafkaSecurity.Principal("arbiter-gw-" + g, file, null, null, null));
+            users.put("arbiter-gw-" + g, password);
+        }
+        KafkaSecurity security = new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT,
+                KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals, ownGateways);
         long t0 = System.nanoTime();
         kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, 0,
                 new EmbeddedKafka.Security("SCRAM-SHA-512", users, Set.of("arbiter-admin")));
         long t1 = System.nanoTime();
         config = new KafkaConfig(kafka.bootstrap(), "sec.", Map.of(), security);
         applied = BusAcls.apply(KafkaBus.clientProperties(config, Role.ADMIN), config);
-        System.out.printf("secured broker ready with 4 SCRAM users in %.0f ms; topics and ACLs applied in %.0f ms%n",
+        System.out.printf("secured broker ready with 6 SCRAM users in %.0f ms; topics and ACLs applied in %.0f ms%n",
                 (t1 - t0) / 1e6, (System.nanoTime() - t1) / 1e6);
     }
 
@@ -95,7 +104,7 @@ final class SecuredBusIntegrationTest {
     @Test
     void admin_createsEveryTopic_andOneBindingPerGrantedOperation() throws Exception {
         Topics t = new Topics("sec.");
-        assertThat(applied.topicsCreated()).containsExactlyInAnyOrderElementsOf(t.all());
+        assertThat(applied.topicsCreated()).containsExactlyInAnyOrderElementsOf(t.all(Set.of("g1", "g2")));
         assertThat(applied.bindings()).isEqualTo(BusAcls.bindings(BusAcls.grants(config)).size());
         try (Admin admin = Admin.create(kafka.superUserProperties())) {
             var acls = admin.describeAcls(org.apache.kafka.common.acl.AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS);
@@ -134,6 +143,50 @@ final class SecuredBusIntegrationTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> seenByGrm.contains(stats) && !seenByGateway.isEmpty());
             assertThat(seenByGateway).containsExactly(fromGrm); // the forgery never reached the log
         }
+    }
+
+    /**
+     * A gateway with a principal of its own writes its statistics topic and nothing else of the kind:
+     * the broker refuses its writes to another gateway's topic and to the shared one, and the shared
+     * gateway principal cannot write it either. What it can still write — a record on its own topic
+     * naming another gateway, or (as the shared principal) a record on the shared topic naming a
+     * gateway that has its own — the GRM's rule ({@link StatsTopics}) does not take.
+     */
+    @Test
+    void aGatewayOfItsOwn_writesOnlyItsOwnStatsTopic_andTheGrmTakesOnlyRecordsThatNameIt() throws Exception {
+        try (KafkaBus grm = KafkaBus.connect(config, Role.GRM, "grm-1", new SimpleMeterRegistry());
+             KafkaBus g1 = KafkaBus.connectGateway(config, "g1", "gateway-g1", new SimpleMeterRegistry());
+             KafkaBus shared = KafkaBus.connect(config, Role.GATEWAY, "gateway-g3", new SimpleMeterRegistry())) {
+            Topics t = grm.topics();
+            List<String> taken = new CopyOnWriteArrayList<>();
+            List<String> refused = new CopyOnWriteArrayList<>();
+            for (String topic : StatsTopics.topics(config)) {
+                grm.subscribe(topic, GatewayStats.class, Subscriber.Start.BEGINNING, (k, st) -> {
+                    String why = StatsTopics.refusal(config, topic, st);
+                    (why == null ? taken : refused).add(topic + " " + st.gateway() + (why == null ? "" : " " + why));
+                });
+            }
+            g1.publisher(t.statsOf("g1")).publish(stats("g1")).get(10, TimeUnit.SECONDS);
+            for (String topic : List.of(t.statsOf("g2"), t.stats())) {
+                assertThatThrownBy(() -> g1.publisher(topic).publish(stats("g2")).get(10, TimeUnit.SECONDS))
+                        .as("g1 writing on " + topic).isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(TopicAuthorizationException.class);
+            }
+            assertThatThrownBy(() -> shared.publisher(t.statsOf("g1")).publish(stats("g1")).get(10, TimeUnit.SECONDS))
+                    .as("the shared gateway principal writing g1's topic")
+                    .hasCauseInstanceOf(TopicAuthorizationException.class);
+            g1.publisher(t.statsOf("g1")).publish(stats("g2")).get(10, TimeUnit.SECONDS);
+            shared.publisher(t.stats()).publish(stats("g1")).get(10, TimeUnit.SECONDS);
+            shared.publisher(t.stats()).publish(stats("g3")).get(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).until(() -> taken.size() + refused.size() == 4);
+            assertThat(taken).containsExactlyInAnyOrder("sec.stats.g1 g1", "sec.stats g3");
+            assertThat(refused).containsExactlyInAnyOrder("sec.stats.g1 g2 " + StatsTopics.OTHER_GATEWAY,
+                    "sec.stats g1 " + StatsTopics.NOT_OWN_TOPIC);
+        }
+    }
+
+    private static GatewayStats stats(String gateway) {
+        return new GatewayStats(1, AT, gateway, 5, 7, Map.of(), Map.of());
     }
 
     @Test

@@ -22,6 +22,15 @@ public record Topics(String prefix) {
         return prefix + "stats";
     }
 
+    /**
+     * gateway {@code gateway} → GRM, console; key gateway: the statistics of a gateway with a Kafka
+     * principal of its own ({@code kafka.security.principals.gateways}), which only it may write.
+     */
+    public String statsOf(String gateway) {
+        requireNonNull(gateway, "gateway");
+        return prefix + "stats." + gateway;
+    }
+
     /** GRM → gateways, console; key gateway; compacted. */
     public String allocation() {
         return prefix + "allocation";
@@ -54,6 +63,13 @@ public record Topics(String prefix) {
 
     public List<String> all() {
         return List.of(stats(), allocation(), power(), overrides(), decisions(), grmLeader());
+    }
+
+    /** {@link #all()} and the statistics topics of the gateways that have their own ({@link #statsOf}). */
+    public List<String> all(java.util.Collection<String> ownStatsGateways) {
+        List<String> out = new java.util.ArrayList<>(all());
+        ownStatsGateways.stream().sorted().forEach(g -> out.add(statsOf(g)));
+        return List.copyOf(out);
     }
 
     /** Topic configs: compaction for the state topics, bounded retention for the streams. */

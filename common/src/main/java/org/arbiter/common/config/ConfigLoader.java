@@ -109,6 +109,7 @@ public final class ConfigLoader {
         SizingConfig sizing = SizingSection.read(root.object("sizing"));
         PowerConfig power = PowerSection.read(root.object("power"), servers);
         KafkaConfig kafka = KafkaSection.read(root.object("kafka"));
+        KafkaSection.across(kafka, gateways, root);
         ConsoleConfig console = ConsoleSection.read(root.object("console"));
         GatewayHttpConfig gatewayHttp = GatewayHttpSection.read(root.object("gateway"));
         GatewayHttpSection.across(gatewayHttp, proxyProtocolAt);

@@ -61,6 +61,11 @@ final class KafkaSection {
             "false sets `ssl.endpoint.identification.algorithm` empty (test clusters only)");
     static final ConfigKey<KafkaConfig, Object> PRINCIPALS = shaped("principals.grm`, `.gateway`, `.console",
             "required unless `PLAINTEXT`", "one per role; two roles may not share a user", "who each role connects as");
+    static final ConfigKey<KafkaConfig, Object> PRINCIPAL_GATEWAYS = shaped("principals.gateways.<id>", "none",
+            "a configured gateway's id; a user no role or other gateway has",
+            "a gateway's own principal (same keys as a role's): it writes its statistics to `<prefix>stats.<id>`, which "
+                    + "only it may write, and the GRM takes that gateway's statistics from there alone; gateways not "
+                    + "listed connect as `principals.gateway` and share `<prefix>stats`");
     static final ConfigKey<KafkaConfig, Object> PRINCIPAL_ADMIN = shaped("principals.admin", "none", "",
             "used by `arbiter kafka acls --apply` and made a super user by `arbiter kafka --config`");
     static final ConfigKey<KafkaConfig, Object> USERNAME = shaped("principals.<role>.username", "— (required)",
@@ -79,7 +84,7 @@ final class KafkaSection {
             "", "the private key's password, if it has one");
 
     static final List<ConfigKey<KafkaConfig, ?>> SECURITY_KEYS = List.of(PROTOCOL, MECHANISM, TRUSTSTORE,
-            TRUSTSTORE_PASSWORD_FILE, VERIFY_HOSTNAME, PRINCIPALS, PRINCIPAL_ADMIN, USERNAME, PASSWORD_FILE, KEYSTORE,
+            TRUSTSTORE_PASSWORD_FILE, VERIFY_HOSTNAME, PRINCIPALS, PRINCIPAL_GATEWAYS, PRINCIPAL_ADMIN, USERNAME, PASSWORD_FILE, KEYSTORE,
             KEYSTORE_PASSWORD_FILE, KEY_PASSWORD_FILE);
 
     static KafkaConfig read(Node f) {
@@ -131,38 +136,22 @@ final class KafkaSection {
                 continue;
             }
             Node p = ps.object(key);
-            String user = p.require("username") ? p.string("username", null) : null;
-            if (user != null && (user.isBlank() || (sasl && !user.matches("[A-Za-z0-9._@=-]+")))) {
-                p.error("username", user + " (expected: a user name of letters, digits, '.', '_', '@', '=' or '-')");
-                user = null;
+            KafkaSecurity.Principal who = readPrincipal(p, protocol, role.passwordEnv(), "role", userOf, key);
+            if (who != null) {
+                principals.put(role, who);
             }
-            Path passwordFile = path(p, "passwordFile");
-            Path keystore = path(p, "keystore");
-            Path keystorePassword = path(p, "keystorePasswordFile");
-            Path keyPassword = path(p, "keyPasswordFile");
-            p.finish();
-            if (sasl && passwordFile == null) {
-                p.error("passwordFile", "missing (expected: a file holding this user's password; " + role.passwordEnv()
-                        + ", when set, is used instead)");
+        }
+        Map<String, KafkaSecurity.Principal> gatewayPrincipals = new LinkedHashMap<>();
+        for (Map.Entry<String, Node> e : ps.objectMap("gateways").entrySet()) {
+            String id = e.getKey();
+            if (!id.matches("[A-Za-z0-9._-]+")) {
+                ps.error("gateways." + id, "(expected: a gateway id of letters, digits, '.', '_' or '-', as in gateways[].id)");
+                continue;
             }
-            if (!sasl && passwordFile != null) {
-                p.error("passwordFile", passwordFile + " (expected: none when protocol is " + protocol
-                        + "; a password is for SASL_PLAINTEXT or SASL_SSL)");
-            }
-            if (protocol == KafkaSecurity.Protocol.SSL && keystore == null) {
-                p.error("keystore", "missing (expected: this role's client certificate and key when protocol is SSL)");
-            }
-            if (!tls && keystore != null) {
-                p.error("keystore", keystore + " (expected: none when protocol is " + protocol + ")");
-            }
-            storeChecks(p, "keystore", keystore, keystorePassword, "keystorePasswordFile");
-            if (user != null) {
-                String other = userOf.putIfAbsent(user, key);
-                if (other != null) {
-                    p.error("username", user + " (expected: a user no other role has; " + other
-                            + " has it, and the ACLs tell roles apart by user)");
-                }
-                principals.put(role, new KafkaSecurity.Principal(user, passwordFile, keystore, keystorePassword, keyPassword));
+            KafkaSecurity.Principal who = readPrincipal(e.getValue(), protocol, KafkaSecurity.Role.GATEWAY.passwordEnv(),
+                    "gateway", userOf, "gateways." + id);
+            if (who != null) {
+                gatewayPrincipals.put(id, who);
             }
         }
         ps.finish();
@@ -171,7 +160,48 @@ final class KafkaSection {
             return KafkaSecurity.NONE;
         }
         return new KafkaSecurity(protocol, mechanism,
-                new KafkaSecurity.Tls(truststore, truststorePassword, verify), principals);
+                new KafkaSecurity.Tls(truststore, truststorePassword, verify), principals, gatewayPrincipals);
+    }
+
+    /** One principal's block (a role's or a gateway's), every problem recorded; null when its user is unusable. */
+    private static KafkaSecurity.Principal readPrincipal(Node p, KafkaSecurity.Protocol protocol, String passwordEnv,
+                                                         String kind, Map<String, String> userOf, String key) {
+        boolean sasl = protocol.sasl();
+        boolean tls = protocol.tls();
+        String user = p.require("username") ? p.string("username", null) : null;
+        if (user != null && (user.isBlank() || (sasl && !user.matches("[A-Za-z0-9._@=-]+")))) {
+            p.error("username", user + " (expected: a user name of letters, digits, '.', '_', '@', '=' or '-')");
+            user = null;
+        }
+        Path passwordFile = path(p, "passwordFile");
+        Path keystore = path(p, "keystore");
+        Path keystorePassword = path(p, "keystorePasswordFile");
+        Path keyPassword = path(p, "keyPasswordFile");
+        p.finish();
+        if (sasl && passwordFile == null) {
+            p.error("passwordFile", "missing (expected: a file holding this user's password; " + passwordEnv
+                    + ", when set, is used instead)");
+        }
+        if (!sasl && passwordFile != null) {
+            p.error("passwordFile", passwordFile + " (expected: none when protocol is " + protocol
+                    + "; a password is for SASL_PLAINTEXT or SASL_SSL)");
+        }
+        if (protocol == KafkaSecurity.Protocol.SSL && keystore == null) {
+            p.error("keystore", "missing (expected: this " + kind + "'s client certificate and key when protocol is SSL)");
+        }
+        if (!tls && keystore != null) {
+            p.error("keystore", keystore + " (expected: none when protocol is " + protocol + ")");
+        }
+        storeChecks(p, "keystore", keystore, keystorePassword, "keystorePasswordFile");
+        if (user == null) {
+            return null;
+        }
+        String other = userOf.putIfAbsent(user, key);
+        if (other != null) {
+            p.error("username", user + " (expected: a user no other role or gateway has; " + other
+                    + " has it, and the ACLs tell them apart by user)");
+        }
+        return new KafkaSecurity.Principal(user, passwordFile, keystore, keystorePassword, keyPassword);
     }
 
     private static void storeChecks(Node n, String key, Path store, Path passwordFile, String passwordKey) {
@@ -206,6 +236,17 @@ final class KafkaSection {
         }
     }
 
+    /** Across sections: every gateway under {@code kafka.security.principals.gateways} is a configured one. */
+    static void across(KafkaConfig kafka, List<GatewayConfig> gateways, Node root) {
+        List<String> ids = gateways.stream().map(GatewayConfig::id).toList();
+        for (String id : kafka.security().gatewayPrincipals().keySet()) {
+            if (!ids.contains(id)) {
+                root.error("kafka.security.principals.gateways." + Node.shown(id), "not a configured gateway (expected: one of "
+                        + String.join(", ", ids) + Node.suggestion(id, ids) + ")");
+            }
+        }
+    }
+
     /** The tree: bootstrap (when given), prefix, properties and the security block (when enabled). */
     static Map<String, Object> write(KafkaConfig k) {
         Map<String, Object> kafka = Sections.write(k, KEYS);
@@ -224,15 +265,12 @@ final class KafkaSection {
             }
             Map<String, Object> principals = new LinkedHashMap<>();
             for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
-                sec.principal(role).ifPresent(who -> {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("username", who.username());
-                    Sections.put(m, "passwordFile", str(who.passwordFile()));
-                    Sections.put(m, "keystore", str(who.keystore()));
-                    Sections.put(m, "keystorePasswordFile", str(who.keystorePasswordFile()));
-                    Sections.put(m, "keyPasswordFile", str(who.keyPasswordFile()));
-                    principals.put(role.key(), m);
-                });
+                sec.principal(role).ifPresent(who -> principals.put(role.key(), principalTree(who)));
+            }
+            if (!sec.gatewayPrincipals().isEmpty()) {
+                Map<String, Object> gateways = new LinkedHashMap<>();
+                sec.gatewayPrincipals().forEach((id, who) -> gateways.put(id, principalTree(who)));
+                principals.put("gateways", gateways);
             }
             security.put("principals", principals);
             kafka.put("security", security);
@@ -242,6 +280,16 @@ final class KafkaSection {
 
     static void check(KafkaConfig k, String path, List<String> errors) {
         Sections.check(k, path, KEYS, errors);
+    }
+
+    private static Map<String, Object> principalTree(KafkaSecurity.Principal who) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("username", who.username());
+        Sections.put(m, "passwordFile", str(who.passwordFile()));
+        Sections.put(m, "keystore", str(who.keystore()));
+        Sections.put(m, "keystorePasswordFile", str(who.keystorePasswordFile()));
+        Sections.put(m, "keyPasswordFile", str(who.keyPasswordFile()));
+        return m;
     }
 
     private static String str(Path p) {

@@ -8,11 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -28,14 +30,28 @@ import java.util.function.UnaryOperator;
  * plaintext or TLS, or TLS client certificates ({@code SSL}); TLS stores may be PEM, JKS or PKCS12
  * files, the type taken from the file name.
  *
+ * <p>Gateways of their own: a gateway listed under {@code principals.gateways} connects as its own
+ * principal and writes its statistics to a topic of its own, {@code <prefix>stats.<id>}, which the
+ * ACLs let only that principal write ({@code BusAcls}); Kafka's ACLs cannot restrict a record's
+ * key, so a topic per gateway is how the broker itself keeps one gateway from reporting in
+ * another's name. The GRM takes a listed gateway's statistics from its own topic only, and only
+ * records that name it. Gateways not listed share the {@code gateway} role and the shared topic.
+ *
  * <p>Immutable and thread-safe; {@link #NONE} is the unsecured default.
  *
- * @param protocol   PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL
- * @param mechanism  SCRAM-SHA-256 or SCRAM-SHA-512 (used by the SASL protocols)
- * @param tls        the trust store and hostname checking (used by SSL and SASL_SSL)
- * @param principals who each role is; empty for PLAINTEXT
+ * @param protocol          PLAINTEXT, SASL_PLAINTEXT, SASL_SSL or SSL
+ * @param mechanism         SCRAM-SHA-256 or SCRAM-SHA-512 (used by the SASL protocols)
+ * @param tls               the trust store and hostname checking (used by SSL and SASL_SSL)
+ * @param principals        who each role is; empty for PLAINTEXT
+ * @param gatewayPrincipals gateways with a principal (and a statistics topic) of their own, by gateway id
  */
-public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map<Role, Principal> principals) {
+public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map<Role, Principal> principals,
+                            Map<String, Principal> gatewayPrincipals) {
+
+    /** Every gateway as the one {@code gateway} role. */
+    public KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map<Role, Principal> principals) {
+        this(protocol, mechanism, tls, principals, Map.of());
+    }
 
     /** {@code kafka.security.protocol}: Kafka's {@code security.protocol}, written as Kafka writes it. */
     public enum Protocol implements Choice {
@@ -152,6 +168,19 @@ public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map
         requireNonNull(tls, "tls");
         requireNonNull(principals, "principals");
         principals = principals.isEmpty() ? Map.of() : Map.copyOf(new EnumMap<>(principals));
+        requireNonNull(gatewayPrincipals, "gatewayPrincipals");
+        gatewayPrincipals = Collections.unmodifiableMap(new TreeMap<>(gatewayPrincipals));
+    }
+
+    /** Whether gateway {@code id} has a principal and a statistics topic of its own (secured installations only). */
+    public boolean ownStats(String gatewayId) {
+        return enabled() && gatewayPrincipals.containsKey(gatewayId);
+    }
+
+    /** The principal gateway {@code id} connects as: its own, or the {@code gateway} role's. */
+    public Optional<Principal> gatewayPrincipal(String gatewayId) {
+        Principal own = gatewayPrincipals.get(gatewayId);
+        return own != null ? Optional.of(own) : principal(Role.GATEWAY);
     }
 
     /** True unless the protocol is PLAINTEXT: each process then connects as its own principal. */
@@ -180,20 +209,29 @@ public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map
      *                                  or a password cannot be read
      */
     public Map<String, String> clientProperties(Role role, UnaryOperator<String> env) {
+        return clientProperties(role, null, env);
+    }
+
+    /**
+     * As {@link #clientProperties(Role, UnaryOperator)}; for {@link Role#GATEWAY} with
+     * {@code gatewayId} listed under {@code principals.gateways}, as that gateway's own principal.
+     */
+    public Map<String, String> clientProperties(Role role, String gatewayId, UnaryOperator<String> env) {
         requireNonNull(role, "role");
         requireNonNull(env, "env");
         Map<String, String> p = new LinkedHashMap<>();
         if (!enabled()) {
             return p;
         }
-        String at = "kafka.security.principals." + role.key();
-        Principal who = principal(role).orElseThrow(() -> new IllegalArgumentException(at
+        boolean own = role == Role.GATEWAY && gatewayId != null && gatewayPrincipals.containsKey(gatewayId);
+        String at = own ? "kafka.security.principals.gateways." + gatewayId : "kafka.security.principals." + role.key();
+        Principal who = own ? gatewayPrincipals.get(gatewayId) : principal(role).orElseThrow(() -> new IllegalArgumentException(at
                 + ": missing (expected: the user this " + role.key() + " connects as, since kafka.security.protocol is "
                 + protocol + ")"));
         p.put("security.protocol", protocol.wireName());
         if (sasl()) {
             p.put("sasl.mechanism", mechanism.wireName());
-            p.put("sasl.jaas.config", jaas(who.username(), password(role, env)));
+            p.put("sasl.jaas.config", jaas(who.username(), own ? password(who, at, role, env) : password(role, env)));
         }
         if (tlsEnabled()) {
             if (tls.truststore() != null) {
@@ -232,6 +270,27 @@ public record KafkaSecurity(Protocol protocol, Mechanism mechanism, Tls tls, Map
         String at = "kafka.security.principals." + role.key();
         Principal who = principal(role).orElseThrow(() -> new IllegalArgumentException(at
                 + ": missing (expected: the user this " + role.key() + " connects as)"));
+        return password(who, at, role, env);
+    }
+
+    /**
+     * The SASL password of gateway {@code gatewayId}'s own principal, from its password file (for
+     * whoever sets up the broker's users; the gateway itself also honours
+     * {@code ARBITER_KAFKA_GATEWAY_PASSWORD}).
+     *
+     * @throws IllegalArgumentException naming the configuration path when the gateway has no principal of its own
+     *                                  or no readable password
+     */
+    public String gatewayPassword(String gatewayId) {
+        String at = "kafka.security.principals.gateways." + gatewayId;
+        Principal who = gatewayPrincipals.get(gatewayId);
+        if (who == null) {
+            throw new IllegalArgumentException(at + ": missing (expected: a gateway with a principal of its own)");
+        }
+        return readSecret(who.passwordFile(), at + ".passwordFile", null);
+    }
+
+    private static String password(Principal who, String at, Role role, UnaryOperator<String> env) {
         String fromEnv = env.apply(role.passwordEnv());
         if (fromEnv != null && !fromEnv.isEmpty()) {
             return fromEnv;

@@ -87,14 +87,62 @@ final class KafkaSecurityConfigTest {
                                 + "keystore, keystorePasswordFile, keyPasswordFile)",
                         "kafka.security.principals.gateway.passwordFile: missing (expected: a file holding this user's "
                                 + "password; ARBITER_KAFKA_GATEWAY_PASSWORD, when set, is used instead)",
-                        "kafka.security.principals.gateway.username: arbiter (expected: a user no other role has; grm has it, "
-                                + "and the ACLs tell roles apart by user)",
+                        "kafka.security.principals.gateway.username: arbiter (expected: a user no other role or gateway has; "
+                                + "grm has it, and the ACLs tell them apart by user)",
                         "kafka.security.principals.console: missing (expected: the user the console connects as; every role "
                                 + "has its own so the broker's ACLs can tell them apart)",
-                        "kafka.security.principals.consol: unknown key (expected: one of grm, gateway, console, admin; "
-                                + "did you mean 'console'?)",
+                        "kafka.security.principals.consol: unknown key (expected: one of grm, gateway, console, admin, "
+                                + "gateways; did you mean 'console'?)",
                         "kafka.properties.sasl.jaas.config: x (expected: not set when kafka.security is given; "
                                 + "kafka.security sets it per role)"));
+    }
+
+    static final String OWN = SCRAM.replace("servers: [{id: s1, url: \"http://127.0.0.1:9001\"}]\n",
+            "servers: [{id: s1, url: \"http://127.0.0.1:9001\"}]\ngateways: [{id: g1, port: 0}, {id: g2, port: 0}]\n")
+            + """
+                  gateways:
+                    g1: {username: arbiter-g1, passwordFile: /etc/arbiter/g1.password}
+            """;
+
+    @Test
+    void aGatewayOfItsOwn_hasItsPrincipalAndStatsTopic_theOthersShareTheRole_andTheWriterRoundTrips() {
+        ClusterConfig c = ConfigLoader.parse(OWN);
+        KafkaSecurity s = c.kafka().security();
+        assertThat(s.gatewayPrincipals()).containsOnlyKeys("g1");
+        assertThat(s.ownStats("g1")).isTrue();
+        assertThat(s.ownStats("g2")).isFalse();
+        assertThat(s.gatewayPrincipal("g1").orElseThrow().username()).isEqualTo("arbiter-g1");
+        assertThat(s.gatewayPrincipal("g2").orElseThrow().username()).isEqualTo("arbiter-gateway");
+        assertThat(c.kafka().statsTopicOf("g1")).isEqualTo("arbiter.stats.g1");
+        assertThat(c.kafka().statsTopicOf("g2")).isEqualTo("arbiter.stats");
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
+    }
+
+    @Test
+    void aGatewayOfItsOwn_logsInAsItself_withItsOwnPasswordFile(@TempDir Path tmp) throws Exception {
+        Path pw = Files.writeString(tmp.resolve("g1.password"), "g1-secret\n");
+        KafkaSecurity s = ConfigLoader.parse(OWN.replace("/etc/arbiter/g1.password", pw.toString())).kafka().security();
+        assertThat(s.clientProperties(Role.GATEWAY, "g1", k -> null).get("sasl.jaas.config"))
+                .contains("username=\"arbiter-g1\"").contains("password=\"g1-secret\"");
+        assertThat(s.gatewayPassword("g1")).isEqualTo("g1-secret");
+        assertThatThrownBy(() -> s.clientProperties(Role.GATEWAY, "g2", k -> null))
+                .hasMessageContaining("kafka.security.principals.gateway.passwordFile");
+    }
+
+    @Test
+    void aGatewayOfItsOwn_mustBeConfigured_andHaveAUserNoOneElseHas() {
+        String yaml = OWN + """
+                        g3: {username: arbiter-gateway, passwordFile: /p}
+                        "g 4": {username: x, passwordFile: /p}
+                """;
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml)).isInstanceOfSatisfying(ConfigException.class, e ->
+                assertThat(e.errors()).containsExactlyInAnyOrder(
+                        "kafka.security.principals.gateways.g3.username: arbiter-gateway (expected: a user no other role "
+                                + "or gateway has; gateway has it, and the ACLs tell them apart by user)",
+                        "kafka.security.principals.gateways.g 4: (expected: a gateway id of letters, digits, '.', '_' or '-', "
+                                + "as in gateways[].id)",
+                        "kafka.security.principals.gateways.g3: not a configured gateway (expected: one of g1, g2; "
+                                + "did you mean 'g1'?)"));
     }
 
     @Test

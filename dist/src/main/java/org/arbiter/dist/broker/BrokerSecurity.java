@@ -14,8 +14,8 @@ public final class BrokerSecurity {
     }
 
     /**
-     * The users of a {@code kafka.security} configuration (every role's principal, passwords read
-     * now) with the admin as super user.
+     * The users of a {@code kafka.security} configuration (every role's principal and every gateway's
+     * own, passwords read now) with the admin as super user.
      *
      * @throws IllegalArgumentException when the protocol is not SASL_PLAINTEXT (the embedded broker
      *                                  serves no TLS), or a password cannot be read (naming its path)
@@ -29,6 +29,8 @@ public final class BrokerSecurity {
         for (KafkaSecurity.Role role : KafkaSecurity.Role.values()) {
             sec.principal(role).ifPresent(p -> users.put(p.username(), sec.password(role, env)));
         }
+        // gateways of their own: each its own user, its password from its own file
+        sec.gatewayPrincipals().forEach((id, p) -> users.put(p.username(), sec.gatewayPassword(id)));
         Set<String> supers = sec.principal(KafkaSecurity.Role.ADMIN).map(p -> Set.of(p.username())).orElse(Set.of());
         return new EmbeddedKafka.Security(sec.mechanism().wireName(), users, supers);
     }

@@ -38,7 +38,6 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaConfig;
-import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.netty.NetTransport;
@@ -299,7 +298,7 @@ public final class Gateway implements AutoCloseable {
     private void connect(KafkaConfig kafka) {
         while (!closed && bus == null) {
             try {
-                KafkaBus b = KafkaBus.connect(kafka, KafkaSecurity.Role.GATEWAY, "gateway-" + id, metrics.registry());
+                KafkaBus b = KafkaBus.connectGateway(kafka, id, "gateway-" + id, metrics.registry());
                 b.subscribe(b.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING,
                         follower::accept);
                 bus = b;
@@ -324,7 +323,7 @@ public final class Gateway implements AutoCloseable {
         }
         try {
             GatewayStats s = plane.snapshot().get(5, TimeUnit.SECONDS);
-            Publisher p = b.publisher(b.topics().stats());
+            Publisher p = b.publisher(b.config().statsTopicOf(id));
             p.publish(s);
         } catch (Exception e) {
             LOG.warn("gateway {}: cannot publish stats: {}", id, e.toString());

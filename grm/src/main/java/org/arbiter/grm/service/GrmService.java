@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,6 +15,8 @@ import java.util.function.Function;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.bus.Refusals;
+import org.arbiter.common.bus.StatsTopics;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
@@ -118,15 +121,30 @@ public final class GrmService implements AutoCloseable {
         metrics.registerMBean("type=Grm,id=" + id, GrmMBean.class, meters.view(id, this::isLeader,
                 () -> election == null ? 0 : election.changes(), power.actuatorName(), allocationRefusals, powerRefusals));
         var t = bus.topics();
-        subscriptions = List.of(
+        List<Bus.Subscription> subs = new ArrayList<>(List.of(
                 bus.subscribe(t.allocation(), Allocation.class, Bus.Start.BEGINNING,
                         (k, a) -> onControlThread(now -> core.allocationSeen(a, now))),
                 bus.subscribe(t.overrides(), OperatorOverride.class, Bus.Start.BEGINNING,
                         (k, o) -> onControlThread(now -> core.override(k, o, now))),
                 bus.subscribe(t.power(), PowerOrder.class, Bus.Start.BEGINNING,
-                        (k, o) -> onControlThread(now -> core.powerOrderSeen(o, now))),
-                bus.subscribe(t.stats(), GatewayStats.class, Bus.Start.END,
-                        (k, s) -> onControlThread(now -> s == null ? List.of() : core.stats(s, now))));
+                        (k, o) -> onControlThread(now -> core.powerOrderSeen(o, now)))));
+        // the shared statistics topic, and the own topic of each gateway with a principal of its own
+        KafkaSecurity security = config.kafka().security();
+        for (String topic : StatsTopics.topics(t, security)) {
+            subs.add(bus.subscribe(topic, GatewayStats.class, Bus.Start.END, (k, s) -> onControlThread(now -> {
+                if (s == null) {
+                    return List.of();
+                }
+                String refusal = StatsTopics.refusal(t, security, topic, s);
+                if (refusal != null) {
+                    meters.ignoredStats.increment();
+                    statsRefusals.refuse(refusal, "statistics from " + s.gateway() + " on " + topic + " skipped");
+                    return List.of();
+                }
+                return core.stats(s, now);
+            })));
+        }
+        subscriptions = List.copyOf(subs);
         election = bus.joinElection(t.grmGroup(), id, leading -> {
             meters.leaderChanges.increment();
             LOG.info("GRM {} is {}", id, leading ? "now the leader" : "no longer the leader");

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.InMemoryBus;
+import org.arbiter.common.bus.StatsTopics;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.ServerConfig;
@@ -143,5 +144,63 @@ final class GrmServiceTest {
                 .filteredOn(x -> x.startsWith("mem-b")).hasSizeLessThanOrEqualTo(1);
         assertThat(bus.malformed()).isZero();
         assertThat(bus.handlerErrors()).isZero();
+    }
+
+    /**
+     * A gateway with a Kafka principal of its own (here g1) is read from its own statistics topic
+     * only: its record there is taken; one there naming g2, and one on the shared topic naming g1, are
+     * refused and counted by reason; g2 (no principal of its own) is read from the shared topic.
+     */
+    @Test
+    void aGatewayOfItsOwn_isReadFromItsOwnTopicOnly_andForgeriesAreCountedByReason() {
+        ClusterConfig config = ConfigLoader.parse("""
+                classes:
+                  - {name: basic, target: 1s, default: true}
+                servers:
+                  - {id: s1, url: "http://127.0.0.1:9001", concurrency: 4}
+                gateways:
+                  - {id: g1, port: 0}
+                  - {id: g2, port: 0}
+                control: {period: 100ms, reportPeriod: 100ms, statsWindow: 1s}
+                kafka:
+                  topicPrefix: "t."
+                  security:
+                    principals:
+                      grm:     {username: u-grm, passwordFile: /p}
+                      gateway: {username: u-gateway, passwordFile: /p}
+                      console: {username: u-console, passwordFile: /p}
+                      gateways:
+                        g1: {username: u-g1, passwordFile: /p}
+                """);
+        ProcessMetrics m = ProcessMetrics.create("grm", "own");
+        closing.add(0, m);
+        closing.add(0, GrmService.start("own", config, bus, Clock.systemUTC(), new GrmStep(config, "own", System::nanoTime),
+                m, new Recording("own", actuated)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> m.registry().find("arbiter.bus.refused").counters().isEmpty()
+                && bus.published(bus.topics().allocation(), Allocation.class).stream().anyMatch(a -> a.gateway().equals("g2")));
+        bus.publisher("t.stats.g1").publish(report("g1"));
+        bus.publisher("t.stats.g1").publish(report("g2"));
+        bus.publisher("t.stats").publish(report("g1"));
+        bus.publisher("t.stats").publish(report("g2"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> refused(m, StatsTopics.OTHER_GATEWAY) == 1
+                && refused(m, StatsTopics.NOT_OWN_TOPIC) == 1);
+        // exactly one each: g1's record on its own topic and g2's on the shared one were not refused by the rule
+        bus.publisher("t.stats.g1").publish(report("g1"));
+        bus.publisher("t.stats").publish(report("g2"));
+        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10)).until(() -> true);
+        assertThat(refused(m, StatsTopics.OTHER_GATEWAY)).isEqualTo(1);
+        assertThat(refused(m, StatsTopics.NOT_OWN_TOPIC)).isEqualTo(1);
+    }
+
+    private static GatewayStats report(String gateway) {
+        return new GatewayStats(1, Instant.now(), gateway, 1, 0,
+                Map.of("basic", new GatewayStats.ClassStats(3, 3, 0.1, 0, 0.1, 0.1, 0, 0, 0, 4, Map.of(),
+                        GatewayStats.PeriodCounters.EMPTY)),
+                Map.of("s1", new GatewayStats.ServerStats(0, 4, 3, 0.1, 0.3, 0, true)));
+    }
+
+    private static long refused(ProcessMetrics m, String reason) {
+        var c = m.registry().find("arbiter.bus.refused").tags("topic", "t.stats", "reason", reason).counter();
+        return c == null ? 0 : Math.round(c.count());
     }
 }

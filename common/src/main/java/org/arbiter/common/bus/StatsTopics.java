@@ -1,0 +1,74 @@
+package org.arbiter.common.bus;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.KafkaSecurity;
+import org.arbiter.common.message.GatewayStats;
+
+/**
+ * Where gateways' statistics are read from, and which records a reader takes: the one rule the GRM
+ * and the console share.
+ *
+ * <p>A gateway with a Kafka principal of its own ({@code kafka.security.principals.gateways}) writes
+ * to {@code <prefix>stats.<id>}, which the broker's ACLs let only it write; the others share
+ * {@code <prefix>stats}. So a record is taken only from where its gateway may write: on a gateway's
+ * own topic only if it names that gateway ({@link #OTHER_GATEWAY} otherwise: a record there naming
+ * another was not written by that other), on the shared topic only if its gateway has no topic of
+ * its own ({@link #NOT_OWN_TOPIC} otherwise: any gateway on the shared principal could have written
+ * it).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class StatsTopics {
+
+    /** Refusal reason: a record on gateway g's own topic that names another gateway. */
+    public static final String OTHER_GATEWAY = "other-gateway";
+    /** Refusal reason: a record on the shared topic for a gateway that has a topic of its own. */
+    public static final String NOT_OWN_TOPIC = "not-own-topic";
+
+    private StatsTopics() {
+    }
+
+    /** The topics to read statistics from: the shared one, then each gateway's own (sorted by gateway). */
+    public static List<String> topics(Topics t, KafkaSecurity security) {
+        requireNonNull(t, "t");
+        requireNonNull(security, "security");
+        List<String> out = new ArrayList<>();
+        out.add(t.stats());
+        if (security.enabled()) {
+            security.gatewayPrincipals().keySet().forEach(g -> out.add(t.statsOf(g)));
+        }
+        return List.copyOf(out);
+    }
+
+    /** As {@link #topics(Topics, KafkaSecurity)} for a configuration's own prefix. */
+    public static List<String> topics(KafkaConfig kafka) {
+        return topics(new Topics(kafka.topicPrefix()), kafka.security());
+    }
+
+    /**
+     * Why {@code stats}, read on {@code topic}, is not taken; null when it is.
+     *
+     * @throws IllegalArgumentException when {@code topic} is not one of {@link #topics}
+     */
+    public static String refusal(Topics t, KafkaSecurity security, String topic, GatewayStats stats) {
+        requireNonNull(stats, "stats");
+        if (topic.equals(t.stats())) {
+            return security.ownStats(stats.gateway()) ? NOT_OWN_TOPIC : null;
+        }
+        for (String g : security.gatewayPrincipals().keySet()) {
+            if (topic.equals(t.statsOf(g))) {
+                return stats.gateway().equals(g) ? null : OTHER_GATEWAY;
+            }
+        }
+        throw new IllegalArgumentException("topic: " + topic + " (expected: one of " + topics(t, security) + ")");
+    }
+
+    /** As {@link #refusal(Topics, KafkaSecurity, String, GatewayStats)} for a configuration's own prefix. */
+    public static String refusal(KafkaConfig kafka, String topic, GatewayStats stats) {
+        return refusal(new Topics(kafka.topicPrefix()), kafka.security(), topic, stats);
+    }
+}
