@@ -109,7 +109,7 @@ public final class Demo implements AutoCloseable {
         log.printf("demo: %s s, time scale %s (1 s of the paper = %s ms); output in %s%n",
                 plan.durationSeconds(), plan.timeScale(), plan.timeScale() * 1000, out.toAbsolutePath());
         Path kafkaDir = Files.createTempDirectory("arbiter-demo-kafka");
-        KafkaSecurity security = secure ? DemoSecurity.create(out.resolve("secrets")) : KafkaSecurity.NONE;
+        KafkaSecurity security = secure ? DemoSecurity.create(out.resolve("secrets"), DemoPlan.GATEWAYS) : KafkaSecurity.NONE;
         EmbeddedKafka kafka = EmbeddedKafka.start(kafkaDir, 0, 0,
                 secure ? BrokerSecurity.of(security, System::getenv) : null);
         bootstrap = kafka.bootstrap();
@@ -118,7 +118,8 @@ public final class Demo implements AutoCloseable {
             deleteRecursively(kafkaDir);
         });
         log.printf("demo: kafka ready on %s%s%n", kafka.bootstrap(), secure ? " (secured: SASL_PLAINTEXT "
-                + security.mechanism() + ", StandardAuthorizer; users " + security.principals().values().stream()
+                + security.mechanism() + ", StandardAuthorizer; users " + java.util.stream.Stream.concat(
+                        security.principals().values().stream(), security.gatewayPrincipals().values().stream())
                 .map(KafkaSecurity.Principal::username).sorted().toList() + ", passwords in "
                 + out.resolve("secrets").toAbsolutePath() + ")" : "");
 
@@ -154,7 +155,7 @@ public final class Demo implements AutoCloseable {
             cluster = cluster.withKafka(cluster.kafka().withSecurity(security));
             BusAcls.Applied acls = BusAcls.apply(kafka.superUserProperties(), cluster.kafka());
             log.printf("demo: %d ACL bindings applied (only demo-grm writes allocation, power, decisions; "
-                    + "demo-gateway writes stats; demo-console writes overrides); see 'arbiter kafka acls --config %s'%n",
+                    + "demo-gateway-<id> writes stats.<id>; demo-console writes overrides); see 'arbiter kafka acls --config %s'%n",
                     acls.bindings(), out.resolve("cluster.yaml"));
         }
         Files.writeString(out.resolve("cluster.yaml"), ConfigWriter.toYaml(cluster));

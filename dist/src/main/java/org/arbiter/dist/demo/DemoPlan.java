@@ -27,6 +27,9 @@ import org.arbiter.sim.experiment.PaperPhase;
  */
 public record DemoPlan(double durationSeconds, double timeScale) {
 
+    /** The demo's gateways, in order. */
+    static final java.util.List<String> GATEWAYS = java.util.List.of("g1", "g2");
+
     /** One phase: its name and clients per class. */
     public record Phase(String name, int premium, int basic) {
     }
@@ -86,8 +89,8 @@ public record DemoPlan(double durationSeconds, double timeScale) {
         }
         List<ConsoleConfig.User> users = adminPasswordHash == null ? List.of()
                 : List.of(new ConsoleConfig.User("admin", adminPasswordHash, ConsoleConfig.Role.ADMIN));
-        return b.addGateway(GatewayConfig.builder("g1").port(gatewayPorts[0]).adminPort(gatewayPorts[1]).build())
-                .addGateway(GatewayConfig.builder("g2").port(gatewayPorts[2]).adminPort(gatewayPorts[3]).build())
+        return b.addGateway(GatewayConfig.builder(GATEWAYS.get(0)).port(gatewayPorts[0]).adminPort(gatewayPorts[1]).build())
+                .addGateway(GatewayConfig.builder(GATEWAYS.get(1)).port(gatewayPorts[2]).adminPort(gatewayPorts[3]).build())
                 .dispatch(DispatchConfig.builder().scheduler(DispatchConfig.Scheduler.WRR)
                         .balancer(DispatchConfig.Balancer.LEAST_OUTSTANDING).backendTimeoutSeconds(scaled(60)).build())
                 .control(ControlConfig.builder().periodSeconds(scaled(5)).reportPeriodSeconds(scaled(5))

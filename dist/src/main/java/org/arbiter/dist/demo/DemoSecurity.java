@@ -11,7 +11,9 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -22,14 +24,16 @@ import org.arbiter.common.config.KafkaSecurity.Role;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.runtime.files.SecretFiles;
 import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
 
 /**
- * {@code demo --secure}: one principal per role with a fresh random password in an owner-only
- * file, and, once everything runs, a check that the broker refuses what a role may not write.
+ * {@code demo --secure}: one principal per role and one per gateway (each gateway writes a
+ * statistics topic of its own), each with a fresh random password in an owner-only file, and,
+ * once everything runs, a check that the broker refuses what a principal may not write.
  *
  * <p>Stateless; not for concurrent use on one directory.
  */
@@ -38,19 +42,32 @@ final class DemoSecurity {
     private DemoSecurity() {
     }
 
-    /** Writes {@code dir/<role>.password} for every role and returns the matching {@code kafka.security}. */
-    static KafkaSecurity create(Path dir) throws IOException {
+    /**
+     * Writes {@code dir/<role>.password} for every role and {@code dir/gateway-<id>.password} for
+     * every gateway, and returns the matching {@code kafka.security}.
+     */
+    static KafkaSecurity create(Path dir, List<String> gateways) throws IOException {
         Files.createDirectories(dir);
         SecureRandom rnd = new SecureRandom();
         Map<Role, KafkaSecurity.Principal> principals = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
-            byte[] seed = new byte[12];
-            rnd.nextBytes(seed);
-            Path file = dir.resolve(role.key() + ".password").toAbsolutePath();
-            SecretFiles.writeOwnerOnly(file, HexFormat.of().formatHex(seed) + "\n");
-            principals.put(role, new KafkaSecurity.Principal("demo-" + role.key(), file, null, null, null));
+            principals.put(role, principal(dir, role.key(), "demo-" + role.key(), rnd));
         }
-        return new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512, KafkaSecurity.Tls.NONE, principals);
+        Map<String, KafkaSecurity.Principal> own = new TreeMap<>();
+        for (String g : gateways) {
+            own.put(g, principal(dir, "gateway-" + g, "demo-gateway-" + g, rnd));
+        }
+        return new KafkaSecurity(KafkaSecurity.Protocol.SASL_PLAINTEXT, KafkaSecurity.Mechanism.SCRAM_SHA_512,
+                KafkaSecurity.Tls.NONE, principals, own);
+    }
+
+    private static KafkaSecurity.Principal principal(Path dir, String name, String user, SecureRandom rnd)
+            throws IOException {
+        byte[] seed = new byte[12];
+        rnd.nextBytes(seed);
+        Path file = dir.resolve(name + ".password").toAbsolutePath();
+        SecretFiles.writeOwnerOnly(file, HexFormat.of().formatHex(seed) + "\n");
+        return new KafkaSecurity.Principal(user, file, null, null, null);
     }
 
     /**
@@ -75,6 +92,24 @@ final class DemoSecurity {
                     String who = cluster.kafka().security().principal(role).orElseThrow().username();
                     result.put(role.key() + " writes " + w.getKey(), outcome);
                     log.printf("demo: secured check: %s (%s) writes %s: %s%n", role.key(), who, w.getKey(), outcome);
+                }
+            }
+        }
+        // a gateway of its own writing another gateway's statistics, or the shared topic
+        List<String> own = List.copyOf(cluster.kafka().security().gatewayPrincipals().keySet());
+        if (own.size() >= 2) {
+            String g = own.get(0);
+            String other = own.get(1);
+            GatewayStats inItsName = new GatewayStats(1, now, other, 5, 0, Map.of(), Map.of());
+            try (KafkaBus bus = KafkaBus.connectGateway(cluster.kafka(), g, "demo-check-" + g, null)) {
+                for (String topic : List.of(bus.topics().statsOf(other), bus.topics().stats())) {
+                    attempts++;
+                    String outcome = attempt(bus, topic, inItsName);
+                    refused += outcome.startsWith("refused") ? 1 : 0;
+                    String who = cluster.kafka().security().gatewayPrincipal(g).orElseThrow().username();
+                    result.put("gateway " + g + " writes " + topic, outcome);
+                    log.printf("demo: secured check: gateway %s (%s) writes %s's statistics on %s: %s%n", g, who, other,
+                            topic, outcome);
                 }
             }
         }
