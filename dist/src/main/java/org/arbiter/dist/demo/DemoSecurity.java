@@ -77,8 +77,10 @@ final class DemoSecurity {
     static ObjectNode check(ClusterConfig cluster, PrintWriter log) {
         ObjectNode result = MessageCodec.mapper().createObjectNode();
         Instant now = Instant.now();
-        // Keys no gateway or server has, so that even an accepted forgery would change nothing.
-        Allocation forged = new Allocation(1, now, "forged", Long.MAX_VALUE / 2, Map.of(), Map.of(), "forger");
+        // Keys no gateway or server has, so that even an accepted forgery would change nothing; a valid
+        // record otherwise (a version past its own bound was refused by the record itself, before the
+        // broker could refuse it, and ended `demo --secure` with an exception).
+        Allocation forged = new Allocation(1, now, "forged", 1, Map.of(), Map.of(), "forger");
         PowerOrder off = new PowerOrder(1, now, "forged", ServerState.OFF, ServerState.ON, "forged", 1);
         int refused = 0;
         int attempts = 0;
