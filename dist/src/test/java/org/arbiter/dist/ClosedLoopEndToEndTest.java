@@ -31,11 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  * The product closed end to end on a real broker: two gateways, a GRM, a simserver and live load.
  * Premium's load rises to 20 clients against 20 basic ones (003 §V-B's phase B, the server
  * overloaded), with premium's target at 1 s and its utility worth three times basic's (φ = 3) so that
- * the classes must be told apart: with the GRM,
- * premium's weight rises above the configured equal share and its response time is lower than
- * under that equal allocation, held by standalone gateways on the same load. (From a lighter
- * load the `min` objective already hands premium the slack, so "rises" is measured against the
- * configured allocation, not against the previous phase.)
+ * the classes must be told apart: with the GRM, premium's weight rises above the configured equal
+ * share (asserted: the GRM's decision, read off both gateways). Its response time against that
+ * equal allocation, held by standalone gateways on the same load, is measured and printed, not
+ * asserted: two runs on real sockets one after the other compare wall-clock times, which a loaded
+ * machine moves; {@link ClosedLoopVirtualTimeTest} asserts that ordering on the same cluster and
+ * load in virtual time, over five seeds. (From a lighter load the `min` objective already hands
+ * premium the slack, so "rises" is measured against the configured allocation, not against the
+ * previous phase.)
  */
 final class ClosedLoopEndToEndTest {
 
@@ -51,38 +54,8 @@ final class ClosedLoopEndToEndTest {
         double premiumWeight;
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"));
              SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(10, SCALE, 0))) {
-            DemoPlan plan = new DemoPlan(20, SCALE);
-            int[] ports = {0, 0, 0, 0};
-            ClusterConfig demo = plan.cluster(kafka.bootstrap(), new int[] {server.port()}, new int[] {server.adminPort()},
-                    ports, 0, null);
-            ClassConfig premium = demo.classes().get(0);
-            // φ = 3: with φ = 1 the model's optimum at equal shares sits on the edge between 5 and 6
-            // premium slots, and CI twice settled at 5 for the whole phase; at φ = 3 the step to 6
-            // gains a third of the minimum. A 60 paper-second statistics window (the demo's is 30):
-            // each flow's inputs then hold ~300 requests.
-            ClusterConfig cluster = demo.toBuilder()
-                    .classes(List.of(ClassConfig.builder(premium.name(), Math.round(1000 * SCALE) / 1e3)
-                            .utility(new ClassConfig.UtilitySpec(3, 1, 1)).match(premium.match()).queue(premium.queue())
-                            .build(), demo.classes().get(1)))
-                    .control(demo.control().toBuilder().statsWindowSeconds(Math.round(60_000 * SCALE) / 1e3).build())
-                    .build();
-            assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(SCALE);
-            assertThat(cluster.classes().get(0).utility().phi()).isEqualTo(3.0);
-            assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * SCALE);
-            // Phase B was 16 s; 10 s now: the GRM's allocation settles within ~2 s of the load starting
-            // (measured: premium's weight 7 at both gateways together from 1 s on, to the end), and phase B
-            // still holds ~1 000 premium requests per run against a ~30 % gap in mean response.
-            Scenario scenario = Scenario.parse("""
-                    classes:
-                      premium: {headers: {X-Class: premium}}
-                      basic:   {headers: {X-Class: basic}}
-                    think: %1$sms
-                    timeout: 30s
-                    seed: 4
-                    phases:
-                      - {name: warm, duration: 4s, clients: {premium: 20, basic: 20}}
-                      - {name: B, duration: 10s, clients: {premium: 20, basic: 20}}
-                    """.formatted(1000 * SCALE));
+            ClusterConfig cluster = cluster(SCALE, kafka.bootstrap(), server.port(), server.adminPort());
+            Scenario scenario = scenario(SCALE);
 
             // Configured equal shares: standalone gateways, no GRM.
             try (Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults().standalone());
@@ -121,7 +94,50 @@ final class ClosedLoopEndToEndTest {
         System.out.printf("premium weight under load %.2f (equal share 5); premium response: GRM %.4f s, equal shares %.4f s%n",
                 premiumWeight, withGrm, equal);
         assertThat(premiumWeight).as("premium's weight vs its configured equal share of N = 10").isGreaterThan(5.0);
-        assertThat(withGrm).as("premium response with the GRM vs equal shares (s)").isLessThan(equal);
+    }
+
+    /**
+     * The cluster at time scale {@code scale}: the demo's two gateways and one server (N_s = 10,
+     * 10 cores, Exp(1 s) paper seconds), premium's target 1 s with φ = 3 — with φ = 1 the model's
+     * optimum at equal shares sits on the edge between 5 and 6 premium slots, and CI twice settled
+     * at 5 for the whole phase; at φ = 3 the step to 6 gains a third of the minimum — and a 60 paper-
+     * second statistics window (the demo's is 30): each flow's inputs then hold ~300 requests.
+     */
+    static ClusterConfig cluster(double scale, String bootstrap, int serverPort, int serverAdminPort) {
+        DemoPlan plan = new DemoPlan(20, scale);
+        ClusterConfig demo = plan.cluster(bootstrap, new int[] {serverPort}, new int[] {serverAdminPort},
+                new int[] {0, 0, 0, 0}, 0, null);
+        ClassConfig premium = demo.classes().get(0);
+        ClusterConfig cluster = demo.toBuilder()
+                .classes(List.of(ClassConfig.builder(premium.name(), Math.round(1000 * scale) / 1e3)
+                        .utility(new ClassConfig.UtilitySpec(3, 1, 1)).match(premium.match()).queue(premium.queue())
+                        .build(), demo.classes().get(1)))
+                .control(demo.control().toBuilder().statsWindowSeconds(Math.round(60_000 * scale) / 1e3).build())
+                .build();
+        assertThat(cluster.classes().get(0).targetSeconds()).isEqualTo(scale);
+        assertThat(cluster.classes().get(0).utility().phi()).isEqualTo(3.0);
+        assertThat(cluster.control().statsWindowSeconds()).isEqualTo(60 * scale);
+        return cluster;
+    }
+
+    /**
+     * 20 premium and 20 basic clients, think 1 paper second: 80 paper seconds of warm-up, then phase
+     * B for 200 (at 0.05: 4 s and 10 s; the GRM's allocation settles within ~2 s of the load
+     * starting — measured: premium's weight 7 at both gateways together from 1 s on, to the end —
+     * and phase B still holds ~1 000 premium requests per run).
+     */
+    static Scenario scenario(double scale) {
+        return Scenario.parse("""
+                classes:
+                  premium: {headers: {X-Class: premium}}
+                  basic:   {headers: {X-Class: basic}}
+                think: %1$sms
+                timeout: 30s
+                seed: 4
+                phases:
+                  - {name: warm, duration: %2$ss, clients: {premium: 20, basic: 20}}
+                  - {name: B, duration: %3$ss, clients: {premium: 20, basic: 20}}
+                """.formatted(1000 * scale, 80 * scale, 200 * scale));
     }
 
     static List<URI> targets(Gateway g1, Gateway g2) {

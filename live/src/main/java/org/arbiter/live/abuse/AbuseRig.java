@@ -117,7 +117,13 @@ public final class AbuseRig implements AutoCloseable {
         kafka = EmbeddedKafka.start(dir.resolve("kafka-data"), Ports.free(), Ports.free(), null);
         busKafka = KafkaConfig.builder().bootstrap(kafka.bootstrap()).topicPrefix("abuse.").build();
         Path busConfig = dir.resolve("cluster-bus.yaml");
-        Files.writeString(busConfig, ConfigWriter.toYaml(busCluster()));
+        try {
+            Files.writeString(busConfig, ConfigWriter.toYaml(busCluster()));
+        } catch (IOException | RuntimeException e) {
+            kafka.close(); // its threads would keep the campaign's JVM alive
+            upgradeBackend.close();
+            throw e;
+        }
         grm = add(new ChildProcess("grm", jvm, List.of("grm", "--config", busConfig.toString(), "--id", "grm-abuse",
                 "--admin-port", Integer.toString(grmAdminPort)), "grm grm-abuse running", logs));
         gateways[3] = add(new ChildProcess(BUS, jvm, List.of("gateway", "--config", busConfig.toString(), "--id", BUS),
