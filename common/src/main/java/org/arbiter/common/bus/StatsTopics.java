@@ -32,6 +32,14 @@ public final class StatsTopics {
     private StatsTopics() {
     }
 
+    /**
+     * The topic gateway {@code gatewayId} writes its statistics to: {@code <prefix>stats.<id>} when it
+     * has a principal of its own, else the shared {@code <prefix>stats}.
+     */
+    public static String topicOf(Topics t, KafkaSecurity security, String gatewayId) {
+        return security.ownStats(gatewayId) ? t.statsOf(gatewayId) : t.stats();
+    }
+
     /** The topics to read statistics from: the shared one, then each gateway's own (sorted by gateway). */
     public static List<String> topics(Topics t, KafkaSecurity security) {
         requireNonNull(t, "t");

@@ -34,16 +34,6 @@ public record KafkaConfig(String bootstrap, String topicPrefix, Map<String, Stri
         return new KafkaConfig(newBootstrap, topicPrefix, properties, security);
     }
 
-    /**
-     * The topic gateway {@code gatewayId} writes its statistics to, and the GRM and the console read
-     * them from: {@code <prefix>stats.<id>} when it has a principal of its own
-     * ({@code kafka.security.principals.gateways}), else the shared {@code <prefix>stats}.
-     */
-    public String statsTopicOf(String gatewayId) {
-        org.arbiter.common.bus.Topics t = new org.arbiter.common.bus.Topics(topicPrefix);
-        return security.ownStats(gatewayId) ? t.statsOf(gatewayId) : t.stats();
-    }
-
     /** A copy with other security settings. */
     public KafkaConfig withSecurity(KafkaSecurity newSecurity) {
         return new KafkaConfig(bootstrap, topicPrefix, properties, newSecurity);

@@ -40,6 +40,13 @@ final class StatsTopicsTest {
     }
 
     @Test
+    void aGatewayOfItsOwnWritesItsOwnTopic_theOthersTheSharedOne() {
+        Topics t = new Topics("p.");
+        assertThat(StatsTopics.topicOf(t, OWN.security(), "g1")).isEqualTo("p.stats.g1");
+        assertThat(StatsTopics.topicOf(t, OWN.security(), "g3")).isEqualTo("p.stats");
+    }
+
+    @Test
     void aRecordIsTakenOnlyFromWhereItsGatewayMayWrite() {
         assertThat(StatsTopics.refusal(OWN, "p.stats.g1", from("g1"))).isNull();
         assertThat(StatsTopics.refusal(OWN, "p.stats.g1", from("g2"))).isEqualTo(StatsTopics.OTHER_GATEWAY);

@@ -113,8 +113,6 @@ final class KafkaSecurityConfigTest {
         assertThat(s.ownStats("g2")).isFalse();
         assertThat(s.gatewayPrincipal("g1").orElseThrow().username()).isEqualTo("arbiter-g1");
         assertThat(s.gatewayPrincipal("g2").orElseThrow().username()).isEqualTo("arbiter-gateway");
-        assertThat(c.kafka().statsTopicOf("g1")).isEqualTo("arbiter.stats.g1");
-        assertThat(c.kafka().statsTopicOf("g2")).isEqualTo("arbiter.stats");
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c))).isEqualTo(c);
     }
 

@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.bus.Publisher;
+import org.arbiter.common.bus.StatsTopics;
 import org.arbiter.common.bus.Refusals;
 import org.arbiter.bus.Subscriber;
 import org.arbiter.common.bus.Topics;
@@ -323,7 +324,7 @@ public final class Gateway implements AutoCloseable {
         }
         try {
             GatewayStats s = plane.snapshot().get(5, TimeUnit.SECONDS);
-            Publisher p = b.publisher(b.config().statsTopicOf(id));
+            Publisher p = b.publisher(StatsTopics.topicOf(b.topics(), b.config().security(), id));
             p.publish(s);
         } catch (Exception e) {
             LOG.warn("gateway {}: cannot publish stats: {}", id, e.toString());
