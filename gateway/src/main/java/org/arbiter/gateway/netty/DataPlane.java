@@ -244,21 +244,24 @@ public final class DataPlane {
     /** A complete request arrived on a client connection (on its loop): to the core, or answered 503. */
     void submit(Attempt a) {
         listener.arrival(a.className);
-        if (drain.draining()) {
-            drain.arrived();
-            if (drain.forced()) {
-                drain.refused();
-                a.front.answer(a, Answers.unavailable(a.className, DRAINING, 1));
-                return;
-            }
-        }
         LockedCore.Released r = null;
         boolean accepted = false;
         boolean tunnelsFull = false;
+        boolean draining = false;
         locked.lock();
         try {
-            tunnelsFull = a.upgrade != null && !a.holdTunnel(tunnelBudget, slotsLocked());
-            if (!tunnelsFull) {
+            // Under the core's lock, as the drain's begin and its look at the holdings are: otherwise a
+            // drain could finish between this request's arrival and its offer, and report it as never
+            // served (a clean-clone run: held 2, arrived 1, served 2).
+            if (drain.draining()) {
+                drain.arrived();
+                if (drain.forced()) {
+                    drain.refused();
+                    draining = true;
+                }
+            }
+            tunnelsFull = !draining && a.upgrade != null && !a.holdTunnel(tunnelBudget, slotsLocked());
+            if (!draining && !tunnelsFull) {
                 Ticket<Attempt> t = core.offer(a, a.className, a.arrivalNanos);
                 a.offered(t);
                 accepted = t.accepted();
@@ -268,6 +271,10 @@ public final class DataPlane {
             }
         } finally {
             locked.unlock();
+        }
+        if (draining) {
+            a.front.answer(a, Answers.unavailable(a.className, DRAINING, 1));
+            return;
         }
         if (tunnelsFull) {
             // not offered to the core: no queue place, no drop in its statistics (like a drain's refusal)

@@ -55,7 +55,14 @@ final class Drainer {
             }
             this.clients = clients;
             done = f;
-            drain.begin(DataPlane.now(), deadlineNanos, this::held);
+            // under the core's lock, as a request's arrival is (DataPlane.submit): a request is either
+            // held at the start or counted as arrived, never both or neither
+            locked.lock();
+            try {
+                drain.begin(DataPlane.now(), deadlineNanos, this::held);
+            } finally {
+                locked.unlock();
+            }
             goAway();
             check();
         });
@@ -89,7 +96,16 @@ final class Drainer {
         if (sweeping) {
             return; // the sweep's own completion asks again
         }
-        switch (drain.next(held())) {
+        // under the core's lock, as a request's arrival is: a request that arrived before this look is
+        // in the core's holdings; one after it sees the drain over and is answered 503 (counted)
+        Drain.Step step;
+        locked.lock();
+        try {
+            step = drain.next(held());
+        } finally {
+            locked.unlock();
+        }
+        switch (step) {
             case WAIT -> { }
             case SWEEP -> sweepIdle();
             case FINISH -> done.complete(drain.report(now));
