@@ -1,5 +1,6 @@
 package org.arbiter.bus;
 
+import java.util.Collection;
 import java.util.function.Function;
 import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Topics;
@@ -211,7 +212,7 @@ public final class KafkaBus implements Bus, AutoCloseable {
      *
      * @return the topics created
      */
-    static List<String> createTopics(Admin admin, Topics topics, java.util.Collection<String> ownStatsGateways)
+    static List<String> createTopics(Admin admin, Topics topics, Collection<String> ownStatsGateways)
             throws InterruptedException, ExecutionException, TimeoutException {
         Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
         List<NewTopic> missing = new ArrayList<>();

@@ -2,6 +2,8 @@ package org.arbiter.common.bus;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -66,8 +68,8 @@ public record Topics(String prefix) {
     }
 
     /** {@link #all()} and the statistics topics of the gateways that have their own ({@link #statsOf}). */
-    public List<String> all(java.util.Collection<String> ownStatsGateways) {
-        List<String> out = new java.util.ArrayList<>(all());
+    public List<String> all(Collection<String> ownStatsGateways) {
+        List<String> out = new ArrayList<>(all());
         ownStatsGateways.stream().sorted().forEach(g -> out.add(statsOf(g)));
         return List.copyOf(out);
     }

@@ -1,5 +1,6 @@
 package org.arbiter.dist.demo;
 
+import java.util.stream.Stream;
 import org.arbiter.runtime.net.Ports;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -118,7 +119,7 @@ public final class Demo implements AutoCloseable {
             deleteRecursively(kafkaDir);
         });
         log.printf("demo: kafka ready on %s%s%n", kafka.bootstrap(), secure ? " (secured: SASL_PLAINTEXT "
-                + security.mechanism() + ", StandardAuthorizer; users " + java.util.stream.Stream.concat(
+                + security.mechanism() + ", StandardAuthorizer; users " + Stream.concat(
                         security.principals().values().stream(), security.gatewayPrincipals().values().stream())
                 .map(KafkaSecurity.Principal::username).sorted().toList() + ", passwords in "
                 + out.resolve("secrets").toAbsolutePath() + ")" : "");

@@ -28,7 +28,7 @@ import org.arbiter.sim.experiment.PaperPhase;
 public record DemoPlan(double durationSeconds, double timeScale) {
 
     /** The demo's gateways, in order. */
-    static final java.util.List<String> GATEWAYS = java.util.List.of("g1", "g2");
+    static final List<String> GATEWAYS = List.of("g1", "g2");
 
     /** One phase: its name and clients per class. */
     public record Phase(String name, int premium, int basic) {

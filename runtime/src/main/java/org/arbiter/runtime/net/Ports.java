@@ -2,6 +2,7 @@ package org.arbiter.runtime.net;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -127,7 +128,7 @@ public final class Ports {
     private static boolean bindable(int port) {
         try (ServerSocket s = new ServerSocket()) {
             s.setReuseAddress(false);
-            s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
             return true;
         } catch (IOException e) {
             return false;
