@@ -52,6 +52,10 @@ public class OptimizerBenchmark {
     @Param({"1"})
     public int granularity;
 
+    /** fast: {@link GrmSolver#solve} (the fast exact paths where they apply, else the DP); dp: the DP alone. */
+    @Param({"fast", "dp"})
+    public String path;
+
     private Problem problem;
 
     @Setup(Level.Trial)
@@ -87,6 +91,6 @@ public class OptimizerBenchmark {
 
     @Benchmark
     public Solution solve() {
-        return GrmSolver.solve(problem);
+        return "dp".equals(path) ? GrmSolver.solveByDp(problem) : GrmSolver.solve(problem);
     }
 }

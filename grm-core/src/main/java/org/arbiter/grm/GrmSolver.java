@@ -29,6 +29,20 @@ public final class GrmSolver {
      * @throws ProblemException when no allocation satisfies the lower bounds and pins
      */
     public static Solution solve(Problem problem) {
+        return solve(problem, false);
+    }
+
+    /**
+     * Solves one problem by the dynamic programme alone, never the fast paths: the reference the fast
+     * paths are tested and benchmarked against.
+     *
+     * @throws ProblemException when no allocation satisfies the lower bounds and pins
+     */
+    public static Solution solveByDp(Problem problem) {
+        return solve(problem, true);
+    }
+
+    private static Solution solve(Problem problem, boolean dpOnly) {
         requireNonNull(problem, "problem");
         Problem.Parameters p = problem.parameters();
         int q = p.granularity();
@@ -81,9 +95,15 @@ public final class GrmSolver {
         }
         Optimizer.Result r;
         try {
-            r = p.combine() == Problem.Combine.SUM
-                    ? Optimizer.maximiseSum(items, totalUnits)
-                    : Optimizer.maximiseMin(items, totalUnits);
+            if (dpOnly) {
+                r = p.combine() == Problem.Combine.SUM
+                        ? Optimizer.maximiseSumByDp(items, totalUnits)
+                        : Optimizer.maximiseMinByDp(items, totalUnits);
+            } else {
+                r = p.combine() == Problem.Combine.SUM
+                        ? Optimizer.maximiseSum(items, totalUnits)
+                        : Optimizer.maximiseMin(items, totalUnits);
+            }
         } catch (Optimizer.InfeasibleException e) {
             throw new ProblemException(List.of("flows: " + e.getMessage()));
         }
@@ -92,7 +112,7 @@ public final class GrmSolver {
         double again = p.combine() == Problem.Combine.SUM ? Optimizer.sum(items, rebalanced)
                 : Optimizer.min(items, rebalanced, classIndex.size());
         if (again >= r.objective() - 1e-9 * (1 + Math.abs(r.objective()))) {
-            r = new Optimizer.Result(rebalanced, r.objective());
+            r = new Optimizer.Result(rebalanced, r.objective(), r.path());
         }
         checkAllocation(r.units(), items, totalUnits);
         Map<String, Map<String, Double>> weights = new LinkedHashMap<>();
@@ -110,7 +130,7 @@ public final class GrmSolver {
         Map<String, Integer> serverCaps = new LinkedHashMap<>();
         problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
         Map<String, Map<String, Integer>> caps = CapPartition.partition(gatewayWeights, serverCaps);
-        return new Solution(r.objective(), weights, caps, predicted);
+        return new Solution(r.objective(), weights, caps, predicted, r.path().label());
     }
 
     /**
@@ -280,6 +300,15 @@ public final class GrmSolver {
         @Override
         public boolean isConstant() {
             return lower == upper || model.isConstant();
+        }
+
+        /**
+         * U(t(max(w, floor))) with t convex and non-increasing below the cap and U concave and
+         * non-increasing: flat while the flow is unstable (at the cap) or under its floor, concave after.
+         */
+        @Override
+        public boolean concaveAfterFlat() {
+            return model.convexInWeight() && cls.utility().concaveNonIncreasing();
         }
     }
 }

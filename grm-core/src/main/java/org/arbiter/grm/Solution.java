@@ -9,9 +9,18 @@ import java.util.Map;
  * @param weights    w(g,c) by gateway, then class
  * @param serverCaps N(g,s) by gateway, then server
  * @param predicted  per flow: predicted response time and utility at its weight
+ * @param path       which algorithm found the allocation: marginal, level (the fast exact paths), dp,
+ *                   or evaluated (an allocation valued, not optimised)
  */
 public record Solution(double objective, Map<String, Map<String, Double>> weights,
-                       Map<String, Map<String, Integer>> serverCaps, Map<Problem.FlowId, Prediction> predicted) {
+                       Map<String, Map<String, Integer>> serverCaps, Map<Problem.FlowId, Prediction> predicted,
+                       String path) {
+
+    /** An allocation valued, not optimised ({@code path} "evaluated"). */
+    public Solution(double objective, Map<String, Map<String, Double>> weights,
+                    Map<String, Map<String, Integer>> serverCaps, Map<Problem.FlowId, Prediction> predicted) {
+        this(objective, weights, serverCaps, predicted, "evaluated");
+    }
 
     /** t(w) (eq. 9) and U_c(t(w)) (eq. 7) of one flow. */
     public record Prediction(double responseTime, double utility) {

@@ -40,6 +40,15 @@ public interface UtilityFunction {
     /** The utility at mean response time {@code responseTimeSeconds} (≥ 0). */
     double utility(double responseTimeSeconds);
 
+    /**
+     * True when U is concave and non-increasing in t, so that U of a convex, decreasing prediction is
+     * concave in the weight (the GRM's fast exact paths rely on it). 003 eq. 7 with α = β = 1 (linear
+     * in t); false for other exponents (convex or kinked the wrong way at τ) and for the yield shapes.
+     */
+    default boolean concaveNonIncreasing() {
+        return false;
+    }
+
     /** 003 eq. 7. */
     static UtilityFunction pacifici(double targetSeconds, double phi, double alpha, double beta) {
         check("targetSeconds", targetSeconds, targetSeconds > 0, "> 0");
@@ -107,6 +116,11 @@ public interface UtilityFunction {
             }
             double d = t - targetSeconds;
             return beta == 1 ? -phi * d : -phi * Math.pow(d, beta);
+        }
+
+        @Override
+        public boolean concaveNonIncreasing() {
+            return alpha == 1 && beta == 1;
         }
 
         @Override

@@ -171,6 +171,16 @@ public record FlowModel(double arrivalRatePerSecond, double responseTimeSeconds,
         return arrivalRatePerSecond == 0 || responseTimeSeconds == 0;
     }
 
+    /**
+     * True when {@link #predict} is non-increasing in w and convex wherever it is below the cap: open
+     * loop, where every variant is t = 1/(μ − λ/w) (1/x of a concave, increasing denominator), floored at
+     * S̃ in the slot model (a max of convex functions). The closed-loop forms (the quadratic's root,
+     * the finite-source queue) are not claimed.
+     */
+    public boolean convexInWeight() {
+        return thinkTimeSeconds == Double.POSITIVE_INFINITY;
+    }
+
     /** t(w), 003 eq. 9, clamped to the cap; an unstable prediction is the cap. */
     public double predict(double weight) {
         if (isConstant()) {

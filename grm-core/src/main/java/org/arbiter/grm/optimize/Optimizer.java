@@ -3,6 +3,7 @@ package org.arbiter.grm.optimize;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /*
  * Design note — the optimiser.
@@ -77,10 +78,38 @@ public final class Optimizer {
 
         /** True when value(k) is the same for every k. */
         boolean isConstant();
+
+        /**
+         * A promise about the shape of value(k) on [lower, upper], by the model's mathematics (not by
+         * looking at values): non-decreasing, and concave from the first k whose value exceeds
+         * value(lower). When every variable item promises it, the fast exact paths ({@link Marginal})
+         * answer; false (the default) keeps the DP.
+         */
+        default boolean concaveAfterFlat() {
+            return false;
+        }
     }
 
-    /** Units per flow and the objective they reach. */
-    public record Result(int[] units, double objective) {
+    /** Which algorithm gave a result. */
+    public enum Path {
+        /** sum by marginal gains on the flows' concave hulls ({@link Marginal}). */
+        MARGINAL,
+        /** min by the common-level search on the class hulls, then marginal gains ({@link Marginal}). */
+        LEVEL,
+        /** the dynamic programme (concave runs, threshold search or max-min merge). */
+        DP;
+
+        /** The name used in decisions and metrics: marginal, level, dp. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** Units per flow, the objective they reach and the path that found them. */
+    public record Result(int[] units, double objective, Path path) {
+        public Result(int[] units, double objective) {
+            this(units, objective, Path.DP);
+        }
     }
 
     private static final double NEG = Double.NEGATIVE_INFINITY;
@@ -88,10 +117,26 @@ public final class Optimizer {
     private Optimizer() {
     }
 
-    /** Maximises Σ v_i. */
+    /** Maximises Σ v_i: the marginal-gain path when the items allow it and it proves its answer, else the DP. */
     public static Result maximiseSum(List<? extends Item> items, int totalUnits) {
         int[] units = new int[items.size()];
         int free = prepare(items, totalUnits, units);
+        if (Marginal.applies(items)) {
+            Result fast = Marginal.maximiseSum(items, totalUnits, units, free);
+            if (fast != null) {
+                return fast;
+            }
+        }
+        return dynamicSum(items, units, free);
+    }
+
+    /** Maximises Σ v_i by the DP alone (the reference the fast path is measured and tested against). */
+    public static Result maximiseSumByDp(List<? extends Item> items, int totalUnits) {
+        int[] units = new int[items.size()];
+        return dynamicSum(items, units, prepare(items, totalUnits, units));
+    }
+
+    private static Result dynamicSum(List<? extends Item> items, int[] units, int free) {
         List<Integer> active = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
             if (!items.get(i).isConstant()) {
@@ -115,14 +160,39 @@ public final class Optimizer {
         return new Result(units, sum(items, units));
     }
 
-    /** Maximises min over groups of Σ_{i in group} v_i. */
+    /**
+     * Maximises min over groups of Σ_{i in group} v_i (then the total): the level path when the items
+     * allow it and it proves its answer, else the DP.
+     */
     public static Result maximiseMin(List<? extends Item> items, int totalUnits) {
         int[] units = new int[items.size()];
         int free = prepare(items, totalUnits, units);
+        int groups = groups(items);
+        if (Marginal.applies(items)) {
+            Result fast = Marginal.maximiseMin(items, units.clone(), free, groups);
+            if (fast != null) {
+                return fast;
+            }
+        }
+        return dynamicMin(items, units, free, groups);
+    }
+
+    /** Maximises the min objective by the DP alone (the reference the fast path is measured and tested against). */
+    public static Result maximiseMinByDp(List<? extends Item> items, int totalUnits) {
+        int[] units = new int[items.size()];
+        int free = prepare(items, totalUnits, units);
+        return dynamicMin(items, units, free, groups(items));
+    }
+
+    private static int groups(List<? extends Item> items) {
         int groups = 0;
         for (Item it : items) {
             groups = Math.max(groups, it.group() + 1);
         }
+        return groups;
+    }
+
+    private static Result dynamicMin(List<? extends Item> items, int[] units, int free, int groups) {
         // Constant flows keep their lower bound; every other flow enters its class's chain.
         List<List<Integer>> members = new ArrayList<>();
         for (int g = 0; g < groups; g++) {

@@ -240,11 +240,23 @@ final class OptimizerProperties {
         return m;
     }
 
-    /** An optimiser item over an explicit table v[k], k = 0..upper. */
-    record TableItem(int group, int lower, int upper, double[] v) implements Optimizer.Item {
+    /**
+     * An optimiser item over an explicit table v[k], k = 0..upper; {@code shaped}: the table is
+     * non-decreasing, flat then concave, and says so ({@link Optimizer.Item#concaveAfterFlat}).
+     */
+    record TableItem(int group, int lower, int upper, double[] v, boolean shaped) implements Optimizer.Item {
+        TableItem(int group, int lower, int upper, double[] v) {
+            this(group, lower, upper, v, false);
+        }
+
         @Override
         public double value(int units) {
             return v[units];
+        }
+
+        @Override
+        public boolean concaveAfterFlat() {
+            return shaped;
         }
 
         @Override
