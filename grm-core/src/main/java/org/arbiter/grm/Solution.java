@@ -22,6 +22,11 @@ public record Solution(double objective, Map<String, Map<String, Double>> weight
         this(objective, weights, serverCaps, predicted, "evaluated");
     }
 
+    /** This solution, said to have been found by {@code otherPath}. */
+    public Solution withPath(String otherPath) {
+        return new Solution(objective, weights, serverCaps, predicted, otherPath);
+    }
+
     /** t(w) (eq. 9) and U_c(t(w)) (eq. 7) of one flow. */
     public record Prediction(double responseTime, double utility) {
     }

@@ -40,13 +40,26 @@ import java.util.Optional;
  * @param epoch             the deciding leader's epoch (0 = legacy record)
  * @param predictionErrors  per class, how well the flow model predicted lately (absent in records
  *                          written before it, and for a class with no checked prediction)
+ * @param solvePath         which algorithm found the period's optimum: {@code marginal} (sum by
+ *                          marginal gains), {@code level} (min by the common-level search), {@code dp}
+ *                          (the dynamic programme); empty when nothing was solved and in records
+ *                          written before it (docs/grm.md, "The fast exact paths")
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
                        Map<String, Server> servers, double energyJoules, List<String> overrides,
                        List<PinStatus> pins, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch,
-                       Map<String, PredictionError> predictionErrors)
+                       Map<String, PredictionError> predictionErrors, String solvePath)
         implements Message {
+
+    /** A decision without the solver's path (a record written before it was carried). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides, List<PinStatus> pins,
+                    long epoch, Map<String, PredictionError> predictionErrors) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, pins, epoch, predictionErrors, "");
+    }
 
     /** A decision without prediction errors (none checked, or a record written before they were carried). */
     public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
@@ -97,12 +110,13 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
         overrides = overrides == null ? List.of() : List.copyOf(overrides);
         pins = pins == null ? List.of() : List.copyOf(pins);
         predictionErrors = predictionErrors == null ? Map.of() : Map.copyOf(predictionErrors);
+        solvePath = solvePath == null ? "" : solvePath;
     }
 
     /** This decision with {@code errors} as its per-class prediction errors. */
     public Decision withPredictionErrors(Map<String, PredictionError> errors) {
         return new Decision(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways,
-                flows, servers, energyJoules, overrides, pins, epoch, errors);
+                flows, servers, energyJoules, overrides, pins, epoch, errors, solvePath);
     }
 
     /** The status of the override {@code id}, if this decision has one. */

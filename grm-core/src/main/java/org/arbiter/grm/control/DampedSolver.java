@@ -61,6 +61,7 @@ final class DampedSolver {
         Solution optimum = GrmSolver.solve(problem);
         Damping.Chosen chosen = Damping.choose(problem, optimum, meanErrors);
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
-        return new Solved(chosen.solution(), chosen, solveSeconds);
+        // the even split is valued, not optimised: the decision names the path that found the optimum
+        return new Solved(chosen.solution().withPath(optimum.path()), chosen, solveSeconds);
     }
 }

@@ -115,6 +115,6 @@ final class Stamper {
         return new Decision(Message.VERSION, in.now(), grmId, in.sequence(), stamp.counter(),
                 config.control().combine().wireName(), solution == null ? Double.NaN : solution.objective(),
                 in.solveSeconds(), in.live(), flows, servers, in.fleet().energyJoules(), in.overrideIds(),
-                in.built().pins().statuses(), stamp.epoch());
+                in.built().pins().statuses(), stamp.epoch(), Map.of(), solution == null ? "" : solution.path());
     }
 }

@@ -71,6 +71,7 @@ final class GrmMetrics {
     volatile Map<String, Double> classUtility = Map.of();
     /** Per class, the prediction error the last decision carried (absent: none checked lately); read by the gauges. */
     volatile Map<String, Decision.PredictionError> predictionErrors = Map.of();
+    private final MeterRegistry registry;
 
     /**
      * Registers the meters. Prometheus names (Micrometer's convention: dots become underscores,
@@ -79,6 +80,7 @@ final class GrmMetrics {
      * @param classes the configured class names (one utility gauge each)
      */
     GrmMetrics(MeterRegistry r, BooleanSupplier leader, List<String> classes) {
+        this.registry = r;
         this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
         this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
         this.leaderChanges = Counter.builder("arbiter.grm.leader.changes").description("leadership gained or lost").register(r);
@@ -133,6 +135,21 @@ final class GrmMetrics {
                 .description("power actuation attempts that failed and will be retried").register(r);
         this.actuationsFailed = Counter.builder("arbiter.grm.power.actuations").tag("result", "failed")
                 .description("power actuations that failed after every attempt").register(r);
+        for (String path : SOLVE_PATHS) {
+            Counter.builder("arbiter.grm.solve.paths").tag("path", path)
+                    .description("decisions whose optimum this algorithm found (marginal, level: the fast exact"
+                            + " paths; dp: the dynamic programme)").register(r);
+        }
+    }
+
+    /** The optimiser's paths (docs/grm.md, "The fast exact paths"). */
+    static final List<String> SOLVE_PATHS = List.of("marginal", "level", "dp");
+
+    /** Counts one decision under the path that found its optimum (nothing when nothing was solved). */
+    void solvedBy(String path) {
+        if (SOLVE_PATHS.contains(path)) {
+            registry.counter("arbiter.grm.solve.paths", "path", path).increment();
+        }
     }
 
     /** Per class, Σ_g of the predicted utility of the decision's flows (NaN when none was predicted). */

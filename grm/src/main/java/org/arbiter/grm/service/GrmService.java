@@ -224,6 +224,7 @@ public final class GrmService implements AutoCloseable {
                 meters.lastSolveMillis = d.decision().solveSeconds() * 1000;
                 meters.classUtility = GrmMetrics.classUtility(d.decision());
                 meters.predictionErrors = d.decision().predictionErrors();
+                meters.solvedBy(d.decision().solvePath());
                 decisionOut.publish(d.decision());
             } else if (c instanceof Command.PublishPower p) {
                 PowerOrder o = p.order();
