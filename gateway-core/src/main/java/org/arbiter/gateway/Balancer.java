@@ -25,6 +25,14 @@ public interface Balancer {
         /** Up and {@code inFlight(s) < cap(s)}. */
         boolean available(int s);
 
+        /**
+         * The servers whose N(g,s) is above 0, in index order (only they can be available), or null
+         * when the view does not keep that list (then every index is a candidate). Not to be modified.
+         */
+        default int[] capped() {
+            return null;
+        }
+
         /** Server s's load from a fresh poll answer (active + queued, plus what was sent since), or -1 (use inFlight). */
         default int polledLoad(int s) {
             return -1;

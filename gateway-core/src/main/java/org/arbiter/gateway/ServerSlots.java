@@ -30,6 +30,8 @@ final class ServerSlots {
     private String[] ids;
     private final Map<String, Integer> index = new HashMap<>();
     private int[] caps;
+    /** The servers with a cap above 0, index order; null until asked for after the caps changed. */
+    private int[] capped;
     private int[] inFlight;
     /** Servers a reload removed: cap 0 whatever the allocation says; their in-flight requests finish. */
     private boolean[] retired;
@@ -72,6 +74,25 @@ final class ServerSlots {
     /** N(g,s) in force. */
     int cap(int s) {
         return caps[s];
+    }
+
+    /** The servers whose cap is above 0, in index order (a shared array: not to be modified). */
+    int[] capped() {
+        if (capped == null) {
+            int n = 0;
+            for (int cap : caps) {
+                n += cap > 0 ? 1 : 0;
+            }
+            int[] out = new int[n];
+            n = 0;
+            for (int s = 0; s < caps.length; s++) {
+                if (caps[s] > 0) {
+                    out[n++] = s;
+                }
+            }
+            capped = out;
+        }
+        return capped;
     }
 
     /** A copy of the caps, index order. */
@@ -122,6 +143,7 @@ final class ServerSlots {
      */
     void install(Allocation a) {
         provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
+        capped = null;
         for (int s = 0; s < ids.length; s++) {
             caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(ids[s], provisionalCaps.getOrDefault(ids[s], 0));
         }
@@ -136,6 +158,7 @@ final class ServerSlots {
             if (!retired[s] && !kept.contains(ids[s])) {
                 retired[s] = true;
                 caps[s] = 0;
+                capped = null;
                 provisionalCaps.remove(ids[s]);
                 removed.add(ids[s]);
             }
@@ -150,6 +173,7 @@ final class ServerSlots {
         ids = Arrays.copyOf(ids, n);
         ids[s] = id;
         caps = Arrays.copyOf(caps, n);
+        capped = null;
         inFlight = Arrays.copyOf(inFlight, n);
         retired = Arrays.copyOf(retired, n);
         index.put(id, s);

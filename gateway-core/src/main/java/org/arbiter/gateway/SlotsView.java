@@ -42,6 +42,11 @@ final class SlotsView implements Balancer.ServerView {
     }
 
     @Override
+    public int[] capped() {
+        return slots.capped();
+    }
+
+    @Override
     public int polledLoad(int s) {
         return polls.load(s, now.getAsLong());
     }

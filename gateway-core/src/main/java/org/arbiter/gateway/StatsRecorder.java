@@ -58,6 +58,14 @@ public final class StatsRecorder {
     private final int[] queueLen;
     private boolean backlogged;
     private int[] serverInFlight;
+    /**
+     * The servers with requests in flight, densely (any order), and each server's place in it (−1:
+     * none): the in-flight integral walks these, not every server. Each server's sum takes the same
+     * terms in the same order as a walk over all of them, so the figures are bit-for-bit the same.
+     */
+    private int[] busy;
+    private int[] busyAt;
+    private int busyCount;
     private long lastIntegrated;
 
     private static final class Bucket {
@@ -169,6 +177,9 @@ public final class StatsRecorder {
         this.lastIntegrated = nowNanos;
         this.queueLen = new int[this.classes.length];
         this.serverInFlight = new int[this.servers.length];
+        this.busy = new int[this.servers.length];
+        this.busyAt = new int[this.servers.length];
+        Arrays.fill(busyAt, -1);
     }
 
     /** Server {@code id} joins at the next index (a configuration reload added it), with no history. */
@@ -179,6 +190,9 @@ public final class StatsRecorder {
         servers = Arrays.copyOf(servers, n);
         servers[n - 1] = requireNonNull(id, "id");
         serverInFlight = Arrays.copyOf(serverInFlight, n);
+        busy = Arrays.copyOf(busy, n);
+        busyAt = Arrays.copyOf(busyAt, n);
+        busyAt[n - 1] = -1;
         for (Bucket b : ring) {
             b.addServer();
         }
@@ -232,10 +246,9 @@ public final class StatsRecorder {
                 b.queueArea[c] += (double) queueLen[c] * dt;
             }
         }
-        for (int s = 0; s < serverInFlight.length; s++) {
-            if (serverInFlight[s] != 0) {
-                b.serverArea[s] += (double) serverInFlight[s] * dt;
-            }
+        for (int i = 0; i < busyCount; i++) {
+            int s = busy[i];
+            b.serverArea[s] += (double) serverInFlight[s] * dt;
         }
         lastIntegrated = t;
     }
@@ -273,6 +286,15 @@ public final class StatsRecorder {
     /** Server s now runs {@code inFlight} requests of this gateway. */
     public void serverInFlight(int s, int inFlight, long nowNanos) {
         advance(nowNanos);
+        if (serverInFlight[s] == 0 && inFlight != 0) {
+            busyAt[s] = busyCount;
+            busy[busyCount++] = s;
+        } else if (serverInFlight[s] != 0 && inFlight == 0) {
+            int last = busy[--busyCount];
+            busy[busyAt[s]] = last;
+            busyAt[last] = busyAt[s];
+            busyAt[s] = -1;
+        }
         serverInFlight[s] = inFlight;
     }
 
@@ -356,7 +378,9 @@ public final class StatsRecorder {
                 for (int r = 0; r < REASONS; r++) {
                     drops[r] += b.drops[c][r];
                 }
-                b.responses[c].addTo(hist);
+                if (b.completed[c] != 0) { // an empty histogram adds nothing
+                    b.responses[c].addTo(hist);
+                }
                 if (k < pb) {
                     pArr += b.arrivals[c];
                     pAcc += b.dispatched[c]; // n_acc: taken from the queue into service (000 §5)
@@ -395,19 +419,28 @@ public final class StatsRecorder {
             backlogNanos += b.backlogNanos;
             backlogDispatched += b.backlogDispatched;
         }
-        Map<String, ServerStats> ss = new LinkedHashMap<>();
-        for (int s = 0; s < servers.length; s++) {
-            long completed = 0, errors = 0;
-            double service = 0, area = 0;
-            for (int k = 0; k < nb; k++) {
-                Bucket b = ring[Math.floorMod(current - k, ring.length)];
-                completed += b.serverCompleted[s];
-                service += b.serverServiceSum[s];
-                errors += b.serverErrors[s];
-                area += b.serverArea[s];
+        // per server, the buckets' sums in the same order (k = 0, 1, …) as one server at a time would take
+        // them, bucket by bucket: each array is read once, in order
+        int ns = servers.length;
+        long[] serverCompleted = new long[ns];
+        long[] serverErrors = new long[ns];
+        double[] serverService = new double[ns];
+        double[] serverArea = new double[ns];
+        for (int k = 0; k < nb; k++) {
+            Bucket b = ring[Math.floorMod(current - k, ring.length)];
+            for (int s = 0; s < ns; s++) {
+                serverCompleted[s] += b.serverCompleted[s];
+                serverService[s] += b.serverServiceSum[s];
+                serverErrors[s] += b.serverErrors[s];
+                serverArea[s] += b.serverArea[s];
             }
+        }
+        Map<String, ServerStats> ss = new LinkedHashMap<>(ns * 4 / 3 + 1);
+        for (int s = 0; s < ns; s++) {
+            long completed = serverCompleted[s];
             ss.put(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], completed / covered,
-                    completed == 0 ? 0 : service / completed / 1e9, area / coveredNanos, errors, live.up()[s]));
+                    completed == 0 ? 0 : serverService[s] / completed / 1e9, serverArea[s] / coveredNanos,
+                    serverErrors[s], live.up()[s]));
         }
         return new GatewayStats(1, at, gateway, covered, allocationVersion, cs, ss,
                 new GatewayStats.Backlog(periodNanosCovered / 1e9, Math.min(backlogNanos, periodNanosCovered) / 1e9,

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The GRM core's fast exact paths on whole problems of the shapes the GRM solves (003 eq. 7,
  * α = β = 1, open-loop eq. 9 and the slot model), against the DP on the same problem: the same
  * objective, and the fast path is the one that answered wherever the cluster can make every flow
- * stable (sum: always; min: in most seeds, see the assertion).
+ * stable, and in overload but for a branch budget spent (see the assertion).
  */
 final class GrmSolverFastPathTest {
 
@@ -41,12 +41,10 @@ final class GrmSolverFastPathTest {
                 }
             }
         }
-        if (load < 1) {
-            // sum: every flow can be made stable, so no chord is left part-taken; min: the binding class
-            // can end one unit short of a chord's end, and the DP then decides (docs/grm.md)
-            assertThat(fastSum).as("sum answered by marginal gains, of 5 seeds").isEqualTo(5);
-            assertThat(fastMin).as("min answered by the level search, of 5 seeds").isGreaterThanOrEqualTo(3);
-        }
+        // below saturation every seed is answered fast; in overload a part-taken chord is branched on,
+        // and only a branch budget spent leaves it to the DP (docs/grm.md)
+        assertThat(fastSum).as("sum answered by marginal gains, of 5 seeds").isEqualTo(5);
+        assertThat(fastMin).as("min answered by the level search, of 5 seeds").isGreaterThanOrEqualTo(load < 1 ? 5 : 4);
     }
 
     /** 10 gateways × flows/10 classes, targets 1-4 s, rates around {@code load} of the slots' capacity. */

@@ -35,45 +35,69 @@ public final class CapPartition {
     public static Map<String, Map<String, Integer>> partition(Map<String, Double> gatewayWeights,
                                                               Map<String, Integer> serverCaps) {
         List<String> gateways = new ArrayList<>(gatewayWeights.keySet());
+        int ng = gateways.size();
+        double[] weights = new double[ng];
         double total = 0;
-        for (double w : gatewayWeights.values()) {
+        for (int i = 0; i < ng; i++) {
+            double w = gatewayWeights.get(gateways.get(i));
             if (!(w >= 0)) {
                 throw new IllegalArgumentException("weight: " + w + " (expected: >= 0)");
             }
+            weights[i] = w;
             total += w;
         }
         Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
-        gateways.forEach(g -> out.put(g, new LinkedHashMap<>()));
-        double[] debt = new double[gateways.size()];
+        List<Map<String, Integer>> rows = new ArrayList<>(ng);
+        for (String g : gateways) {
+            Map<String, Integer> row = new LinkedHashMap<>(serverCaps.size() * 4 / 3 + 1);
+            out.put(g, row);
+            rows.add(row);
+        }
+        double[] debt = new double[ng];
+        int[] n = new int[ng];
+        double[] ideal = new double[ng];
+        double[] remainder = new double[ng];
+        boolean[] chosen = new boolean[ng];
         for (Map.Entry<String, Integer> s : serverCaps.entrySet()) {
             int ns = s.getValue();
-            int[] n = new int[gateways.size()];
-            double[] ideal = new double[gateways.size()];
             int assigned = 0;
-            for (int i = 0; i < gateways.size(); i++) {
-                ideal[i] = total > 0 ? gatewayWeights.get(gateways.get(i)) / total * ns : (double) ns / gateways.size();
+            for (int i = 0; i < ng; i++) {
+                ideal[i] = total > 0 ? weights[i] / total * ns : (double) ns / ng;
                 // An ideal that is an integer up to rounding error counts as that integer.
                 n[i] = (int) Math.floor(ideal[i] + 1e-9);
                 assigned += n[i];
+                remainder[i] = ideal[i] - n[i] + debt[i];
+                chosen[i] = false;
             }
-            int left = ns - assigned;
-            Integer[] order = new Integer[gateways.size()];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
+            // the leftover units to the largest remainders (debt included), ties to the earlier gateway
+            int left = Math.min(ns - assigned, ng);
+            if (left <= 16) { // one pass per unit: O(G·left), no boxing
+                for (int k = 0; k < left; k++) {
+                    int best = -1;
+                    for (int i = 0; i < ng; i++) {
+                        if (!chosen[i] && (best < 0 || Double.compare(remainder[i], remainder[best]) > 0)) {
+                            best = i;
+                        }
+                    }
+                    chosen[best] = true;
+                    n[best]++;
+                }
+            } else if (left > 0) {
+                Integer[] order = new Integer[ng];
+                for (int i = 0; i < ng; i++) {
+                    order[i] = i;
+                }
+                Arrays.sort(order, (a, b) -> {
+                    int c = Double.compare(remainder[b], remainder[a]);
+                    return c != 0 ? c : Integer.compare(a, b);
+                });
+                for (int k = 0; k < left; k++) {
+                    n[order[k]]++;
+                }
             }
-            final int[] nn = n;
-            Arrays.sort(order, (a, b) -> {
-                double ra = ideal[a] - nn[a] + debt[a];
-                double rb = ideal[b] - nn[b] + debt[b];
-                int c = Double.compare(rb, ra);
-                return c != 0 ? c : Integer.compare(a, b);
-            });
-            for (int k = 0; k < left && k < order.length; k++) {
-                n[order[k]]++;
-            }
-            for (int i = 0; i < gateways.size(); i++) {
+            for (int i = 0; i < ng; i++) {
                 debt[i] += ideal[i] - n[i];
-                out.get(gateways.get(i)).put(s.getKey(), n[i]);
+                rows.get(i).put(s.getKey(), n[i]);
             }
         }
         return out;

@@ -23,21 +23,27 @@ import java.util.List;
  * max Σ hull_i(x_i), Σ x_i = M', and hull_i ≥ v_i, so when every flow ends at a point where its
  * hull equals its value (at L, or at r or beyond) the allocation is optimal for the true problem.
  * At most one chord can end part-taken (the budget ran out inside it); then the hull value of the
- * greedy result is an upper bound UB, and two feasible repairs are valued truly: the flow keeps the
- * part-chord, or it goes back to L and its units continue down the heap. If either reaches UB (to
- * rounding) it is optimal; otherwise the DP decides.
+ * greedy result is an upper bound, and a cheap repair is tried first: the flow keeps its part-chord,
+ * or goes back to L with its units continuing down the heap; if either reaches the bound (to
+ * rounding) it is optimal.
  *
  * min (level search). Each class's hull H_c(n) (base + the best class total with n units, on the
  * hulls) is concave and non-decreasing. Water-filling, one unit at a time to the class whose H_c is
  * lowest (its own heap picks the flow), reaches the largest common level m* of the hull problem:
  * every class d ended with n_d units, its last one given while H_d(n_d − 1) was the minimum ≤ m*,
  * so any allocation whose every class exceeds m* needs more than M' units. It stops early when the
- * lowest class can rise no further (no room or gain 0: concave, so never again). Then each class is
- * set to u_c(m*), its fewest units with H_c ≥ m* (the recorded sequence, no re-evaluation), and the
- * units left over go by the sum path's greedy across all flows: the hull problem's lexicographic
- * optimum (largest minimum, then largest total). If every flow ends on its hull, it is the true
- * problem's lexicographic optimum, exactly what the DP's threshold search returns; otherwise the DP
- * decides.
+ * lowest class can rise no further (no room or gain 0: concave, so never again), and a class of
+ * constant flows caps the level at its value. Then each class is set to u_c(m*), its fewest units
+ * with H_c ≥ m* (the recorded sequence, no re-evaluation), and the units left over go by the sum
+ * path's greedy across all flows: the hull problem's lexicographic optimum (largest minimum, then
+ * largest total). If every flow ends on its hull, it is the true problem's lexicographic optimum.
+ *
+ * Branching. When a flow j ends inside its chord (and, for sum, the repair does not prove the
+ * answer), its range is split in two: [L_j, a_j − 1], its flat part, where it is a constant flow
+ * (its room becomes slack worth 0), and [a_j, H_j], where it is concave from its lower bound (no
+ * chord). Every allocation lies in one branch, each branch is solved the same way (recursively), and
+ * the better optimum (sum; min: the larger minimum, then the larger total) is the optimum. At most
+ * 32 branch solves; beyond that, or when every branch is infeasible, the DP decides.
  *
  * Constant flows keep their lower bound; their room is a slack of zero-valued units that comes
  * after every variable flow at equal gain (the DP puts it last in the chain). Cost: per flow two
@@ -61,6 +67,7 @@ final class Marginal {
     private final int[] lower;
     private final int[] hi;      // most units this flow may hold here: min(upper, lower + free)
     private final int[] chordEnd; // r: hull = chord on [lower, r], tail from r (r == lower: no chord)
+    private final int[] firstAbove; // a: the first unit whose value exceeds the flat value
     private final double[] flat;  // c = v(lower)
     private final double[] slope; // the chord's slope
     private final int[] pos;
@@ -80,6 +87,7 @@ final class Marginal {
         lower = new int[f];
         hi = new int[f];
         chordEnd = new int[f];
+        firstAbove = new int[f];
         flat = new double[f];
         slope = new double[f];
         pos = new int[f];
@@ -105,27 +113,132 @@ final class Marginal {
         return true;
     }
 
+    /** Branches tried before the DP decides (each is one fast solve). */
+    private static final int BRANCH_BUDGET = 32;
+
+    /** A branch with no allocation at all (its bounds cannot hold the units). */
+    private static final Optimizer.Result INFEASIBLE = new Optimizer.Result(new int[0], Double.NaN, Optimizer.Path.MARGINAL);
+
     /** The sum optimum, or null when the fast path cannot prove it (the DP then decides). */
-    static Optimizer.Result maximiseSum(List<? extends Optimizer.Item> items, int totalUnits, int[] units, int free) {
+    static Optimizer.Result maximiseSum(List<? extends Optimizer.Item> items, int totalUnits) {
+        Optimizer.Result r = branch(new ArrayList<>(items), totalUnits, false, 0, new int[] {BRANCH_BUDGET});
+        return r == INFEASIBLE ? null : r;
+    }
+
+    /** The min optimum (lexicographic: largest minimum, then largest total), or null (the DP decides). */
+    static Optimizer.Result maximiseMin(List<? extends Optimizer.Item> items, int totalUnits, int groups) {
+        Optimizer.Result r = branch(new ArrayList<>(items), totalUnits, true, groups, new int[] {BRANCH_BUDGET});
+        return r == INFEASIBLE ? null : r;
+    }
+
+    /**
+     * One attempt; when a chord ends part-taken at flow j, two branches split j's range: [L_j, a_j − 1],
+     * its flat part (a constant flow there: its room is slack worth 0), and [a_j, H_j], where it is
+     * concave (no chord). Every allocation lies in one of them, so the better of the two optima is the
+     * optimum. Each is solved the same way; null when a branch cannot be proved within the budget.
+     */
+    private static Optimizer.Result branch(List<Optimizer.Item> items, int totalUnits, boolean min, int groups,
+                                           int[] budget) {
+        int[] units = new int[items.size()];
+        int free;
+        try {
+            free = Optimizer.prepare(items, totalUnits, units);
+        } catch (Optimizer.InfeasibleException e) {
+            return INFEASIBLE;
+        }
         Marginal m = of(items, free);
-        Heap heap = m.heapOf(allFlows(m.idx.length), true);
-        int left = m.greedy(heap, free);
-        if (left > 0) {
-            return null; // cannot happen after prepare(): the rooms hold the free units
+        int[] split = new int[2];
+        Optimizer.Result r = min ? m.levelAttempt(units, free, groups, split) : m.marginalAttempt(units, free, split);
+        if (r != null) {
+            return r;
         }
-        int partial = m.partialChord();
+        if (--budget[0] < 0) {
+            return null;
+        }
+        int j = split[0];
+        Optimizer.Item it = items.get(j);
+        List<Optimizer.Item> off = new ArrayList<>(items);
+        off.set(j, new Bounded(it, it.lower(), split[1] - 1, true));
+        Optimizer.Result atLower = branch(off, totalUnits, min, groups, budget);
+        if (atLower == null) {
+            return null;
+        }
+        List<Optimizer.Item> on = new ArrayList<>(items);
+        on.set(j, new Bounded(it, split[1], it.upper(), false));
+        Optimizer.Result above = branch(on, totalUnits, min, groups, budget);
+        if (above == null) {
+            return null;
+        }
+        if (atLower == INFEASIBLE) {
+            return above;
+        }
+        if (above == INFEASIBLE) {
+            return atLower;
+        }
+        return better(items, atLower, above, min) ? above : atLower;
+    }
+
+    /** Whether b beats a: sum by the objective; min by the minimum, then the total (ties keep a). */
+    private static boolean better(List<? extends Optimizer.Item> items, Optimizer.Result a, Optimizer.Result b,
+                                  boolean min) {
+        double tol = TOLERANCE * (1 + Math.abs(a.objective()));
+        if (b.objective() > a.objective() + tol) {
+            return true;
+        }
+        if (!min || b.objective() < a.objective() - tol) {
+            return false;
+        }
+        double ta = Optimizer.sum(items, a.units());
+        return Optimizer.sum(items, b.units()) > ta + TOLERANCE * (1 + Math.abs(ta));
+    }
+
+    /** An item within narrower bounds (a branch); {@code flat}: the bounds lie in its flat part. */
+    private record Bounded(Optimizer.Item item, int lower, int upper, boolean flat) implements Optimizer.Item {
+        @Override
+        public int group() {
+            return item.group();
+        }
+
+        @Override
+        public double value(int units) {
+            return item.value(units);
+        }
+
+        @Override
+        public boolean isConstant() {
+            return flat || lower == upper || item.isConstant();
+        }
+
+        @Override
+        public boolean concaveAfterFlat() {
+            return item.concaveAfterFlat();
+        }
+    }
+
+    /**
+     * sum by marginal gains: the answer when every flow ends on its hull (or the one part-chord's
+     * repair reaches the hull bound); else null, with the part-chord's item and a in {@code split}.
+     */
+    private Optimizer.Result marginalAttempt(int[] units, int free, int[] split) {
+        Heap heap = heapOf(allFlows(idx.length), true);
+        if (greedy(heap, free) > 0) {
+            throw new IllegalStateException("units without room after prepare()");
+        }
+        int partial = partialChord();
         if (partial < 0) {
-            return m.result(units, Optimizer.Path.MARGINAL, false, 0);
+            return result(units, Optimizer.Path.MARGINAL, false, 0);
         }
-        double bound = m.hullTotal();
-        int[] keep = m.allocation(units);
+        double bound = hullTotal();
+        int[] keep = allocation(units);
         double kept = Optimizer.sum(items, keep);
+        split[0] = idx[partial];
+        split[1] = firstAbove[partial];
         // repair: the part-chord's flow back at its lower bound, its units down the heap
-        int back = m.pos[partial] - m.lower[partial];
-        m.pos[partial] = m.lower[partial];
-        m.excluded[partial] = true;
-        m.greedy(heap, back);
-        int[] moved = m.allocation(units);
+        int back = pos[partial] - lower[partial];
+        pos[partial] = lower[partial];
+        excluded[partial] = true;
+        greedy(heap, back);
+        int[] moved = allocation(units);
         double movedValue = Optimizer.sum(items, moved);
         double best = Math.max(kept, movedValue);
         if (best < bound - TOLERANCE * (1 + Math.abs(bound))) {
@@ -134,9 +247,12 @@ final class Marginal {
         return new Optimizer.Result(movedValue > kept ? moved : keep, best, Optimizer.Path.MARGINAL);
     }
 
-    /** The min optimum (lexicographic: largest minimum, then largest total), or null (the DP decides). */
-    static Optimizer.Result maximiseMin(List<? extends Optimizer.Item> items, int[] units, int free, int groups) {
-        Marginal m = of(items, free);
+    /**
+     * min by the common level, then marginal gains: the lexicographic answer when every flow ends on
+     * its hull; else null, with a part-chord's item and a in {@code split}.
+     */
+    private Optimizer.Result levelAttempt(int[] units, int free, int groups, int[] split) {
+        Marginal m = this;
         int f = m.idx.length;
         double[] base = new double[groups];
         boolean[] variableGroup = new boolean[groups];
@@ -227,9 +343,12 @@ final class Marginal {
         // the rest to the largest total, across every flow
         Heap all = m.heapOf(allFlows(f), true);
         if (m.greedy(all, free - used) > 0) {
-            return null;
+            throw new IllegalStateException("units without room after prepare()");
         }
-        if (m.partialChord() >= 0) {
+        int partial = m.partialChord();
+        if (partial >= 0) {
+            split[0] = idx[partial];
+            split[1] = firstAbove[partial];
             return null;
         }
         return m.result(units, Optimizer.Path.LEVEL, true, groups);
@@ -305,6 +424,7 @@ final class Marginal {
                 r0 = mid + 1;
             }
         }
+        firstAbove[j] = a;
         chordEnd[j] = r0;
         slope[j] = (v(j, r0) - flat[j]) / (r0 - lo);
         gain[j] = slope[j];

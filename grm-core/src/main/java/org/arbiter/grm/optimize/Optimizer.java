@@ -122,7 +122,7 @@ public final class Optimizer {
         int[] units = new int[items.size()];
         int free = prepare(items, totalUnits, units);
         if (Marginal.applies(items)) {
-            Result fast = Marginal.maximiseSum(items, totalUnits, units, free);
+            Result fast = Marginal.maximiseSum(items, totalUnits);
             if (fast != null) {
                 return fast;
             }
@@ -169,7 +169,7 @@ public final class Optimizer {
         int free = prepare(items, totalUnits, units);
         int groups = groups(items);
         if (Marginal.applies(items)) {
-            Result fast = Marginal.maximiseMin(items, units.clone(), free, groups);
+            Result fast = Marginal.maximiseMin(items, totalUnits, groups);
             if (fast != null) {
                 return fast;
             }
@@ -402,7 +402,7 @@ public final class Optimizer {
     }
 
     /** Sets every flow to its lower bound; returns the units left to distribute (or throws). */
-    private static int prepare(List<? extends Item> items, int totalUnits, int[] units) {
+    static int prepare(List<? extends Item> items, int totalUnits, int[] units) {
         long lower = 0;
         for (int i = 0; i < items.size(); i++) {
             Item it = items.get(i);

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * The fast exact paths ({@link Marginal}) against exhaustive enumeration, the plain-recursion oracle
  * and the DP, on tables of the shape they are allowed for: non-decreasing, flat (003's unstable
  * flows, at the cap; or under a work-conserving floor), then concave. Each property also counts how
- * often the fast path answered, so that it cannot pass by always falling back to the DP.
+ * often the fast path answered (all of 919 instances when measured; at least 95 % asserted), so that
+ * it cannot pass by falling back to the DP.
  */
 final class MarginalProperties {
 
@@ -26,7 +27,7 @@ final class MarginalProperties {
     @AfterProperty
     void theFastPathAnsweredMostInstances() {
         if (tried > 20) {
-            assertThat(fast).as("instances the fast path proved, of %d", tried).isGreaterThan(tried / 2);
+            assertThat(fast).as("instances the fast path proved, of %d", tried).isGreaterThanOrEqualTo(tried * 95 / 100);
         }
     }
 
@@ -94,7 +95,7 @@ final class MarginalProperties {
     }
 
     @Test
-    void aBudgetThatEndsInsideAChord_isProvedByTheRepair_orLeftToTheDp() {
+    void aBudgetThatEndsInsideAChord_isBranchedOn_andTheFlatPartIsABranch() {
         // two identical flows unstable below 4 units; 6 units: one is made stable (4 + 2 spare), the
         // chord of the other cannot be completed, and the repair must see that 6 on one beats 3 + 3
         double[] v = new double[7];
@@ -106,6 +107,20 @@ final class MarginalProperties {
         Optimizer.Result sum = Optimizer.maximiseSum(items, 6);
         assertThat(sum.objective()).isCloseTo(OptimizerProperties.brute(items, 6, false), within(1e-12));
         assertThat(sum.objective()).isCloseTo(-10 + -1.0 / 3, within(1e-12));
+        assertThat(sum.path()).isEqualTo(Optimizer.Path.MARGINAL);
+    }
+
+    @Test
+    void aFlowLeftInItsFlatPart_whenNothingElseHasRoom() {
+        // 11 units, the second flow holds at most 7: the first must take 4 it cannot use (its flat part),
+        // which beats making it stable at 10 and starving the second
+        double[] first = {-9, -9, -9, -9, -9, -9, -9, -9, -9, -5.84, -3.64, -2.67};
+        double[] second = {-7.67, -7.67, -7.67, -7.67, -7.67, -7.67, 0.0, 0.69};
+        List<OptimizerProperties.TableItem> items = List.of(
+                new OptimizerProperties.TableItem(0, 0, 11, first, true), new OptimizerProperties.TableItem(1, 1, 7, second, true));
+        Optimizer.Result sum = Optimizer.maximiseSum(items, 11);
+        assertThat(sum.units()).containsExactly(4, 7);
+        assertThat(sum.path()).isEqualTo(Optimizer.Path.MARGINAL);
     }
 
     /** The largest total over the allocations whose min objective reaches {@code best}: brute force. */
