@@ -38,6 +38,16 @@ final class LogHistogram {
         return MIN_NANOS * Math.pow(BASE, i - 0.5);
     }
 
+    /** Takes this histogram's counts off {@code acc} (the bucket leaves a window whose sum acc is). */
+    void subtractFrom(long[] acc) {
+        if (total == 0) {
+            return;
+        }
+        for (int i = 0; i < BUCKETS; i++) {
+            acc[i] -= counts[i];
+        }
+    }
+
     void addTo(long[] acc) {
         if (total == 0) {
             return;

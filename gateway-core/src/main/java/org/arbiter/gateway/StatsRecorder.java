@@ -66,6 +66,19 @@ public final class StatsRecorder {
     private int[] busy;
     private int[] busyAt;
     private int busyCount;
+    /**
+     * Per server, the sums over the whole ring (the window), kept as buckets fill and leave it: added
+     * when a value is recorded, taken off when the oldest bucket is cleared for reuse. Every term is a
+     * whole number of nanoseconds (or of request-nanoseconds) far below 2^53, so these double sums are
+     * exact and equal the bucket-by-bucket sums bit for bit, in any order; the snapshot reads them in
+     * O(1) per server instead of walking every bucket.
+     */
+    private long[] windowCompleted;
+    private long[] windowErrors;
+    private double[] windowService;
+    private double[] windowArea;
+    /** Per class, the response-time histogram of the whole ring, kept the same way (counts: exact). */
+    private final long[][] windowResponses;
     private long lastIntegrated;
 
     private static final class Bucket {
@@ -180,6 +193,11 @@ public final class StatsRecorder {
         this.busy = new int[this.servers.length];
         this.busyAt = new int[this.servers.length];
         Arrays.fill(busyAt, -1);
+        this.windowCompleted = new long[this.servers.length];
+        this.windowErrors = new long[this.servers.length];
+        this.windowService = new double[this.servers.length];
+        this.windowArea = new double[this.servers.length];
+        this.windowResponses = new long[this.classes.length][LogHistogram.BUCKETS];
     }
 
     /** Server {@code id} joins at the next index (a configuration reload added it), with no history. */
@@ -193,6 +211,10 @@ public final class StatsRecorder {
         busy = Arrays.copyOf(busy, n);
         busyAt = Arrays.copyOf(busyAt, n);
         busyAt[n - 1] = -1;
+        windowCompleted = Arrays.copyOf(windowCompleted, n);
+        windowErrors = Arrays.copyOf(windowErrors, n);
+        windowService = Arrays.copyOf(windowService, n);
+        windowArea = Arrays.copyOf(windowArea, n);
         for (Bucket b : ring) {
             b.addServer();
         }
@@ -217,6 +239,13 @@ public final class StatsRecorder {
                 for (Bucket b : ring) {
                     b.clear();
                 }
+                Arrays.fill(windowCompleted, 0);
+                Arrays.fill(windowErrors, 0);
+                Arrays.fill(windowService, 0);
+                Arrays.fill(windowArea, 0);
+                for (long[] h : windowResponses) {
+                    Arrays.fill(h, 0);
+                }
                 long skip = behind - ring.length;
                 bucketStart += skip * bucketNanos;
                 lastIntegrated = bucketStart;
@@ -226,10 +255,26 @@ public final class StatsRecorder {
             }
             bucketStart = end;
             current = (current + 1) % ring.length;
+            leaveWindow(ring[current]);
             ring[current].clear();
             filledBuckets++;
         }
         integrate(nowNanos);
+    }
+
+    /** The bucket about to be cleared for reuse leaves the window: its server figures come off the sums. */
+    private void leaveWindow(Bucket b) {
+        for (int c = 0; c < windowResponses.length; c++) {
+            b.responses[c].subtractFrom(windowResponses[c]);
+        }
+        for (int s = 0; s < windowCompleted.length; s++) {
+            if (b.serverCompleted[s] != 0 || b.serverErrors[s] != 0 || b.serverArea[s] != 0) {
+                windowCompleted[s] -= b.serverCompleted[s];
+                windowErrors[s] -= b.serverErrors[s];
+                windowService[s] -= b.serverServiceSum[s];
+                windowArea[s] -= b.serverArea[s];
+            }
+        }
     }
 
     private void integrate(long t) {
@@ -248,7 +293,9 @@ public final class StatsRecorder {
         }
         for (int i = 0; i < busyCount; i++) {
             int s = busy[i];
-            b.serverArea[s] += (double) serverInFlight[s] * dt;
+            double area = (double) serverInFlight[s] * dt;
+            b.serverArea[s] += area;
+            windowArea[s] += area;
         }
         lastIntegrated = t;
     }
@@ -320,8 +367,11 @@ public final class StatsRecorder {
         b.responseSum[c] += responseNanos;
         b.serviceSum[c] += serviceNanos;
         b.responses[c].record(responseNanos);
+        windowResponses[c][LogHistogram.index(responseNanos)]++;
         b.serverCompleted[s]++;
         b.serverServiceSum[s] += serviceNanos;
+        windowCompleted[s]++;
+        windowService[s] += serviceNanos;
     }
 
     /** A request of class c arrived, offering {@code yield} (its class's full yield). */
@@ -339,6 +389,7 @@ public final class StatsRecorder {
     public void serverError(int s, long nowNanos) {
         advance(nowNanos);
         ring[current].serverErrors[s]++;
+        windowErrors[s]++;
     }
 
     /** Everything the recorder does not measure itself, as of the snapshot. */
@@ -362,7 +413,7 @@ public final class StatsRecorder {
             long arrivals = 0, completed = 0, dispatched = 0;
             double resp = 0, service = 0, queue = 0, area = 0, offered = 0, realised = 0;
             long[] drops = new long[REASONS];
-            Arrays.fill(hist, 0);
+            System.arraycopy(windowResponses[c], 0, hist, 0, hist.length); // the window's histogram
             long pArr = 0, pAcc = 0, pDrop = 0, pSeen = 0, peak = 0;
             for (int k = 0; k < nb; k++) {
                 Bucket b = ring[Math.floorMod(current - k, ring.length)];
@@ -377,9 +428,6 @@ public final class StatsRecorder {
                 area += b.queueArea[c];
                 for (int r = 0; r < REASONS; r++) {
                     drops[r] += b.drops[c][r];
-                }
-                if (b.completed[c] != 0) { // an empty histogram adds nothing
-                    b.responses[c].addTo(hist);
                 }
                 if (k < pb) {
                     pArr += b.arrivals[c];
@@ -419,22 +467,12 @@ public final class StatsRecorder {
             backlogNanos += b.backlogNanos;
             backlogDispatched += b.backlogDispatched;
         }
-        // per server, the buckets' sums in the same order (k = 0, 1, …) as one server at a time would take
-        // them, bucket by bucket: each array is read once, in order
+        // per server, the window's sums (every bucket of the ring: those not filled yet are zero)
         int ns = servers.length;
-        long[] serverCompleted = new long[ns];
-        long[] serverErrors = new long[ns];
-        double[] serverService = new double[ns];
-        double[] serverArea = new double[ns];
-        for (int k = 0; k < nb; k++) {
-            Bucket b = ring[Math.floorMod(current - k, ring.length)];
-            for (int s = 0; s < ns; s++) {
-                serverCompleted[s] += b.serverCompleted[s];
-                serverService[s] += b.serverServiceSum[s];
-                serverErrors[s] += b.serverErrors[s];
-                serverArea[s] += b.serverArea[s];
-            }
-        }
+        long[] serverCompleted = windowCompleted;
+        long[] serverErrors = windowErrors;
+        double[] serverService = windowService;
+        double[] serverArea = windowArea;
         Map<String, ServerStats> ss = new LinkedHashMap<>(ns * 4 / 3 + 1);
         for (int s = 0; s < ns; s++) {
             long completed = serverCompleted[s];
