@@ -60,13 +60,13 @@ public final class Damping {
         requireNonNull(problem, "problem");
         requireNonNull(optimum, "optimum");
         requireNonNull(meanError, "meanError");
-        Solution best = GrmSolver.evaluate(problem, optimum.weights());
+        Solution best = GrmSolver.value(problem, optimum.weights()); // objective and predictions: no caps needed
         double delta = uncertainty(problem, best, meanError);
         Map<String, Map<String, Double>> split = split(problem, optimum.weights());
         if (feasible(problem, split) && !same(problem, split, optimum.weights())) {
-            Solution s = GrmSolver.evaluate(problem, split);
+            Solution s = GrmSolver.value(problem, split);
             if (s.objective() >= best.objective() - delta) {
-                return new Chosen(s, Choice.SPLIT, delta);
+                return new Chosen(GrmSolver.evaluate(problem, split), Choice.SPLIT, delta);
             }
         }
         return new Chosen(optimum, Choice.OPTIMUM, delta);

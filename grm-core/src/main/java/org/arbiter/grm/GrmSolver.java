@@ -139,6 +139,19 @@ public final class GrmSolver {
      * The weights are taken as they are (no bound is checked); a flow without a weight counts as 0.
      */
     public static Solution evaluate(Problem problem, Map<String, Map<String, Double>> weights) {
+        return evaluate(problem, weights, true);
+    }
+
+    /**
+     * {@link #evaluate} without the N(g,s) partition (its {@code serverCaps} empty): the objective and
+     * the predictions only, for comparing allocations (the partition of 1 000 servers over 100
+     * gateways is most of an evaluation's cost).
+     */
+    public static Solution value(Problem problem, Map<String, Map<String, Double>> weights) {
+        return evaluate(problem, weights, false);
+    }
+
+    private static Solution evaluate(Problem problem, Map<String, Map<String, Double>> weights, boolean withCaps) {
         requireNonNull(problem, "problem");
         requireNonNull(weights, "weights");
         Problem.Parameters p = problem.parameters();
@@ -162,6 +175,9 @@ public final class GrmSolver {
         }
         double objective = p.combine() == Problem.Combine.SUM ? sum
                 : classTotals.values().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        if (!withCaps) {
+            return new Solution(objective, w, Map.of(), predicted);
+        }
         Map<String, Integer> serverCaps = new LinkedHashMap<>();
         problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
         return new Solution(objective, w, CapPartition.partition(gatewayWeights, serverCaps), predicted);

@@ -79,20 +79,26 @@ public final class Rebalance {
         if (toNeed > 0) {
             released -= give(items, out, need, needSum, toNeed);
         }
-        // 3. evenly: one unit at a time to the eligible flow holding the fewest (ties: input order)
-        while (released > 0) {
-            int best = -1;
+        // 3. evenly: one unit at a time to the eligible flow holding the fewest (ties: input order), by a
+        //    heap on (units held, index): the same order as scanning every flow for each unit
+        if (released > 0) {
+            Marginal.Heap fewest = new Marginal.Heap(n, false);
             for (int i = 0; i < n; i++) {
-                if (eligible[i] && !items.get(i).isConstant() && out[i] < items.get(i).upper()
-                        && (best < 0 || out[i] < out[best])) {
-                    best = i;
+                if (eligible[i] && !items.get(i).isConstant() && out[i] < items.get(i).upper()) {
+                    fewest.push(i, out[i]);
                 }
             }
-            if (best < 0) {
-                return units.clone(); // nowhere to put them within the bounds: keep the optimiser's
+            while (released > 0) {
+                if (fewest.isEmpty()) {
+                    return units.clone(); // nowhere to put them within the bounds: keep the optimiser's
+                }
+                int best = fewest.pop();
+                out[best]++;
+                released--;
+                if (out[best] < items.get(best).upper()) {
+                    fewest.push(best, out[best]);
+                }
             }
-            out[best]++;
-            released--;
         }
         return out;
     }
