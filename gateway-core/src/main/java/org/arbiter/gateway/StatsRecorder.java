@@ -67,6 +67,14 @@ public final class StatsRecorder {
     private int[] busyAt;
     private int busyCount;
     /**
+     * Per server, the time its in-flight integral was last brought up to date. A server's integral is
+     * settled when its count changes, when a bucket closes (every busy server, at the boundary) and at a
+     * snapshot, not at every event of the gateway: its terms are whole request-nanoseconds far below
+     * 2^53, so count × (t₂ − t₀) is exactly count × (t₁ − t₀) + count × (t₂ − t₁), and the buckets hold
+     * bit for bit what per-event integration gave.
+     */
+    private long[] settledAt;
+    /**
      * Per server, the sums over the whole ring (the window), kept as buckets fill and leave it: added
      * when a value is recorded, taken off when the oldest bucket is cleared for reuse. Every term is a
      * whole number of nanoseconds (or of request-nanoseconds) far below 2^53, so these double sums are
@@ -193,6 +201,7 @@ public final class StatsRecorder {
         this.busy = new int[this.servers.length];
         this.busyAt = new int[this.servers.length];
         Arrays.fill(busyAt, -1);
+        this.settledAt = new long[this.servers.length];
         this.windowCompleted = new long[this.servers.length];
         this.windowErrors = new long[this.servers.length];
         this.windowService = new double[this.servers.length];
@@ -204,6 +213,7 @@ public final class StatsRecorder {
     public void addServer(String id, long nowNanos) {
         advance(nowNanos);
         integrate(nowNanos);
+        settleBusy(nowNanos);
         int n = servers.length + 1;
         servers = Arrays.copyOf(servers, n);
         servers[n - 1] = requireNonNull(id, "id");
@@ -211,6 +221,7 @@ public final class StatsRecorder {
         busy = Arrays.copyOf(busy, n);
         busyAt = Arrays.copyOf(busyAt, n);
         busyAt[n - 1] = -1;
+        settledAt = Arrays.copyOf(settledAt, n);
         windowCompleted = Arrays.copyOf(windowCompleted, n);
         windowErrors = Arrays.copyOf(windowErrors, n);
         windowService = Arrays.copyOf(windowService, n);
@@ -230,6 +241,7 @@ public final class StatsRecorder {
         while (nowNanos - bucketStart >= bucketNanos) {
             long end = bucketStart + bucketNanos;
             integrate(end);
+            settleBusy(end);
             long behind = (nowNanos - bucketStart) / bucketNanos;
             if (behind > ring.length + 1) {
                 // Idle for longer than the window: the buckets that end before the window starts
@@ -249,6 +261,9 @@ public final class StatsRecorder {
                 long skip = behind - ring.length;
                 bucketStart += skip * bucketNanos;
                 lastIntegrated = bucketStart;
+                for (int i = 0; i < busyCount; i++) {
+                    settledAt[busy[i]] = bucketStart;
+                }
                 current = (int) ((current + skip) % ring.length);
                 filledBuckets += skip;
                 continue;
@@ -277,6 +292,23 @@ public final class StatsRecorder {
         }
     }
 
+    /** Brings every busy server's in-flight integral up to {@code t} (in the current bucket). */
+    private void settleBusy(long t) {
+        for (int i = 0; i < busyCount; i++) {
+            settle(busy[i], t);
+        }
+    }
+
+    private void settle(int s, long t) {
+        long dt = t - settledAt[s];
+        if (dt > 0 && serverInFlight[s] != 0) {
+            double area = (double) serverInFlight[s] * dt;
+            ring[current].serverArea[s] += area;
+            windowArea[s] += area;
+        }
+        settledAt[s] = t;
+    }
+
     private void integrate(long t) {
         long dt = t - lastIntegrated;
         if (dt <= 0) {
@@ -290,12 +322,6 @@ public final class StatsRecorder {
             if (queueLen[c] != 0) {
                 b.queueArea[c] += (double) queueLen[c] * dt;
             }
-        }
-        for (int i = 0; i < busyCount; i++) {
-            int s = busy[i];
-            double area = (double) serverInFlight[s] * dt;
-            b.serverArea[s] += area;
-            windowArea[s] += area;
         }
         lastIntegrated = t;
     }
@@ -333,6 +359,7 @@ public final class StatsRecorder {
     /** Server s now runs {@code inFlight} requests of this gateway. */
     public void serverInFlight(int s, int inFlight, long nowNanos) {
         advance(nowNanos);
+        settle(s, nowNanos);
         if (serverInFlight[s] == 0 && inFlight != 0) {
             busyAt[s] = busyCount;
             busy[busyCount++] = s;
@@ -400,6 +427,7 @@ public final class StatsRecorder {
     /** The window as a {@link GatewayStats} message. */
     public GatewayStats snapshot(String gateway, Instant at, long nowNanos, long allocationVersion, Live live) {
         advance(nowNanos);
+        settleBusy(nowNanos);
         int nb = (int) Math.min(ring.length, filledBuckets);
         double coveredNanos = Math.max(1, Math.min((double) (nb - 1) * bucketNanos + (nowNanos - bucketStart),
                 (double) (nowNanos - startNanos)));
