@@ -127,7 +127,15 @@ final class Marginal {
 
     /** The min optimum (lexicographic: largest minimum, then largest total), or null (the DP decides). */
     static Optimizer.Result maximiseMin(List<? extends Optimizer.Item> items, int totalUnits, int groups) {
-        Optimizer.Result r = branch(new ArrayList<>(items), totalUnits, true, groups, new int[] {BRANCH_BUDGET});
+        boolean large = dpTooLarge(items, totalUnits);
+        // at a size where each branch is a large solve, a few branches, then the threshold search
+        Optimizer.Result r = branch(new ArrayList<>(items), totalUnits, true, groups,
+                new int[] {large ? 4 : BRANCH_BUDGET});
+        if (r == null && large) {
+            // many classes end inside a chord and the DP's tables would not fit a period: the minimum
+            // by per-class thresholds on true values (exact), the total by marginal gains
+            return Thresholds.solve(items, totalUnits, groups);
+        }
         return r == INFEASIBLE ? null : r;
     }
 
@@ -176,6 +184,19 @@ final class Marginal {
             return atLower;
         }
         return better(items, atLower, above, min) ? above : atLower;
+    }
+
+    /** The DP's size, variable flows × free units, above which the threshold search answers min instead. */
+    static final long DP_LIMIT = 20_000_000L;
+
+    private static boolean dpTooLarge(List<? extends Optimizer.Item> items, int totalUnits) {
+        long variable = 0;
+        long lower = 0;
+        for (Optimizer.Item it : items) {
+            variable += it.isConstant() ? 0 : 1;
+            lower += it.lower();
+        }
+        return variable * Math.max(0, totalUnits - lower) > DP_LIMIT;
     }
 
     /** Whether b beats a: sum by the objective; min by the minimum, then the total (ties keep a). */
@@ -323,9 +344,12 @@ final class Marginal {
         for (int j = 0; j < f; j++) {
             m.reset(j);
         }
+        // "at or above" to rounding: the levels are sums of gains, and a class exactly at the level by its
+        // values must not be pushed past it by 1e-16 of rounding in another class's sum
+        double reach = target - TOLERANCE * (1 + Math.abs(target));
         boolean[] reached = new boolean[groups];
         for (int k = 0; k < count; k++) {
-            reached[classes[k]] = base[classes[k]] >= target;
+            reached[classes[k]] = base[classes[k]] >= reach;
         }
         int used = 0;
         for (int s = 0; s < steps; s++) {
@@ -334,7 +358,7 @@ final class Marginal {
             if (!reached[g]) {
                 m.pos[j]++;
                 used++;
-                reached[g] = stepLevel[s] >= target;
+                reached[g] = stepLevel[s] >= reach;
             }
         }
         for (int j = 0; j < f; j++) {
@@ -546,6 +570,332 @@ final class Marginal {
     private Optimizer.Result result(int[] lowerUnits, Optimizer.Path path, boolean min, int groups) {
         int[] out = allocation(lowerUnits);
         return new Optimizer.Result(out, min ? Optimizer.min(items, out, groups) : Optimizer.sum(items, out), path);
+    }
+
+
+    /**
+     * min when branching on part-taken chords one at a time would not end (hundreds of classes, each
+     * reaching the level inside a chord): the largest level m every class reaches on its true values
+     * within the units, Σ_c u_c(m) ≤ M', by bisection on m; u_c(m), the fewest units for class c to
+     * reach m, is the class's own greedy on its hulls, branching on the flow whose chord the level is
+     * crossed inside (its flat part, or from a_j on). The minimum is exact (the bisection ends on
+     * adjacent doubles, or the allocation found is the largest feasible level); the units left over
+     * go by marginal gains, chords only whole, so the total is the greedy's, not proved the largest.
+     */
+    static final class Thresholds {
+        /** Class-local solves per feasibility test before the DP decides. */
+        private static final int SOLVES = 200_000;
+
+        private final Marginal m;
+        private final int[][] members;   // per class (group), its variable flows (Marginal indices)
+        private final double[] base;
+        private final int groups;
+        private int solves;
+
+        private Thresholds(Marginal m, int[][] members, double[] base, int groups) {
+            this.m = m;
+            this.members = members;
+            this.base = base;
+            this.groups = groups;
+        }
+
+        static Optimizer.Result solve(List<? extends Optimizer.Item> items, int totalUnits, int groups) {
+            int[] units = new int[items.size()];
+            int free = Optimizer.prepare(items, totalUnits, units);
+            Marginal m = of(items, free);
+            double[] base = new double[groups];
+            boolean[] present = new boolean[groups];
+            for (int i = 0; i < items.size(); i++) {
+                base[items.get(i).group()] += items.get(i).value(units[i]);
+                present[items.get(i).group()] = true;
+            }
+            List<List<Integer>> byGroup = new ArrayList<>();
+            for (int g = 0; g < groups; g++) {
+                byGroup.add(new ArrayList<>());
+            }
+            for (int j = 0; j < m.idx.length; j++) {
+                byGroup.get(items.get(m.idx[j]).group()).add(j);
+            }
+            int[][] members = new int[groups][];
+            double lo = Double.POSITIVE_INFINITY;
+            double cap = Double.POSITIVE_INFINITY; // classes of constant flows cannot rise
+            for (int g = 0; g < groups; g++) {
+                members[g] = byGroup.get(g).stream().mapToInt(Integer::intValue).toArray();
+                if (present[g]) {
+                    lo = Math.min(lo, base[g]);
+                    if (members[g].length == 0) {
+                        cap = Math.min(cap, base[g]);
+                    }
+                }
+            }
+            Thresholds t = new Thresholds(m, members, base, groups);
+            int[][] at = new int[groups][];
+            if (t.need(lo, free, at) > free) {
+                return null;
+            }
+            double hi = Math.min(cap, t.ceiling(free));
+            int[][] best = at;
+            double bestLevel = lo;
+            if (hi > lo) {
+                int[][] probe = new int[groups][];
+                long need = t.need(hi, free, probe);
+                if (need == Long.MIN_VALUE) {
+                    return null;
+                }
+                if (need <= free) {
+                    best = probe;
+                    bestLevel = hi;
+                } else {
+                    for (int k = 0; k < 200 && Math.nextUp(lo) < hi; k++) {
+                        double mid = lo + (hi - lo) / 2;
+                        if (mid <= lo || mid >= hi) {
+                            break;
+                        }
+                        probe = new int[groups][];
+                        need = t.need(mid, free, probe);
+                        if (need == Long.MIN_VALUE) {
+                            return null;
+                        }
+                        if (need <= free) {
+                            lo = mid;
+                            best = probe;
+                            bestLevel = mid;
+                        } else {
+                            hi = mid;
+                        }
+                    }
+                }
+            }
+            // the thresholds' positions, then the rest by marginal gains (chords whole only)
+            int used = 0;
+            for (int j = 0; j < m.idx.length; j++) {
+                m.pos[j] = m.lower[j];
+            }
+            for (int g = 0; g < groups; g++) {
+                if (best[g] != null) {
+                    for (int q = 0; q < members[g].length; q++) {
+                        int j = members[g][q];
+                        m.pos[j] = best[g][q];
+                        used += best[g][q] - m.lower[j];
+                    }
+                }
+            }
+            for (int j = 0; j < m.idx.length; j++) {
+                m.settle(j);
+            }
+            // units never lower a value, so any placement keeps every class at its level; a chord this
+            // pass leaves part-taken is undone and its flow left out, a few times at most
+            int left = free - used;
+            for (int attempt = 0; ; attempt++) {
+                Heap all = m.heapOf(allFlows(m.idx.length), true);
+                int[] before = m.pos.clone();
+                int slackBefore = m.slackTaken;
+                if (m.greedy(all, left) > 0) {
+                    return null;
+                }
+                int partial = -1;
+                for (int j = 0; j < m.idx.length && partial < 0; j++) {
+                    if (m.pos[j] != before[j] && m.pos[j] < m.chordEnd[j] && m.slope[j] > 0) {
+                        partial = j;
+                    }
+                }
+                if (partial < 0 || attempt == 8) {
+                    break;
+                }
+                System.arraycopy(before, 0, m.pos, 0, before.length);
+                m.slackTaken = slackBefore;
+                m.excluded[partial] = true;
+                for (int j = 0; j < m.idx.length; j++) {
+                    m.settle(j);
+                }
+            }
+            Optimizer.Result r = m.result(units, Optimizer.Path.THRESHOLDS, true, groups);
+            // each class reached its level to rounding (TOLERANCE), so the minimum may sit that far below it
+            return r.objective() >= bestLevel - 4 * TOLERANCE * (1 + Math.abs(bestLevel)) ? r : null;
+        }
+
+        /** The hull level the lowest class reaches with every free unit: an upper bound for the bisection. */
+        private double ceiling(int free) {
+            double hi = Double.POSITIVE_INFINITY;
+            for (int g = 0; g < groups; g++) {
+                if (members[g].length > 0) {
+                    hi = Math.min(hi, base[g] + hullSlack(g, free));
+                }
+            }
+            return hi;
+        }
+
+        /** Σ over the class of the hull's best with the budget: the bisection's ceiling (hull ≥ value). */
+        private double hullSlack(int g, int budget) {
+            int[] mem = members[g];
+            int[] pos = new int[mem.length];
+            double level = 0;
+            Heap h = new Heap(mem.length, true);
+            for (int q = 0; q < mem.length; q++) {
+                pos[q] = m.lower[mem[q]];
+                double gq = gain(mem[q], pos[q], false);
+                if (!Double.isNaN(gq)) {
+                    h.push(q, gq);
+                }
+            }
+            int left = budget;
+            while (left > 0 && !h.isEmpty()) {
+                int q = h.pop();
+                int j = mem[q];
+                double gq = gain(j, pos[q], false);
+                if (!(gq > 0)) {
+                    break;
+                }
+                int len = pos[q] < m.chordEnd[j] ? Math.min(m.chordEnd[j] - pos[q], left) : 1;
+                level += gq * len;
+                pos[q] += len;
+                left -= len;
+                double next = gain(j, pos[q], false);
+                if (!Double.isNaN(next)) {
+                    h.push(q, next);
+                }
+            }
+            return level;
+        }
+
+        /**
+         * Σ_c u_c(level) (Long.MIN_VALUE: too many class-local solves; a value above {@code free}:
+         * the level is out of reach), each class's positions into {@code at}.
+         */
+        private long need(double level, int free, int[][] at) {
+            solves = 0;
+            long total = 0;
+            for (int g = 0; g < groups; g++) {
+                if (members[g].length == 0) {
+                    continue;
+                }
+                int[] mem = members[g];
+                int[] lowerAt = new int[mem.length];
+                boolean[] off = new boolean[mem.length];
+                for (int q = 0; q < mem.length; q++) {
+                    lowerAt[q] = m.lower[mem[q]];
+                }
+                int[] out = new int[mem.length];
+                int budget = (int) Math.min(Integer.MAX_VALUE, free - total);
+                long u = reach(g, level, lowerAt, off, budget, out, (long) budget + 1);
+                if (u == Long.MIN_VALUE) {
+                    return Long.MIN_VALUE;
+                }
+                if (u > free - total) {
+                    return (long) free + 1;
+                }
+                total += u;
+                at[g] = out;
+            }
+            return total;
+        }
+
+        /**
+         * The fewest units (above the lower bounds) with which class g's flows reach {@code level} on
+         * their true values: its greedy on the hulls, and where the level is crossed inside flow q's
+         * chord, the better of q flat (left at its lower bound) and q from a on, branch and bound: a
+         * configuration whose hull count already reaches {@code cut} (the best known) is not explored
+         * (returns cut). Positions into {@code out} when below cut; more than {@code budget}: out of
+         * reach; Long.MIN_VALUE: too many solves.
+         */
+        private long reach(int g, double level, int[] lowerAt, boolean[] off, int budget, int[] out, long cut) {
+            if (++solves > SOLVES) {
+                return Long.MIN_VALUE;
+            }
+            int[] mem = members[g];
+            int[] pos = lowerAt.clone();
+            double have = base[g];
+            long used = 0;
+            Heap h = new Heap(mem.length, true);
+            for (int q = 0; q < mem.length; q++) {
+                int j = mem[q];
+                if (pos[q] > m.lower[j]) { // raised to a: its value there, its units counted
+                    have += m.v(j, pos[q]) - m.flat[j];
+                    used += pos[q] - m.lower[j];
+                }
+                if (!off[q]) {
+                    double gq = gain(j, pos[q], pos[q] > m.lower[j]);
+                    if (!Double.isNaN(gq)) {
+                        h.push(q, gq);
+                    }
+                }
+            }
+            double goal = level - TOLERANCE * (1 + Math.abs(level)); // to rounding, as the level path
+            while (have < goal) {
+                if (used > budget || h.isEmpty()) {
+                    return (long) budget + 1;
+                }
+                int q = h.pop();
+                int j = mem[q];
+                boolean raised = lowerAt[q] > m.lower[j];
+                double gq = gain(j, pos[q], raised);
+                if (!(gq > 0)) {
+                    return (long) budget + 1; // concave: nothing in this class rises any more
+                }
+                if (!raised && pos[q] < m.chordEnd[j]) {
+                    int len = m.chordEnd[j] - pos[q];
+                    double after = have + (m.v(j, m.chordEnd[j]) - m.v(j, pos[q]));
+                    if (after >= goal && len > 1 && have + gq * (len - 1) >= goal) {
+                        // crossed inside the chord: the hull's count here bounds every branch from below
+                        long bound = used + (long) Math.ceil((goal - have) / gq);
+                        if (bound >= cut) {
+                            return cut; // this configuration cannot beat what is known
+                        }
+                        // q from a_j on (usually the cheaper), then q flat; each prunes by the other
+                        int[] lower2 = lowerAt.clone();
+                        lower2[q] = m.firstAbove[j];
+                        int[] o2 = new int[mem.length];
+                        long onCase = reach(g, level, lower2, off, budget, o2, cut);
+                        if (onCase == Long.MIN_VALUE) {
+                            return onCase;
+                        }
+                        boolean[] off2 = off.clone();
+                        off2[q] = true;
+                        int[] o1 = new int[mem.length];
+                        long flatCase = reach(g, level, lowerAt, off2, budget, o1, Math.min(cut, onCase));
+                        if (flatCase == Long.MIN_VALUE) {
+                            return flatCase;
+                        }
+                        if (flatCase < onCase && flatCase < cut) {
+                            System.arraycopy(o1, 0, out, 0, out.length);
+                            return flatCase;
+                        }
+                        if (onCase < cut) {
+                            System.arraycopy(o2, 0, out, 0, out.length);
+                            return onCase;
+                        }
+                        return cut;
+                    }
+                    have = after;
+                    used += len;
+                    pos[q] = m.chordEnd[j];
+                } else {
+                    have += m.v(j, pos[q] + 1) - m.v(j, pos[q]);
+                    used++;
+                    pos[q]++;
+                }
+                double next = gain(j, pos[q], raised);
+                if (!Double.isNaN(next)) {
+                    h.push(q, next);
+                }
+            }
+            if (used > budget) {
+                return (long) budget + 1;
+            }
+            System.arraycopy(pos, 0, out, 0, out.length);
+            return used;
+        }
+
+        /** Flow j's next hull gain at position p (raised: concave from its lower bound, no chord), NaN at its top. */
+        private double gain(int j, int p, boolean raised) {
+            if (p >= m.hi[j]) {
+                return Double.NaN;
+            }
+            if (!raised && p < m.chordEnd[j]) {
+                return m.slope[j];
+            }
+            return m.v(j, p + 1) - m.v(j, p);
+        }
     }
 
     /**

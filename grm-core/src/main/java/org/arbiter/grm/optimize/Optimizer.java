@@ -96,6 +96,11 @@ public final class Optimizer {
         MARGINAL,
         /** min by the common-level search on the class hulls, then marginal gains ({@link Marginal}). */
         LEVEL,
+        /**
+         * min by per-class thresholds on true values (many classes reach the level inside a chord):
+         * the minimum exact, the total the greedy's ({@link Marginal.Thresholds}).
+         */
+        THRESHOLDS,
         /** the dynamic programme (concave runs, threshold search or max-min merge). */
         DP;
 

@@ -79,6 +79,29 @@ final class MarginalProperties {
         count(sum, min);
     }
 
+    /** The threshold search (what min uses when branching one chord at a time would not end), called directly. */
+    @Property(tries = 300, edgeCases = EdgeCasesMode.NONE)
+    void thresholds_reachTheDpsMinimum(@ForAll long seed) {
+        Random rnd = new Random(seed);
+        int total = 5 + rnd.nextInt(150);
+        int groups = 1 + rnd.nextInt(5);
+        List<OptimizerProperties.TableItem> items = shapedItems(rnd, 2 + rnd.nextInt(12), total, groups);
+        if (!OptimizerProperties.feasible(items, total)) {
+            return;
+        }
+        int present = items.stream().mapToInt(OptimizerProperties.TableItem::group).max().orElse(0) + 1;
+        Optimizer.Result t = Marginal.Thresholds.solve(items, total, present);
+        Optimizer.Result dp = Optimizer.maximiseMinByDp(items, total);
+        tried++;
+        if (t == null) {
+            return;
+        }
+        fast++;
+        assertThat(t.path()).isEqualTo(Optimizer.Path.THRESHOLDS);
+        assertThat(t.objective()).isCloseTo(dp.objective(), within(1e-9));
+        OptimizerProperties.assertValid(items, total, t);
+    }
+
     @Property(tries = 100, edgeCases = EdgeCasesMode.NONE)
     void anItemWithoutThePromise_keepsTheDp(@ForAll long seed) {
         Random rnd = new Random(seed);
