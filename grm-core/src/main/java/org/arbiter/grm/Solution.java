@@ -9,7 +9,7 @@ import java.util.Map;
  * @param weights    w(g,c) by gateway, then class
  * @param serverCaps N(g,s) by gateway, then server
  * @param predicted  per flow: predicted response time and utility at its weight
- * @param path       which algorithm found the allocation: marginal, level (the fast exact paths), dp,
+ * @param path       which algorithm found the allocation: marginal, level, thresholds (the fast paths), dp,
  *                   or evaluated (an allocation valued, not optimised)
  */
 public record Solution(double objective, Map<String, Map<String, Double>> weights,

@@ -41,8 +41,9 @@ import java.util.Optional;
  * @param predictionErrors  per class, how well the flow model predicted lately (absent in records
  *                          written before it, and for a class with no checked prediction)
  * @param solvePath         which algorithm found the period's optimum: {@code marginal} (sum by
- *                          marginal gains), {@code level} (min by the common-level search), {@code dp}
- *                          (the dynamic programme); empty when nothing was solved and in records
+ *                          marginal gains), {@code level} (min by the common-level search),
+ *                          {@code thresholds} (min by per-class thresholds), {@code dp} (the dynamic
+ *                          programme); empty when nothing was solved and in records
  *                          written before it (docs/grm.md, "The fast exact paths")
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,

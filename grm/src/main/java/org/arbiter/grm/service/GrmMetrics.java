@@ -137,13 +137,13 @@ final class GrmMetrics {
                 .description("power actuations that failed after every attempt").register(r);
         for (String path : SOLVE_PATHS) {
             Counter.builder("arbiter.grm.solve.paths").tag("path", path)
-                    .description("decisions whose optimum this algorithm found (marginal, level: the fast exact"
-                            + " paths; dp: the dynamic programme)").register(r);
+                    .description("decisions whose optimum this algorithm found (marginal, level, thresholds: the"
+                            + " fast exact paths; dp: the dynamic programme)").register(r);
         }
     }
 
     /** The optimiser's paths (docs/grm.md, "The fast exact paths"). */
-    static final List<String> SOLVE_PATHS = List.of("marginal", "level", "dp");
+    static final List<String> SOLVE_PATHS = List.of("marginal", "level", "thresholds", "dp");
 
     /** Counts one decision under the path that found its optimum (nothing when nothing was solved). */
     void solvedBy(String path) {
