@@ -41,7 +41,7 @@ final class MessageCodecTest {
                 Map.of("s1", new Decision.Server(ServerState.ON, 10, 11.2, 64.1)), 1234.5, List.of("pin-g1-premium", "pin-g1-basic"),
                 List.of(new Decision.PinStatus("pin-g1-premium", true, ""), new Decision.PinStatus("pin-g1-basic", false,
                         "value: 9 (expected: between 0 and 7: N = 10 slots, of which the other 3 flows need 3 (minWeight 1, minShare and the pins set before this one))")),
-                EPOCH, Map.of("premium", new Decision.PredictionError(0.12, 9)));
+                EPOCH, Map.of("premium", new Decision.PredictionError(0.12, 9)), "level");
         return Stream.of(
                 Arguments.of("gateway-stats.json", stats),
                 Arguments.of("allocation.json", allocation),
@@ -250,6 +250,14 @@ final class MessageCodecTest {
         assertThat(old).doesNotContain("\"pins\"");
         Decoded<Decision> d = MessageCodec.decode(old, Decision.class);
         assertThat(d).isInstanceOfSatisfying(Decoded.Ok.class, ok -> assertThat(((Decision) ok.value()).pins()).isEmpty());
+    }
+
+    @Test
+    void aDecisionWithoutTheSolvePath_decodes_withAnEmptyOne() throws IOException {
+        String old = read("decision.json").replaceAll("(?s),\\s*\"solvePath\":\\s*\"[a-z]*\"", "");
+        assertThat(old).doesNotContain("solvePath").contains("\"predictionErrors\"");
+        Decoded<Decision> d = MessageCodec.decode(old, Decision.class);
+        assertThat(d).isInstanceOfSatisfying(Decoded.Ok.class, ok -> assertThat(((Decision) ok.value()).solvePath()).isEmpty());
     }
 
     @Test

@@ -1,0 +1,128 @@
+package org.arbiter.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.arbiter.common.message.GatewayStats;
+
+/**
+ * The recorder keeps window sums as buckets fill and leave, and settles a server's in-flight integral
+ * only when it changes, a bucket closes or a snapshot is taken (issue 32, the simulator's speed). It
+ * must give exactly what the plain recorder gave — every bucket walked at every snapshot, every busy
+ * server integrated at every event ({@link ReferenceStatsRecorder}, the code before) — bit for bit,
+ * whatever the events: random arrivals, queue lengths, dispatches, completions, in-flight changes,
+ * errors, yields, servers added by a reload, gaps longer than the window.
+ */
+final class StatsRecorderProperties {
+
+    @Property(tries = 150, edgeCases = EdgeCasesMode.NONE)
+    void snapshots_equalThePlainRecorders_bitForBit(@ForAll long seed) {
+        Random rnd = new Random(seed);
+        int classes = 1 + rnd.nextInt(4);
+        int servers = 1 + rnd.nextInt(12);
+        List<String> cs = new ArrayList<>();
+        for (int c = 0; c < classes; c++) {
+            cs.add("c" + c);
+        }
+        List<String> ss = new ArrayList<>();
+        for (int s = 0; s < servers; s++) {
+            ss.add("s" + s);
+        }
+        int[] limits = new int[classes];
+        Arrays.fill(limits, 100);
+        long window = (1 + rnd.nextInt(30)) * 1_000_000_000L;
+        long period = (1 + rnd.nextInt(5)) * 1_000_000_000L;
+        long t = rnd.nextInt(1_000_000);
+        StatsRecorder fast = new StatsRecorder(cs, ss, limits, window, period, t);
+        ReferenceStatsRecorder plain = new ReferenceStatsRecorder(cs, ss, limits, window, period, t);
+        int[] inFlight = new int[servers];
+        for (int step = 0; step < 3000; step++) {
+            t += rnd.nextInt(20) == 0 ? (long) (rnd.nextDouble() * 3 * window) : rnd.nextInt(200_000_000);
+            int c = rnd.nextInt(classes);
+            int s = rnd.nextInt(inFlight.length);
+            switch (rnd.nextInt(12)) {
+                case 0 -> {
+                    int seen = rnd.nextInt(10);
+                    fast.arrival(c, seen, t);
+                    plain.arrival(c, seen, t);
+                }
+                case 1 -> {
+                    int len = rnd.nextInt(20);
+                    fast.queueLength(c, len, t);
+                    plain.queueLength(c, len, t);
+                }
+                case 2 -> {
+                    boolean on = rnd.nextBoolean();
+                    fast.backlogged(on, t);
+                    plain.backlogged(on, t);
+                }
+                case 3, 4 -> {
+                    inFlight[s] = Math.max(0, inFlight[s] + (rnd.nextBoolean() ? 1 : -1) * (1 + rnd.nextInt(3)));
+                    fast.serverInFlight(s, inFlight[s], t);
+                    plain.serverInFlight(s, inFlight[s], t);
+                }
+                case 5 -> {
+                    long q = rnd.nextInt(2_000_000_000);
+                    boolean backlog = rnd.nextBoolean();
+                    fast.dispatched(c, q, backlog, t);
+                    plain.dispatched(c, q, backlog, t);
+                }
+                case 6, 7 -> {
+                    long response = 1 + (long) (rnd.nextDouble() * 5e9);
+                    long service = 1 + (long) (rnd.nextDouble() * response);
+                    fast.completed(c, s, response, service, t);
+                    plain.completed(c, s, response, service, t);
+                }
+                case 8 -> {
+                    double y = rnd.nextDouble() * 3;
+                    fast.offered(c, y, t);
+                    plain.offered(c, y, t);
+                    fast.realised(c, y / 2, t);
+                    plain.realised(c, y / 2, t);
+                }
+                case 9 -> {
+                    fast.serverError(s, t);
+                    plain.serverError(s, t);
+                    DropReason r = DropReason.values()[rnd.nextInt(DropReason.values().length)];
+                    fast.dropped(c, r, t);
+                    plain.dropped(c, r, t);
+                }
+                case 10 -> {
+                    if (rnd.nextInt(20) == 0) {
+                        String id = "s" + inFlight.length;
+                        fast.addServer(id, t);
+                        plain.addServer(id, t);
+                        inFlight = Arrays.copyOf(inFlight, inFlight.length + 1);
+                    }
+                }
+                default -> {
+                    fast.accepted(c, t);
+                    plain.accepted(c, t);
+                }
+            }
+            if (rnd.nextInt(25) == 0) {
+                assertThat(snapshot(fast, classes, inFlight, t)).as("step %d", step)
+                        .isEqualTo(snapshot(plain, classes, inFlight, t));
+            }
+        }
+    }
+
+    private static GatewayStats snapshot(StatsRecorder r, int classes, int[] inFlight, long t) {
+        return r.snapshot("g1", Instant.EPOCH.plusNanos(t), t, 7,
+                new StatsRecorder.Live(new double[classes], new int[classes], new int[classes], inFlight.clone(),
+                        new int[inFlight.length], new boolean[inFlight.length]));
+    }
+
+    private static GatewayStats snapshot(ReferenceStatsRecorder r, int classes, int[] inFlight, long t) {
+        return r.snapshot("g1", Instant.EPOCH.plusNanos(t), t, 7,
+                new ReferenceStatsRecorder.Live(new double[classes], new int[classes], new int[classes], inFlight.clone(),
+                        new int[inFlight.length], new boolean[inFlight.length]));
+    }
+}
