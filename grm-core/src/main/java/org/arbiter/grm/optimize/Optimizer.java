@@ -56,6 +56,11 @@ import java.util.Locale;
  * classes (O(C·R²) at worst, R = units left after the thresholds). Memory O(F·M') ints for the
  * choices that reconstruct the allocation.
  *
+ * Fast paths (issue 32). When every variable item promises its shape (Item.concaveAfterFlat), sum
+ * and min are first tried by Marginal (marginal gains on the concave hulls; the common-level search;
+ * at sizes the DP cannot hold, per-class thresholds): exact where they answer (see its design
+ * note), the DP here otherwise. maximiseSumByDp / maximiseMinByDp run the DP alone (the reference).
+ *
  * Thread-safety: stateless; each call allocates its own tables.
  */
 
