@@ -1,6 +1,7 @@
 package org.arbiter.grm.optimize;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /*
@@ -597,6 +598,7 @@ final class Marginal {
             this.members = members;
             this.base = base;
             this.groups = groups;
+            this.sequences = new Sequence[groups];
         }
 
         static Optimizer.Result solve(List<? extends Optimizer.Item> items, int totalUnits, int groups) {
@@ -714,48 +716,22 @@ final class Marginal {
             return r.objective() >= bestLevel - 4 * TOLERANCE * (1 + Math.abs(bestLevel)) ? r : null;
         }
 
-        /** The hull level the lowest class reaches with every free unit: an upper bound for the bisection. */
+        /**
+         * An upper bound for the bisection: the lowest class's total with each of its flows at the most
+         * units it may hold (values never fall as units grow), O(F) evaluations.
+         */
         private double ceiling(int free) {
             double hi = Double.POSITIVE_INFINITY;
             for (int g = 0; g < groups; g++) {
                 if (members[g].length > 0) {
-                    hi = Math.min(hi, base[g] + hullSlack(g, free));
+                    double top = base[g];
+                    for (int j : members[g]) {
+                        top += m.v(j, m.hi[j]) - m.flat[j];
+                    }
+                    hi = Math.min(hi, top);
                 }
             }
             return hi;
-        }
-
-        /** Σ over the class of the hull's best with the budget: the bisection's ceiling (hull ≥ value). */
-        private double hullSlack(int g, int budget) {
-            int[] mem = members[g];
-            int[] pos = new int[mem.length];
-            double level = 0;
-            Heap h = new Heap(mem.length, true);
-            for (int q = 0; q < mem.length; q++) {
-                pos[q] = m.lower[mem[q]];
-                double gq = gain(mem[q], pos[q], false);
-                if (!Double.isNaN(gq)) {
-                    h.push(q, gq);
-                }
-            }
-            int left = budget;
-            while (left > 0 && !h.isEmpty()) {
-                int q = h.pop();
-                int j = mem[q];
-                double gq = gain(j, pos[q], false);
-                if (!(gq > 0)) {
-                    break;
-                }
-                int len = pos[q] < m.chordEnd[j] ? Math.min(m.chordEnd[j] - pos[q], left) : 1;
-                level += gq * len;
-                pos[q] += len;
-                left -= len;
-                double next = gain(j, pos[q], false);
-                if (!Double.isNaN(next)) {
-                    h.push(q, next);
-                }
-            }
-            return level;
         }
 
         /**
@@ -770,16 +746,28 @@ final class Marginal {
                     continue;
                 }
                 int[] mem = members[g];
-                int[] lowerAt = new int[mem.length];
-                boolean[] off = new boolean[mem.length];
-                for (int q = 0; q < mem.length; q++) {
-                    lowerAt[q] = m.lower[mem[q]];
-                }
-                int[] out = new int[mem.length];
                 int budget = (int) Math.min(Integer.MAX_VALUE, free - total);
-                long u = reach(g, level, lowerAt, off, budget, out, (long) budget + 1);
-                if (u == Long.MIN_VALUE) {
-                    return Long.MIN_VALUE;
+                // the class's own hull sequence first: where the level is crossed on a tail unit or at a
+                // chord's end, the fewest units are read off it; only a crossing inside a chord branches
+                Sequence sq = sequences[g] == null ? (sequences[g] = new Sequence(g)) : sequences[g];
+                double goal = level - TOLERANCE * (1 + Math.abs(level));
+                long u;
+                int[] out = new int[mem.length];
+                int n = sq.firstReaching(goal, budget);
+                if (n < 0) {
+                    u = (long) budget + 1; // the hull cannot reach it within the budget, nor can the values
+                } else if (!sq.inner(n)) {
+                    u = n;
+                    sq.positions(n, out);
+                } else {
+                    int[] lowerAt = new int[mem.length];
+                    for (int q = 0; q < mem.length; q++) {
+                        lowerAt[q] = m.lower[mem[q]];
+                    }
+                    u = reach(g, level, lowerAt, new boolean[mem.length], budget, out, (long) budget + 1);
+                    if (u == Long.MIN_VALUE) {
+                        return Long.MIN_VALUE;
+                    }
                 }
                 if (u > free - total) {
                     return (long) free + 1;
@@ -788,6 +776,105 @@ final class Marginal {
                 at[g] = out;
             }
             return total;
+        }
+
+        private Sequence[] sequences;
+
+        /**
+         * A class's greedy on its hulls, one unit at a time (a chord's units at its slope), extended as
+         * far as the levels asked for: the level after each unit, the flow that took it, and whether it
+         * lies inside a chord short of its end (there the hull is above the value).
+         */
+        private final class Sequence {
+            private final int g;
+            private final int[] pos;
+            private final Heap heap;
+            private double level;
+            private double[] levels = new double[64];
+            private int[] flows = new int[64];
+            private boolean[] inner = new boolean[64];
+            private int length;
+            private boolean done;
+
+            Sequence(int g) {
+                this.g = g;
+                int[] mem = members[g];
+                pos = new int[mem.length];
+                heap = new Heap(mem.length, true);
+                level = base[g];
+                for (int q = 0; q < mem.length; q++) {
+                    pos[q] = m.lower[mem[q]];
+                    double gq = gain(mem[q], pos[q], false);
+                    if (!Double.isNaN(gq)) {
+                        heap.push(q, gq);
+                    }
+                }
+            }
+
+            /** Units after which the level is at least goal (0: already), or −1 within budget + 1 units. */
+            int firstReaching(double goal, int budget) {
+                if (base[g] >= goal) {
+                    return 0;
+                }
+                while (!done && length <= budget && (length == 0 || levels[length - 1] < goal)) {
+                    step();
+                }
+                int lo = 0;
+                int hi = length;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (levels[mid] >= goal) {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                return lo < length && lo + 1 <= budget ? lo + 1 : -1;
+            }
+
+            boolean inner(int units) {
+                return units > 0 && inner[units - 1];
+            }
+
+            void positions(int units, int[] out) {
+                int[] mem = members[g];
+                for (int q = 0; q < mem.length; q++) {
+                    out[q] = m.lower[mem[q]];
+                }
+                for (int k = 0; k < units; k++) {
+                    out[flows[k]]++;
+                }
+            }
+
+            private void step() {
+                if (heap.isEmpty()) {
+                    done = true;
+                    return;
+                }
+                int q = heap.pop();
+                int j = members[g][q];
+                double gq = gain(j, pos[q], false);
+                if (!(gq > 0)) {
+                    done = true; // concave: nothing in this class rises any more
+                    return;
+                }
+                boolean inChord = pos[q] < m.chordEnd[j];
+                level += gq;
+                pos[q]++;
+                if (length == levels.length) {
+                    levels = Arrays.copyOf(levels, length * 2);
+                    flows = Arrays.copyOf(flows, length * 2);
+                    inner = Arrays.copyOf(inner, length * 2);
+                }
+                levels[length] = level;
+                flows[length] = q;
+                inner[length] = inChord && pos[q] < m.chordEnd[j];
+                length++;
+                double next = gain(j, pos[q], false);
+                if (!Double.isNaN(next)) {
+                    heap.push(q, next);
+                }
+            }
         }
 
         /**
@@ -804,19 +891,23 @@ final class Marginal {
             }
             int[] mem = members[g];
             int[] pos = lowerAt.clone();
+            double[] gains = new double[mem.length];  // each flow's next hull gain, as pushed
+            double[] valueAt = new double[mem.length]; // v(pos) on a tail (NaN: not known)
             double have = base[g];
             long used = 0;
             Heap h = new Heap(mem.length, true);
             for (int q = 0; q < mem.length; q++) {
                 int j = mem[q];
+                valueAt[q] = Double.NaN;
                 if (pos[q] > m.lower[j]) { // raised to a: its value there, its units counted
-                    have += m.v(j, pos[q]) - m.flat[j];
+                    valueAt[q] = m.v(j, pos[q]);
+                    have += valueAt[q] - m.flat[j];
                     used += pos[q] - m.lower[j];
                 }
                 if (!off[q]) {
-                    double gq = gain(j, pos[q], pos[q] > m.lower[j]);
-                    if (!Double.isNaN(gq)) {
-                        h.push(q, gq);
+                    gains[q] = nextGain(j, pos[q], pos[q] > m.lower[j], valueAt, q);
+                    if (!Double.isNaN(gains[q])) {
+                        h.push(q, gains[q]);
                     }
                 }
             }
@@ -825,10 +916,13 @@ final class Marginal {
                 if (used > budget || h.isEmpty()) {
                     return (long) budget + 1;
                 }
+                if (used >= cut) {
+                    return cut; // this configuration already spends what the best known spends
+                }
                 int q = h.pop();
                 int j = mem[q];
                 boolean raised = lowerAt[q] > m.lower[j];
-                double gq = gain(j, pos[q], raised);
+                double gq = gains[q];
                 if (!(gq > 0)) {
                     return (long) budget + 1; // concave: nothing in this class rises any more
                 }
@@ -869,14 +963,15 @@ final class Marginal {
                     have = after;
                     used += len;
                     pos[q] = m.chordEnd[j];
+                    valueAt[q] = Double.NaN;
                 } else {
-                    have += m.v(j, pos[q] + 1) - m.v(j, pos[q]);
+                    have += gq; // v(p + 1) − v(p), as computed for the push
                     used++;
                     pos[q]++;
                 }
-                double next = gain(j, pos[q], raised);
-                if (!Double.isNaN(next)) {
-                    h.push(q, next);
+                gains[q] = nextGain(j, pos[q], raised, valueAt, q);
+                if (!Double.isNaN(gains[q])) {
+                    h.push(q, gains[q]);
                 }
             }
             if (used > budget) {
@@ -884,6 +979,23 @@ final class Marginal {
             }
             System.arraycopy(pos, 0, out, 0, out.length);
             return used;
+        }
+
+        /**
+         * {@link #gain}, one evaluation per tail unit: valueAt[q] holds v(p) when known and is left holding
+         * v(p + 1), the value at the position the gain leads to.
+         */
+        private double nextGain(int j, int p, boolean raised, double[] valueAt, int q) {
+            if (p >= m.hi[j]) {
+                return Double.NaN;
+            }
+            if (!raised && p < m.chordEnd[j]) {
+                return m.slope[j];
+            }
+            double vp = Double.isNaN(valueAt[q]) ? m.v(j, p) : valueAt[q];
+            double next = m.v(j, p + 1);
+            valueAt[q] = next;
+            return next - vp;
         }
 
         /** Flow j's next hull gain at position p (raised: concave from its lower bound, no chord), NaN at its top. */
