@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -78,11 +79,20 @@ final class GrmServicePowerIntegrationTest {
                 """.formatted(shutdownDelaySeconds, attempts, kafka.bootstrap(), prefix));
     }
 
-    /** Records which GRM actuated what, then runs the real command. */
-    record Recording(String grm, PowerActuator inner, List<String> log) implements PowerActuator {
+    /**
+     * Records which GRM actuated what, and whether it was leading then (once its service is known),
+     * then runs the real command.
+     */
+    record Recording(String grm, PowerActuator inner, List<String> log, AtomicReference<GrmService> self)
+            implements PowerActuator {
+        Recording(String grm, PowerActuator inner, List<String> log) {
+            this(grm, inner, log, new AtomicReference<>());
+        }
+
         @Override
         public Seen actuate(ServerConfig server, ServerState action) throws ActuationException, InterruptedException {
-            log.add(grm + " " + server.id() + " " + action);
+            GrmService s = self.get();
+            log.add(grm + " " + server.id() + " " + action + (s != null && !s.isLeader() ? " (not leading)" : ""));
             return inner.actuate(server, action);
         }
 
@@ -138,8 +148,12 @@ final class GrmServicePowerIntegrationTest {
         ExecActuator command = new ExecActuator("n=$(cat '" + count + "' 2>/dev/null || echo 0); n=$((n+1)); echo $n > '"
                 + count + "'; [ $n -ge 2 ] || { echo 'bmc busy' >&2; exit 1; }; echo off", Duration.ofSeconds(10));
         List<String> actuated = new CopyOnWriteArrayList<>();
-        GrmService a = grm(config, "pa", new Recording("pa", command, actuated));
-        GrmService b = grm(config, "pb", new Recording("pb", command, actuated));
+        Recording ra = new Recording("pa", command, actuated);
+        Recording rb = new Recording("pb", command, actuated);
+        GrmService a = grm(config, "pa", ra);
+        GrmService b = grm(config, "pb", rb);
+        ra.self().set(a);
+        rb.self().set(b);
         Map<String, Allocation> latest = new ConcurrentHashMap<>();
         List<PowerOrder> orders = new CopyOnWriteArrayList<>();
         gateway(client(config, latest, orders), latest);
@@ -154,8 +168,12 @@ final class GrmServicePowerIntegrationTest {
         assertThat(orders.stream().filter(o -> o.server().equals("s2")).map(PowerOrder::state).toList())
                 .containsSubsequence(ServerState.DRAINING, ServerState.OFF);
         assertThat(latest.get("g1").serverCaps()).containsOnlyKeys("s1");
-        assertThat(actuated).as("the leader, twice (one retry); the follower never").containsExactly(
-                leader + " s2 OFF", leader + " s2 OFF");
+        // the leader, twice (one retry); a GRM never while it does not lead. On a loaded machine the
+        // lease can move between the two GRMs later in the test; the new leader's actuations are its own
+        // (a clean-clone run saw "pa s2 OFF" after pb's two: see docs/reliability.md)
+        assertThat(actuated.subList(0, Math.min(2, actuated.size()))).as("the leader's attempt and its retry")
+                .containsExactly(leader + " s2 OFF", leader + " s2 OFF");
+        assertThat(actuated).as("no GRM actuates while it does not lead").noneMatch(e -> e.endsWith("(not leading)"));
         ObjectName name = new ObjectName("arbiter:type=Grm,id=" + leader);
         var jmx = ManagementFactory.getPlatformMBeanServer();
         await().atMost(Duration.ofSeconds(30)).until(() -> "s1=ON,s2=OFF".equals(jmx.getAttribute(name, "PowerStates")));
