@@ -6,6 +6,10 @@ import org.arbiter.gateway.Balancer;
 /**
  * The available server with the smallest inflight(g,s) / N(g,s); ties round-robin after the last
  * choice. Not thread-safe (a cursor); confined to the core's thread.
+ *
+ * <p>The candidates are the servers in cyclic order from the cursor; when the view keeps the list of
+ * servers with a cap above 0 ({@link ServerView#capped()}) only those, in the same cyclic order (no
+ * other can be available), so the choice is the same and a pick costs the capped servers, not all.
  */
 public final class LeastOutstanding implements Balancer {
 
@@ -13,43 +17,18 @@ public final class LeastOutstanding implements Balancer {
 
     @Override
     public int pick(ServerView v, int excluded) {
+        int n = v.serverCount();
         int[] capped = v.capped();
+        int m = capped == null ? n : capped.length;
+        int from = 0;
         if (capped != null) {
-            return pickAmong(v, capped, excluded);
+            from = Arrays.binarySearch(capped, cursor);
+            from = from >= 0 ? from : -from - 1; // the first capped server at or after the cursor
         }
-        int n = v.serverCount();
-        int best = -1;
-        double bestLoad = 0;
-        for (int i = 0; i < n; i++) {
-            int s = (cursor + i) % n;
-            if (s == excluded || !v.available(s)) {
-                continue;
-            }
-            double load = (double) v.inFlight(s) / v.cap(s);
-            if (best < 0 || load < bestLoad) {
-                best = s;
-                bestLoad = load;
-            }
-        }
-        if (best >= 0) {
-            cursor = (best + 1) % n;
-        }
-        return best;
-    }
-
-    /**
-     * The same choice over the servers with a cap only (no other can be available): the same cyclic
-     * order from the cursor, the same strict comparison, so the same server.
-     */
-    private int pickAmong(ServerView v, int[] capped, int excluded) {
-        int n = v.serverCount();
-        int m = capped.length;
-        int from = Arrays.binarySearch(capped, cursor);
-        from = from >= 0 ? from : -from - 1; // the first capped server at or after the cursor
         int best = -1;
         double bestLoad = 0;
         for (int i = 0; i < m; i++) {
-            int s = capped[(from + i) % m];
+            int s = capped == null ? (cursor + i) % n : capped[(from + i) % m];
             if (s == excluded || !v.available(s)) {
                 continue;
             }

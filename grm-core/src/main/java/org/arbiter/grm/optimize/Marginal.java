@@ -274,8 +274,7 @@ final class Marginal {
      * its hull; else null, with a part-chord's item and a in {@code split}.
      */
     private Optimizer.Result levelAttempt(int[] units, int free, int groups, int[] split) {
-        Marginal m = this;
-        int f = m.idx.length;
+        int f = idx.length;
         double[] base = new double[groups];
         boolean[] variableGroup = new boolean[groups];
         for (int i = 0; i < items.size(); i++) {
@@ -286,7 +285,7 @@ final class Marginal {
             members.add(new ArrayList<>());
         }
         for (int j = 0; j < f; j++) {
-            int g = items.get(m.idx[j]).group();
+            int g = items.get(idx[j]).group();
             members.get(g).add(j);
             variableGroup[g] = true;
         }
@@ -303,7 +302,7 @@ final class Marginal {
         Heap lowest = new Heap(groups, false);
         for (int k = 0; k < count; k++) {
             int g = classes[k];
-            within[g] = m.heapOf(members.get(g), false);
+            within[g] = heapOf(members.get(g), false);
             lowest.push(g, level[g]);
         }
         int[] stepFlow = new int[free];
@@ -312,14 +311,14 @@ final class Marginal {
         while (steps < free && !lowest.isEmpty()) {
             int g = lowest.top();
             Heap h = within[g];
-            if (h.isEmpty() || !(m.gain[h.top()] > 0)) {
+            if (h.isEmpty() || !(gain[h.top()] > 0)) {
                 break; // the lowest class can rise no further: its level is the optimum
             }
             int j = h.pop();
-            level[g] += m.gain[j];
-            m.advance(j, 1);
-            if (!Double.isNaN(m.gain[j])) {
-                h.push(j, m.gain[j]);
+            level[g] += gain[j];
+            advance(j, 1);
+            if (!Double.isNaN(gain[j])) {
+                h.push(j, gain[j]);
             }
             lowest.pop();
             lowest.push(g, level[g]);
@@ -343,7 +342,7 @@ final class Marginal {
         }
         // each class at its fewest units reaching the level: replay its steps up to the first at or above it
         for (int j = 0; j < f; j++) {
-            m.reset(j);
+            reset(j);
         }
         // "at or above" to rounding: the levels are sums of gains, and a class exactly at the level by its
         // values must not be pushed past it by 1e-16 of rounding in another class's sum
@@ -355,28 +354,28 @@ final class Marginal {
         int used = 0;
         for (int s = 0; s < steps; s++) {
             int j = stepFlow[s];
-            int g = items.get(m.idx[j]).group();
+            int g = items.get(idx[j]).group();
             if (!reached[g]) {
-                m.pos[j]++;
+                pos[j]++;
                 used++;
                 reached[g] = stepLevel[s] >= reach;
             }
         }
         for (int j = 0; j < f; j++) {
-            m.settle(j);
+            settle(j);
         }
         // the rest to the largest total, across every flow
-        Heap all = m.heapOf(allFlows(f), true);
-        if (m.greedy(all, free - used) > 0) {
+        Heap all = heapOf(allFlows(f), true);
+        if (greedy(all, free - used) > 0) {
             throw new IllegalStateException("units without room after prepare()");
         }
-        int partial = m.partialChord();
+        int partial = partialChord();
         if (partial >= 0) {
             split[0] = idx[partial];
             split[1] = firstAbove[partial];
             return null;
         }
-        return m.result(units, Optimizer.Path.LEVEL, true, groups);
+        return result(units, Optimizer.Path.LEVEL, true, groups);
     }
 
     private static Marginal of(List<? extends Optimizer.Item> items, int free) {
