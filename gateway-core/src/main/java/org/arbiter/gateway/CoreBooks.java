@@ -13,6 +13,7 @@ import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.utility.YieldFunction;
+import org.arbiter.gateway.allocation.PoolAllocations;
 
 /*
  * Design note — what a GatewayCore holds (docs/architecture.md, the data loop).
@@ -48,6 +49,10 @@ abstract class CoreBooks<R> {
     final ServerHealth health;
     final StatsRecorder stats;
     Allocation allocation;
+    /** Each pool's allocation in force; {@link #allocation} is what they make together. */
+    PoolAllocations pools;
+    /** The pools' classes and servers by index; null without pools. */
+    CorePools poolIndex;
     /** The latest time the core was given, ns. */
     long now;
 
@@ -74,28 +79,44 @@ abstract class CoreBooks<R> {
                 (long) (cluster.control().statsWindowSeconds() * 1e9),
                 (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
         this.allocation = requireNonNull(initial, "initial");
+        this.pools = PoolAllocations.of(cluster, initial);
+        this.poolIndex = cluster.pools().isEmpty() ? null : new CorePools(cluster, queues, slots);
         install(initial);
     }
 
     // ---------------------------------------------------------------- allocation
 
     /**
-     * Swaps w(g,c) and N(g,s) at once. Ignored (returns false) when it is for another gateway or
-     * not newer in (epoch, version) than the allocation in force (epoch 0 version 0 is the
-     * configured allocation, replaced by any GRM allocation; a newer epoch beats any version of an
-     * older one). Classes the allocation does not name keep their weight; servers it does not name
+     * Swaps w(g,c) and N(g,s) at once. Ignored (returns false) when it is for another gateway, for a
+     * pool this gateway does not know, or not newer in (epoch, version) than the allocation in force
+     * for its pool (epoch 0 version 0 is the configured allocation, replaced by any GRM allocation; a
+     * newer epoch beats any version of an older one). With pools, each pool's allocation is followed
+     * on its own and the shares and caps enforced are every pool's together ({@code PoolAllocations}). Classes the allocation does not name keep their weight; servers it does not name
      * get cap 0; names this gateway does not know are ignored. Plausibility against the clock is the
      * caller's ({@code AllocationFollower}).
      */
     public boolean applyAllocation(Allocation a) {
         requireNonNull(a, "a");
-        boolean configured = allocation.epoch() == 0 && allocation.version() == 0;
-        if (!a.gateway().equals(gatewayId) || !configured && !a.isNewerThan(allocation)) {
+        if (!a.gateway().equals(gatewayId) || pools.stale(a) != null) {
             return false;
         }
-        allocation = a;
-        install(a);
+        pools = pools.with(a);
+        if (poolIndex == null) {
+            allocation = a;
+            install(a);
+        } else {
+            // only the pool's own classes and servers move; the merged view is made when asked for
+            allocation = null;
+            int p = poolIndex.indexOf(a.pool());
+            queues.install(poolIndex.ownWeights(p, a.weights()));
+            slots.install(a, poolIndex.serverMask(p));
+        }
         return true;
+    }
+
+    /** Each pool's allocation in force ("" without pools), in configuration order. */
+    public Map<String, Allocation> poolAllocations() {
+        return pools.byPool();
     }
 
     final void install(Allocation a) {
@@ -161,7 +182,7 @@ abstract class CoreBooks<R> {
         next.servers().forEach(sc -> nextServers.put(sc.id(), sc));
         List<String> removed = slots.retireAbsent(nextServers.keySet());
         List<String> added = new ArrayList<>();
-        boolean configuredInForce = allocation.epoch() == 0 && allocation.version() == 0;
+        boolean configuredInForce = allocation().epoch() == 0 && allocation().version() == 0;
         for (ServerConfig sc : nextServers.values()) {
             int s = slots.indexOf(sc.id());
             if (s < 0) {
@@ -178,14 +199,16 @@ abstract class CoreBooks<R> {
                 }
                 added.add(sc.id());
             }
-            if (!configuredInForce && !allocation.serverCaps().containsKey(sc.id())) {
+            if (!configuredInForce && !allocation().serverCaps().containsKey(sc.id())) {
                 slots.provisional(sc.id(), configured.serverCaps().getOrDefault(sc.id(), 0));
             }
         }
         if (configuredInForce) {
             allocation = configured;
+            pools = PoolAllocations.of(next, configured);
         }
-        install(allocation);
+        poolIndex = next.pools().isEmpty() ? null : new CorePools(next, queues, slots);
+        install(allocation());
         return new GatewayCore.Reconfiguration(added, removed, classesChanged, notApplied);
     }
 
@@ -196,6 +219,9 @@ abstract class CoreBooks<R> {
 
     /** The allocation in force. */
     public Allocation allocation() {
+        if (allocation == null) {
+            allocation = pools.merged();
+        }
         return allocation;
     }
 
@@ -275,7 +301,7 @@ abstract class CoreBooks<R> {
                 capsNow[s] = 0; // an ejected server's slots are capacity lost
             }
         }
-        return stats.snapshot(gatewayId, at, nowNanos, allocation.version(),
+        return stats.snapshot(gatewayId, at, nowNanos, pools.lastApplied().version(),
                 new StatsRecorder.Live(queues.weights(), queues.sizes(), queues.inFlights(), slots.inFlights(),
                         capsNow, upNow));
     }

@@ -83,6 +83,8 @@ public final class GatewayCore<R> extends CoreBooks<R> {
      */
     private boolean backlogged;
     private long sequence;
+    /** The pool tried first by the next dispatch (pools take turns). */
+    private int poolCursor;
 
     /**
      * @param cluster    classes (queues, limits, timeouts, initial weights), servers, control (window, report period)
@@ -176,23 +178,50 @@ public final class GatewayCore<R> extends CoreBooks<R> {
                 }
             }
         }
-        int s = balancer.pick(serverView, -1);
-        if (s < 0) {
-            if (!backlogged) {
-                backlogged = true;
-                stats.backlogged(true, nowNanos);
+        Balancer.ServerView view = serverView;
+        int s;
+        int c;
+        if (poolIndex == null) {
+            s = balancer.pick(serverView, -1);
+            if (s < 0) {
+                return backlog(nowNanos);
             }
-            return null;
-        }
-        int c = scheduler.next(classView);
-        if (c < 0) {
-            return null;
+            c = scheduler.next(classView);
+            if (c < 0) {
+                return null;
+            }
+        } else {
+            // each pool in turn: one of its servers with a free slot, then one of its classes
+            s = -1;
+            c = -1;
+            int n = poolIndex.count();
+            for (int i = 0; i < n && c < 0; i++) {
+                int p = (poolCursor + i) % n;
+                if (poolIndex.queued(p, queues) == 0) {
+                    continue;
+                }
+                Balancer.ServerView v = poolIndex.servers(p, serverView);
+                int ps = balancer.pick(v, -1);
+                if (ps < 0) {
+                    continue;
+                }
+                int pc = scheduler.next(poolIndex.classes(p, classView));
+                if (pc >= 0) {
+                    s = ps;
+                    c = pc;
+                    view = v;
+                    poolCursor = (p + 1) % n;
+                }
+            }
+            if (c < 0) {
+                return backlog(nowNanos);
+            }
         }
         Ticket<R> t = queues.take(c);
         if (t.failedOn == s) {
             // a retry goes to another server when one has a free slot (HAProxy's redispatch): the
             // one it failed on may be dying with its failures not yet counted to an ejection
-            int other = balancer.pick(serverView, s);
+            int other = balancer.pick(view, s);
             if (other >= 0) {
                 s = other;
             }
@@ -208,6 +237,15 @@ public final class GatewayCore<R> extends CoreBooks<R> {
         endBacklogIfEmpty(nowNanos);
         assign(t, s, nowNanos);
         return t;
+    }
+
+    /** No free slot with requests queued: the backlog begins (if it had not), nothing to release. */
+    private Ticket<R> backlog(long nowNanos) {
+        if (!backlogged) {
+            backlogged = true;
+            stats.backlogged(true, nowNanos);
+        }
+        return null;
     }
 
     private void assign(Ticket<R> t, int s, long nowNanos) {

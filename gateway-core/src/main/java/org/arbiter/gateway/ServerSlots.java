@@ -149,6 +149,20 @@ final class ServerSlots {
         }
     }
 
+    /**
+     * Takes the caps of {@code a} for the servers in {@code only} (a pool's), as {@link #install(Allocation)}
+     * does for all; the other servers keep theirs.
+     */
+    void install(Allocation a, boolean[] only) {
+        provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
+        capped = null;
+        for (int s = 0; s < ids.length && s < only.length; s++) {
+            if (only[s]) {
+                caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(ids[s], provisionalCaps.getOrDefault(ids[s], 0));
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- reload
 
     /** Retires every server not in {@code kept} and not retired yet (cap 0 at once); returns their ids. */

@@ -98,7 +98,7 @@ final class LiveConfig {
                 z.shutdownDelaySeconds() * scale, z.dropRatio(), z.staticCapacity() / scale, z.estimator(),
                 z.warmUpSeconds() * scale, z.forecast());
         return new ClusterConfig(classes, servers, c.gateways(), dispatch, control, sizing, c.power(), c.kafka(),
-                c.console(), c.gatewayHttp(), c.grm());
+                c.console(), c.gatewayHttp(), c.grm(), c.pools());
     }
 
     /** A live server's ports. */
@@ -134,7 +134,7 @@ final class LiveConfig {
                 .retryDelaySeconds(POWER_RETRY_DELAY_SECONDS).build();
         return new ClusterConfig(scaled.classes(), servers, gateways, scaled.dispatch(), scaled.control(),
                 scaled.sizing(), power, scaled.kafka().toBuilder().bootstrap(bootstrap).topicPrefix(topicPrefix).build(),
-                scaled.console(), scaled.gatewayHttp(), scaled.grm());
+                scaled.console(), scaled.gatewayHttp(), scaled.grm(), scaled.pools());
     }
 
     /**

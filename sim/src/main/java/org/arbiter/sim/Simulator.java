@@ -26,6 +26,7 @@ import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.scheduler.Schedulers;
 import org.arbiter.grm.control.GrmCore;
+import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.sizing.Fleet;
 import org.arbiter.sim.kernel.EventKernel;
@@ -97,7 +98,9 @@ public final class Simulator {
     private final long[] expiryCheck;
     private final List<SimClient> clients = new ArrayList<>();
     private final Map<String, Integer> activeSimClients = new HashMap<>();
-    private final GrmCore core;
+    private final PoolGroup core;
+    /** Wall seconds each pool's control periods took, pool order. */
+    private final double[] poolWallSeconds;
     private final List<SimResult.AllocationPoint> allocationLog = new ArrayList<>();
     private int phase = -1;
     private double phaseStart;
@@ -145,8 +148,9 @@ public final class Simulator {
         this.grm = requireNonNull(control, "control") == Control.GRM;
         this.random = new SplittableRandom(scenario.seed());
         this.book = new PhaseBook(config.classes());
-        this.core = new GrmCore(config, new GrmStep(config, "sim-grm", () -> 0L), "sim");
-        core.leadershipGained(Instant.EPOCH);
+        this.core = new PoolGroup(config, pool -> new GrmStep(pool, "sim-grm", () -> 0L), "sim");
+        core.ownAll(true, Instant.EPOCH);
+        this.poolWallSeconds = new double[core.pools().size()];
         for (GatewayConfig g : config.gateways()) {
             Allocation initial = core.initialAllocation(g.id());
             gateways.add(new GatewayCore<>(config, g.id(), initial, Schedulers.of(config.dispatch()),
@@ -221,6 +225,16 @@ public final class Simulator {
     /** Wall seconds spent in the GRM's control steps so far. */
     public double controlWallSeconds() {
         return controlWallSeconds;
+    }
+
+    /** Wall seconds each pool's control periods took so far, in pool order (one entry without pools). */
+    public double[] poolWallSeconds() {
+        return poolWallSeconds.clone();
+    }
+
+    /** The pools' names in order ("" without pools). */
+    public List<String> poolNames() {
+        return core.names();
     }
 
     private void at(double time, Runnable action) {
@@ -509,7 +523,7 @@ public final class Simulator {
         }
         settlePower(t);
         ServerPower.Census n = power.census(t);
-        Fleet fleet = core.fleet().orElse(null);
+        Fleet fleet = core.pooled() ? null : core.single().fleet().orElse(null);
         powerLog.add(new SimResult.PowerPoint(t, n.on(), n.booting(), n.shuttingDown(), n.watts(),
                 t > lastReport ? arrivalsSinceReport / (t - lastReport) : 0,
                 fleet == null ? 0 : fleet.capacityPerServer(), fleet == null ? 0 : fleet.forecastRate(),
@@ -521,9 +535,15 @@ public final class Simulator {
 
     private void control(double t) {
         settlePower(t);
-        long started = System.nanoTime();
-        List<GrmCore.Command> commands = core.tick(Instant.EPOCH.plusNanos(nanos(t)));
-        controlWallSeconds += (System.nanoTime() - started) / 1e9;
+        List<GrmCore.Command> commands = new ArrayList<>();
+        List<PoolGroup.Pool> pools = core.pools();
+        for (int p = 0; p < pools.size(); p++) { // each pool's period timed on its own: its owner's step
+            long started = System.nanoTime();
+            commands.addAll(core.tick(pools.get(p), Instant.EPOCH.plusNanos(nanos(t))));
+            double took = (System.nanoTime() - started) / 1e9;
+            poolWallSeconds[p] += took;
+            controlWallSeconds += took;
+        }
         List<Allocation> allocations = new ArrayList<>();
         for (GrmCore.Command c : commands) { // actuations first, then the allocations, as the period's outcome
             if (c instanceof GrmCore.Command.Actuate a) {
@@ -544,9 +564,16 @@ public final class Simulator {
                     pump(i, t);
                 }
             }
-            w.put(a.gateway(), a.weights());
-            if (logCaps) {
-                caps.put(a.gateway(), a.serverCaps());
+            if (core.pooled()) { // one allocation per pool and gateway: the gateway's are merged
+                w.computeIfAbsent(a.gateway(), k -> new TreeMap<>()).putAll(a.weights());
+                if (logCaps) {
+                    caps.computeIfAbsent(a.gateway(), k -> new TreeMap<>()).putAll(a.serverCaps());
+                }
+            } else {
+                w.put(a.gateway(), a.weights());
+                if (logCaps) {
+                    caps.put(a.gateway(), a.serverCaps());
+                }
             }
         }
         if (!allocations.isEmpty()) {

@@ -27,7 +27,8 @@ public record ClusterConfig(
         KafkaConfig kafka,
         ConsoleConfig console,
         GatewayHttpConfig gatewayHttp,
-        GrmConfig grm) {
+        GrmConfig grm,
+        List<PoolConfig> pools) {
 
     public ClusterConfig {
         classes = List.copyOf(requireNonNull(classes, "classes"));
@@ -41,6 +42,14 @@ public record ClusterConfig(
         requireNonNull(console, "console");
         requireNonNull(gatewayHttp, "gatewayHttp");
         requireNonNull(grm, "grm");
+        pools = List.copyOf(requireNonNull(pools, "pools"));
+    }
+
+    /** Without {@code pools:} (one pool of everything). */
+    public ClusterConfig(List<ClassConfig> classes, List<ServerConfig> servers, List<GatewayConfig> gateways,
+                         DispatchConfig dispatch, ControlConfig control, SizingConfig sizing, PowerConfig power,
+                         KafkaConfig kafka, ConsoleConfig console, GatewayHttpConfig gatewayHttp, GrmConfig grm) {
+        this(classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gatewayHttp, grm, List.of());
     }
 
     /** Without a {@code grm:} section ({@link GrmConfig#DEFAULT}). */
@@ -53,7 +62,46 @@ public record ClusterConfig(
     /** A copy with another {@code kafka} section (e.g. a demo's generated security). */
     public ClusterConfig withKafka(KafkaConfig newKafka) {
         return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, newKafka, console, gatewayHttp,
-                grm);
+                grm, pools);
+    }
+
+    /**
+     * The pools as the GRM solves them: the configured ones, or without {@code pools:} one pool named ""
+     * of every server and class (in configuration order).
+     */
+    public List<PoolConfig> effectivePools() {
+        if (!pools.isEmpty()) {
+            return pools;
+        }
+        return List.of(new PoolConfig("", servers.stream().map(ServerConfig::id).toList(),
+                classes.stream().map(ClassConfig::name).toList()));
+    }
+
+    /** The pool of server {@code id} ("" without pools), if the server is known. */
+    public Optional<String> poolOfServer(String id) {
+        return effectivePools().stream().filter(p -> p.servers().contains(id)).map(PoolConfig::name).findFirst();
+    }
+
+    /** The pool of class {@code name} ("" without pools), if the class is known. */
+    public Optional<String> poolOfClass(String name) {
+        return effectivePools().stream().filter(p -> p.classes().contains(name)).map(PoolConfig::name).findFirst();
+    }
+
+    /**
+     * Pool {@code p} as a cluster of its own: its classes and servers (in configuration order), every
+     * gateway and every other section as they are, no pools. Its first class is the default when the
+     * cluster's default class is in another pool. Without pools this configuration itself.
+     */
+    public ClusterConfig poolCluster(PoolConfig p) {
+        if (pools.isEmpty()) {
+            return this;
+        }
+        List<ClassConfig> cs = new ArrayList<>(classes.stream().filter(c -> p.classes().contains(c.name())).toList());
+        if (!cs.isEmpty() && cs.stream().noneMatch(ClassConfig::isDefault)) {
+            cs.set(0, cs.get(0).toBuilder().isDefault(true).build());
+        }
+        List<ServerConfig> ss = servers.stream().filter(s -> p.servers().contains(s.id())).toList();
+        return new ClusterConfig(cs, ss, gateways, dispatch, control, sizing, power, kafka, console, gatewayHttp, grm);
     }
 
     /** The class named {@code name}, if any. */
@@ -100,6 +148,7 @@ public record ClusterConfig(
         ConsoleSection.check(console, "console", errors);
         GatewayHttpSection.check(gatewayHttp, gateways, "gateway", errors);
         GrmSection.check(grm, "grm", errors);
+        PoolsSection.check(pools, classes, servers, errors);
         return errors;
     }
 
@@ -124,7 +173,7 @@ public record ClusterConfig(
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder().classes(classes).servers(servers).gateways(gateways).dispatch(dispatch).control(control)
-                .sizing(sizing).power(power).kafka(kafka).console(console).gatewayHttp(gatewayHttp).grm(grm);
+                .sizing(sizing).power(power).kafka(kafka).console(console).gatewayHttp(gatewayHttp).grm(grm).pools(pools);
     }
 
     /**
@@ -142,6 +191,7 @@ public record ClusterConfig(
         private ConsoleConfig console = ConsoleConfig.DEFAULT;
         private GatewayHttpConfig gatewayHttp = GatewayHttpConfig.DEFAULT;
         private GrmConfig grm = GrmConfig.DEFAULT;
+        private List<PoolConfig> pools = List.of();
 
         private final List<ClassConfig> classes = new ArrayList<>();
         private final List<ServerConfig> servers = new ArrayList<>();
@@ -226,6 +276,12 @@ public record ClusterConfig(
             return this;
         }
 
+        /** {@code pools}; default none (one pool of every server and class). */
+        public Builder pools(List<PoolConfig> pools) {
+            this.pools = List.copyOf(pools);
+            return this;
+        }
+
         /** Replaces the classes added so far. */
         public Builder classes(List<ClassConfig> all) {
             classes.clear();
@@ -250,7 +306,7 @@ public record ClusterConfig(
          */
         public ClusterConfig build() {
             return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,
-                    gatewayHttp, grm).validate();
+                    gatewayHttp, grm, pools).validate();
         }
     }
 }

@@ -44,6 +44,7 @@ public final class ConfigDocs {
         s.put("security", KafkaSection.SECURITY_KEYS);
         s.put("console", ConsoleSection.KEYS);
         s.put("grm", GrmSection.KEYS);
+        s.put("pools", PoolsSection.KEYS);
         return s;
     }
 

@@ -63,6 +63,9 @@ public final class ConfigWriter {
         root.put("console", ConsoleSection.write(c.console()));
         root.put("gateway", GatewayHttpSection.write(c.gatewayHttp()));
         root.put("grm", GrmSection.write(c.grm()));
+        if (!c.pools().isEmpty()) {
+            root.put("pools", c.pools().stream().map(PoolsSection::write).toList());
+        }
         return root;
     }
 }

@@ -4,6 +4,7 @@ import static org.arbiter.common.message.Message.checkAt;
 import static org.arbiter.common.message.Message.checkId;
 import static org.arbiter.common.message.Message.checkVersion;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import java.time.Instant;
@@ -24,15 +25,25 @@ import java.util.Map;
  * @param serverCaps N(g,s) per server; a server absent here gets no requests from this gateway
  * @param source     who decided: "grm", "configured", "override"
  * @param epoch      the epoch of the GRM leader that wrote it (ms since 1970 when it began; 0 = none)
+ * @param pool       the pool it is for ({@code pools[].name}), "" without pools: its weights are the pool's
+ *                   classes, its caps the pool's servers, and (epoch, version) orders it among that pool's
+ *                   allocations only (each pool has its own owner and epochs). Left out of the JSON when ""
  */
 public record Allocation(int v, Instant at, String gateway, long version, Map<String, Double> weights,
                          Map<String, Integer> serverCaps, String source,
-                         @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch) implements Message {
+                         @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch,
+                         @JsonInclude(JsonInclude.Include.NON_EMPTY) String pool) implements Message {
 
     /** The largest weight a record may carry. */
     public static final double MAX_WEIGHT = 1e9;
     /** The largest cap N(g,s) a record may carry. */
     public static final int MAX_CAP = 1_000_000;
+
+    /** An allocation of the whole cluster (no pools). */
+    public Allocation(int v, Instant at, String gateway, long version, Map<String, Double> weights,
+                      Map<String, Integer> serverCaps, String source, long epoch) {
+        this(v, at, gateway, version, weights, serverCaps, source, epoch, "");
+    }
 
     /** A legacy allocation without an epoch (epoch 0). */
     public Allocation(int v, Instant at, String gateway, long version, Map<String, Double> weights,
@@ -58,11 +69,26 @@ public record Allocation(int v, Instant at, String gateway, long version, Map<St
             }
         });
         source = source == null ? "grm" : source;
+        pool = pool == null ? "" : pool;
+        if (!pool.isEmpty()) {
+            checkId("pool", pool);
+        }
     }
 
+    /** This allocation for pool {@code p}. */
+    public Allocation withPool(String p) {
+        return new Allocation(v, at, gateway, version, weights, serverCaps, source, epoch, p);
+    }
+
+    /** The key on the compacted allocation topic: the gateway, or {@code gateway@pool} for a pool's allocation. */
     @Override
     public String key() {
-        return gateway;
+        return key(gateway, pool);
+    }
+
+    /** The key of gateway {@code g}'s allocation for pool {@code p} ("" = no pools). */
+    public static String key(String g, String p) {
+        return p.isEmpty() ? g : g + "@" + p;
     }
 
     /** N_g = Σ_s N(g,s). */

@@ -5,6 +5,7 @@ import static org.arbiter.common.message.Message.checkFiniteOrNone;
 import static org.arbiter.common.message.Message.checkNonNegative;
 import static org.arbiter.common.message.Message.checkVersion;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
@@ -45,13 +46,24 @@ import java.util.Optional;
  *                          {@code thresholds} (min by per-class thresholds), {@code dp} (the dynamic
  *                          programme); empty when nothing was solved and in records
  *                          written before it (docs/grm.md, "The fast exact paths")
+ * @param pool              the pool decided ({@code pools[].name}); "" without pools, and then left out of the JSON
  */
 public record Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
                        double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
                        Map<String, Server> servers, double energyJoules, List<String> overrides,
                        List<PinStatus> pins, @JsonSetter(nulls = Nulls.AS_EMPTY) long epoch,
-                       Map<String, PredictionError> predictionErrors, String solvePath)
+                       Map<String, PredictionError> predictionErrors, String solvePath,
+                       @JsonInclude(JsonInclude.Include.NON_EMPTY) String pool)
         implements Message {
+
+    /** A decision for the whole cluster (no pools). */
+    public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
+                    double objective, double solveSeconds, List<String> liveGateways, List<Flow> flows,
+                    Map<String, Server> servers, double energyJoules, List<String> overrides, List<PinStatus> pins,
+                    long epoch, Map<String, PredictionError> predictionErrors, String solvePath) {
+        this(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways, flows, servers,
+                energyJoules, overrides, pins, epoch, predictionErrors, solvePath, "");
+    }
 
     /** A decision without the solver's path (a record written before it was carried). */
     public Decision(int v, Instant at, String grm, long sequence, long allocationVersion, String combine,
@@ -112,12 +124,19 @@ public record Decision(int v, Instant at, String grm, long sequence, long alloca
         pins = pins == null ? List.of() : List.copyOf(pins);
         predictionErrors = predictionErrors == null ? Map.of() : Map.copyOf(predictionErrors);
         solvePath = solvePath == null ? "" : solvePath;
+        pool = pool == null ? "" : pool;
+    }
+
+    /** This decision for pool {@code p}. */
+    public Decision withPool(String p) {
+        return new Decision(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways,
+                flows, servers, energyJoules, overrides, pins, epoch, predictionErrors, solvePath, p);
     }
 
     /** This decision with {@code errors} as its per-class prediction errors. */
     public Decision withPredictionErrors(Map<String, PredictionError> errors) {
         return new Decision(v, at, grm, sequence, allocationVersion, combine, objective, solveSeconds, liveGateways,
-                flows, servers, energyJoules, overrides, pins, epoch, errors, solvePath);
+                flows, servers, energyJoules, overrides, pins, epoch, errors, solvePath, pool);
     }
 
     /** The status of the override {@code id}, if this decision has one. */

@@ -6,7 +6,9 @@ import static org.arbiter.common.message.Message.checkNonNegative;
 import static org.arbiter.common.message.Message.checkVersion;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What gateway {@code gateway} measured over the last {@code windowSeconds} (sliding window),
@@ -56,6 +58,26 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
     @Override
     public String key() {
         return gateway;
+    }
+
+    /**
+     * This report as one pool sees it: only the classes in {@code keepClasses} and the servers in
+     * {@code keepServers}; the gateway-wide backlog counters as they are.
+     */
+    public GatewayStats restrictTo(Set<String> keepClasses, Set<String> keepServers) {
+        Map<String, ClassStats> cs = new LinkedHashMap<>();
+        classes.forEach((k, c) -> {
+            if (keepClasses.contains(k)) {
+                cs.put(k, c);
+            }
+        });
+        Map<String, ServerStats> ss = new LinkedHashMap<>();
+        servers.forEach((k, s) -> {
+            if (keepServers.contains(k)) {
+                ss.put(k, s);
+            }
+        });
+        return new GatewayStats(v, at, gateway, windowSeconds, allocationVersion, cs, ss, backlog);
     }
 
     /**

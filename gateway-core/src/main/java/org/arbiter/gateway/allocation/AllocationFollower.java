@@ -81,7 +81,7 @@ public final class AllocationFollower {
     private final Clock clock;
     private final long maxSkewMillis;
     private final RefusalListener listener;
-    private final AtomicReference<Allocation> latest;
+    private final AtomicReference<PoolAllocations> latest;
     private final Map<Reason, AtomicLong> refused = new EnumMap<>(Reason.class);
 
     /**
@@ -94,6 +94,16 @@ public final class AllocationFollower {
      */
     public AllocationFollower(String gatewayId, Allocation initial, Consumer<Allocation> apply, Clock clock,
                               long maxSkewMillis, RefusalListener listener) {
+        this(gatewayId, PoolAllocations.single(requireNonNull(initial, "initial")), apply, clock, maxSkewMillis,
+                listener);
+    }
+
+    /**
+     * As above for a cluster with pools: {@code initial} holds every pool's allocation at start (each pool is
+     * followed on its own, {@link PoolAllocations}); {@code apply} receives each pool's allocation accepted.
+     */
+    public AllocationFollower(String gatewayId, PoolAllocations initial, Consumer<Allocation> apply, Clock clock,
+                              long maxSkewMillis, RefusalListener listener) {
         this.gatewayId = requireNonNull(gatewayId, "gatewayId");
         this.latest = new AtomicReference<>(requireNonNull(initial, "initial"));
         this.apply = requireNonNull(apply, "apply");
@@ -105,12 +115,12 @@ public final class AllocationFollower {
         }
     }
 
-    /** Offers a message from the allocation topic (key = its gateway); returns true if it was applied. */
+    /** Offers a message from the allocation topic (key = its gateway, or gateway@pool); returns true if it was applied. */
     public boolean accept(String key, Allocation a) {
         if (a == null) {
             return refuse(Reason.TOMBSTONE, "tombstone for " + key);
         }
-        if (!gatewayId.equals(key)) {
+        if (!gatewayId.equals(key) && !(key != null && key.startsWith(gatewayId + "@"))) {
             return refuse(Reason.OTHER_GATEWAY, "key " + key);
         }
         return accept(a);
@@ -129,29 +139,26 @@ public final class AllocationFollower {
         }
         Allocation cur;
         while (true) {
-            cur = latest.get();
-            if (!isConfigured(cur) && !a.isNewerThan(cur)) {
-                return refuse(Reason.STALE, describe(a) + " is not newer than " + describe(cur) + " in force");
+            PoolAllocations pools = latest.get();
+            String stale = pools.stale(a);
+            if (stale != null) {
+                return refuse(Reason.STALE, stale);
             }
-            if (latest.compareAndSet(cur, a)) {
+            cur = pools.inForce(a.pool());
+            if (latest.compareAndSet(pools, pools.with(a))) {
                 break;
             }
         }
         // Every period brings a new counter; only a change of shares or caps is worth an INFO line.
         boolean changed = !cur.weights().equals(a.weights()) || !cur.serverCaps().equals(a.serverCaps());
         if (changed && LOG.isInfoEnabled()) {
-            LOG.info("gateway {}: allocation {} from {}: weights {} caps {}", gatewayId, describe(a), a.source(),
-                    a.weights(), a.serverCaps());
+            LOG.info("gateway {}: allocation {}{} from {}: weights {} caps {}", gatewayId, describe(a),
+                    a.pool().isEmpty() ? "" : " for pool " + a.pool(), a.source(), a.weights(), a.serverCaps());
         } else {
             LOG.debug("gateway {}: allocation {} from {} (unchanged)", gatewayId, describe(a), a.source());
         }
         apply.accept(a);
         return true;
-    }
-
-    /** The configured allocation a gateway starts from: replaced by any plausible allocation. */
-    static boolean isConfigured(Allocation a) {
-        return a.epoch() == 0 && a.version() == 0;
     }
 
     private static String describe(Allocation a) {
@@ -168,9 +175,14 @@ public final class AllocationFollower {
         return false;
     }
 
-    /** The newest allocation accepted (the one in force, or about to be). */
+    /** The newest allocation accepted (the one in force, or about to be); with pools, every pool's together. */
     public Allocation latest() {
-        return latest.get();
+        return latest.get().merged();
+    }
+
+    /** The newest allocation accepted for each pool ("" without pools). */
+    public Map<String, Allocation> latestByPool() {
+        return latest.get().byPool();
     }
 
     /** Messages not applied, all reasons. */

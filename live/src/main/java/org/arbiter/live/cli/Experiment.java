@@ -49,7 +49,7 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
         POINTS,
         /** --seeds N */
         SEEDS,
-        /** --size G,S,C */
+        /** --size G,S,C, --pools P and --owners K */
         SIZE,
         /** --faults LIST and --quick */
         FAULTS,
@@ -63,13 +63,16 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
      * @param seconds      --seconds (its default, 600, when not given: see {@link #secondsOr})
      * @param points       --points, or 0 when not given (see {@link #pointsOr})
      * @param size         --size as given (the scale experiment parses it)
+     * @param pools        --pools (0: none)
+     * @param owners       --owners
      * @param faults       --faults as given (the fault campaign parses it)
      * @param connections  --connections, or 0 when not given (the abuse campaign's default then)
      * @param progress     where progress lines go
      */
     public record Options(long seed, double seconds, boolean secondsGiven, int points, boolean pointsGiven,
                           ControlConfig.Combine combine, int seeds, String size, String faults, boolean quick,
-                          int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout) {
+                          int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout,
+                          int pools, int owners) {
 
         public Options {
             requireNonNull(combine, "combine");

@@ -100,6 +100,14 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
     String size;
 
+    @Option(names = "--pools", defaultValue = "0", paramLabel = "P",
+            description = "scale only: split the cluster into P pools, each its own problem (default: none).")
+    int pools;
+
+    @Option(names = "--owners", defaultValue = "3", paramLabel = "K",
+            description = "scale with --pools: the simulated GRMs that share the pools (default: ${DEFAULT-VALUE}).")
+    int owners;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter err = spec.commandLine().getErr();
@@ -131,6 +139,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         if (connections != null && (connections < 1 || connections > 10_000)) {
             return usage(err, "--connections: " + connections + " (expected: 1 to 10000)");
+        }
+        var parsed = spec.commandLine().getParseResult();
+        if ((parsed.hasMatchedOption("--pools") || parsed.hasMatchedOption("--owners")) && !accepts(found, Experiment.Knob.SIZE)) {
+            return usage(err, "--pools/--owners: " + name + " (expected: with scale)");
         }
         if (found.isEmpty()) {
             return usage(err, name + " (expected: one of " + ExperimentRegistry.names(ExperimentRegistry.all(), ",") + ")");
@@ -171,7 +183,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         boolean secondsGiven = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
-                size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut());
+                size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut(),
+                pools, owners);
     }
 
     /** The live run, with the simulated one beside it for comparison. */

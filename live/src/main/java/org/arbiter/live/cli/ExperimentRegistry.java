@@ -103,8 +103,8 @@ public final class ExperimentRegistry {
             Experiment.simulated("scale", "100 gateways, 1 000 servers, 20 classes, one simulated hour",
                     EnumSet.of(Knob.SIZE), o -> {
                 int[] v = size(o.size());
-                return Output.withoutCharts(ScaleExperiment.run(v[0], v[1], v[2], o.secondsOr(3600), o.seed(),
-                        o::progress));
+                return Output.withoutCharts(ScaleExperiment.run(v[0], v[1], v[2], o.pools(), o.owners(),
+                        o.secondsOr(3600), o.seed(), o::progress));
             }),
             Experiment.simulated("faults", "a fault campaign against real processes — broker, two GRMs, two gateways,"
                     + " two simservers — under load; writes result.json and table.md; --faults picks faults, --quick"

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.GatewayConfig;
@@ -58,6 +59,61 @@ public final class ScaleExperiment {
                 .combine(ControlConfig.Combine.MIN).granularity(1).build()).build();
     }
 
+    /**
+     * The generated cluster split into {@code pools} pools p01..pP: servers in contiguous blocks of (nearly)
+     * equal size, classes dealt in snake order (c01 to p01, …, then back from pP), so that every pool holds a mix
+     * of targets and about the same load in both phases (the first phase's load grows with the class number, the
+     * second's falls: with P = 10 each pool gets classes c and 21 − c, exactly a tenth of each phase's load).
+     * 0 pools: {@link #cluster} unchanged.
+     */
+    public static ClusterConfig cluster(int gateways, int servers, int classes, int pools) {
+        ClusterConfig one = cluster(gateways, servers, classes);
+        if (pools == 0) {
+            return one;
+        }
+        if (pools < 1 || pools > classes || pools > servers) {
+            throw new IllegalArgumentException("--pools: " + pools + " (expected: 0, or 1 to min(classes, servers) = "
+                    + Math.min(classes, servers) + ")");
+        }
+        List<PoolConfig> split = new ArrayList<>();
+        List<List<String>> dealt = new ArrayList<>();
+        for (int p = 0; p < pools; p++) {
+            dealt.add(new ArrayList<>());
+        }
+        for (int c = 1; c <= classes; c++) { // snake order: c1 → p01 … pP, then back pP … p01
+            int round = (c - 1) / pools;
+            int i = (c - 1) % pools;
+            dealt.get(round % 2 == 0 ? i : pools - 1 - i).add(name(c));
+        }
+        for (int p = 0; p < pools; p++) {
+            List<String> cs = dealt.get(p);
+            List<String> ss = new ArrayList<>();
+            for (int s = servers * p / pools; s < servers * (p + 1) / pools; s++) {
+                ss.add(one.servers().get(s).id());
+            }
+            split.add(new PoolConfig(String.format(Locale.ROOT, "p%02d", p + 1), ss, cs));
+        }
+        return one.toBuilder().pools(split).build();
+    }
+
+    /**
+     * The owner of each pool when {@code owners} GRMs share {@code pools} pools as Kafka's range assignor
+     * deals one topic's partitions: contiguous blocks, the first {@code pools mod owners} owners one more.
+     */
+    static int[] owners(int pools, int owners) {
+        int[] out = new int[pools];
+        int per = pools / owners;
+        int extra = pools % owners;
+        int p = 0;
+        for (int k = 0; k < owners && p < pools; k++) {
+            int n = per + (k < extra ? 1 : 0);
+            for (int i = 0; i < n; i++) {
+                out[p++] = k;
+            }
+        }
+        return out;
+    }
+
     private static String name(int c) {
         return String.format(Locale.ROOT, "c%02d", c);
     }
@@ -69,8 +125,22 @@ public final class ScaleExperiment {
      */
     public static ScaleResult run(int gateways, int servers, int classes, double simulatedSeconds, long seed,
                                           Consumer<String> progress) {
+        return run(gateways, servers, classes, 0, 1, simulatedSeconds, seed, progress);
+    }
+
+    /**
+     * Runs it with the cluster split into {@code pools} pools ({@link #cluster(int, int, int, int)}; 0: none),
+     * owned by {@code owners} simulated GRMs: each pool's period is timed on its own, an owner's step is the sum
+     * of its pools' (they run one after the other on its control thread), and the owners run side by side.
+     */
+    public static ScaleResult run(int gateways, int servers, int classes, int pools, int owners,
+                                  double simulatedSeconds, long seed, Consumer<String> progress) {
+        if (owners < 1 || pools > 0 && owners > pools) {
+            throw new IllegalArgumentException("--owners: " + owners + " (expected: 1 to the number of pools, "
+                    + Math.max(1, pools) + ")");
+        }
         long built = System.nanoTime();
-        ClusterConfig config = cluster(gateways, servers, classes);
+        ClusterConfig config = cluster(gateways, servers, classes, pools);
         double capacity = servers * 10.0;
         double weightSum = classes * (classes + 1) / 2.0;
         Map<String, Double> first = new LinkedHashMap<>();
@@ -108,10 +178,39 @@ public final class ScaleExperiment {
             progress.accept(String.format(Locale.ROOT, "scale %s: prediction error mean |e| %s, mean e %s over %d",
                     p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
+        int periods = r.allocations().size();
         return new ScaleResult(gateways, servers, classes, gateways * classes, servers * 10, simulatedSeconds,
-                r.simulatedRequests(), Experiments.round(r.wallSeconds()), r.allocations().size(),
-                Experiments.round(sim.controlWallSeconds()), r.allocations().isEmpty() ? 0
-                : Experiments.round(sim.controlWallSeconds() / r.allocations().size()),
-                Math.round(r.requestsPerWallSecond()), phases);
+                r.simulatedRequests(), Experiments.round(r.wallSeconds()), periods,
+                Experiments.round(sim.controlWallSeconds()), periods == 0 ? 0
+                : Experiments.round(sim.controlWallSeconds() / periods),
+                Math.round(r.requestsPerWallSecond()), phases,
+                pools == 0 ? null : poolSplit(config, sim, owners, periods, progress));
+    }
+
+    private static ScaleResult.PoolSplit poolSplit(ClusterConfig config, Simulator sim, int owners, int periods,
+                                                   Consumer<String> progress) {
+        double[] wall = sim.poolWallSeconds();
+        int[] owner = owners(wall.length, owners);
+        double[] ownerWall = new double[owners];
+        List<ScaleResult.PoolStep> steps = new ArrayList<>();
+        for (int p = 0; p < wall.length; p++) {
+            PoolConfig pc = config.pools().get(p);
+            ownerWall[owner[p]] += wall[p];
+            steps.add(new ScaleResult.PoolStep(pc.name(), pc.servers().size(), pc.classes().size(), owner[p] + 1,
+                    Experiments.round(wall[p]), periods == 0 ? 0 : Experiments.round(wall[p] / periods)));
+        }
+        double total = 0;
+        double slowest = 0;
+        for (double w : ownerWall) {
+            total += w;
+            slowest = Math.max(slowest, w);
+        }
+        ScaleResult.PoolSplit split = new ScaleResult.PoolSplit(wall.length, owners,
+                periods == 0 ? 0 : Experiments.round(total / periods),
+                periods == 0 ? 0 : Experiments.round(slowest / periods), steps);
+        progress.accept(String.format(Locale.ROOT, "scale: %d pools over %d owners: %.4f s per step in all, %.4f s "
+                + "for the slowest owner", split.pools(), owners, split.secondsPerStepInAll(),
+                split.secondsPerStepSlowestOwner()));
+        return split;
     }
 }

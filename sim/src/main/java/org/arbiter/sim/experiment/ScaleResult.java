@@ -1,5 +1,6 @@
 package org.arbiter.sim.experiment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -10,13 +11,34 @@ import java.util.List;
  * @param flows          gateways × classes
  * @param slots          servers × N_s
  * @param controlPeriods the GRM steps run
+ * @param poolSplit      with {@code --pools}: each pool's step time and its owner's (wall-clock); absent without
  */
 public record ScaleResult(int gateways, int servers, int classes, int flows, int slots, double simulatedSeconds,
                           long simulatedRequests, double wallSeconds, int controlPeriods, double grmWallSeconds,
-                          double grmMeanSecondsPerPeriod, long simulatedRequestsPerWallSecond, List<Phase> phases) {
+                          double grmMeanSecondsPerPeriod, long simulatedRequestsPerWallSecond, List<Phase> phases,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) PoolSplit poolSplit) {
 
     public ScaleResult {
         phases = List.copyOf(phases);
+    }
+
+    /**
+     * The run split into pools (wall-clock figures, like {@code grmWallSeconds}).
+     *
+     * @param owners                     the simulated GRMs sharing the pools (range assignment)
+     * @param secondsPerStepInAll        Σ over pools of the mean step time: one GRM owning every pool
+     * @param secondsPerStepSlowestOwner the largest owner's Σ over its pools: the period the group needs
+     */
+    public record PoolSplit(int pools, int owners, double secondsPerStepInAll, double secondsPerStepSlowestOwner,
+                            List<PoolStep> perPool) {
+        public PoolSplit {
+            perPool = List.copyOf(perPool);
+        }
+    }
+
+    /** One pool: its size, its owner (1..owners), its GRM wall time in all and per step. */
+    public record PoolStep(String pool, int servers, int classes, int owner, double grmWallSeconds,
+                           double secondsPerStep) {
     }
 
     /**
