@@ -99,6 +99,8 @@ public final class BusAcls {
         out.add(topic(Role.GRM, grm, t.stats(), r));
         out.add(topic(Role.GRM, grm, t.overrides(), r));
         out.add(topic(Role.GRM, grm, t.grmLeader(), r));
+        out.add(topic(Role.GRM, grm, t.grmPools(), EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE,
+                AclOperation.CREATE, AclOperation.ALTER)));
         out.add(new Grant(Role.GRM, grm, ResourceType.GROUP, t.grmGroup(), EnumSet.of(AclOperation.READ)));
 
         String gw = principal(sec, Role.GATEWAY);

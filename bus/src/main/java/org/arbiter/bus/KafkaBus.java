@@ -25,6 +25,10 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import java.util.Map;
+import org.apache.kafka.common.errors.InvalidPartitionsException;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -308,6 +312,57 @@ public final class KafkaBus implements Bus, AutoCloseable {
     }
 
     /**
+     * Pools by consumer-group ownership of {@code <prefix>grm-pools}, first given at least {@code partitions}
+     * partitions (created, or grown: Kafka cannot shrink a topic, so extra partitions own nothing).
+     */
+    @Override
+    public LeaderElection joinPools(String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
+        ensurePartitions(topics.grmPools(), partitions);
+        return LeaderElection.joinPools(this, group, memberId, partitions, onChange);
+    }
+
+    private void ensurePartitions(String topic, int partitions) {
+        Properties p = clientProperties();
+        p.put(AdminClientConfig.CLIENT_ID_CONFIG, clientId + "-admin");
+        p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+        try (Admin admin = Admin.create(p)) {
+            Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+            if (!existing.contains(topic)) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)
+                            .configs(topics.configOf(topic)))).all().get(30, TimeUnit.SECONDS);
+                    LOG.info("created topic {} with {} partitions", topic, partitions);
+                    return;
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+            }
+            int have = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic)
+                    .partitions().size();
+            if (have < partitions) {
+                try {
+                    admin.createPartitions(Map.of(topic, NewPartitions.increaseTo(partitions))).all()
+                            .get(30, TimeUnit.SECONDS);
+                    LOG.info("topic {}: {} partitions, now {} (one per pool)", topic, have, partitions);
+                } catch (ExecutionException e) {
+                    // another GRM grew it first
+                    if (!(e.getCause() instanceof InvalidPartitionsException)) {
+                        throw e;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while preparing topic " + topic, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot prepare topic " + topic + " with " + partitions + " partitions ("
+                    + (e.getCause() == null ? e : e.getCause()).getMessage() + ")", e);
+        }
+    }
+
+    /**
      * As {@link #subscribe(String, Class, Subscriber.Start, MessageHandler)} but as a member of
      * {@code groupId}, with a listener told of the partitions this member owns after every
      * rebalance (used for GRM leader election).
@@ -336,6 +391,11 @@ public final class KafkaBus implements Bus, AutoCloseable {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
             p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
             p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+            if (topic.equals(topics.grmPools())) {
+                // sticky and incremental: when a member leaves, only its pools move; the others keep theirs
+                // (and their epochs) instead of all being revoked and dealt again
+                p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+            }
         }
         Counter received = Counter.builder("arbiter.bus.received").tag("topic", topic)
                 .description("records received").register(registry);

@@ -3,10 +3,12 @@ package org.arbiter.bus;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
-import org.arbiter.common.bus.Bus;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.arbiter.common.bus.Bus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +26,7 @@ public final class LeaderElection implements Bus.Election {
     private static final Logger LOG = LoggerFactory.getLogger(LeaderElection.class);
 
     private final AtomicBoolean leader = new AtomicBoolean();
+    private final AtomicReference<Set<Integer>> owned = new AtomicReference<>(Set.of());
     private final AtomicLong changes = new AtomicLong();
     private final Subscriber<?> subscriber;
     private final String memberId;
@@ -41,6 +44,42 @@ public final class LeaderElection implements Bus.Election {
                         }
                     }
                 });
+    }
+
+    /** A member of the pool group: owns the partitions of {@code <prefix>grm-pools} the group assigns it. */
+    private LeaderElection(KafkaBus bus, String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
+        this.memberId = memberId;
+        this.subscriber = bus.subscribeRaw(bus.topics().grmPools(), Subscriber.Start.END, group,
+                (k, v) -> { }, now -> {
+                    Set<Integer> mine = Set.copyOf(now);
+                    if (!owned.getAndSet(mine).equals(mine)) {
+                        changes.incrementAndGet();
+                        leader.set(!mine.isEmpty());
+                        LOG.info("{} owns pools {} of {} in group {}", memberId, new TreeSet<>(mine),
+                                partitions, group);
+                        if (onChange != null) {
+                            onChange.accept(mine);
+                        }
+                    }
+                });
+    }
+
+    /**
+     * Joins the pool group (the topic must have its partitions: {@link KafkaBus#joinPools}).
+     *
+     * @param onChange told the partitions (pool indices) this member owns after every change
+     */
+    static LeaderElection joinPools(KafkaBus bus, String group, String memberId, int partitions,
+                                    Consumer<Set<Integer>> onChange) {
+        return new LeaderElection(requireNonNull(bus, "bus"), requireNonNull(group, "group"),
+                requireNonNull(memberId, "memberId"), partitions, onChange);
+    }
+
+    /** The partitions owned: {0} while leading an election; the pools' indices in a pool group. */
+    @Override
+    public Set<Integer> owned() {
+        Set<Integer> o = owned.get();
+        return o.isEmpty() && leader.get() ? Set.of(0) : o;
     }
 
     /**
@@ -74,6 +113,7 @@ public final class LeaderElection implements Bus.Election {
     @Override
     public void close() {
         subscriber.close();
+        owned.set(Set.of());
         if (leader.getAndSet(false)) {
             LOG.info("{} gave up leadership", memberId);
         }

@@ -103,7 +103,7 @@ public final class ChildProcess {
     }
 
     /** The last {@code n} lines of the log (where a test's report shows why a process ended; it may be deleted after). */
-    private String tail(int n) {
+    public String tail(int n) {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));

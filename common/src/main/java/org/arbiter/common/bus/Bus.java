@@ -1,6 +1,9 @@
 package org.arbiter.common.bus;
 
+import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.arbiter.common.message.Message;
 
 /**
@@ -33,6 +36,14 @@ public interface Bus {
         /** How many times this member gained or lost leadership. */
         long changes();
 
+        /**
+         * The partitions this member owns: of a {@link Bus#joinPools pool group}, the pools' indices; of a
+         * leader election, {0} while it leads.
+         */
+        default Set<Integer> owned() {
+            return isLeader() ? Set.of(0) : Set.of();
+        }
+
         /** Leaves the election (gives up leadership, without telling the listener). */
         @Override
         void close();
@@ -56,4 +67,36 @@ public interface Bus {
      * true when this member becomes leader and false when it stops being one.
      */
     Election joinElection(String group, String memberId, Consumer<Boolean> onChange);
+
+    /**
+     * Joins the group that shares {@code partitions} pools among its members ({@link Topics#grmPools()}: one
+     * partition per pool; the group's assignment decides who owns which, and moves a member's pools when it
+     * leaves or its session ends). {@code onChange} is told the set owned after every change. This default
+     * has no assignment of its own: the member that leads {@link #joinElection} owns every pool.
+     */
+    default Election joinPools(String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
+        Set<Integer> all = IntStream.range(0, partitions).boxed().collect(Collectors.toUnmodifiableSet());
+        Election leader = joinElection(group, memberId, leading -> onChange.accept(leading ? all : Set.of()));
+        return new Election() {
+            @Override
+            public boolean isLeader() {
+                return leader.isLeader();
+            }
+
+            @Override
+            public long changes() {
+                return leader.changes();
+            }
+
+            @Override
+            public Set<Integer> owned() {
+                return leader.isLeader() ? all : Set.of();
+            }
+
+            @Override
+            public void close() {
+                leader.close();
+            }
+        };
+    }
 }

@@ -58,6 +58,14 @@ public record Topics(String prefix) {
         return prefix + "grm-leader";
     }
 
+    /**
+     * With {@code pools}: one partition per pool, in configuration order; the member of the GRM consumer
+     * group that owns partition i owns pool i (created by the GRMs with as many partitions as pools).
+     */
+    public String grmPools() {
+        return prefix + "grm-pools";
+    }
+
     /** The consumer group of the GRM candidates (leader election on {@link #grmLeader()}). */
     public String grmGroup() {
         return prefix + "grm";

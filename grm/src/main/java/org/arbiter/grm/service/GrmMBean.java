@@ -9,6 +9,9 @@ public interface GrmMBean {
 
     long getLeaderChanges();
 
+    /** The pools this GRM owns, comma-separated ("" for the single pool of a cluster without pools, or none). */
+    String getOwnedPools();
+
     /** Ω of the last decision (NaN before the first). */
     double getLastObjective();
 

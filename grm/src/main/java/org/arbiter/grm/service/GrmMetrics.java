@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.Timer;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -56,6 +58,8 @@ final class GrmMetrics {
     final Counter ignoredStats;
     final Counter periods;
     final Counter leaderChanges;
+    /** The pools owned, as the control thread last took them in ({""} while leading without pools). */
+    volatile Set<String> ownedPools = Set.of();
     final Timer solveTimer;
     final Counter actuationsOk;
     final Counter actuationsRetried;
@@ -80,7 +84,17 @@ final class GrmMetrics {
      * @param classes the configured class names (one utility gauge each)
      */
     GrmMetrics(MeterRegistry r, BooleanSupplier leader, List<String> classes) {
+        this(r, leader, classes, List.of());
+    }
+
+    GrmMetrics(MeterRegistry r, BooleanSupplier leader, List<String> classes, List<String> pools) {
         this.registry = r;
+        for (String p : pools) {
+            Gauge.builder("arbiter.grm.pool.owned", () -> ownedPools.contains(p) ? 1 : 0).tag("pool", p)
+                    .description("1 while this GRM owns the pool (Kafka's group assignment)").register(r);
+        }
+        Gauge.builder("arbiter.grm.pools.owned", () -> ownedPools.size())
+                .description("pools this GRM owns (1 while leading, without pools)").register(r);
         this.ignoredStats = Counter.builder("arbiter.grm.stats.ignored").description("stale or unknown statistics").register(r);
         this.periods = Counter.builder("arbiter.grm.periods").description("control periods run as leader").register(r);
         this.leaderChanges = Counter.builder("arbiter.grm.leader.changes").description("leadership gained or lost").register(r);
@@ -175,6 +189,11 @@ final class GrmMetrics {
             @Override
             public boolean isLeader() {
                 return leader.getAsBoolean();
+            }
+
+            @Override
+            public String getOwnedPools() {
+                return String.join(",", new TreeSet<>(ownedPools));
             }
 
             @Override

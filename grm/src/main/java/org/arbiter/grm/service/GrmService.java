@@ -6,6 +6,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,6 +21,7 @@ import org.arbiter.common.bus.StatsTopics;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
@@ -27,6 +30,7 @@ import org.arbiter.common.message.ServerState;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.GrmCore;
+import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.control.GrmCore.Command;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.power.PowerActuator;
@@ -54,7 +58,7 @@ public final class GrmService implements AutoCloseable {
     private final ClusterConfig config;
     private final Bus bus;
     private final Clock clock;
-    private final GrmCore core;
+    private final PoolGroup core;
     private final ProcessMetrics metrics;
     private final GrmMetrics meters;
     private final ScheduledExecutorService control;
@@ -76,7 +80,8 @@ public final class GrmService implements AutoCloseable {
         this.bus = requireNonNull(bus, "bus");
         this.clock = requireNonNull(clock, "clock");
         this.metrics = requireNonNull(metrics, "metrics");
-        this.core = new GrmCore(config, step, actuator.name());
+        this.core = config.pools().isEmpty() ? new PoolGroup(config, c -> step, actuator.name())
+                : new PoolGroup(config, c -> liveStep(c, id), actuator.name());
         this.control = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "grm-" + id);
             t.setDaemon(true);
@@ -92,7 +97,8 @@ public final class GrmService implements AutoCloseable {
         this.powerRefusals = new Refusals(registry, bus.topics().power(), LOG, System::nanoTime);
         this.statsRefusals = new Refusals(registry, bus.topics().stats(), LOG, System::nanoTime);
         this.meters = new GrmMetrics(registry, this::isLeader,
-                config.classes().stream().map(ClassConfig::name).toList());
+                config.classes().stream().map(ClassConfig::name).toList(),
+                config.pools().stream().map(PoolConfig::name).toList());
     }
 
     /**
@@ -145,10 +151,18 @@ public final class GrmService implements AutoCloseable {
             })));
         }
         subscriptions = List.copyOf(subs);
-        election = bus.joinElection(t.grmGroup(), id, leading -> {
-            meters.leaderChanges.increment();
-            LOG.info("GRM {} is {}", id, leading ? "now the leader" : "no longer the leader");
-        });
+        if (config.pools().isEmpty()) {
+            election = bus.joinElection(t.grmGroup(), id, leading -> {
+                meters.leaderChanges.increment();
+                LOG.info("GRM {} is {}", id, leading ? "now the leader" : "no longer the leader");
+            });
+        } else {
+            election = bus.joinPools(t.grmGroup(), id, config.pools().size(), owned -> {
+                meters.leaderChanges.increment();
+                LOG.info("GRM {} owns pools {}", id, poolNames(owned));
+                onControlThread(now -> List.of()); // takes the new ownership in at once
+            });
+        }
         long periodMillis = Math.max(1, Math.round(config.control().periodSeconds() * 1000));
         control.scheduleAtFixedRate(() -> onControlThreadNow(this::tick), periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         LOG.info("GRM {} started: period {} ms, {} gateways, {} servers, sizing {}, power actuator {}", id, periodMillis,
@@ -171,9 +185,11 @@ public final class GrmService implements AutoCloseable {
         try {
             Instant now = clock.instant();
             Bus.Election e = election;
-            boolean leading = e != null && e.isLeader();
-            if (leading != core.leading()) {
-                execute(leading ? core.leadershipGained(now) : core.leadershipLost(now));
+            Set<String> owned = e == null ? Set.of() : config.pools().isEmpty() ? (e.isLeader() ? Set.of("") : Set.of())
+                    : poolNames(e.owned());
+            if (!owned.equals(core.owned())) {
+                execute(core.own(owned, now));
+                meters.ownedPools = core.owned();
             }
             execute(event.apply(now));
         } catch (RuntimeException e) {
@@ -181,14 +197,31 @@ public final class GrmService implements AutoCloseable {
         }
     }
 
+    /** The names of the pools at these partitions (partition i is pool i; extra partitions own nothing). */
+    private Set<String> poolNames(Set<Integer> partitions) {
+        Set<String> out = new TreeSet<>();
+        List<PoolConfig> pools = config.pools();
+        for (int p : partitions) {
+            if (p >= 0 && p < pools.size()) {
+                out.add(pools.get(p).name());
+            }
+        }
+        return out;
+    }
+
+    /** One period of every owned pool, each timed as one control step. */
     private List<Command> tick(Instant now) {
-        long periods = core.periods();
-        long started = System.nanoTime();
-        List<Command> out = core.tick(now);
-        if (core.periods() > periods) {
-            meters.solveTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-            meters.periods.increment();
-            meters.lastLive = core.liveGateways();
+        List<Command> out = new ArrayList<>();
+        for (PoolGroup.Pool p : core.pools()) {
+            GrmCore pc = p.core();
+            long periods = pc.periods();
+            long started = System.nanoTime();
+            out.addAll(core.tick(p, now));
+            if (pc.periods() > periods) {
+                meters.solveTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                meters.periods.increment();
+                meters.lastLive = pc.liveGateways();
+            }
         }
         return out;
     }
@@ -244,12 +277,19 @@ public final class GrmService implements AutoCloseable {
                 LOG.warn("override {} refused: {}", o.id(), o.reason());
             }
         }
-        core.fleet().ifPresent(f -> meters.fleetView = GrmMetrics.FleetView.of(f));
+        if (!core.pooled()) {
+            core.single().fleet().ifPresent(f -> meters.fleetView = GrmMetrics.FleetView.of(f));
+        }
     }
 
     public boolean isLeader() {
         Bus.Election e = election;
         return e != null && e.isLeader();
+    }
+
+    /** The pools this GRM owns (with pools; without, {""} while it leads), as its control thread last took them in. */
+    public Set<String> ownedPools() {
+        return meters.ownedPools;
     }
 
     public String id() {
