@@ -79,9 +79,11 @@ public final class ConsoleFeed {
 
     public void onAllocation(String key, Allocation allocation) {
         if (state.onAllocation(key, allocation)) {
+            // with pools a record is one pool's: the event carries the gateway's, every pool's together
+            String gateway = allocation != null ? allocation.gateway() : key.contains("@") ? key.substring(0, key.indexOf('@')) : key;
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("gateway", allocation != null ? allocation.gateway() : key);
-            m.put("allocation", allocation);
+            m.put("gateway", gateway);
+            m.put("allocation", state.allocationOf(gateway));
             emit("allocation", m);
         }
     }

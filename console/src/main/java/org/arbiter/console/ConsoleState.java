@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.config.SizingConfig;
@@ -68,6 +69,10 @@ public final class ConsoleState {
     private final Map<String, GatewayStats> latestStats = new TreeMap<>();
     private final Map<String, Instant> reportedAt = new TreeMap<>();  // per gateway: min(at, received)
     private final Map<String, Allocation> allocations = new TreeMap<>();
+    /** Per gateway, each pool's allocation ("" without pools); {@link #allocations} holds them merged. */
+    private final Map<String, Map<String, Allocation>> poolAllocations = new TreeMap<>();
+    /** Per pool, its newest decision (of the GRM that owns it). */
+    private final Map<String, Decision> poolOwners = new TreeMap<>();
     private final Map<String, PowerOrder> power = new TreeMap<>();
     private final Deque<Decision> decisions = new ArrayDeque<>();
     private final Map<String, OperatorOverride> overrides = new TreeMap<>();
@@ -127,7 +132,17 @@ public final class ConsoleState {
      */
     public record ClusterView(Instant at, List<ClassView> classes, List<GatewayView> gateways,
                               List<ServerView> servers, int liveGateways, int configuredServers, int unknownGateways,
-                              int unknownServers) {
+                              int unknownServers, List<PoolView> pools) {
+    }
+
+    /**
+     * A pool of {@code pools[]} and the GRM that owns it, as its newest decision names it.
+     *
+     * @param owner the GRM of the pool's newest decision ("" before any)
+     * @param epoch that decision's epoch (0 before any)
+     * @param at    that decision's time (null before any)
+     */
+    public record PoolView(String name, List<String> servers, List<String> classes, String owner, long epoch, Instant at) {
     }
 
     /**
@@ -222,14 +237,37 @@ public final class ConsoleState {
     /** Takes an allocation; a tombstone forgets the gateway's. @return true when it changed the state */
     public synchronized boolean onAllocation(String gateway, Allocation allocation) {
         if (allocation == null) {
-            return gateway != null && allocations.remove(gateway) != null;
+            if (gateway == null) {
+                return false;
+            }
+            int at = gateway.indexOf('@'); // gateway@pool: that pool's allocation only
+            String g = at < 0 ? gateway : gateway.substring(0, at);
+            Map<String, Allocation> byPool = poolAllocations.get(g);
+            if (at < 0 || byPool == null) {
+                poolAllocations.remove(g);
+                return allocations.remove(g) != null;
+            }
+            if (byPool.remove(gateway.substring(at + 1)) == null) {
+                return false;
+            }
+            if (byPool.isEmpty()) {
+                poolAllocations.remove(g);
+                allocations.remove(g);
+            } else {
+                Allocation last = byPool.values().iterator().next();
+                allocations.put(g, merged(byPool, last));
+            }
+            return true;
         }
-        Allocation held = allocations.get(allocation.gateway());
+        // each pool is followed on its own, as a gateway does ("" without pools): its (epoch, version) orders it
+        Map<String, Allocation> byPool = poolAllocations.computeIfAbsent(allocation.gateway(), g -> new TreeMap<>());
+        Allocation held = byPool.get(allocation.pool());
         if (held != null && held.isNewerThan(allocation)) { // (epoch, version): a new leader's epoch wins
             ignored++;
             return false;
         }
-        allocations.put(allocation.gateway(), allocation);
+        byPool.put(allocation.pool(), allocation);
+        allocations.put(allocation.gateway(), byPool.size() == 1 ? allocation : merged(byPool, allocation));
         return true;
     }
 
@@ -244,11 +282,29 @@ public final class ConsoleState {
         power.put(order.server(), order);
     }
 
+    /** Every pool's weights and caps together, stamped as {@code last}. */
+    private static Allocation merged(Map<String, Allocation> byPool, Allocation last) {
+        Map<String, Double> weights = new TreeMap<>();
+        Map<String, Integer> caps = new TreeMap<>();
+        byPool.values().forEach(a -> {
+            weights.putAll(a.weights());
+            caps.putAll(a.serverCaps());
+        });
+        return new Allocation(last.v(), last.at(), last.gateway(), last.version(), weights, caps, last.source(),
+                last.epoch());
+    }
+
     /** Takes a decision. */
     public synchronized void onDecision(Decision decision) {
         if (decision == null) {
             ignored++;
             return;
+        }
+        if (!decision.pool().isEmpty()) {
+            Decision held = poolOwners.get(decision.pool());
+            if (held == null || decision.epoch() >= held.epoch()) {
+                poolOwners.put(decision.pool(), decision);
+            }
         }
         decisions.addLast(decision);
         while (decisions.size() > decisionLimit) {
@@ -328,6 +384,11 @@ public final class ConsoleState {
         return overrides.get(id);
     }
 
+    /** The allocation {@code gateway} holds (with pools every pool's together), or null. */
+    public synchronized Allocation allocationOf(String gateway) {
+        return allocations.get(gateway);
+    }
+
     /** Allocation per gateway. */
     public synchronized Map<String, AllocationView> allocations() {
         Map<String, AllocationView> out = new TreeMap<>();
@@ -375,8 +436,14 @@ public final class ConsoleState {
         for (String id : seenServers) {
             servers.add(serverView(id, null, 0, false, last, true));
         }
+        List<PoolView> pools = new ArrayList<>();
+        for (PoolConfig p : config.pools()) {
+            Decision d = poolOwners.get(p.name());
+            pools.add(new PoolView(p.name(), p.servers(), p.classes(), d == null ? "" : d.grm(), d == null ? 0 : d.epoch(),
+                    d == null ? null : d.at()));
+        }
         return new ClusterView(now, classes, List.copyOf(gateways.values()), servers, liveGateways, configured.size(),
-                gateways.size() - configuredGateways, seenServers.size());
+                gateways.size() - configuredGateways, seenServers.size(), pools);
     }
 
     private ServerView serverView(String id, String url, int concurrency, boolean auto, Decision last, boolean unknown) {

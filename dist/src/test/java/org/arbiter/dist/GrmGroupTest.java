@@ -34,7 +34,7 @@ import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.allocation.AllocationFollower;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
-import org.arbiter.gateway.allocation.PoolAllocations;
+import org.arbiter.common.message.PoolAllocations;
 import org.arbiter.live.ChildProcess;
 import org.arbiter.live.FaultCampaign;
 import org.arbiter.runtime.net.Ports;

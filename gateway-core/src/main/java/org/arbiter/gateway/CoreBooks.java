@@ -9,11 +9,12 @@ import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.utility.YieldFunction;
-import org.arbiter.gateway.allocation.PoolAllocations;
+import org.arbiter.common.message.PoolAllocations;
 
 /*
  * Design note — what a GatewayCore holds (docs/architecture.md, the data loop).
@@ -53,6 +54,8 @@ abstract class CoreBooks<R> {
     PoolAllocations pools;
     /** The pools' classes and servers by index; null without pools. */
     CorePools poolIndex;
+    /** {@code pools[]} as the core was built (a reload cannot change them). */
+    private final List<PoolConfig> poolsConfigured;
     /** The latest time the core was given, ns. */
     long now;
 
@@ -80,7 +83,8 @@ abstract class CoreBooks<R> {
                 (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
         this.allocation = requireNonNull(initial, "initial");
         this.pools = PoolAllocations.of(cluster, initial);
-        this.poolIndex = cluster.pools().isEmpty() ? null : new CorePools(cluster, queues, slots);
+        this.poolIndex = cluster.pools().isEmpty() ? null : new CorePools(cluster.pools(), queues, slots);
+        this.poolsConfigured = cluster.pools();
         install(initial);
     }
 
@@ -165,6 +169,11 @@ abstract class CoreBooks<R> {
             notApplied.add("classes: the default class " + queues.name(queues.defaultClass())
                     + " changed (needs a restart)");
         }
+        if (!next.pools().equals(poolsConfigured)) {
+            notApplied.add("pools: " + poolsConfigured.stream().map(PoolConfig::name).toList() + " -> "
+                    + next.pools().stream().map(PoolConfig::name).toList()
+                    + " (changing pools needs a restart; servers and classes are dispatched by the pools as started)");
+        }
         for (ClassConfig cc : next.classes()) {
             int c = queues.indexOf(cc.name());
             if (c < 0) {
@@ -205,9 +214,11 @@ abstract class CoreBooks<R> {
         }
         if (configuredInForce) {
             allocation = configured;
-            pools = PoolAllocations.of(next, configured);
+            pools = PoolAllocations.of(poolsConfigured, configured);
         }
-        poolIndex = next.pools().isEmpty() ? null : new CorePools(next, queues, slots);
+        if (!poolsConfigured.isEmpty()) {
+            poolIndex = new CorePools(poolsConfigured, queues, slots);
+        }
         install(allocation());
         return new GatewayCore.Reconfiguration(added, removed, classesChanged, notApplied);
     }

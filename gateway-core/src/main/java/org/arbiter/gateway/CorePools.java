@@ -2,9 +2,9 @@ package org.arbiter.gateway;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.utility.YieldFunction;
 
@@ -32,8 +32,8 @@ final class CorePools {
     private final PoolServerView[] serverViews;
     private final PoolClassView[] classViews;
 
-    CorePools(ClusterConfig cluster, ClassQueues<?> queues, ServerSlots slots) {
-        count = cluster.pools().size();
+    CorePools(List<PoolConfig> pools, ClassQueues<?> queues, ServerSlots slots) {
+        count = pools.size();
         classPool = new int[queues.count()];
         serverPool = new int[slots.count()];
         Arrays.fill(classPool, -1);
@@ -45,7 +45,7 @@ final class CorePools {
         classNames = cn;
         masks = new boolean[count][slots.count()];
         for (int p = 0; p < count; p++) {
-            PoolConfig pc = cluster.pools().get(p);
+            PoolConfig pc = pools.get(p);
             names[p] = pc.name();
             classNames[p] = Set.copyOf(pc.classes());
             int[] cs = new int[pc.classes().size()];

@@ -340,8 +340,20 @@ function renderGatewaySelector() {
 
 // ---- tables ----------------------------------------------------------------------------------
 
+function renderPools() {
+  const pools = S.cluster ? (S.cluster.pools || []) : [];
+  $('pools-card').hidden = pools.length === 0;
+  if (!pools.length) return;
+  const owners = new Set(pools.map(p => p.owner).filter(o => o));
+  $('pool-summary').textContent = '— ' + pools.length + ' pools, ' + owners.size + ' GRMs owning';
+  fill($('pools').tBodies[0], pools.map(p => el('tr', { 'data-pool': p.name },
+    el('td', {}, p.name), el('td', {}, p.owner || '—'),
+    el('td', { class: 'num' }, p.epoch ? time(p.epoch) : '—'), el('td', {}, p.at ? ago(p.at) : '—'),
+    el('td', {}, p.servers.join(' ')), el('td', {}, p.classes.join(' ')))));
+}
+
 function renderAll() {
-  renderGateways(); renderServers(); renderMatrices(); renderDecisions(); renderPins(); renderFormChoices(); renderClasses();
+  renderPools(); renderGateways(); renderServers(); renderMatrices(); renderDecisions(); renderPins(); renderFormChoices(); renderClasses();
   renderGatewaySelector();
 }
 
@@ -484,7 +496,7 @@ function renderDecisions() {
     const d = g.newest;
     const when = g.count > 1 ? '×' + g.count + ', ' + time(g.oldest.at) + '–' + time(d.at) : time(d.at);
     return el('tr', { 'data-count': g.count, title: g.count > 1 ? g.count + ' decisions that changed nothing; the newest shown' : '' },
-      el('td', {}, when), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm),
+      el('td', {}, when), el('td', { class: 'num' }, d.sequence), el('td', {}, d.grm + (d.pool ? ' · ' + d.pool : '')),
       el('td', { class: 'num' }, fmt(d.objective, 3)), el('td', { class: 'num' }, fmt(d.solveSeconds * 1000, 2) + ' ms'),
       el('td', {}, d.liveGateways.join(' ')),
       el('td', { class: 'prediction-error', title: predictionSamples(d) }, predictionErrors(d)),

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Epochs;
+import org.arbiter.common.message.PoolAllocations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

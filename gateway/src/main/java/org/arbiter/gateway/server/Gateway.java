@@ -40,6 +40,7 @@ import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.message.Allocation;
+import org.arbiter.common.message.PoolAllocations;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.netty.NetTransport;
 import org.arbiter.runtime.metrics.ProcessMetrics;
@@ -145,7 +146,8 @@ public final class Gateway implements AutoCloseable {
                 why.isEmpty() ? "" : " (no native transport: " + why + ")");
         Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
                 System::nanoTime);
-        this.follower = new AllocationFollower(id, initial, plane::applyAllocation, Clock.systemUTC(),
+        this.follower = new AllocationFollower(id, PoolAllocations.of(cluster, initial), plane::applyAllocation,
+                Clock.systemUTC(),
                 cluster.control().maxClockSkewMillis(), (reason, detail) -> {
                     if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
                         refusals.refuseQuietly(reason.tag()); // normal on a shared topic: counted, not logged

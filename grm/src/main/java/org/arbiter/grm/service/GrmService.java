@@ -71,6 +71,8 @@ public final class GrmService implements AutoCloseable {
     private final PowerDriver power;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile Bus.Election election;
+    /** A control period has run (on the control thread only). */
+    private boolean ticked;
     private List<Bus.Subscription> subscriptions = List.of();
 
     private GrmService(String id, ClusterConfig config, Bus bus, Clock clock, ControlStep step, ProcessMetrics metrics,
@@ -188,8 +190,18 @@ public final class GrmService implements AutoCloseable {
             Set<String> owned = e == null ? Set.of() : config.pools().isEmpty() ? (e.isLeader() ? Set.of("") : Set.of())
                     : poolNames(e.owned());
             if (!owned.equals(core.owned())) {
+                Set<String> before = core.owned();
                 execute(core.own(owned, now));
                 meters.ownedPools = core.owned();
+                if (ticked && !config.pools().isEmpty()) {
+                    // a pool handed over by the group runs its first period now, not up to a period later: this
+                    // GRM has been reading the bus all along (its first tick is behind it), so its books are warm
+                    for (PoolGroup.Pool p : core.pools()) {
+                        if (owned.contains(p.name()) && !before.contains(p.name())) {
+                            execute(tick(p, now));
+                        }
+                    }
+                }
             }
             execute(event.apply(now));
         } catch (RuntimeException e) {
@@ -213,15 +225,21 @@ public final class GrmService implements AutoCloseable {
     private List<Command> tick(Instant now) {
         List<Command> out = new ArrayList<>();
         for (PoolGroup.Pool p : core.pools()) {
-            GrmCore pc = p.core();
-            long periods = pc.periods();
-            long started = System.nanoTime();
-            out.addAll(core.tick(p, now));
-            if (pc.periods() > periods) {
-                meters.solveTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-                meters.periods.increment();
-                meters.lastLive = pc.liveGateways();
-            }
+            out.addAll(tick(p, now));
+        }
+        ticked = true;
+        return out;
+    }
+
+    private List<Command> tick(PoolGroup.Pool p, Instant now) {
+        GrmCore pc = p.core();
+        long periods = pc.periods();
+        long started = System.nanoTime();
+        List<Command> out = core.tick(p, now);
+        if (pc.periods() > periods) {
+            meters.solveTimer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            meters.periods.increment();
+            meters.lastLive = pc.liveGateways();
         }
         return out;
     }

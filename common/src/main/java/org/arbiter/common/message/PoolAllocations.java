@@ -1,13 +1,13 @@
-package org.arbiter.gateway.allocation;
+package org.arbiter.common.message;
 
 import static java.util.Objects.requireNonNull;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.PoolConfig;
-import org.arbiter.common.message.Allocation;
 
 /**
  * The allocations in force at one gateway, one per pool, and the shares and caps they make together.
@@ -43,11 +43,16 @@ public final class PoolAllocations {
 
     /** Every pool of {@code cluster} (one, "", without pools) on {@code initial}. */
     public static PoolAllocations of(ClusterConfig cluster, Allocation initial) {
+        return of(cluster.pools(), initial);
+    }
+
+    /** Every pool of {@code pools} (one, "", when empty) on {@code initial}. */
+    public static PoolAllocations of(List<PoolConfig> pools, Allocation initial) {
         requireNonNull(initial, "initial");
         Map<String, String> classPool = new LinkedHashMap<>();
         Map<String, String> serverPool = new LinkedHashMap<>();
         Map<String, Allocation> byPool = new LinkedHashMap<>();
-        for (PoolConfig p : cluster.pools()) {
+        for (PoolConfig p : pools) {
             p.classes().forEach(c -> classPool.put(c, p.name()));
             p.servers().forEach(s -> serverPool.put(s, p.name()));
             byPool.put(p.name(), initial);
