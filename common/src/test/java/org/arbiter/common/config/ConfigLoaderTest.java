@@ -373,7 +373,7 @@ final class ConfigLoaderTest {
             grm admin port         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminPort: 70000}' | grm.adminPort: 70000 (expected: 0..65535)
             grm host               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {host: " "}' | grm.host: " " (expected: an address to bind)
             grm typo               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminport: 1}' | grm.adminport: unknown key (expected: one of host, adminPort; did you mean 'adminPort'?)
-            top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gateway, grm; did you mean 'control'?)
+            top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gateway, grm, pools; did you mean 'control'?)
             boolean                | 'classes: [{name: a, target: 1s, default: maybe}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].default: maybe (expected: true or false)
             list expected          | 'classes: {name: a}\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                              | classes: a mapping (expected: a list)
             """)
