@@ -3,6 +3,16 @@ package org.arbiter.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.arbiter.gateway.server.Gateway;
+import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.loadgen.server.SimServer;
+import org.arbiter.loadgen.server.SimServerOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -31,7 +41,6 @@ import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
-import org.arbiter.common.message.GatewayStats;
 import org.arbiter.gateway.allocation.AllocationFollower;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.common.message.PoolAllocations;
@@ -44,13 +53,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A group of GRMs (issue 32 item 6, the control side): three {@code arbiter grm} processes, a real broker,
- * 12 pools; two gateways' allocation followers (the gateway's own {@link AllocationFollower} over
- * {@link PoolAllocations}) read the allocation topic while their statistics keep both gateways live.
- * Asserted: each GRM owns 4 pools and each pool is owned by exactly one GRM (their {@code /metrics}); after
- * kill -9 of one GRM each of its pools is owned by a survivor and both gateways accept its allocations
- * within the session timeout (6 s) plus two periods; and per gateway and pool the epochs accepted only
- * grow, one owner's while steady and then the new owner's: no gateway follows two owners of a pool.
+ * A group of GRMs (issue 32 item 6): the embedded broker, three {@code arbiter grm} processes, 12 pools (one
+ * class and one in-process simserver each), two in-process gateways under closed-loop load over every class,
+ * and two observers that follow the allocation topic as a gateway does ({@link AllocationFollower} over
+ * {@link PoolAllocations}). Asserted: each GRM owns 4 pools and each pool exactly one GRM (their
+ * {@code /metrics}); after kill -9 of one GRM each of its pools is owned by a survivor and both observers
+ * accept its allocations within the session timeout (6 s) plus two periods; every request sent meanwhile
+ * is answered 200; and per gateway and pool the epochs accepted only grow, one owner's while steady and then
+ * the new owner's: no gateway follows two owners of a pool.
  */
 class GrmGroupTest {
 
@@ -95,14 +105,15 @@ class GrmGroupTest {
         }
     }
 
-    static ClusterConfig cluster(int kafkaPort) {
+    static ClusterConfig cluster(int kafkaPort, List<Integer> serverPorts) {
         ClusterConfig.Builder b = ClusterConfig.builder();
         List<PoolConfig> pools = new ArrayList<>();
         for (int p = 1; p <= POOLS; p++) {
             String c = String.format("c%02d", p);
             String s = String.format("s%02d", p);
-            b.addClass(ClassConfig.builder(c, 1).isDefault(p == 1).build());
-            b.addServer(ServerConfig.builder(s, URI.create("http://127.0.0.1:" + (40000 + p))).concurrency(4).build());
+            b.addClass(ClassConfig.builder(c, 1).matchHeader("X-Class", c).isDefault(p == 1).build());
+            b.addServer(ServerConfig.builder(s, URI.create("http://127.0.0.1:" + serverPorts.get(p - 1))).concurrency(4)
+                    .build());
             pools.add(new PoolConfig(String.format("p%02d", p), List.of(s), List.of(c)));
         }
         b.addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build());
@@ -126,7 +137,13 @@ class GrmGroupTest {
     void twelvePoolsOverThreeGrms_killOne_itsPoolsAreOwnedAgain_andNoGatewayFollowsTwoOwners() throws Exception {
         long t0 = System.nanoTime();
         kafka = EmbeddedKafka.start(dir.resolve("kafka"), Ports.free());
-        ClusterConfig config = cluster(kafka.port());
+        List<Integer> serverPorts = new ArrayList<>();
+        for (int i = 0; i < POOLS; i++) {
+            SimServer server = SimServer.start(SimServerOptions.defaults().withDemand(4, 0.005, 0).withSeed(i));
+            closers.add(server);
+            serverPorts.add(server.port());
+        }
+        ClusterConfig config = cluster(kafka.port(), serverPorts);
         Path file = dir.resolve("cluster.yaml");
         Files.writeString(file, ConfigWriter.toYaml(config));
         List<String> jvm = new ArrayList<>(FaultCampaign.javaLauncher(System.getProperty("java.class.path")));
@@ -154,22 +171,16 @@ class GrmGroupTest {
                     Clock.systemUTC(), config.control().maxClockSkewMillis(), (r, d) -> { });
             closers.add(bus.subscribe(bus.topics().allocation(), Allocation.class, Bus.Start.BEGINNING, f::accept));
         }
-        var statsOut = bus.publisher(bus.topics().stats());
-        Thread beat = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                for (String g : List.of("g1", "g2")) {
-                    statsOut.publish(new GatewayStats(1, Instant.now(), g, 5, 0, Map.of(), Map.of()));
-                }
-                try {
-                    Thread.sleep((long) (PERIOD * 1000));
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "stats");
-        beat.setDaemon(true);
-        beat.start();
-        closers.add(beat::interrupt);
+        // two real gateways (they publish their statistics and follow each pool's allocations themselves)
+        List<Gateway> gateways = new ArrayList<>();
+        for (String g : List.of("g1", "g2")) {
+            Gateway gw = Gateway.start(config, g, GatewayOptions.defaults());
+            closers.add(0, gw);
+            gateways.add(gw);
+        }
+        Load load = new Load(gateways.stream().map(Gateway::port).toList());
+        closers.add(0, load);
+        load.start();
 
         // 1. Steady: each pool owned by exactly one GRM (their /metrics), each GRM 4 pools, every pool allocating.
         waitUntil(60, () -> {
@@ -214,6 +225,14 @@ class GrmGroupTest {
         assertThat(after.values()).as("one owner per pool after the kill: " + after)
                 .allMatch(x -> x.size() == 1 && !x.contains(victim));
 
+        // every request sent through the kill was answered, by the servers
+        load.close();
+        System.out.println("load: " + load.sent.get() + " sent, answers by status " + load.statuses + ", failures "
+                + load.failures.size());
+        assertThat(load.failures).as("requests without an answer").isEmpty();
+        assertThat(load.answered()).isEqualTo(load.sent.get()).isGreaterThan(500);
+        assertThat(load.statuses.keySet()).as("answers by status " + load.statuses).containsOnly(200);
+
         // 3. No gateway followed two owners of a pool: per gateway and pool, the epochs accepted only grow, and
         // since the steady state a pool shows its one owner's epoch, then (the victim's pools) the new owner's.
         for (String g : List.of("g1", "g2")) {
@@ -225,6 +244,62 @@ class GrmGroupTest {
                 List<Long> since = epochs(accepted, steadyFrom).get(g + "/" + pool);
                 assertThat(since).as(g + "/" + pool + " since steady: " + since)
                         .hasSize(victimPools.contains(pool) ? 2 : 1);
+            }
+        }
+    }
+
+    /** Closed-loop clients on both gateways, every class in turn: every request must get an answer. */
+    static final class Load implements AutoCloseable {
+        final List<Integer> ports;
+        final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        final AtomicLong sent = new AtomicLong();
+        final Map<Integer, AtomicLong> statuses = new ConcurrentHashMap<>();
+        final List<String> failures = new CopyOnWriteArrayList<>();
+        final List<Thread> threads = new ArrayList<>();
+        volatile boolean running = true;
+
+        Load(List<Integer> ports) {
+            this.ports = ports;
+        }
+
+        void start() {
+            for (int t = 0; t < 8; t++) {
+                int id = t;
+                Thread th = new Thread(() -> {
+                    for (long i = id; running; i += 8) {
+                        int port = ports.get((int) (i % ports.size()));
+                        String cls = String.format("c%02d", 1 + (int) (i % POOLS));
+                        HttpRequest r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/x"))
+                                .header("X-Class", cls).timeout(Duration.ofSeconds(30)).GET().build();
+                        sent.incrementAndGet();
+                        try {
+                            int status = http.send(r, HttpResponse.BodyHandlers.discarding()).statusCode();
+                            statuses.computeIfAbsent(status, k -> new AtomicLong()).incrementAndGet();
+                        } catch (Exception e) {
+                            failures.add(cls + " via " + port + ": " + e);
+                        }
+                        try {
+                            Thread.sleep(5);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }, "load-" + t);
+                th.setDaemon(true);
+                threads.add(th);
+                th.start();
+            }
+        }
+
+        long answered() {
+            return statuses.values().stream().mapToLong(AtomicLong::get).sum();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            running = false;
+            for (Thread t : threads) {
+                t.join(35_000);
             }
         }
     }
