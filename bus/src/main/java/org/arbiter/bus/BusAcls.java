@@ -1,7 +1,5 @@
 package org.arbiter.bus;
 
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.arbiter.common.bus.Topics;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -20,9 +18,11 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.KafkaSecurity.Role;

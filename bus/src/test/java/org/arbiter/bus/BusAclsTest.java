@@ -1,6 +1,5 @@
 package org.arbiter.bus;
 
-import org.arbiter.common.bus.Topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +11,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
+import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.KafkaSecurity.Role;

@@ -13,8 +13,8 @@ import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
-import org.arbiter.common.utility.YieldFunction;
 import org.arbiter.common.message.PoolAllocations;
+import org.arbiter.common.utility.YieldFunction;
 
 /*
  * Design note — what a GatewayCore holds (docs/architecture.md, the data loop).

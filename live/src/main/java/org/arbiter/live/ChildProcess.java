@@ -1,6 +1,5 @@
 package org.arbiter.live;
 
-import org.arbiter.sim.experiment.*;
 import static java.util.Objects.requireNonNull;
 
 import java.io.BufferedReader;
@@ -16,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.arbiter.sim.experiment.*;
 
 /**
  * One Arbiter component as its own operating-system process ({@code java … arbiter COMMAND}):

@@ -15,20 +15,20 @@ import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.loadgen.client.ResultRecorder;
-import org.arbiter.loadgen.client.Scenario;
-import org.arbiter.loadgen.model.PowerModel;
-import org.arbiter.loadgen.model.PsServer;
-import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.Outcome;
 import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.scheduler.Schedulers;
 import org.arbiter.grm.control.GrmCore;
-import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.sizing.Fleet;
+import org.arbiter.loadgen.client.ResultRecorder;
+import org.arbiter.loadgen.client.Scenario;
+import org.arbiter.loadgen.model.PowerModel;
+import org.arbiter.loadgen.model.PsServer;
+import org.arbiter.loadgen.workload.ArrivalProcess;
 import org.arbiter.sim.kernel.EventKernel;
 
 /*

@@ -8,9 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Every file in the repository's {@code examples/} loads with no error (the package ships them). */
 final class ExamplesTest {
@@ -26,7 +26,8 @@ final class ExamplesTest {
     @Test
     void examples_holdTheFourConfigurationsTheDocsName() throws IOException {
         assertThat(examples()).extracting(p -> p.getFileName().toString())
-                .contains("single-gateway.yaml", "two-gateways-grm.yaml", "sizing-power.yaml", "secured-kafka.yaml")
+                .contains("single-gateway.yaml", "two-gateways-grm.yaml", "sizing-power.yaml", "secured-kafka.yaml",
+                        "pools-grm-group.yaml")
                 .allMatch(name -> name.endsWith(".yaml"), "a .yaml file");
     }
 

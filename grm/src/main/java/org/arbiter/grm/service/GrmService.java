@@ -6,8 +6,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeSet;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -18,23 +18,23 @@ import org.arbiter.common.bus.Bus;
 import org.arbiter.common.bus.Publisher;
 import org.arbiter.common.bus.Refusals;
 import org.arbiter.common.bus.StatsTopics;
-import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.OperatorOverride;
 import org.arbiter.common.message.PowerOrder;
 import org.arbiter.common.message.ServerState;
-import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.grm.control.ControlStep;
 import org.arbiter.grm.control.GrmCore;
-import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.control.GrmCore.Command;
 import org.arbiter.grm.control.GrmStep;
+import org.arbiter.grm.control.PoolGroup;
 import org.arbiter.grm.power.PowerActuator;
 import org.arbiter.grm.power.PowerDriver;
+import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -111,7 +111,11 @@ public final class GrmService implements AutoCloseable {
         return new GrmStep(config, grmId, System::nanoTime);
     }
 
-    /** Starts consuming, joins the election and starts the control loop, with the configured power actuator. */
+    /**
+     * Starts consuming, joins the election and starts the control loop, with the configured power actuator.
+     * With {@code pools} the GRM joins the pool group instead of the election, and each pool gets its own
+     * {@link #liveStep} ({@code step} is for a cluster without pools).
+     */
     public static GrmService start(String id, ClusterConfig config, Bus bus, Clock clock, ControlStep step,
                                    ProcessMetrics metrics) {
         return start(id, config, bus, clock, step, metrics, PowerActuator.of(config));
