@@ -67,13 +67,13 @@ final class PoolsSection {
         }
         JsonNode raw = p.rawValue(key);
         if (raw == null || !raw.isArray() || raw.isEmpty()) {
-            p.error(key, raw + " (expected: a non-empty list of ids)");
+            p.error(key, Node.shown(String.valueOf(raw)) + " (expected: a non-empty list of ids)");
             return out;
         }
         for (int i = 0; i < raw.size(); i++) {
             JsonNode e = raw.get(i);
             if (!e.isTextual() || !ID.matcher(e.asText()).matches()) {
-                p.error(key + "[" + i + "]", e + " (expected: an id: letters, digits, '.', '_' or '-')");
+                p.error(key + "[" + i + "]", Node.shown(e.toString()) + " (expected: an id: letters, digits, '.', '_' or '-')");
             } else {
                 out.add(e.asText());
             }
@@ -95,7 +95,7 @@ final class PoolsSection {
             PoolConfig p = pools.get(i);
             String path = "pools[" + i + "]";
             if (names.putIfAbsent(p.name(), i) != null) {
-                errors.add(path + ".name: " + p.name() + " (expected: a name no other pool has)");
+                errors.add(path + ".name: " + Node.shown(p.name()) + " (expected: a name no other pool has)");
             }
             if (p.servers().isEmpty()) {
                 errors.add(path + ".servers: [] (expected: a non-empty list of server ids)");
@@ -105,31 +105,39 @@ final class PoolsSection {
             }
             for (String s : p.servers()) {
                 if (!knownServers.contains(s)) {
-                    errors.add(path + ".servers: " + s + " (expected: one of servers[].id " + servers + ")");
+                    errors.add(path + ".servers: " + Node.shown(s) + " (expected: one of servers[].id " + few(servers) + ")");
                 } else if (serverPool.putIfAbsent(s, p.name()) != null) {
-                    errors.add(path + ".servers: " + s + " (expected: a server in one pool only; it is in pool "
-                            + serverPool.get(s) + ")");
+                    errors.add(path + ".servers: " + Node.shown(s) + " (expected: a server in one pool only; it is in pool "
+                            + Node.shown(serverPool.get(s)) + ")");
                 }
             }
             for (String c : p.classes()) {
                 if (!knownClasses.contains(c)) {
-                    errors.add(path + ".classes: " + c + " (expected: one of classes[].name " + classes + ")");
+                    errors.add(path + ".classes: " + Node.shown(c) + " (expected: one of classes[].name " + few(classes) + ")");
                 } else if (classPool.putIfAbsent(c, p.name()) != null) {
-                    errors.add(path + ".classes: " + c + " (expected: a class in one pool only; it is in pool "
-                            + classPool.get(c) + ")");
+                    errors.add(path + ".classes: " + Node.shown(c) + " (expected: a class in one pool only; it is in pool "
+                            + Node.shown(classPool.get(c)) + ")");
                 }
             }
         }
-        for (String s : servers) {
-            if (!serverPool.containsKey(s)) {
-                errors.add("pools: server " + s + " is in no pool (expected: every server in exactly one pool)");
-            }
+        List<String> noPool = servers.stream().filter(s -> !serverPool.containsKey(s)).toList();
+        if (!noPool.isEmpty()) {
+            errors.add("pools: " + (noPool.size() == 1 ? "server " : "servers ") + few(noPool)
+                    + (noPool.size() == 1 ? " is" : " are") + " in no pool (expected: every server in exactly one pool)");
         }
-        for (String c : classes) {
-            if (!classPool.containsKey(c)) {
-                errors.add("pools: class " + c + " is in no pool (expected: every class in exactly one pool)");
-            }
+        List<String> noPoolClasses = classes.stream().filter(c -> !classPool.containsKey(c)).toList();
+        if (!noPoolClasses.isEmpty()) {
+            errors.add("pools: " + (noPoolClasses.size() == 1 ? "class " : "classes ") + few(noPoolClasses)
+                    + (noPoolClasses.size() == 1 ? " is" : " are")
+                    + " in no pool (expected: every class in exactly one pool)");
         }
+    }
+
+    /** Up to 8 names, each cut to its shown length, and how many in all when there are more. */
+    private static String few(List<String> names) {
+        List<String> shown = names.stream().limit(8).map(Node::shown).toList();
+        String list = names.size() == 1 ? shown.get(0) : shown.toString();
+        return names.size() <= 8 ? list : list.substring(0, list.length() - 1) + ", … (" + names.size() + " in all)]";
     }
 
     static void check(List<PoolConfig> pools, List<ClassConfig> classes, List<ServerConfig> servers,
@@ -137,7 +145,7 @@ final class PoolsSection {
         for (int i = 0; i < pools.size(); i++) {
             PoolConfig p = pools.get(i);
             if (!ID.matcher(p.name()).matches()) {
-                errors.add("pools[" + i + "].name: " + p.name() + " (expected: letters, digits, '.', '_' or '-')");
+                errors.add("pools[" + i + "].name: " + Node.shown(p.name()) + " (expected: letters, digits, '.', '_' or '-')");
             }
         }
         across(pools, classes.stream().map(ClassConfig::name).toList(), servers.stream().map(ServerConfig::id).toList(),

@@ -80,9 +80,8 @@ final class PoolsConfigTest {
                         "pools[1].classes: nope (expected: one of classes[].name [gold, silver, bronze])",
                         "pools[2].name: bad name (expected: letters, digits, '.', '_' or '-')",
                         "pools[2].servers: [] (expected: a non-empty list of ids)",
-                        "pools: server s2 is in no pool (expected: every server in exactly one pool)",
-                        "pools: server s3 is in no pool (expected: every server in exactly one pool)",
-                        "pools: class bronze is in no pool (expected: every class in exactly one pool)"));
+                        "pools: servers [s2, s3] are in no pool (expected: every server in exactly one pool)",
+                        "pools: classes [silver, bronze] are in no pool (expected: every class in exactly one pool)"));
     }
 
     @Test
@@ -94,6 +93,19 @@ final class PoolsConfigTest {
                 .hasMessageContaining("pools: server s3 is in no pool (expected: every server in exactly one pool)");
         assertThat(c.toBuilder().pools(List.of(new PoolConfig("all", List.of("s1", "s2", "s3"),
                 List.of("gold", "silver", "bronze")))).build().pools()).hasSize(1);
+    }
+
+    @Test
+    void aLongListOfServersInNoPool_isNamedInOneBoundedLine() {
+        StringBuilder y = new StringBuilder("classes:\n  - {name: a, target: 1s, default: true}\nservers:\n");
+        for (int i = 0; i < 500; i++) {
+            y.append("  - {id: s").append(i).append(", url: \"http://127.0.0.1:9001\"}\n");
+        }
+        y.append("pools:\n  - {name: p, servers: [s0], classes: [a]}\n");
+        assertThatThrownBy(() -> ConfigLoader.parse(y.toString())).isInstanceOf(ConfigException.class)
+                .satisfies(e -> assertThat(((ConfigException) e).errors()).containsExactly(
+                        "pools: servers [s1, s2, s3, s4, s5, s6, s7, s8, … (499 in all)] are in no pool "
+                                + "(expected: every server in exactly one pool)"));
     }
 
     @Test
