@@ -9,7 +9,9 @@ import org.arbiter.gateway.Balancer;
  *
  * <p>The candidates are the servers in cyclic order from the cursor; when the view keeps the list of
  * servers with a cap above 0 ({@link ServerView#capped()}) only those, in the same cyclic order (no
- * other can be available), so the choice is the same and a pick costs the capped servers, not all.
+ * other can be available), so the choice is the same and a pick costs the capped servers, not all. The
+ * scan stops at the first idle server (load 0: none after it can be less loaded, and a tie goes to the
+ * first), so on a lightly loaded gateway a pick costs a few servers.
  */
 public final class LeastOutstanding implements Balancer {
 
@@ -32,7 +34,12 @@ public final class LeastOutstanding implements Balancer {
             if (s == excluded || !v.available(s)) {
                 continue;
             }
-            double load = (double) v.inFlight(s) / v.cap(s);
+            int inFlight = v.inFlight(s);
+            if (inFlight == 0) {
+                best = s; // an idle server: no later one can be less loaded, and ties go to the first
+                break;
+            }
+            double load = (double) inFlight / v.cap(s);
             if (best < 0 || load < bestLoad) {
                 best = s;
                 bestLoad = load;
