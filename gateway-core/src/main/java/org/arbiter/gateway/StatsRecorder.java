@@ -85,6 +85,8 @@ public final class StatsRecorder {
     private long[] windowErrors;
     private double[] windowService;
     private double[] windowArea;
+    /** Per server, its entry in the current bucket (−1: none yet); reset when the bucket rotates. */
+    private int[] slotOf;
     /** Per class, the response-time histogram of the whole ring, kept the same way (counts: exact). */
     private final long[][] windowResponses;
     private long lastIntegrated;
@@ -103,15 +105,22 @@ public final class StatsRecorder {
         final double[] queueArea;
         final long[] queueSeenSum;
         final LogHistogram[] responses;
-        long[] serverCompleted;
-        double[] serverServiceSum;
-        long[] serverErrors;
-        double[] serverArea;
+        /**
+         * Per server, sparsely: only the servers touched in this bucket (a gateway with caps on a few of
+         * many servers keeps a few entries, not one per server of the cluster), entry i for server
+         * {@code touched[i]}; {@link StatsRecorder#slotOf} finds a server's entry in the current bucket.
+         */
+        int[] touched = new int[4];
+        int touchedCount;
+        long[] serverCompleted = new long[4];
+        double[] serverServiceSum = new double[4];
+        long[] serverErrors = new long[4];
+        double[] serverArea = new double[4];
         /** Time with some request waiting, ns; requests dispatched after waiting. */
         double backlogNanos;
         long backlogDispatched;
 
-        Bucket(int c, int s) {
+        Bucket(int c) {
             arrivals = new long[c];
             accepted = new long[c];
             drops = new long[c][REASONS];
@@ -128,18 +137,25 @@ public final class StatsRecorder {
             for (int i = 0; i < c; i++) {
                 responses[i] = new LogHistogram();
             }
-            serverCompleted = new long[s];
-            serverServiceSum = new double[s];
-            serverErrors = new long[s];
-            serverArea = new double[s];
         }
 
-        void addServer() {
-            int n = serverCompleted.length + 1;
-            serverCompleted = Arrays.copyOf(serverCompleted, n);
-            serverServiceSum = Arrays.copyOf(serverServiceSum, n);
-            serverErrors = Arrays.copyOf(serverErrors, n);
-            serverArea = Arrays.copyOf(serverArea, n);
+        /** A new entry for server s, all zero; returns its index. */
+        int add(int s) {
+            if (touchedCount == touched.length) {
+                int n = touched.length * 2;
+                touched = Arrays.copyOf(touched, n);
+                serverCompleted = Arrays.copyOf(serverCompleted, n);
+                serverServiceSum = Arrays.copyOf(serverServiceSum, n);
+                serverErrors = Arrays.copyOf(serverErrors, n);
+                serverArea = Arrays.copyOf(serverArea, n);
+            }
+            int i = touchedCount++;
+            touched[i] = s;
+            serverCompleted[i] = 0;
+            serverServiceSum[i] = 0;
+            serverErrors[i] = 0;
+            serverArea[i] = 0;
+            return i;
         }
 
         void clear() {
@@ -160,10 +176,7 @@ public final class StatsRecorder {
             for (LogHistogram h : responses) {
                 h.reset();
             }
-            Arrays.fill(serverCompleted, 0);
-            Arrays.fill(serverServiceSum, 0);
-            Arrays.fill(serverErrors, 0);
-            Arrays.fill(serverArea, 0);
+            touchedCount = 0; // entries are zeroed as they are taken again
             backlogNanos = 0;
             backlogDispatched = 0;
         }
@@ -191,7 +204,7 @@ public final class StatsRecorder {
         int n = (int) Math.max(periodBuckets, (windowNanos + bucketNanos - 1) / bucketNanos);
         this.ring = new Bucket[n];
         for (int i = 0; i < n; i++) {
-            ring[i] = new Bucket(this.classes.length, this.servers.length);
+            ring[i] = new Bucket(this.classes.length);
         }
         this.startNanos = nowNanos;
         this.bucketStart = nowNanos;
@@ -206,6 +219,8 @@ public final class StatsRecorder {
         this.windowErrors = new long[this.servers.length];
         this.windowService = new double[this.servers.length];
         this.windowArea = new double[this.servers.length];
+        this.slotOf = new int[this.servers.length];
+        Arrays.fill(slotOf, -1);
         this.windowResponses = new long[this.classes.length][LogHistogram.BUCKETS];
     }
 
@@ -226,9 +241,8 @@ public final class StatsRecorder {
         windowErrors = Arrays.copyOf(windowErrors, n);
         windowService = Arrays.copyOf(windowService, n);
         windowArea = Arrays.copyOf(windowArea, n);
-        for (Bucket b : ring) {
-            b.addServer();
-        }
+        slotOf = Arrays.copyOf(slotOf, n);
+        slotOf[n - 1] = -1; // buckets hold servers sparsely: nothing to grow there
     }
 
     /** Class c's queue limit K changed (a configuration reload). */
@@ -248,6 +262,7 @@ public final class StatsRecorder {
                 // are skipped at once (no event fell in them); the window's own buckets are then
                 // walked one by one below, so the queue, in-flight and backlog integrals that held
                 // through the idle time fill them.
+                forgetSlots();
                 for (Bucket b : ring) {
                     b.clear();
                 }
@@ -269,6 +284,7 @@ public final class StatsRecorder {
                 continue;
             }
             bucketStart = end;
+            forgetSlots();
             current = (current + 1) % ring.length;
             leaveWindow(ring[current]);
             ring[current].clear();
@@ -282,14 +298,30 @@ public final class StatsRecorder {
         for (int c = 0; c < windowResponses.length; c++) {
             b.responses[c].subtractFrom(windowResponses[c]);
         }
-        for (int s = 0; s < windowCompleted.length; s++) {
-            if (b.serverCompleted[s] != 0 || b.serverErrors[s] != 0 || b.serverArea[s] != 0) {
-                windowCompleted[s] -= b.serverCompleted[s];
-                windowErrors[s] -= b.serverErrors[s];
-                windowService[s] -= b.serverServiceSum[s];
-                windowArea[s] -= b.serverArea[s];
-            }
+        for (int i = 0; i < b.touchedCount; i++) {
+            int s = b.touched[i];
+            windowCompleted[s] -= b.serverCompleted[i];
+            windowErrors[s] -= b.serverErrors[i];
+            windowService[s] -= b.serverServiceSum[i];
+            windowArea[s] -= b.serverArea[i];
         }
+    }
+
+    /** The current bucket stops being current: its servers' entries are no longer found through slotOf. */
+    private void forgetSlots() {
+        Bucket b = ring[current];
+        for (int i = 0; i < b.touchedCount; i++) {
+            slotOf[b.touched[i]] = -1;
+        }
+    }
+
+    /** Server s's entry in the current bucket, made on first use. */
+    private int slot(int s) {
+        int i = slotOf[s];
+        if (i < 0) {
+            i = slotOf[s] = ring[current].add(s);
+        }
+        return i;
     }
 
     /** Brings every busy server's in-flight integral up to {@code t} (in the current bucket). */
@@ -303,7 +335,8 @@ public final class StatsRecorder {
         long dt = t - settledAt[s];
         if (dt > 0 && serverInFlight[s] != 0) {
             double area = (double) serverInFlight[s] * dt;
-            ring[current].serverArea[s] += area;
+            int i = slot(s); // first: it may grow the bucket's arrays
+            ring[current].serverArea[i] += area;
             windowArea[s] += area;
         }
         settledAt[s] = t;
@@ -395,8 +428,9 @@ public final class StatsRecorder {
         b.serviceSum[c] += serviceNanos;
         b.responses[c].record(responseNanos);
         windowResponses[c][LogHistogram.index(responseNanos)]++;
-        b.serverCompleted[s]++;
-        b.serverServiceSum[s] += serviceNanos;
+        int i = slot(s);
+        b.serverCompleted[i]++;
+        b.serverServiceSum[i] += serviceNanos;
         windowCompleted[s]++;
         windowService[s] += serviceNanos;
     }
@@ -415,7 +449,8 @@ public final class StatsRecorder {
 
     public void serverError(int s, long nowNanos) {
         advance(nowNanos);
-        ring[current].serverErrors[s]++;
+        int i = slot(s);
+        ring[current].serverErrors[i]++;
         windowErrors[s]++;
     }
 
