@@ -50,6 +50,11 @@ import org.arbiter.grm.optimize.CapPartition;
 /** Stage 4 of {@link GrmStep}: who gets which caps this period, unstamped; see the design note. */
 final class CapPlanner {
 
+    /** The last even split of N_s ({@link #configured}): for which gateways and N_s, and the result. */
+    private List<String> evenAmong = List.of();
+    private Map<String, Integer> evenNs = Map.of();
+    private Map<String, Map<String, Integer>> evenSplit = Map.of();
+
     /** One gateway's allocation before stamping. */
     record Planned(String gateway, Map<String, Double> weights, Map<String, Integer> caps, String source) {
         Planned {
@@ -158,12 +163,25 @@ final class CapPlanner {
                     weights.put(f.cls(), w);
                 }
             });
-            Map<String, Double> equal = new LinkedHashMap<>();
-            splitAmong.forEach(g -> equal.put(g, 1.0));
-            Map<String, Integer> caps = CapPartition.partition(equal, ns).get(gateway);
+            Map<String, Integer> caps = evenSplit(splitAmong, ns).get(gateway);
             out.add(new Planned(gateway, weights, caps, source));
         }
         return out;
+    }
+
+    /**
+     * N_s split evenly among {@code among}; the last split is kept, so asking for every gateway's configured
+     * allocation in turn (a simulator starting 1 000 gateways) partitions once, not once per gateway.
+     */
+    private Map<String, Map<String, Integer>> evenSplit(List<String> among, Map<String, Integer> ns) {
+        if (!among.equals(evenAmong) || !ns.equals(evenNs)) {
+            Map<String, Double> equal = new LinkedHashMap<>();
+            among.forEach(g -> equal.put(g, 1.0));
+            evenSplit = CapPartition.partition(equal, ns);
+            evenAmong = List.copyOf(among);
+            evenNs = Map.copyOf(ns);
+        }
+        return evenSplit;
     }
 
     /** {@code first}, then the gateways newly gone (caps 0) and the held ones whose caps were cut to fit. */
