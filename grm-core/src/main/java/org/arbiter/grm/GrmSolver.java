@@ -39,10 +39,44 @@ public final class GrmSolver {
      * @throws ProblemException when no allocation satisfies the lower bounds and pins
      */
     public static Solution solveByDp(Problem problem) {
-        return solve(problem, true);
+        return solve(problem, true, true);
+    }
+
+    /**
+     * {@link #solve} without the N(g,s) partition ({@code serverCaps} empty): for a caller that may not keep
+     * this solution (the damping) and partitions the one it keeps with {@link #withCaps}.
+     */
+    public static Solution solveWithoutCaps(Problem problem) {
+        return solve(problem, false, false);
+    }
+
+    /**
+     * {@code s} with its N(g,s) partition: as {@link #solve} would have made it for the same weights (the
+     * gateways' weights summed in flow order), or {@code s} itself when it has one.
+     */
+    public static Solution withCaps(Problem problem, Solution s) {
+        if (!s.serverCaps().isEmpty()) {
+            return s;
+        }
+        Map<String, Double> gatewayWeights = new LinkedHashMap<>();
+        for (Problem.Flow f : problem.flows()) {
+            gatewayWeights.merge(f.gateway(), s.weights().getOrDefault(f.gateway(), Map.of()).getOrDefault(f.cls(), 0.0),
+                    Double::sum);
+        }
+        return new Solution(s.objective(), s.weights(), partition(problem, gatewayWeights), s.predicted(), s.path());
+    }
+
+    private static Map<String, Map<String, Integer>> partition(Problem problem, Map<String, Double> gatewayWeights) {
+        Map<String, Integer> serverCaps = new LinkedHashMap<>();
+        problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
+        return CapPartition.partition(gatewayWeights, serverCaps);
     }
 
     private static Solution solve(Problem problem, boolean dpOnly) {
+        return solve(problem, dpOnly, true);
+    }
+
+    private static Solution solve(Problem problem, boolean dpOnly, boolean withCaps) {
         requireNonNull(problem, "problem");
         Problem.Parameters p = problem.parameters();
         int q = p.granularity();
@@ -127,9 +161,7 @@ public final class GrmSolver {
             double t = it.model.predict(Math.max(w, it.floor));
             predicted.put(f.id(), new Solution.Prediction(t, it.cls.utility().utility(t)));
         }
-        Map<String, Integer> serverCaps = new LinkedHashMap<>();
-        problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
-        Map<String, Map<String, Integer>> caps = CapPartition.partition(gatewayWeights, serverCaps);
+        Map<String, Map<String, Integer>> caps = withCaps ? partition(problem, gatewayWeights) : Map.of();
         return new Solution(r.objective(), weights, caps, predicted, r.path().label());
     }
 

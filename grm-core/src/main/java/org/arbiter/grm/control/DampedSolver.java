@@ -58,10 +58,13 @@ final class DampedSolver {
      */
     Solved solve(Problem problem, Map<String, Double> meanErrors) {
         long started = nanoTicker.getAsLong();
-        Solution optimum = GrmSolver.solve(problem);
+        // partitioned once, the solution kept: the damping often keeps the even split instead of the optimum
+        Solution optimum = GrmSolver.solveWithoutCaps(problem);
         Damping.Chosen chosen = Damping.choose(problem, optimum, meanErrors);
+        Solution kept = GrmSolver.withCaps(problem, chosen.solution());
         double solveSeconds = (nanoTicker.getAsLong() - started) / 1e9;
         // the even split is valued, not optimised: the decision names the path that found the optimum
-        return new Solved(chosen.solution().withPath(optimum.path()), chosen, solveSeconds);
+        return new Solved(kept.withPath(optimum.path()), new Damping.Chosen(kept, chosen.choice(), chosen.delta()),
+                solveSeconds);
     }
 }
