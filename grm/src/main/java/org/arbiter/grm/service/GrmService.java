@@ -171,8 +171,10 @@ public final class GrmService implements AutoCloseable {
         }
         long periodMillis = Math.max(1, Math.round(config.control().periodSeconds() * 1000));
         control.scheduleAtFixedRate(() -> onControlThreadNow(this::tick), periodMillis, periodMillis, TimeUnit.MILLISECONDS);
-        LOG.info("GRM {} started: period {} ms, {} gateways, {} servers, sizing {}, power actuator {}", id, periodMillis,
-                config.gateways().size(), config.servers().size(), config.sizing().policy(), power.actuatorName());
+        LOG.info("GRM {} started: period {} ms, {} gateways, {} servers, sizing {}, power actuator {}{}", id, periodMillis,
+                config.gateways().size(), config.servers().size(), config.sizing().policy(), power.actuatorName(),
+                config.pools().isEmpty() ? "" : ", " + config.pools().size() + " pools shared by the group on "
+                        + bus.topics().grmPools());
     }
 
     /** Hands an event to the control thread; what the core returns is carried out there. */
