@@ -75,6 +75,22 @@ final class ConfigCommandTest {
         assertThat(err.toString().lines().toList()).singleElement().asString()
                 .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
         err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "4,20,5", "--pools", "6")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --pools: 6 (expected: 0, or 1 to min(classes, servers) = 5)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--pools", "4", "--owners", "5")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --owners: 5 (expected: 1 to the number of pools, 4)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--owners", "2")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --owners: 2 (expected: with --pools P)");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "energy", "--out", "target/x", "--pools", "2")).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --pools/--owners: energy (expected: with scale)");
+        err.getBuffer().setLength(0);
         assertThat(run("experiment", "phases", "--out", "target/x", "--seeds", "3")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
                 .isEqualTo("experiment: --seeds: phases (expected: --seeds with energy)");

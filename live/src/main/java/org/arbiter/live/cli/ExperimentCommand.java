@@ -104,9 +104,9 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "scale only: split the cluster into P pools, each its own problem (default: none).")
     int pools;
 
-    @Option(names = "--owners", defaultValue = "3", paramLabel = "K",
-            description = "scale with --pools: the simulated GRMs that share the pools (default: ${DEFAULT-VALUE}).")
-    int owners;
+    @Option(names = "--owners", paramLabel = "K",
+            description = "scale with --pools: the simulated GRMs that share the pools (default: 3, or P when fewer).")
+    Integer owners;
 
     @Override
     public Integer call() throws IOException {
@@ -143,6 +143,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         var parsed = spec.commandLine().getParseResult();
         if ((parsed.hasMatchedOption("--pools") || parsed.hasMatchedOption("--owners")) && !accepts(found, Experiment.Knob.SIZE)) {
             return usage(err, "--pools/--owners: " + name + " (expected: with scale)");
+        }
+        if (owners != null && pools == 0) {
+            return usage(err, "--owners: " + owners + " (expected: with --pools P)");
         }
         if (found.isEmpty()) {
             return usage(err, name + " (expected: one of " + ExperimentRegistry.names(ExperimentRegistry.all(), ",") + ")");
@@ -184,7 +187,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean secondsGiven = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
                 size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut(),
-                pools, owners);
+                pools, owners != null ? owners : Math.max(1, Math.min(3, pools)));
     }
 
     /** The live run, with the simulated one beside it for comparison. */
