@@ -2,6 +2,7 @@ package org.arbiter.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -224,6 +225,17 @@ class GrmGroupTest {
         assertThat(after).hasSize(POOLS);
         assertThat(after.values()).as("one owner per pool after the kill: " + after)
                 .allMatch(x -> x.size() == 1 && !x.contains(victim));
+
+        // a gateway's /allocation names each pool's stamp: the victim's pools on their new owners' epochs
+        var admin = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + gateways.get(0).adminPort() + "/allocation")).build(), HttpResponse.BodyHandlers.ofString());
+        var pools = new ObjectMapper().readTree(admin.body()).get("pools");
+        assertThat(pools).as(admin.body()).isNotNull();
+        assertThat(pools.size()).isEqualTo(POOLS);
+        for (String p : victimPools) {
+            assertThat(pools.get(p).get("epoch").asLong()).as(p + " in /allocation")
+                    .isNotEqualTo(before.get("g1/" + p).get(0));
+        }
 
         // every request sent through the kill was answered, by the servers
         load.close();

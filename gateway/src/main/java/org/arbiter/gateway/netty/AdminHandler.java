@@ -68,6 +68,11 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
         Allocation allocation();
 
+        /** With pools, each pool's allocation in force (every pool is followed on its own); empty without. */
+        default Map<String, Allocation> poolAllocations() {
+            return Map.of();
+        }
+
         Future<GatewayStats> stats();
 
         String prometheus();
@@ -163,6 +168,14 @@ public final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequ
                 m.put("source", a.source());
                 m.put("weights", a.weights());
                 m.put("serverCaps", a.serverCaps());
+                Map<String, Allocation> pools = api.poolAllocations();
+                if (!pools.isEmpty() && !pools.containsKey("")) {
+                    // each pool's stamp: whose epoch the gateway follows for it
+                    Map<String, Object> byPool = new LinkedHashMap<>();
+                    pools.forEach((pool, pa) -> byPool.put(pool, Map.of("epoch", pa.epoch(), "version", pa.version(),
+                            "at", pa.at().toString(), "source", pa.source())));
+                    m.put("pools", byPool);
+                }
                 m.put("refused", api.refused());
                 DataPlane.ConfigVersion v = api.configVersion();
                 m.put("config", Map.of("version", v.counter(), "hash", v.hash(), "at", v.at().toString()));

@@ -211,6 +211,11 @@ public final class Gateway implements AutoCloseable {
                 }
 
                 @Override
+                public Map<String, Allocation> poolAllocations() {
+                    return follower.latestByPool();
+                }
+
+                @Override
                 public Future<GatewayStats> stats() {
                     return plane.snapshot();
                 }
