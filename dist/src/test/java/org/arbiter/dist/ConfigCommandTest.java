@@ -102,7 +102,7 @@ final class ConfigCommandTest {
         assertThat(run("experiment", "faults", "--out", "target/x", "--faults", "simserver-kill,disk-full")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
                 .isEqualTo("experiment: --faults: disk-full (expected: all or some of simserver-kill, simserver-stop,"
-                        + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term)");
+                        + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term, grm-member-kill)");
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--quick")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()

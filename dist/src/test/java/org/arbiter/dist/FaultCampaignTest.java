@@ -28,16 +28,19 @@ final class FaultCampaignTest {
      * The faults run in CI (the broker faults add about 30 s each — a broker restart — and the full
      * list takes several minutes: `arbiter experiment faults`).
      */
-    static final List<Fault> CI_FAULTS = List.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+    static final List<Fault> CI_FAULTS = List.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM,
+            Fault.GRM_MEMBER_KILL);
 
     /** Faults after which every request sent got an HTTP answer (lost = 0). */
-    static final Set<Fault> EXPECTED_ANSWERED = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+    static final Set<Fault> EXPECTED_ANSWERED = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM,
+            Fault.GRM_MEMBER_KILL);
 
     /**
      * Faults after which every answer was a 2xx (no 502/503/504): a killed simserver's requests wait
      * for the surviving server's slots (backend health and re-queueing).
      */
-    static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM);
+    static final Set<Fault> EXPECTED_CLEAN = EnumSet.of(Fault.SIMSERVER_KILL, Fault.GRM_LEADER_KILL, Fault.GATEWAY_TERM,
+            Fault.GRM_MEMBER_KILL);
 
     /**
      * Faults after which the gateway answered every request it had read: a gateway given SIGTERM drains,
@@ -53,7 +56,7 @@ final class FaultCampaignTest {
     Path dir;
 
     @Test
-    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    @Timeout(value = 210, unit = TimeUnit.SECONDS)
     void quickCampaign_countsEveryRequest_newLeaderAfterKill_andKnownFaultsLoseNothing() throws Exception {
         FaultCampaign.Settings settings = FaultCampaign.Settings.quick(
                 FaultCampaign.javaLauncher(System.getProperty("java.class.path")), CI_FAULTS, 1);
@@ -85,6 +88,14 @@ final class FaultCampaignTest {
         assertThat(kill.leaderBefore()).isNotEmpty();
         assertThat(kill.newLeaderSeconds()).as("a new leader after kill -9 of the leader").isNotNull().isLessThan(30.0);
         assertThat(kill.leaderAfter()).isNotEqualTo(kill.leaderBefore()).isNotEmpty();
+        // on the rig with pools: the killed GRM's pool is owned by the other within the session timeout and a
+        // period or two, never by two at once, and its allocations resume
+        FaultReport.Row member = report.faults().get(CI_FAULTS.indexOf(Fault.GRM_MEMBER_KILL));
+        assertThat(member.leaderBefore()).as("one owner of pool premium at the kill").isNotEmpty().doesNotContain(",");
+        assertThat(member.newLeaderSeconds()).as("premium owned again after kill -9 of its owner").isNotNull()
+                .isLessThan(30.0);
+        assertThat(member.leaderAfter()).isNotEqualTo(member.leaderBefore()).isNotEmpty();
+        assertThat(member.dualLeaderSeconds()).as("never two owners of premium").isZero();
         FaultReport.Row gw = report.faults().get(CI_FAULTS.indexOf(Fault.GATEWAY_TERM));
         assertThat(gw.failovers()).as("clients of the stopped gateway moved to the other one").isPositive();
     }

@@ -24,6 +24,7 @@ import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.loadgen.client.LoadGenerator;
 import org.arbiter.loadgen.client.Scenario;
@@ -37,7 +38,11 @@ import org.arbiter.loadgen.client.StatusTally;
  * on 127.0.0.1 on ports chosen free once, so a restarted process comes back where the others
  * expect it (the cluster.yaml names them). The client is the live load generator, in this
  * process: closed-loop clients spread over both gateways, with failover to the other gateway when
- * a connection is refused or closed before any answer byte.
+ * a connection is refused or closed before any answer byte. The faults that need pools
+ * (grm-member-kill) run afterwards on a second rig, the same processes with two pools (premium on s1,
+ * basic on s2) so that each GRM owns one; there "leading" is owning pool premium (the GRMs'
+ * OwnedPools attribute) and the allocation stamp watched is that pool's (the gateways' /allocation
+ * pools.premium), since the other pool's owner keeps publishing.
  *
  * One fault = one load run: `warmup` s of load (longer until two answers per client arrived, at
  * most 30 s more: a cold rig answers slowly), the fault's action (kill, stop, restart — the
@@ -76,7 +81,9 @@ public final class FaultCampaign implements AutoCloseable {
         GRM_LEADER_TERM("grm-leader-term", "SIGTERM the leading GRM"),
         BROKER_TERM("broker-term", "SIGTERM the Kafka broker, then restart it"),
         BROKER_KILL("broker-kill", "kill -9 the Kafka broker, then restart it"),
-        GATEWAY_TERM("gateway-term", "SIGTERM gateway g1 with requests in flight (clients fail over to g2)");
+        GATEWAY_TERM("gateway-term", "SIGTERM gateway g1 with requests in flight (clients fail over to g2)"),
+        GRM_MEMBER_KILL("grm-member-kill", "with pools (premium on s1, basic on s2, one per GRM): kill -9 the GRM "
+                + "that owns pool premium");
 
         private final String id;
         private final String what;
@@ -92,6 +99,11 @@ public final class FaultCampaign implements AutoCloseable {
 
         public String what() {
             return what;
+        }
+
+        /** Whether it runs on the rig with pools (a second rig, after the others). */
+        public boolean pooled() {
+            return this == GRM_MEMBER_KILL;
         }
 
         /** {@code simserver-kill,grm-leader-kill} or {@code all}. */
@@ -151,6 +163,11 @@ public final class FaultCampaign implements AutoCloseable {
             }
         }
 
+        /** The same settings for {@code only} these faults. */
+        public Settings withFaults(List<Fault> only) {
+            return new Settings(launcher, only, warmupSeconds, recoverySeconds, stopSeconds, clients, thinkSeconds, seed);
+        }
+
         /** The campaign as documented: 5 s warm-up, 15 s recovery, 15 s stop, 12 clients, think 100 ms. */
         public static Settings full(List<String> launcher, List<Fault> faults, long seed) {
             return new Settings(launcher, faults, 5, 15, 15, 12, 0.1, seed);
@@ -189,9 +206,19 @@ public final class FaultCampaign implements AutoCloseable {
     private final List<ChildProcess> all = new ArrayList<>();
     private final Thread hook;
     private final FaultWatch watch;
+    /** The rig has pools: "leading" below means owning {@link #WATCHED_POOL}. */
+    private final boolean pooled;
 
     /** The campaign's cluster: premium (300 ms) and basic (600 ms), two servers of N_s = 4, two gateways, Γ = 1 s. */
     static ClusterConfig cluster(int[] serverPorts, int[] gatewayPorts, int[] adminPorts, int kafkaPort) {
+        return cluster(serverPorts, gatewayPorts, adminPorts, kafkaPort, false);
+    }
+
+    /** The pool whose owner {@link Fault#GRM_MEMBER_KILL} kills. */
+    static final String WATCHED_POOL = "premium";
+
+    /** With {@code pooled}: two pools, premium on s1 and basic on s2, each owned by one of the two GRMs. */
+    static ClusterConfig cluster(int[] serverPorts, int[] gatewayPorts, int[] adminPorts, int kafkaPort, boolean pooled) {
         ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(10_000, 60);
         ClusterConfig.Builder b = ClusterConfig.builder()
                 .addClass(ClassConfig.builder("premium", 0.3).matchHeader("X-Class", "premium").queue(queue).build())
@@ -204,16 +231,19 @@ public final class FaultCampaign implements AutoCloseable {
         return b.dispatch(DispatchConfig.builder().backendTimeoutSeconds(60).connectTimeoutSeconds(1).build())
                 .control(ControlConfig.builder().periodSeconds(1).reportPeriodSeconds(1).statsWindowSeconds(10).build())
                 .kafka(KafkaConfig.builder().bootstrap("127.0.0.1:" + kafkaPort).topicPrefix("faults.").build())
+                .pools(pooled ? List.of(new PoolConfig(WATCHED_POOL, List.of("s1"), List.of("premium")),
+                        new PoolConfig("basic", List.of("s2"), List.of("basic"))) : List.of())
                 .build();
     }
 
-    private FaultCampaign(Settings settings, Path dir, Consumer<String> progress) throws IOException {
+    private FaultCampaign(Settings settings, Path dir, Consumer<String> progress, boolean pooled) throws IOException {
         this.settings = settings;
+        this.pooled = pooled;
         this.dir = dir;
         this.progress = progress;
         Path logs = Files.createDirectories(dir.resolve("logs"));
         Path config = dir.resolve("cluster.yaml");
-        Files.writeString(config, ConfigWriter.toYaml(cluster(serverPorts, gatewayPorts, adminPorts, kafkaPort)));
+        Files.writeString(config, ConfigWriter.toYaml(cluster(serverPorts, gatewayPorts, adminPorts, kafkaPort, pooled)));
         List<String> jvm = new ArrayList<>(settings.launcher());
         // Small, quick-starting JVMs: seven of them share the machine with the client.
         jvm.addAll(1, List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
@@ -237,7 +267,7 @@ public final class FaultCampaign implements AutoCloseable {
             gateways[i] = add(new ChildProcess("g" + (i + 1), jvm, List.of("gateway", "--config", config.toString(), "--id",
                     "g" + (i + 1)), "gateway g" + (i + 1) + " ready on", logs));
         }
-        watch = new FaultWatch(grms, GRMS, jmxPorts, adminPorts);
+        watch = new FaultWatch(grms, GRMS, jmxPorts, adminPorts, pooled ? WATCHED_POOL : null);
         hook = new Thread(this::destroyAll, "fault-campaign-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -255,13 +285,34 @@ public final class FaultCampaign implements AutoCloseable {
         requireNonNull(settings, "settings");
         requireNonNull(progress, "progress");
         Files.createDirectories(dir);
-        try (FaultCampaign c = new FaultCampaign(settings, dir, progress)) {
-            return c.campaign();
+        List<Fault> plain = settings.faults().stream().filter(f -> !f.pooled()).toList();
+        List<Fault> pools = settings.faults().stream().filter(Fault::pooled).toList();
+        FaultReport a = null;
+        FaultReport b = null;
+        if (!plain.isEmpty()) {
+            try (FaultCampaign c = new FaultCampaign(settings.withFaults(plain), dir, progress, false)) {
+                a = c.campaign();
+            }
         }
+        if (!pools.isEmpty()) {
+            // a rig of its own: with pools there is no one leader for the other faults to kill
+            try (FaultCampaign c = new FaultCampaign(settings.withFaults(pools), dir.resolve("pools"), progress, true)) {
+                b = c.campaign();
+            }
+        }
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        List<FaultReport.Row> rows = new ArrayList<>();
+        for (Fault f : settings.faults()) {
+            (f.pooled() ? b : a).faults().stream().filter(r -> r.fault().equals(f.id())).forEach(rows::add);
+        }
+        return new FaultReport(rows, settings.warmupSeconds(), settings.recoverySeconds(), settings.stopSeconds(),
+                settings.clients(), settings.thinkSeconds(), FaultWatch.round(a.wallSeconds() + b.wallSeconds()));
     }
 
     private FaultReport campaign() throws Exception {
-        say("starting broker, 2 simservers, 2 GRMs, 2 gateways in " + dir);
+        say("starting broker, 2 simservers, 2 GRMs, 2 gateways" + (pooled ? " with two pools" : "") + " in " + dir);
         // All at once: the GRMs and gateways wait up to 30 s for the broker; one that gives up is
         // restarted by heal().
         for (ChildProcess p : all) {
@@ -314,7 +365,8 @@ public final class FaultCampaign implements AutoCloseable {
         }
         long deadline = System.nanoTime() + (long) (READY_SECONDS * 1e9);
         while (System.nanoTime() < deadline) {
-            if (watch.leaders().size() == 1 && watch.allocationVersion(0) > 0 && watch.allocationVersion(1) > 0) {
+            boolean owned = pooled ? watch.poolOwned() : watch.leaders().size() == 1;
+            if (owned && watch.allocationVersion(0) > 0 && watch.allocationVersion(1) > 0) {
                 return;
             }
             Thread.sleep(100);
@@ -383,6 +435,18 @@ public final class FaultCampaign implements AutoCloseable {
                         servers[0].signal("CONT");
                     }
                 }
+                case GRM_MEMBER_KILL -> {
+                    String owner = obs.leaderAtFault;
+                    if (owner.isEmpty() || owner.contains(",")) {
+                        throw new IllegalStateException(f.id() + ": pool " + WATCHED_POOL + " has owners [" + owner
+                                + "] at the fault (expected: one)");
+                    }
+                    victim = owner;
+                    ChildProcess p = grms[Arrays.asList(GRMS).indexOf(owner)];
+                    action = "kill -9 " + owner + " (pid " + p.pid() + "), owner of pool " + WATCHED_POOL;
+                    p.signal("KILL");
+                    p.awaitExit(30);
+                }
                 case GRM_LEADER_KILL, GRM_LEADER_TERM -> {
                     String leader = obs.leaderAtFault;
                     if (leader.isEmpty()) {
@@ -422,7 +486,7 @@ public final class FaultCampaign implements AutoCloseable {
             }
             say(String.format(Locale.ROOT, "  %s: %s done at load %.1f s", f.id(), action, sinceStart(loadStart)));
             long until = System.nanoTime() + (long) (settings.recoverySeconds() * 1e9);
-            boolean leaderFault = f == Fault.GRM_LEADER_KILL || f == Fault.GRM_LEADER_TERM;
+            boolean leaderFault = f == Fault.GRM_LEADER_KILL || f == Fault.GRM_LEADER_TERM || f == Fault.GRM_MEMBER_KILL;
             long cap = until + 30_000_000_000L;
             long nextNote = System.nanoTime() + 5_000_000_000L;
             while (System.nanoTime() < until

@@ -33,9 +33,15 @@ final class FaultWatch implements AutoCloseable {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
     private final ObjectMapper json = new ObjectMapper();
     private final JMXConnector[] jmx;
+    /** With pools: the pool watched — "leaders" are its owners, the allocation stamp is its own; else null. */
+    private final String pool;
 
-    /** The GRM processes and their ids, their JMX ports, and the gateways' admin ports (the arrays are the rig's, read live). */
-    FaultWatch(ChildProcess[] grms, String[] names, int[] jmxPorts, int[] adminPorts) {
+    /**
+     * The GRM processes and their ids, their JMX ports, and the gateways' admin ports (the arrays are the rig's,
+     * read live); {@code pool}: on a rig with pools, the pool whose owners and stamp are watched, else null.
+     */
+    FaultWatch(ChildProcess[] grms, String[] names, int[] jmxPorts, int[] adminPorts, String pool) {
+        this.pool = pool;
         this.grms = grms;
         this.names = names;
         this.jmxPorts = jmxPorts;
@@ -160,21 +166,45 @@ final class FaultWatch implements AutoCloseable {
         }
     }
 
-    /** The GRMs reporting Leader over JMX (an unreachable one does not lead). */
+    /**
+     * The GRMs reporting Leader over JMX (an unreachable one does not lead); on a rig with pools, the GRMs
+     * whose OwnedPools name the watched pool.
+     */
     List<String> leaders() {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < grms.length; i++) {
-            if (leads(i)) {
+            Object v = attribute(i, pool == null ? "Leader" : "OwnedPools");
+            boolean leads = pool == null ? Boolean.TRUE.equals(v)
+                    : v != null && List.of(v.toString().split(",")).contains(pool);
+            if (leads) {
                 out.add(names[i]);
             }
         }
         return out;
     }
 
-    private synchronized boolean leads(int i) {
+    /** On a rig with pools: every GRM that runs owns a pool, and no pool has two owners. */
+    boolean poolOwned() {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < grms.length; i++) {
+            Object v = attribute(i, "OwnedPools");
+            if (v == null || v.toString().isEmpty()) {
+                return false;
+            }
+            for (String p : v.toString().split(",")) {
+                if (seen.contains(p)) {
+                    return false;
+                }
+                seen.add(p);
+            }
+        }
+        return true;
+    }
+
+    private synchronized Object attribute(int i, String name) {
         if (!grms[i].alive()) {
             closeJmx(i);
-            return false;
+            return null;
         }
         try {
             if (jmx[i] == null) {
@@ -182,10 +212,10 @@ final class FaultWatch implements AutoCloseable {
                         "service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPorts[i] + "/jmxrmi"));
             }
             MBeanServerConnection mbs = jmx[i].getMBeanServerConnection();
-            return Boolean.TRUE.equals(mbs.getAttribute(new ObjectName("arbiter:type=Grm,id=" + names[i]), "Leader"));
+            return mbs.getAttribute(new ObjectName("arbiter:type=Grm,id=" + names[i]), name);
         } catch (Exception e) {
             closeJmx(i);
-            return false;
+            return null;
         }
     }
 
@@ -209,9 +239,9 @@ final class FaultWatch implements AutoCloseable {
     }
 
     /**
-     * The (epoch, version) stamp of the allocation gateway {@code i}'s /allocation shows, as one
-     * number ordered like the pair (0 when it cannot be read): a new leader's epoch restarts the
-     * version at 1, so the version alone would look like a step back.
+     * The (epoch, version) stamp of the allocation gateway {@code i}'s /allocation shows (on a rig with
+     * pools, the watched pool's), as one number ordered like the pair (0 when it cannot be read): a new
+     * leader's epoch restarts the version at 1, so the version alone would look like a step back.
      */
     long allocationVersion(int i) {
         try {
@@ -221,6 +251,9 @@ final class FaultWatch implements AutoCloseable {
                 return 0;
             }
             JsonNode body = json.readTree(r.body());
+            if (pool != null) { // the watched pool's own stamp: the other pool's owner keeps publishing meanwhile
+                body = body.path("pools").path(pool);
+            }
             JsonNode v = body.get("version");
             JsonNode e = body.get("epoch");
             long version = v == null ? 0 : Math.min(v.asLong(), STAMP_EPOCH_FACTOR - 1);

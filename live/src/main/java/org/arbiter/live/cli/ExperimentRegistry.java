@@ -107,8 +107,9 @@ public final class ExperimentRegistry {
                         o.secondsOr(3600), o.seed(), o::progress));
             }),
             Experiment.simulated("faults", "a fault campaign against real processes — broker, two GRMs, two gateways,"
-                    + " two simservers — under load; writes result.json and table.md; --faults picks faults, --quick"
-                    + " shortens every phase", EnumSet.of(Knob.FAULTS), ExperimentRegistry::faults),
+                    + " two simservers (grm-member-kill: on a second rig with two pools) — under load; writes result.json"
+                    + " and table.md; --faults picks faults, --quick shortens every phase", EnumSet.of(Knob.FAULTS),
+                    ExperimentRegistry::faults),
             Experiment.simulated("abuse", "issue 30's abuse campaign against a real simserver and three gateways (plain,"
                     + " TLS, one before a WebSocket backend) under ordinary load: idle h2c and h2 connections, slowloris,"
                     + " h2 bodies, WebSocket tunnels, a pipelined 413, admin"
