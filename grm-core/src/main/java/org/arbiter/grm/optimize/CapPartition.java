@@ -46,19 +46,17 @@ public final class CapPartition {
             weights[i] = w;
             total += w;
         }
-        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
-        List<Map<String, Integer>> rows = new ArrayList<>(ng);
-        for (String g : gateways) {
-            Map<String, Integer> row = new LinkedHashMap<>(serverCaps.size() * 4 / 3 + 1);
-            out.put(g, row);
-            rows.add(row);
-        }
+        int ns0 = serverCaps.size();
+        String[] ids = new String[ns0];
+        int[][] cells = new int[ng][ns0]; // N(g,s) by index first: each gateway's row is then built in one pass
         double[] debt = new double[ng];
         int[] n = new int[ng];
         double[] ideal = new double[ng];
         double[] remainder = new double[ng];
         boolean[] chosen = new boolean[ng];
+        int column = 0;
         for (Map.Entry<String, Integer> s : serverCaps.entrySet()) {
+            ids[column] = s.getKey();
             int ns = s.getValue();
             int assigned = 0;
             for (int i = 0; i < ng; i++) {
@@ -97,8 +95,18 @@ public final class CapPartition {
             }
             for (int i = 0; i < ng; i++) {
                 debt[i] += ideal[i] - n[i];
-                rows.get(i).put(s.getKey(), n[i]);
+                cells[i][column] = n[i];
             }
+            column++;
+        }
+        Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
+        for (int i = 0; i < ng; i++) {
+            Map<String, Integer> row = new LinkedHashMap<>(ns0 * 4 / 3 + 1);
+            int[] cell = cells[i];
+            for (int k = 0; k < ns0; k++) {
+                row.put(ids[k], cell[k]);
+            }
+            out.put(gateways.get(i), row);
         }
         return out;
     }
