@@ -24,7 +24,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -371,18 +370,26 @@ public final class KafkaBus implements Bus, AutoCloseable {
                                                        String groupId, MessageHandler<T> handler,
                                                        Consumer<Set<Integer>> onAssignment) {
         requireNonNull(type, "type");
-        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), start, groupId, handler, onAssignment);
+        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), start, groupId, handler, onAssignment,
+                Map.of());
     }
 
     /** The undecoded form: records are handed over as bytes (used for leader election). */
     public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
                                            MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment) {
-        return subscribe(topic, Decoded.Ok::new, start, groupId, handler, onAssignment);
+        return subscribeRaw(topic, start, groupId, handler, onAssignment, Map.of());
+    }
+
+    /** As above with consumer settings of the caller's (a group's assignment strategy) over the bus's. */
+    public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
+                                           MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment,
+                                           Map<String, String> consumerSettings) {
+        return subscribe(topic, Decoded.Ok::new, start, groupId, handler, onAssignment, consumerSettings);
     }
 
     private <T> Subscriber<T> subscribe(String topic, Function<byte[], Decoded<T>> decoder,
                                         Subscriber.Start start, String groupId, MessageHandler<T> handler,
-                                        Consumer<Set<Integer>> onAssignment) {
+                                        Consumer<Set<Integer>> onAssignment, Map<String, String> consumerSettings) {
         requireNonNull(topic, "topic");
         requireNonNull(handler, "handler");
         Properties p = clientProperties();
@@ -391,12 +398,8 @@ public final class KafkaBus implements Bus, AutoCloseable {
             p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
             p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "6000");
             p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
-            if (topic.equals(topics.grmPools())) {
-                // sticky and incremental: when a member leaves, only its pools move; the others keep theirs
-                // (and their epochs) instead of all being revoked and dealt again
-                p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
-            }
         }
+        p.putAll(consumerSettings);
         Counter received = Counter.builder("arbiter.bus.received").tag("topic", topic)
                 .description("records received").register(registry);
         Counter malformed = Counter.builder("arbiter.bus.malformed").tag("topic", topic)

@@ -2,12 +2,15 @@ package org.arbiter.bus;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.arbiter.common.bus.Bus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +64,10 @@ public final class LeaderElection implements Bus.Election {
                             onChange.accept(mine);
                         }
                     }
-                });
+                },
+                // sticky and incremental: when a member leaves, only its pools move; the others keep theirs
+                // (and their epochs) instead of all being revoked and dealt again
+                Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
     }
 
     /**

@@ -49,8 +49,7 @@ abstract class CoreBooks<R> {
     final LoadPolls polls;
     final ServerHealth health;
     final StatsRecorder stats;
-    Allocation allocation;
-    /** Each pool's allocation in force; {@link #allocation} is what they make together. */
+    /** Each pool's allocation in force ("" without pools); {@link #allocation()} is what they make together. */
     PoolAllocations pools;
     /** The pools' classes and servers by index; null without pools. */
     CorePools poolIndex;
@@ -81,8 +80,7 @@ abstract class CoreBooks<R> {
         this.stats = new StatsRecorder(queues.names(), slots.ids(), queues.limits(),
                 (long) (cluster.control().statsWindowSeconds() * 1e9),
                 (long) (cluster.control().reportPeriodSeconds() * 1e9), nowNanos);
-        this.allocation = requireNonNull(initial, "initial");
-        this.pools = PoolAllocations.of(cluster, initial);
+        this.pools = PoolAllocations.of(cluster, requireNonNull(initial, "initial"));
         this.poolIndex = cluster.pools().isEmpty() ? null : new CorePools(cluster.pools(), queues, slots);
         this.poolsConfigured = cluster.pools();
         install(initial);
@@ -95,7 +93,8 @@ abstract class CoreBooks<R> {
      * pool this gateway does not know, or not newer in (epoch, version) than the allocation in force
      * for its pool (epoch 0 version 0 is the configured allocation, replaced by any GRM allocation; a
      * newer epoch beats any version of an older one). With pools, each pool's allocation is followed
-     * on its own and the shares and caps enforced are every pool's together ({@code PoolAllocations}). Classes the allocation does not name keep their weight; servers it does not name
+     * on its own and the shares and caps enforced are every pool's together ({@code PoolAllocations}).
+     * Classes the allocation does not name keep their weight; servers it does not name
      * get cap 0; names this gateway does not know are ignored. Plausibility against the clock is the
      * caller's ({@code AllocationFollower}).
      */
@@ -106,11 +105,9 @@ abstract class CoreBooks<R> {
         }
         pools = pools.with(a);
         if (poolIndex == null) {
-            allocation = a;
             install(a);
         } else {
             // only the pool's own classes and servers move; the merged view is made when asked for
-            allocation = null;
             int p = poolIndex.indexOf(a.pool());
             queues.install(poolIndex.ownWeights(p, a.weights()));
             slots.install(a, poolIndex.serverMask(p));
@@ -191,7 +188,7 @@ abstract class CoreBooks<R> {
         next.servers().forEach(sc -> nextServers.put(sc.id(), sc));
         List<String> removed = slots.retireAbsent(nextServers.keySet());
         List<String> added = new ArrayList<>();
-        boolean configuredInForce = allocation().epoch() == 0 && allocation().version() == 0;
+        boolean configuredInForce = PoolAllocations.isConfigured(allocation());
         for (ServerConfig sc : nextServers.values()) {
             int s = slots.indexOf(sc.id());
             if (s < 0) {
@@ -213,7 +210,6 @@ abstract class CoreBooks<R> {
             }
         }
         if (configuredInForce) {
-            allocation = configured;
             pools = PoolAllocations.of(poolsConfigured, configured);
         }
         if (!poolsConfigured.isEmpty()) {
@@ -230,10 +226,7 @@ abstract class CoreBooks<R> {
 
     /** The allocation in force. */
     public Allocation allocation() {
-        if (allocation == null) {
-            allocation = pools.merged();
-        }
-        return allocation;
+        return pools.merged();
     }
 
     // ---------------------------------------------------------------- yields (YieldBook)

@@ -142,22 +142,18 @@ final class ServerSlots {
      * retired server 0. Provisional caps of servers {@code a} names are forgotten (the GRM knows them now).
      */
     void install(Allocation a) {
-        provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
-        capped = null;
-        for (int s = 0; s < ids.length; s++) {
-            caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(ids[s], provisionalCaps.getOrDefault(ids[s], 0));
-        }
+        install(a, null);
     }
 
     /**
-     * Takes the caps of {@code a} for the servers in {@code only} (a pool's), as {@link #install(Allocation)}
-     * does for all; the other servers keep theirs.
+     * As {@link #install(Allocation)} for the servers in {@code only} (a pool's; null: every server); the
+     * other servers keep their caps.
      */
     void install(Allocation a, boolean[] only) {
         provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
         capped = null;
-        for (int s = 0; s < ids.length && s < only.length; s++) {
-            if (only[s]) {
+        for (int s = 0; s < ids.length; s++) {
+            if (only == null || s < only.length && only[s]) {
                 caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(ids[s], provisionalCaps.getOrDefault(ids[s], 0));
             }
         }

@@ -156,7 +156,8 @@ public final class PoolAllocations {
                 last.epoch(), "");
     }
 
-    static boolean isConfigured(Allocation a) {
+    /** Whether {@code a} is a configured allocation (epoch 0, version 0): replaced by any plausible one. */
+    public static boolean isConfigured(Allocation a) {
         return a.epoch() == 0 && a.version() == 0;
     }
 }
