@@ -56,6 +56,8 @@ public final class StatsRecorder {
 
     // integrals
     private final int[] queueLen;
+    /** Classes whose queue is not empty (the queue integral skips the classes when none is). */
+    private int queuesHeld;
     private boolean backlogged;
     private int[] serverInFlight;
     /**
@@ -104,7 +106,17 @@ public final class StatsRecorder {
         final double[] realised;
         final double[] queueArea;
         final long[] queueSeenSum;
-        final LogHistogram[] responses;
+        /**
+         * The bucket's response-time histogram cells (class × {@link LogHistogram#BUCKETS} + cell), only
+         * to take them off the window's histograms when the bucket leaves: as a list of the cells
+         * recorded while few (a gateway sees tens of responses per bucket, a histogram per class would be
+         * hundreds of counters each), as counts per cell once the list would be larger than them.
+         */
+        int[] cells = new int[8];
+        int cellCount;
+        int[] cellCounts;
+        boolean dense;
+        private final int cellLimit;
         /**
          * Per server, sparsely: only the servers touched in this bucket (a gateway with caps on a few of
          * many servers keeps a few entries, not one per server of the cluster), entry i for server
@@ -133,9 +145,44 @@ public final class StatsRecorder {
             realised = new double[c];
             queueArea = new double[c];
             queueSeenSum = new long[c];
-            responses = new LogHistogram[c];
-            for (int i = 0; i < c; i++) {
-                responses[i] = new LogHistogram();
+            cellLimit = c * LogHistogram.BUCKETS;
+        }
+
+        /** A response landed in histogram cell {@code cell} (class × BUCKETS + index). */
+        void response(int cell) {
+            if (dense) {
+                cellCounts[cell]++;
+                return;
+            }
+            if (cellCount == cells.length) {
+                if (cellCount >= cellLimit / 2) { // the list would outgrow the counts: switch
+                    if (cellCounts == null) {
+                        cellCounts = new int[cellLimit];
+                    }
+                    for (int i = 0; i < cellCount; i++) {
+                        cellCounts[cells[i]]++;
+                    }
+                    dense = true;
+                    cellCounts[cell]++;
+                    return;
+                }
+                cells = Arrays.copyOf(cells, cellCount * 2);
+            }
+            cells[cellCount++] = cell;
+        }
+
+        /** Takes this bucket's responses off the window's histograms. */
+        void subtractResponses(long[][] window) {
+            if (dense) {
+                for (int cell = 0; cell < cellCounts.length; cell++) {
+                    if (cellCounts[cell] != 0) {
+                        window[cell / LogHistogram.BUCKETS][cell % LogHistogram.BUCKETS] -= cellCounts[cell];
+                    }
+                }
+                return;
+            }
+            for (int i = 0; i < cellCount; i++) {
+                window[cells[i] / LogHistogram.BUCKETS][cells[i] % LogHistogram.BUCKETS]--;
             }
         }
 
@@ -173,9 +220,11 @@ public final class StatsRecorder {
             Arrays.fill(realised, 0);
             Arrays.fill(queueArea, 0);
             Arrays.fill(queueSeenSum, 0);
-            for (LogHistogram h : responses) {
-                h.reset();
+            if (dense) {
+                Arrays.fill(cellCounts, 0);
+                dense = false;
             }
+            cellCount = 0;
             touchedCount = 0; // entries are zeroed as they are taken again
             backlogNanos = 0;
             backlogDispatched = 0;
@@ -295,9 +344,7 @@ public final class StatsRecorder {
 
     /** The bucket about to be cleared for reuse leaves the window: its server figures come off the sums. */
     private void leaveWindow(Bucket b) {
-        for (int c = 0; c < windowResponses.length; c++) {
-            b.responses[c].subtractFrom(windowResponses[c]);
-        }
+        b.subtractResponses(windowResponses);
         for (int i = 0; i < b.touchedCount; i++) {
             int s = b.touched[i];
             windowCompleted[s] -= b.serverCompleted[i];
@@ -351,7 +398,7 @@ public final class StatsRecorder {
         if (backlogged) {
             b.backlogNanos += dt;
         }
-        for (int c = 0; c < queueLen.length; c++) {
+        for (int c = 0; queuesHeld != 0 && c < queueLen.length; c++) {
             if (queueLen[c] != 0) {
                 b.queueArea[c] += (double) queueLen[c] * dt;
             }
@@ -380,6 +427,7 @@ public final class StatsRecorder {
     /** Class c's queue now holds {@code length} requests. */
     public void queueLength(int c, int length, long nowNanos) {
         advance(nowNanos);
+        queuesHeld += (length != 0 ? 1 : 0) - (queueLen[c] != 0 ? 1 : 0);
         queueLen[c] = length;
     }
 
@@ -426,8 +474,9 @@ public final class StatsRecorder {
         b.completed[c]++;
         b.responseSum[c] += responseNanos;
         b.serviceSum[c] += serviceNanos;
-        b.responses[c].record(responseNanos);
-        windowResponses[c][LogHistogram.index(responseNanos)]++;
+        int cell = LogHistogram.index(responseNanos);
+        b.response(c * LogHistogram.BUCKETS + cell);
+        windowResponses[c][cell]++;
         int i = slot(s);
         b.serverCompleted[i]++;
         b.serverServiceSum[i] += serviceNanos;
@@ -536,9 +585,13 @@ public final class StatsRecorder {
         long[] serverErrors = windowErrors;
         double[] serverService = windowService;
         double[] serverArea = windowArea;
-        Map<String, ServerStats> ss = new LinkedHashMap<>(ns * 4 / 3 + 1);
+        Map<String, ServerStats> ss = new LinkedHashMap<>();
         for (int s = 0; s < ns; s++) {
             long completed = serverCompleted[s];
+            if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && completed == 0
+                    && serverErrors[s] == 0 && serverArea[s] == 0) {
+                continue; // a server this gateway neither uses nor used in the window, and up: not listed
+            }
             ss.put(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], completed / covered,
                     completed == 0 ? 0 : serverService[s] / completed / 1e9, serverArea[s] / coveredNanos,
                     serverErrors[s], live.up()[s]));

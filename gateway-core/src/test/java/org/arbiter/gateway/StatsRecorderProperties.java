@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import net.jqwik.api.EdgeCasesMode;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.arbiter.common.message.GatewayStats;
+import org.arbiter.common.message.GatewayStats.ServerStats;
 
 /**
  * The recorder keeps window sums as buckets fill and leave, and settles a server's in-flight integral
@@ -75,10 +78,14 @@ final class StatsRecorderProperties {
                     plain.dispatched(c, q, backlog, t);
                 }
                 case 6, 7 -> {
-                    long response = 1 + (long) (rnd.nextDouble() * 5e9);
-                    long service = 1 + (long) (rnd.nextDouble() * response);
-                    fast.completed(c, s, response, service, t);
-                    plain.completed(c, s, response, service, t);
+                    // now and then a burst in one bucket: more responses than the bucket lists one by one
+                    int n = rnd.nextInt(40) == 0 ? 1 + rnd.nextInt(1500) : 1;
+                    for (int i = 0; i < n; i++) {
+                        long response = 1 + (long) (rnd.nextDouble() * 5e9);
+                        long service = 1 + (long) (rnd.nextDouble() * response);
+                        fast.completed(c, s, response, service, t);
+                        plain.completed(c, s, response, service, t);
+                    }
                 }
                 case 8 -> {
                     double y = rnd.nextDouble() * 3;
@@ -108,21 +115,44 @@ final class StatsRecorderProperties {
                 }
             }
             if (rnd.nextInt(25) == 0) {
-                assertThat(snapshot(fast, classes, inFlight, t)).as("step %d", step)
-                        .isEqualTo(snapshot(plain, classes, inFlight, t));
+                int[] caps = new int[inFlight.length];
+                boolean[] up = new boolean[inFlight.length];
+                for (int i = 0; i < caps.length; i++) {
+                    caps[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : 0;
+                    up[i] = rnd.nextInt(8) != 0;
+                }
+                assertThat(snapshot(fast, classes, inFlight, caps, up, t)).as("step %d", step)
+                        .isEqualTo(listed(snapshot(plain, classes, inFlight, caps, up, t)));
             }
         }
     }
 
-    private static GatewayStats snapshot(StatsRecorder r, int classes, int[] inFlight, long t) {
+    private static GatewayStats snapshot(StatsRecorder r, int classes, int[] inFlight, int[] caps, boolean[] up, long t) {
         return r.snapshot("g1", Instant.EPOCH.plusNanos(t), t, 7,
                 new StatsRecorder.Live(new double[classes], new int[classes], new int[classes], inFlight.clone(),
-                        new int[inFlight.length], new boolean[inFlight.length]));
+                        caps, up));
     }
 
-    private static GatewayStats snapshot(ReferenceStatsRecorder r, int classes, int[] inFlight, long t) {
+    private static GatewayStats snapshot(ReferenceStatsRecorder r, int classes, int[] inFlight, int[] caps, boolean[] up,
+                                         long t) {
         return r.snapshot("g1", Instant.EPOCH.plusNanos(t), t, 7,
                 new ReferenceStatsRecorder.Live(new double[classes], new int[classes], new int[classes], inFlight.clone(),
-                        new int[inFlight.length], new boolean[inFlight.length]));
+                        caps, up));
+    }
+
+    /**
+     * The plain recorder's report (every server) as a gateway lists it: the servers with a cap, requests
+     * in flight, work in the window or marked down.
+     */
+    private static GatewayStats listed(GatewayStats all) {
+        Map<String, ServerStats> kept = new LinkedHashMap<>();
+        all.servers().forEach((id, s) -> {
+            if (s.cap() > 0 || s.inFlight() > 0 || !s.up() || s.throughput() > 0 || s.errors() > 0
+                    || s.meanInFlight() > 0) {
+                kept.put(id, s);
+            }
+        });
+        return new GatewayStats(all.v(), all.at(), all.gateway(), all.windowSeconds(), all.allocationVersion(),
+                all.classes(), kept, all.backlog());
     }
 }

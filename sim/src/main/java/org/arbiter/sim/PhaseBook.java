@@ -41,7 +41,8 @@ final class PhaseBook {
     }
 
     private final List<ClassConfig> classes;
-    private final List<Map<String, Tally>> tallies = new ArrayList<>();
+    /** Per phase, per class (the cluster file's order). */
+    private final List<Tally[]> tallies = new ArrayList<>();
     private final List<List<Map<String, Map<String, Double>>>> weightSamples = new ArrayList<>();
 
     PhaseBook(List<ClassConfig> classes) {
@@ -50,14 +51,17 @@ final class PhaseBook {
 
     /** A new phase begins (phases are numbered from 0 in the order they start). */
     void startPhase() {
-        Map<String, Tally> t = new LinkedHashMap<>();
-        classes.forEach(c -> t.put(c.name(), new Tally()));
+        Tally[] t = new Tally[classes.size()];
+        for (int c = 0; c < t.length; c++) {
+            t[c] = new Tally();
+        }
         tallies.add(t);
         weightSamples.add(new ArrayList<>());
     }
 
-    Tally tally(int phase, String cls) {
-        return tallies.get(phase).get(cls);
+    /** Class {@code c} (its place in the cluster file's classes) in {@code phase}. */
+    Tally tally(int phase, int c) {
+        return tallies.get(phase)[c];
     }
 
     /** Samples every gateway's weights (gateway → class → weight) in {@code phase} once its second half began. */
@@ -82,8 +86,9 @@ final class PhaseBook {
         for (int i = 0; i < phases.size(); i++) {
             SimScenario.Phase ph = phases.get(i);
             Map<String, SimResult.ClassResult> cr = new LinkedHashMap<>();
-            for (ClassConfig c : classes) {
-                Tally r = tallies.get(i).get(c.name());
+            for (int k = 0; k < classes.size(); k++) {
+                ClassConfig c = classes.get(k);
+                Tally r = tallies.get(i)[k];
                 double mean = r.ok == 0 ? 0 : r.sum / r.ok;
                 double var = r.ok == 0 ? 0 : Math.max(0, r.sumSq / r.ok - mean * mean);
                 cr.put(c.name(), new SimResult.ClassResult(r.sent, r.ok, r.rejected, r.ok / ph.durationSeconds(), mean, var,

@@ -118,6 +118,8 @@ public final class Simulator {
     private long dropsSinceReport;
     private double lastReport;
     private final int[] failedDepth;
+    /** Mean demand per server and class (the cluster file's class order), seconds. */
+    private final double[][] demand;
 
     /** Where the gateways' allocations come from. */
     public enum Control {
@@ -166,6 +168,13 @@ public final class Simulator {
         java.util.Arrays.fill(gatewayExpiry, Double.POSITIVE_INFINITY);
         expiryCheck = new long[gateways.size()];
         failedDepth = new int[servers.size()];
+        demand = new double[servers.size()][config.classes().size()];
+        for (int s = 0; s < demand.length; s++) {
+            ServerConfig.SimSpec sim = config.servers().get(s).sim();
+            for (int k = 0; k < demand[s].length; k++) {
+                demand[s][k] = sim.demandSeconds().getOrDefault(config.classes().get(k).name(), sim.meanDemandSeconds());
+            }
+        }
         for (SimScenario.Failure f : scenario.failures()) {
             serverIndexOf(f.server()); // fails now on an unknown id
         }
@@ -293,7 +302,8 @@ public final class Simulator {
         phaseStart = kernel.now();
         book.startPhase();
         SimScenario.Phase ph = scenario.phases().get(p);
-        for (ClassConfig c : config.classes()) {
+        for (int k = 0; k < config.classes().size(); k++) {
+            ClassConfig c = config.classes().get(k);
             int want = ph.clients().getOrDefault(c.name(), 0);
             int have = activeSimClients.getOrDefault(c.name(), 0);
             for (SimClient cl : clients) {
@@ -306,7 +316,7 @@ public final class Simulator {
                 }
             }
             while (have < want) {
-                SimClient cl = new SimClient(c.name(), nextGateway++ % gateways.size());
+                SimClient cl = new SimClient(c.name(), k, nextGateway++ % gateways.size());
                 clients.add(cl);
                 have++;
                 at(kernel.now() + exp(scenario.thinkSeconds()), () -> send(cl));
@@ -314,22 +324,22 @@ public final class Simulator {
             activeSimClients.put(c.name(), want);
             double rate = ph.rates().getOrDefault(c.name(), 0.0);
             if (rate > 0) {
-                source(c.name(), p, ArrivalProcess.poisson(rate));
+                source(c.name(), k, p, ArrivalProcess.poisson(rate));
             }
             Scenario.Pareto par = ph.pareto().get(c.name());
             if (par != null) {
-                source(c.name(), p, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
+                source(c.name(), k, p, ArrivalProcess.paretoOnOff(par.shape(), par.onSeconds(), par.offSeconds(),
                         par.intervalSeconds(), kernel.now()));
             }
             Scenario.Diurnal d = ph.diurnal().get(c.name());
             if (d != null) {
-                source(c.name(), p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds()));
+                source(c.name(), k, p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds()));
             }
         }
     }
 
     /** An open-loop source of class {@code cls} in phase {@code p}: one-shot clients at the process's arrivals. */
-    private void source(String cls, int p, ArrivalProcess process) {
+    private void source(String cls, int classIndex, int p, ArrivalProcess process) {
         SplittableRandom own = random.split();
         double end = phaseStart + scenario.phases().get(p).durationSeconds();
         Runnable[] next = new Runnable[1];
@@ -344,7 +354,7 @@ public final class Simulator {
                 if (phase != p) {
                     return;
                 }
-                SimClient once = new SimClient(cls, nextGateway++ % gateways.size());
+                SimClient once = new SimClient(cls, classIndex, nextGateway++ % gateways.size());
                 once.retired = true;
                 send(once);
                 next[0].run();
@@ -361,7 +371,7 @@ public final class Simulator {
         double now = kernel.now();
         SimRequest r = new SimRequest(cl, cl.cls, cl.gateway, now, phase);
         GatewayCore<SimRequest> g = gateways.get(cl.gateway);
-        book.tally(phase, cl.cls).sent++;
+        book.tally(phase, cl.classIndex).sent++;
         requests++;
         arrivalsSinceReport++;
         r.ticket = g.offer(r, cl.cls, nanos(now));
@@ -398,8 +408,7 @@ public final class Simulator {
                 answered(r, now, ResultRecorder.Outcome.LOST);
                 continue;
             }
-            ServerConfig sc = config.servers().get(s);
-            double mean = sc.sim().demandSeconds().getOrDefault(r.cls, sc.sim().meanDemandSeconds());
+            double mean = demand[s][r.client.classIndex];
             List<PsServer.Done<SimRequest>> done = servers.get(s).admit(r, exp(mean), now);
             power.model(s).busyFraction(servers.get(s).busyFraction(), now);
             finish(done);
@@ -416,7 +425,7 @@ public final class Simulator {
         for (SimRequest r : servers.get(s).drain(t)) {
             GatewayCore<SimRequest> g = gateways.get(r.gateway);
             g.failed(r.ticket, org.arbiter.gateway.ServerHealth.Failure.RESET, true, false, nanos(t));
-            book.tally(r.phase, r.cls).lostToFailure++;
+            book.tally(r.phase, r.client.classIndex).lostToFailure++;
             answered(r, t, ResultRecorder.Outcome.LOST);
             touched.add(r.gateway);
         }
@@ -498,7 +507,7 @@ public final class Simulator {
         if (requestSink != null) {
             requestSink.answered(r.cls, r.phase, r.sent, now, outcome);
         }
-        book.tally(r.phase, r.cls).answered(outcome, now - r.sent);
+        book.tally(r.phase, r.client.classIndex).answered(outcome, now - r.sent);
         if (outcome != ResultRecorder.Outcome.OK) {
             dropsSinceReport++;
         }

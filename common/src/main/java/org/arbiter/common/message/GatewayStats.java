@@ -20,7 +20,9 @@ import java.util.Set;
  *
  * @param allocationVersion the version of the allocation in force when the snapshot was taken
  * @param classes           per class measurements
- * @param servers           per server measurements
+ * @param servers           per server measurements, of the servers the gateway uses: a cap above 0, requests
+ *                          in flight, work in the window, or marked down; a server not listed has none of
+ *                          these (every figure 0, up)
  * @param backlog           over the last report period, how long requests waited for a slot and how
  *                          many the slots took in meanwhile (absent in older messages: empty)
  */

@@ -139,9 +139,10 @@ final class CapPlanner {
     Plan solved(Collection<String> live, Solution solution, CapReserve reserve, LeftOut leftOut,
                 Map<String, Allocation> lastAllocations) {
         List<Planned> out = new ArrayList<>();
+        Map<String, Integer> free = reserve.free();
         for (String g : live) {
             Map<String, Integer> caps = new LinkedHashMap<>(solution.serverCaps().get(g));
-            reserve.free().forEach((id, n) -> caps.putIfAbsent(id, 0)); // a server the left-out hold in full
+            free.forEach((id, n) -> caps.putIfAbsent(id, 0)); // a server the left-out hold in full
             out.add(new Planned(g, solution.weights().get(g), caps, "grm"));
         }
         return withGoneAndCut(out, reserve, leftOut, lastAllocations);

@@ -1,6 +1,7 @@
 package org.arbiter.grm.sizing;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.ServerConfig;
@@ -53,18 +54,27 @@ final class FleetSample {
                           Map<String, Double> queueTimeouts) {
         int n = servers.size();
         FleetSample m = new FleetSample(n);
+        Map<String, Integer> index = new HashMap<>(n * 4 / 3 + 1);
+        for (int i = 0; i < n; i++) {
+            index.put(servers.get(i).id(), i);
+        }
         for (GatewayStats g : live.values()) {
             boolean holdsCaps = false; // on a server that served the period
-            for (int i = 0; i < n; i++) {
-                GatewayStats.ServerStats s = g.servers().get(servers.get(i).id());
-                if (s != null) {
-                    m.inFlight[i] += s.inFlight();
-                    m.sending[i] |= s.cap() > 0;
-                    m.meanInFlight[i] += s.meanInFlight();
-                    m.throughput[i] += s.throughput();
-                    m.serviceWeighted[i] += s.throughput() * s.meanServiceTime();
-                    holdsCaps |= capped[i] && s.cap() > 0;
+            // the servers this gateway reports (a report lists the servers it uses, not the cluster's):
+            // each server's sums still take the gateways in the same order
+            for (Map.Entry<String, GatewayStats.ServerStats> e : g.servers().entrySet()) {
+                Integer at = index.get(e.getKey());
+                if (at == null) {
+                    continue; // not a configured server
                 }
+                int i = at;
+                GatewayStats.ServerStats s = e.getValue();
+                m.inFlight[i] += s.inFlight();
+                m.sending[i] |= s.cap() > 0;
+                m.meanInFlight[i] += s.meanInFlight();
+                m.throughput[i] += s.throughput();
+                m.serviceWeighted[i] += s.throughput() * s.meanServiceTime();
+                holdsCaps |= capped[i] && s.cap() > 0;
             }
             if (holdsCaps) {
                 m.backlogs.add(new double[] {g.backlog().seconds(), g.backlog().dispatched(), g.backlog().periodSeconds()});
