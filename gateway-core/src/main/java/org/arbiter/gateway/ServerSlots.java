@@ -19,7 +19,10 @@ import org.arbiter.common.message.Allocation;
  *          retired: cap 0 whatever an allocation says, its in-flight requests finish; one that comes
  *          back rejoins under its old index. A server a reload added while a GRM allocation is in
  *          force has a provisional cap (the configured one) until an allocation names it (a GRM
- *          that has not read the new file yet would otherwise give it 0).
+ *          that has not read the new file yet would otherwise give it 0). An allocation names the
+ *          servers it gives slots and those the gateway holds a cap on (its last allocation's, or
+ *          those its statistics report, a provisional cap among them): a server it does not name
+ *          gets 0, or its provisional cap.
  * Threads: none, not thread-safe; confined to the core's thread. The int getters may be read from
  *          other threads (gauges), with no guarantee of freshness.
  */
@@ -152,11 +155,19 @@ final class ServerSlots {
     void install(Allocation a, boolean[] only) {
         provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
         capped = null;
+        // every server of the scope: its provisional cap, else 0; then the servers the allocation names
+        // (an allocation names the few a gateway uses, not every server of the cluster)
         for (int s = 0; s < ids.length; s++) {
             if (only == null || s < only.length && only[s]) {
-                caps[s] = retired[s] ? 0 : a.serverCaps().getOrDefault(ids[s], provisionalCaps.getOrDefault(ids[s], 0));
+                caps[s] = retired[s] || provisionalCaps.isEmpty() ? 0 : provisionalCaps.getOrDefault(ids[s], 0);
             }
         }
+        a.serverCaps().forEach((id, n) -> {
+            Integer s = index.get(id);
+            if (s != null && (only == null || s < only.length && only[s]) && !retired[s]) {
+                caps[s] = n;
+            }
+        });
     }
 
     // ---------------------------------------------------------------- reload

@@ -67,4 +67,16 @@ final class ServerSlotsTest {
         slots.install(Fixtures.allocation(3, Map.of(), Map.of("s1", 1, "s2", 1)));
         assertThat(slots.cap(2)).as("the GRM knows s3 now: not named means 0").isZero();
     }
+
+    @Test
+    void aProvisionalCap_endsWhenAnAllocationNamesTheServerZero_andANamelessOneKeepsIt() {
+        slots.add("s3");
+        slots.provisional("s3", 5);
+        slots.install(Fixtures.allocation(1, Map.of(), Map.of("s1", 2)));
+        assertThat(slots.caps()).as("s2 not named: 0; s3 not named: provisional").containsExactly(2, 0, 5);
+        slots.install(Fixtures.allocation(2, Map.of(), Map.of("s1", 2, "s3", 0)));
+        assertThat(slots.caps()).as("the GRM names s3 (the gateway reported its cap): taken back").containsExactly(2, 0, 0);
+        slots.install(Fixtures.allocation(3, Map.of(), Map.of("s1", 2)));
+        assertThat(slots.cap(2)).as("forgotten once named").isZero();
+    }
 }

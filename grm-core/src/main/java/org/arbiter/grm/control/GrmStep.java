@@ -98,6 +98,7 @@ public final class GrmStep implements ControlStep {
         double t = seconds(now);
         Fleet fl = fleet(now);
         CapPlanner.LeftOut leftOut = planner.leftOut(liveStats.keySet(), gone, lastAllocations);
+        CapListing listing = new CapListing(liveStats, lastAllocations);
         if (liveStats.isEmpty()) {
             return beforeAnyGateway(now, fl, overrides, lastAllocations, leftOut, clock);
         }
@@ -115,7 +116,7 @@ public final class GrmStep implements ControlStep {
         Map<String, Integer> on = fl.onConcurrency();
         if (on.isEmpty()) { // nothing is ON (all booting): every gateway queues until a server comes up
             CapPlanner.Plan plan = planner.noServerOn(live.keySet(), leftOut, lastAllocations);
-            return new Result(Stamper.allocations(plan, now, clock.next(now)), null, fs.orders(), fs.actuations());
+            return new Result(Stamper.allocations(plan, now, clock.next(now), listing), null, fs.orders(), fs.actuations());
         }
 
         // 2. problem builder: over the ON servers, less what the left-out gateways hold
@@ -127,12 +128,12 @@ public final class GrmStep implements ControlStep {
             LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
             CapReserve kept = planner.keptInForce(configuredConcurrency(overrides), live.keySet(), leftOut, lastAllocations);
             CapPlanner.Plan plan = planner.withGoneAndCut(List.of(), kept, leftOut, lastAllocations);
-            List<Allocation> out = plan.isEmpty() ? List.of() : Stamper.allocations(plan, now, clock.next(now));
+            List<Allocation> out = plan.isEmpty() ? List.of() : Stamper.allocations(plan, now, clock.next(now), listing);
             return new Result(out, null, fs.orders(), fs.actuations());
         }
         if (built.everySlotHeld()) {
             CapPlanner.Plan plan = planner.everySlotHeld(live.keySet(), built.reserve(), leftOut, lastAllocations);
-            return new Result(Stamper.allocations(plan, now, clock.next(now)), null, fs.orders(), fs.actuations());
+            return new Result(Stamper.allocations(plan, now, clock.next(now), listing), null, fs.orders(), fs.actuations());
         }
         if (built.problem().flows().stream().allMatch(f -> f.arrivalRate() == 0)) {
             // idle: no arrivals anywhere, so every flow model is constant and any allocation is
@@ -141,7 +142,7 @@ public final class GrmStep implements ControlStep {
             List<String> gateways = List.copyOf(live.keySet());
             CapPlanner.Plan plan = planner.withGoneAndCut(planner.configured(gateways, gateways, built.reserve().free(),
                     overrides.weightPins(), "grm: idle"), built.reserve(), leftOut, lastAllocations);
-            return new Result(Stamper.allocations(plan, now, clock.next(now)), null, fs.orders(), fs.actuations());
+            return new Result(Stamper.allocations(plan, now, clock.next(now), listing), null, fs.orders(), fs.actuations());
         }
 
         // 3. solver: the optimum, split evenly where that is within the model's error (Damping)
@@ -154,7 +155,7 @@ public final class GrmStep implements ControlStep {
             CapReserve kept = planner.keptInForce(built.pins().concurrency(), live.keySet(), leftOut, lastAllocations);
             CapPlanner.Plan plan = planner.withGoneAndCut(List.of(), kept, leftOut, lastAllocations);
             EpochClock.Stamp stamp = plan.isEmpty() ? clock.begin(now) : clock.next(now);
-            return new Result(Stamper.allocations(plan, now, stamp),
+            return new Result(Stamper.allocations(plan, now, stamp, listing),
                     stamper.decision(decisionInput(now, built, null, 0, live, overrides), stamp), fs.orders(),
                     fs.actuations());
         }
@@ -165,7 +166,7 @@ public final class GrmStep implements ControlStep {
 
         // 5. stamping: one (epoch, counter) for the allocations and the decision
         EpochClock.Stamp stamp = clock.next(now);
-        List<Allocation> out = Stamper.allocations(plan, now, stamp);
+        List<Allocation> out = Stamper.allocations(plan, now, stamp, listing);
         logLeftOut(built.pins());
         Decision d = stamper.decision(decisionInput(now, built, solved.solution(), solved.solveSeconds(), live, overrides),
                 stamp);
@@ -193,7 +194,8 @@ public final class GrmStep implements ControlStep {
         CapReserve reserve = new CapReserve(leftOut.held().values(), configuredConcurrency(overrides));
         CapPlanner.Plan plan = planner.withGoneAndCut(planner.configured(missing, missing, reserve.free(),
                 overrides.weightPins(), "configured"), reserve, leftOut, lastAllocations);
-        List<Allocation> out = plan.isEmpty() ? List.of() : Stamper.allocations(plan, now, clock.next(now));
+        List<Allocation> out = plan.isEmpty() ? List.of()
+                : Stamper.allocations(plan, now, clock.next(now), new CapListing(Map.of(), lastAllocations));
         return new Result(out, null, changes, List.of());
     }
 
@@ -228,7 +230,7 @@ public final class GrmStep implements ControlStep {
         List<CapPlanner.Planned> p = planner.configured(List.of(gateway),
                 config.gateways().stream().map(GatewayConfig::id).toList(), configuredConcurrency(overrides),
                 overrides.weightPins(), "configured");
-        return Stamper.allocation(p.get(0), now, stamp);
+        return Stamper.allocation(p.get(0), now, stamp, CapListing.POSITIVE);
     }
 
     /** N_s of every ON server (every configured server before the first step), with the N_s pins. */

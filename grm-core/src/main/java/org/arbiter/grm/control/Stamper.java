@@ -73,18 +73,18 @@ final class Stamper {
     }
 
     /** The plan's allocations, each at {@code now} with {@code stamp}, in the plan's order. */
-    static List<Allocation> allocations(CapPlanner.Plan plan, Instant now, EpochClock.Stamp stamp) {
+    static List<Allocation> allocations(CapPlanner.Plan plan, Instant now, EpochClock.Stamp stamp, CapListing listing) {
         List<Allocation> out = new ArrayList<>();
         for (CapPlanner.Planned p : plan.allocations()) {
-            out.add(allocation(p, now, stamp));
+            out.add(allocation(p, now, stamp, listing));
         }
         return out;
     }
 
-    /** One planned allocation at {@code now} with {@code stamp}. */
-    static Allocation allocation(CapPlanner.Planned p, Instant now, EpochClock.Stamp stamp) {
-        return new Allocation(Message.VERSION, now, p.gateway(), stamp.counter(), p.weights(), p.caps(), p.source(),
-                stamp.epoch());
+    /** One planned allocation at {@code now} with {@code stamp}, naming the servers {@code listing} keeps. */
+    static Allocation allocation(CapPlanner.Planned p, Instant now, EpochClock.Stamp stamp, CapListing listing) {
+        return new Allocation(Message.VERSION, now, p.gateway(), stamp.counter(), p.weights(),
+                listing.of(p.gateway(), p.caps()), p.source(), stamp.epoch());
     }
 
     /** The period's decision with {@code stamp}, or null when it would break a {@link Decision} range. */

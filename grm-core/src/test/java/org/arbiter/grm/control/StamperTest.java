@@ -25,7 +25,7 @@ final class StamperTest {
         CapPlanner.Plan plan = new CapPlanner.Plan(List.of(
                 new CapPlanner.Planned("g1", Map.of("premium", 3.0), Map.of("s1", 6), "grm"),
                 new CapPlanner.Planned("g3", Map.of("premium", 3.0), Map.of("s1", 0), "grm: gateway gone")));
-        List<Allocation> out = Stamper.allocations(plan, T.plusSeconds(5), stamp);
+        List<Allocation> out = Stamper.allocations(plan, T.plusSeconds(5), stamp, CapListing.POSITIVE);
         assertThat(out).extracting(Allocation::gateway).containsExactly("g1", "g3");
         assertThat(out).allSatisfy(a -> {
             assertThat(a.epoch()).isEqualTo(T.toEpochMilli());

@@ -82,7 +82,7 @@ final class FutureStatsAttack implements Attack {
                 throw new IllegalStateException("no " + (real == null ? "report from " + gw : "allocation from the GRM for " + gw)
                         + " within " + (int) WAIT_SECONDS + " s");
             }
-            Integer capBefore = before.serverCaps().get("s1");
+            Integer capBefore = before.serverCaps().getOrDefault("s1", 0);
             long refusedBefore = refusedFuture(rig.grmMetrics(), statsTopic);
             GatewayStats forged = new GatewayStats(real.v(), FORGED_AT, gw, real.windowSeconds(), real.allocationVersion(),
                     real.classes(), real.servers(), real.backlog());
@@ -97,10 +97,10 @@ final class FutureStatsAttack implements Attack {
             }
             long refused = refusedFuture(rig.grmMetrics(), statsTopic) - refusedBefore;
             List<Allocation> after = List.copyOf(allocations.subList(from, allocations.size()));
-            long kept = after.stream().filter(a -> "grm".equals(a.source()) && capBefore.equals(a.serverCaps().get("s1")))
+            long kept = after.stream().filter(a -> "grm".equals(a.source()) && capBefore.equals(a.serverCaps().getOrDefault("s1", 0)))
                     .count();
             Map<String, Integer> caps = new TreeMap<>();
-            after.forEach(a -> caps.merge(a.source() + " s1=" + a.serverCaps().get("s1"), 1, Integer::sum));
+            after.forEach(a -> caps.merge(a.source() + " s1=" + a.serverCaps().getOrDefault("s1", 0), 1, Integer::sum));
             Verdict refusedVerdict = new Verdict(Verdict.ATTACK_REFUSED, refused == 1,
                     String.format(Locale.ROOT, "the GRM counted %d record(s) refused as future", refused));
             Verdict share = new Verdict("g4 keeps its share", after.size() >= periods && kept == after.size(),
