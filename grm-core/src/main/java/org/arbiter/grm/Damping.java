@@ -47,7 +47,10 @@ public final class Damping {
     /** What was published. */
     public enum Choice { OPTIMUM, SPLIT }
 
-    /** The allocation chosen, why, and δ, the objective's uncertainty it was chosen within. */
+    /**
+     * The allocation chosen (the split valued without its N(g,s) partition, which the caller makes for the one it
+     * keeps: GrmSolver.withCaps), why, and δ, the objective's uncertainty it was chosen within.
+     */
     public record Chosen(Solution solution, Choice choice, double delta) {
     }
 
@@ -66,7 +69,7 @@ public final class Damping {
         if (feasible(problem, split) && !same(problem, split, optimum.weights())) {
             Solution s = GrmSolver.value(problem, split);
             if (s.objective() >= best.objective() - delta) {
-                return new Chosen(GrmSolver.evaluate(problem, split), Choice.SPLIT, delta);
+                return new Chosen(s, Choice.SPLIT, delta); // without N(g,s): GrmSolver.withCaps partitions it
             }
         }
         return new Chosen(optimum, Choice.OPTIMUM, delta);

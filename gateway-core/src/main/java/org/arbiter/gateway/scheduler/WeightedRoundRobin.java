@@ -38,15 +38,21 @@ public final class WeightedRoundRobin implements Scheduler {
         double weightSum = 0;
         int slots = 1;
         int backlogged = 0;
+        int only = -1;
         for (int c = 0; c < n; c++) {
             if (v.backlog(c) > 0) {
                 weightSum += v.weight(c);
                 slots += v.inFlight(c);
                 backlogged++;
+                only = c;
             }
         }
         if (backlogged == 0) {
             return -1;
+        }
+        if (backlogged == 1) { // the only candidate (the common case: a request dispatched as it arrives)
+            cursor = (only + 1) % n;
+            return only;
         }
         boolean equal = !(weightSum > 0);
         double perWeight = equal ? (double) slots / backlogged : slots / weightSum;

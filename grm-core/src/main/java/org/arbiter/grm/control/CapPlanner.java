@@ -139,11 +139,9 @@ final class CapPlanner {
     Plan solved(Collection<String> live, Solution solution, CapReserve reserve, LeftOut leftOut,
                 Map<String, Allocation> lastAllocations) {
         List<Planned> out = new ArrayList<>();
-        Map<String, Integer> free = reserve.free();
         for (String g : live) {
-            Map<String, Integer> caps = new LinkedHashMap<>(solution.serverCaps().get(g));
-            free.forEach((id, n) -> caps.putIfAbsent(id, 0)); // a server the left-out hold in full
-            out.add(new Planned(g, solution.weights().get(g), caps, "grm"));
+            // the servers g gets slots on; any other is 0 (CapListing names it where g holds a cap)
+            out.add(new Planned(g, solution.weights().get(g), solution.serverCaps().get(g), "grm"));
         }
         return withGoneAndCut(out, reserve, leftOut, lastAllocations);
     }

@@ -1,7 +1,6 @@
 package org.arbiter.grm.optimize;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +15,8 @@ import java.util.Map;
  * rounding debt from the servers before (Σ of N̂ − N over earlier servers). Carrying the debt
  * rotates the extra units between gateways, so Σ_s N(g,s) stays within 1 of w_g·Σ N_s/N for
  * every gateway, while each N(g,s) stays ⌊N̂⌋ or ⌊N̂⌋ + 1 (within 1 of N̂). Ties go to the
- * gateway listed first. O(S·G log G).
+ * gateway listed first. O(S·G) (the leftover units of a server, at most G, found in one pass).
+ * A gateway's row names the servers it gets slots on: at 1 000 gateways most of its N(g,s) are 0.
  *
  * Thread-safety: stateless.
  */
@@ -30,7 +30,8 @@ public final class CapPartition {
     /**
      * @param gatewayWeights w_g per gateway, in a fixed order (ties follow it)
      * @param serverCaps     N_s per server, in server order
-     * @return N(g,s) per gateway, then server; every gateway and server appears
+     * @return N(g,s) per gateway, then server: every gateway appears, with the servers it gets slots on
+     *         (N(g,s) > 0; a server not in a gateway's row gives it none)
      */
     public static Map<String, Map<String, Integer>> partition(Map<String, Double> gatewayWeights,
                                                               Map<String, Integer> serverCaps) {
@@ -53,7 +54,7 @@ public final class CapPartition {
         int[] n = new int[ng];
         double[] ideal = new double[ng];
         double[] remainder = new double[ng];
-        boolean[] chosen = new boolean[ng];
+        int[] top = new int[ng];
         int column = 0;
         for (Map.Entry<String, Integer> s : serverCaps.entrySet()) {
             ids[column] = s.getKey();
@@ -65,32 +66,28 @@ public final class CapPartition {
                 n[i] = (int) Math.floor(ideal[i] + 1e-9);
                 assigned += n[i];
                 remainder[i] = ideal[i] - n[i] + debt[i];
-                chosen[i] = false;
             }
-            // the leftover units to the largest remainders (debt included), ties to the earlier gateway
+            // the leftover units to the largest remainders (debt included), ties to the earlier gateway:
+            // the first `left` gateways in (remainder descending, index ascending) order, found in one
+            // pass that keeps the best `left` so far in that order (left ≤ G; a few units per server)
             int left = Math.min(ns - assigned, ng);
-            if (left <= 16) { // one pass per unit: O(G·left), no boxing
-                for (int k = 0; k < left; k++) {
-                    int best = -1;
-                    for (int i = 0; i < ng; i++) {
-                        if (!chosen[i] && (best < 0 || Double.compare(remainder[i], remainder[best]) > 0)) {
-                            best = i;
-                        }
-                    }
-                    chosen[best] = true;
-                    n[best]++;
-                }
-            } else if (left > 0) {
-                Integer[] order = new Integer[ng];
+            if (left > 0) {
+                int kept = 0;
                 for (int i = 0; i < ng; i++) {
-                    order[i] = i;
+                    // i comes after every gateway kept on ties (a larger index), so it displaces only a
+                    // strictly smaller remainder
+                    if (kept == left && !(Double.compare(remainder[i], remainder[top[kept - 1]]) > 0)) {
+                        continue;
+                    }
+                    int at = kept == left ? left - 1 : kept++;
+                    while (at > 0 && Double.compare(remainder[i], remainder[top[at - 1]]) > 0) {
+                        top[at] = top[at - 1];
+                        at--;
+                    }
+                    top[at] = i;
                 }
-                Arrays.sort(order, (a, b) -> {
-                    int c = Double.compare(remainder[b], remainder[a]);
-                    return c != 0 ? c : Integer.compare(a, b);
-                });
                 for (int k = 0; k < left; k++) {
-                    n[order[k]]++;
+                    n[top[k]]++;
                 }
             }
             for (int i = 0; i < ng; i++) {
@@ -101,10 +98,12 @@ public final class CapPartition {
         }
         Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
         for (int i = 0; i < ng; i++) {
-            Map<String, Integer> row = new LinkedHashMap<>(ns0 * 4 / 3 + 1);
+            Map<String, Integer> row = new LinkedHashMap<>();
             int[] cell = cells[i];
             for (int k = 0; k < ns0; k++) {
-                row.put(ids[k], cell[k]);
+                if (cell[k] > 0) {
+                    row.put(ids[k], cell[k]);
+                }
             }
             out.put(gateways.get(i), row);
         }

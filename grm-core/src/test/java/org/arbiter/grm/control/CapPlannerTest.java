@@ -38,7 +38,7 @@ final class CapPlannerTest {
     }
 
     @Test
-    void solved_aServerTheLeftOutHoldInFull_isZero_thenTheGoneAndTheCutFollow() {
+    void solved_aServerTheLeftOutHoldInFull_givesNothing_thenTheGoneAndTheCutFollow() {
         // N_s: s1 10, s2 5. g2 is held with s1: 3 and all of s2; the solution split s1's free 7 to g1
         Map<String, Integer> ns = new LinkedHashMap<>(Map.of("s1", 10, "s2", 5));
         Allocation g2 = allocation("g2", W, Map.of("s1", 3, "s2", 5));
@@ -48,8 +48,13 @@ final class CapPlannerTest {
         Solution solution = new Solution(1, Map.of("g1", W), Map.of("g1", Map.of("s1", 7)), Map.of());
         CapPlanner.Plan plan = planner.solved(List.of("g1"), solution, reserve, leftOut, last);
         assertThat(plan.allocations()).extracting(CapPlanner.Planned::gateway).containsExactly("g1", "g3");
-        assertThat(plan.allocations().get(0).caps()).containsExactlyInAnyOrderEntriesOf(Map.of("s1", 7, "s2", 0));
-        // 7 + g2's 3 = 10 on s1 and g2's 5 on s2: exactly N_s
+        assertThat(plan.allocations().get(0).caps()).containsExactlyInAnyOrderEntriesOf(Map.of("s1", 7));
+        // 7 + g2's 3 = 10 on s1 and g2's 5 on s2: exactly N_s. g1 gets nothing on s2: named 0 only where
+        // g1 held a cap there (its last allocation, or its statistics)
+        Map<String, Allocation> g1HeldS2 = Map.of("g1", allocation("g1", W, Map.of("s1", 5, "s2", 2)));
+        assertThat(new CapListing(Map.of(), g1HeldS2).of("g1", plan.allocations().get(0).caps()))
+                .isEqualTo(Map.of("s1", 7, "s2", 0));
+        assertThat(new CapListing(Map.of(), last).of("g1", plan.allocations().get(0).caps())).isEqualTo(Map.of("s1", 7));
     }
 
     @Test
