@@ -73,7 +73,13 @@ final class ConfigCommandTest {
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--size", "10,x,2")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
+                .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2, or medium"
+                        + " (100,1000,20) or large (1000,10000,20))");
+        err.getBuffer().setLength(0);
+        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "large", "--pools", "21")).as("a preset")
+                .isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString()
+                .isEqualTo("experiment: --pools: 21 (expected: 0, or 1 to min(classes, servers) = 20)");
         err.getBuffer().setLength(0);
         assertThat(run("experiment", "scale", "--out", "target/x", "--size", "4,20,5", "--pools", "6")).isEqualTo(2);
         assertThat(err.toString().lines().toList()).singleElement().asString()

@@ -477,6 +477,9 @@ public final class GatewayCore<R> extends CoreBooks<R> {
      * time its head falls to zero yield at today's service estimate), or Long.MAX_VALUE when nothing is queued.
      */
     public long nextExpiryNanos() {
+        if (queues.queued() == 0) {
+            return Long.MAX_VALUE; // nothing waits
+        }
         long next = Long.MAX_VALUE;
         boolean zeroYield = scheduler.dropsZeroYield();
         for (int c = 0; c < queues.count(); c++) {

@@ -97,7 +97,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     Integer points;
 
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
-            description = "scale only: gateways, servers, classes (default: ${DEFAULT-VALUE}).")
+            description = "scale only: gateways, servers, classes, or a preset: medium (100,1000,20), large"
+                    + " (1000,10000,20; about 6 GB of heap) (default: ${DEFAULT-VALUE}).")
     String size;
 
     @Option(names = "--pools", defaultValue = "0", paramLabel = "P",

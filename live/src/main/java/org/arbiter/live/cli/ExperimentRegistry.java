@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.arbiter.live.FaultCampaign;
@@ -163,7 +164,11 @@ public final class ExperimentRegistry {
         return ALL.stream().filter(Experiment::hasLive).toList();
     }
 
-    private static int[] size(String size) {
+    /** --size presets: the scale run's default cluster and issue 32's large one. */
+    private static final Map<String, String> SIZES = Map.of("medium", "100,1000,20", "large", "1000,10000,20");
+
+    private static int[] size(String given) {
+        String size = SIZES.getOrDefault(given.trim().toLowerCase(java.util.Locale.ROOT), given);
         String[] p = size.split(",");
         int[] v = new int[3];
         for (int i = 0; i < 3; i++) {
@@ -174,7 +179,8 @@ public final class ExperimentRegistry {
             }
         }
         if (v[0] < 1 || v[1] < 1 || v[2] < 2) {
-            throw new IllegalArgumentException("--size: " + size + " (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2)");
+            throw new IllegalArgumentException("--size: " + given
+                    + " (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2, or medium (100,1000,20) or large (1000,10000,20))");
         }
         return v;
     }

@@ -184,7 +184,14 @@ public final class ScaleExperiment {
                 Experiments.round(sim.controlWallSeconds()), periods == 0 ? 0
                 : Experiments.round(sim.controlWallSeconds() / periods),
                 Math.round(r.requestsPerWallSecond()), phases,
-                pools == 0 ? null : poolSplit(config, sim, owners, periods, progress));
+                pools == 0 ? null : poolSplit(config, sim, owners, periods, progress), memory(progress));
+    }
+
+    private static ScaleResult.Memory memory(Consumer<String> progress) {
+        ScaleResult.Memory m = ScaleResult.Memory.now();
+        progress.accept(String.format(Locale.ROOT, "scale: heap at most %d MiB, peak %d MiB in use (garbage included),"
+                + " peak resident %d MiB", m.maxHeapMiB(), m.peakHeapUsedMiB(), m.peakRssMiB()));
+        return m;
     }
 
     private static ScaleResult.PoolSplit poolSplit(ClusterConfig config, Simulator sim, int owners, int periods,

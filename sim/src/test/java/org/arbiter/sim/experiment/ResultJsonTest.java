@@ -90,6 +90,9 @@ final class ResultJsonTest {
         tree.put("grmWallSeconds", 0.0);
         tree.put("grmMeanSecondsPerPeriod", 0.0);
         tree.put("simulatedRequestsPerWallSecond", 0L);
+        assertThat(tree.get("memory").get("maxHeapMiB").asLong()).isPositive();
+        assertThat(tree.get("memory").get("peakHeapUsedMiB").asLong()).isPositive();
+        tree.remove("memory"); // the process's, like the wall clock
         matchesGolden("scale", ResultJson.toJson(tree));
     }
 
