@@ -184,18 +184,21 @@ public final class PsServer<T> {
         return advance(t);
     }
 
-    /** Moves to time t; returns the requests that finished by then, in order. */
+    /** Moves to time t; returns the requests that finished by then, in order (an empty, unmodifiable list when none did). */
     public List<Done<T>> advance(double t) {
-        List<Done<T>> out = new ArrayList<>();
+        List<Done<T>> out = null;
         while (true) {
             double next = nextEventTime();
             if (next > t) {
                 break;
             }
+            if (out == null) {
+                out = new ArrayList<>(2);
+            }
             step(next, out);
         }
         progress(t);
-        return out;
+        return out == null ? List.of() : out;
     }
 
     private void step(double to, List<Done<T>> out) {
