@@ -67,60 +67,41 @@ final class ConfigCommandTest {
 
     @Test
     void experimentLive_forScale_saysItIsNotAvailable_andExits2() {
-        assertThat(run("experiment", "scale", "--out", "target/x", "--live")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --live: scale (expected: --live with concurrency, phases, regions, energy or bursty)");
+        refused("experiment: --live: scale (expected: --live with concurrency, phases, regions, energy or bursty)",
+                "experiment", "scale", "--out", "target/x", "--live");
+        refused("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2, or medium"
+                + " (100,1000,20) or large (1000,10000,20))",
+                "experiment", "scale", "--out", "target/x", "--size", "10,x,2");
+        refused("experiment: --pools: 21 (expected: 0, or 1 to min(classes, servers) = 20)",
+                "experiment", "scale", "--out", "target/x", "--size", "large", "--pools", "21");
+        refused("experiment: --pools: 6 (expected: 0, or 1 to min(classes, servers) = 5)",
+                "experiment", "scale", "--out", "target/x", "--size", "4,20,5", "--pools", "6");
+        refused("experiment: --owners: 5 (expected: 1 to the number of pools, 4)",
+                "experiment", "scale", "--out", "target/x", "--pools", "4", "--owners", "5");
+        refused("experiment: --owners: 2 (expected: with --pools P)",
+                "experiment", "scale", "--out", "target/x", "--owners", "2");
+        refused("experiment: --pools/--owners: energy (expected: with scale)",
+                "experiment", "energy", "--out", "target/x", "--pools", "2");
+        refused("experiment: --seeds: phases (expected: --seeds with energy)",
+                "experiment", "phases", "--out", "target/x", "--seeds", "3");
+        refused("experiment: --seeds: -1 (expected: 0 to 1000)",
+                "experiment", "energy", "--out", "target/x", "--seeds", "-1");
+        refused("experiment: --faults: disk-full (expected: all or some of simserver-kill, simserver-stop,"
+                + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term, grm-member-kill)",
+                "experiment", "faults", "--out", "target/x", "--faults", "simserver-kill,disk-full");
+        refused("experiment: --quick: scale (expected: with faults or abuse)",
+                "experiment", "scale", "--out", "target/x", "--quick");
+        refused("experiment: --connections: faults (expected: with abuse)",
+                "experiment", "faults", "--out", "target/x", "--connections", "5");
+        refused("experiment: --connections: 0 (expected: 1 to 10000)",
+                "experiment", "abuse", "--out", "target/x", "--connections", "0");
+    }
+
+    /** The command exits 2 with exactly {@code message} on stderr. */
+    private void refused(String message, String... args) {
         err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "10,x,2")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --size: 10,x,2 (expected: G,S,C whole numbers, G >= 1, S >= 1, C >= 2, or medium"
-                        + " (100,1000,20) or large (1000,10000,20))");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "large", "--pools", "21")).as("a preset")
-                .isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --pools: 21 (expected: 0, or 1 to min(classes, servers) = 20)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--size", "4,20,5", "--pools", "6")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --pools: 6 (expected: 0, or 1 to min(classes, servers) = 5)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--pools", "4", "--owners", "5")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --owners: 5 (expected: 1 to the number of pools, 4)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--owners", "2")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --owners: 2 (expected: with --pools P)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "energy", "--out", "target/x", "--pools", "2")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --pools/--owners: energy (expected: with scale)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "phases", "--out", "target/x", "--seeds", "3")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --seeds: phases (expected: --seeds with energy)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "energy", "--out", "target/x", "--seeds", "-1")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --seeds: -1 (expected: 0 to 1000)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "faults", "--out", "target/x", "--faults", "simserver-kill,disk-full")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --faults: disk-full (expected: all or some of simserver-kill, simserver-stop,"
-                        + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term, grm-member-kill)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "scale", "--out", "target/x", "--quick")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --quick: scale (expected: with faults or abuse)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "faults", "--out", "target/x", "--connections", "5")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --connections: faults (expected: with abuse)");
-        err.getBuffer().setLength(0);
-        assertThat(run("experiment", "abuse", "--out", "target/x", "--connections", "0")).isEqualTo(2);
-        assertThat(err.toString().lines().toList()).singleElement().asString()
-                .isEqualTo("experiment: --connections: 0 (expected: 1 to 10000)");
+        assertThat(run(args)).as(String.join(" ", args)).isEqualTo(2);
+        assertThat(err.toString().lines().toList()).singleElement().asString().isEqualTo(message);
     }
 
     @Test

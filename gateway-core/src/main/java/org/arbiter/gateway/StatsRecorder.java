@@ -398,9 +398,11 @@ public final class StatsRecorder {
         if (backlogged) {
             b.backlogNanos += dt;
         }
-        for (int c = 0; queuesHeld != 0 && c < queueLen.length; c++) {
-            if (queueLen[c] != 0) {
-                b.queueArea[c] += (double) queueLen[c] * dt;
+        if (queuesHeld != 0) {
+            for (int c = 0; c < queueLen.length; c++) {
+                if (queueLen[c] != 0) {
+                    b.queueArea[c] += (double) queueLen[c] * dt;
+                }
             }
         }
         lastIntegrated = t;

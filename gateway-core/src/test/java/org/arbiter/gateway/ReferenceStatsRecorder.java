@@ -73,7 +73,7 @@ final class ReferenceStatsRecorder {
         final double[] realised;
         final double[] queueArea;
         final long[] queueSeenSum;
-        final LogHistogram[] responses;
+        final Histogram[] responses;
         long[] serverCompleted;
         double[] serverServiceSum;
         long[] serverErrors;
@@ -95,9 +95,9 @@ final class ReferenceStatsRecorder {
             realised = new double[c];
             queueArea = new double[c];
             queueSeenSum = new long[c];
-            responses = new LogHistogram[c];
+            responses = new Histogram[c];
             for (int i = 0; i < c; i++) {
-                responses[i] = new LogHistogram();
+                responses[i] = new Histogram();
             }
             serverCompleted = new long[s];
             serverServiceSum = new double[s];
@@ -128,7 +128,7 @@ final class ReferenceStatsRecorder {
             Arrays.fill(realised, 0);
             Arrays.fill(queueArea, 0);
             Arrays.fill(queueSeenSum, 0);
-            for (LogHistogram h : responses) {
+            for (Histogram h : responses) {
                 h.reset();
             }
             Arrays.fill(serverCompleted, 0);
@@ -412,5 +412,32 @@ final class ReferenceStatsRecorder {
         return new GatewayStats(1, at, gateway, covered, allocationVersion, cs, ss,
                 new GatewayStats.Backlog(periodNanosCovered / 1e9, Math.min(backlogNanos, periodNanosCovered) / 1e9,
                         backlogDispatched));
+    }
+
+    /** One bucket's response times of one class: counts per {@link LogHistogram} cell (the recorder before). */
+    static final class Histogram {
+        private final int[] counts = new int[LogHistogram.BUCKETS];
+        private long total;
+
+        void record(long nanos) {
+            counts[LogHistogram.index(nanos)]++;
+            total++;
+        }
+
+        void addTo(long[] acc) {
+            if (total == 0) {
+                return;
+            }
+            for (int i = 0; i < LogHistogram.BUCKETS; i++) {
+                acc[i] += counts[i];
+            }
+        }
+
+        void reset() {
+            if (total != 0) {
+                Arrays.fill(counts, 0);
+                total = 0;
+            }
+        }
     }
 }

@@ -210,9 +210,7 @@ public final class GrmSolver {
         if (!withCaps) {
             return new Solution(objective, w, Map.of(), predicted);
         }
-        Map<String, Integer> serverCaps = new LinkedHashMap<>();
-        problem.servers().forEach(s -> serverCaps.put(s.id(), s.concurrency()));
-        return new Solution(objective, w, CapPartition.partition(gatewayWeights, serverCaps), predicted);
+        return new Solution(objective, w, partition(problem, gatewayWeights), predicted);
     }
 
     /** Belt and braces: an allocation that breaks a bound or misses N is a bug, never returned. */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,6 +85,8 @@ public final class Fleet {
     }
 
     private final List<ServerConfig> servers;
+    /** Each configured server's place in {@link #servers}. */
+    private final Map<String, Integer> serverIndex = new HashMap<>();
     private final ServerPower power;
     private final AutoConcurrency ns;
     private final CapacityTracker capacity;
@@ -97,6 +100,9 @@ public final class Fleet {
     public Fleet(ClusterConfig config, double nowSeconds) {
         requireNonNull(config, "config");
         this.servers = config.servers();
+        for (int i = 0; i < servers.size(); i++) {
+            serverIndex.put(servers.get(i).id(), i);
+        }
         this.power = new ServerPower(servers, config.sizing(), nowSeconds);
         this.ns = new AutoConcurrency(config);
         this.capacity = new CapacityTracker(config.sizing(), servers.size());
@@ -127,7 +133,7 @@ public final class Fleet {
                      Map<String, ServerState> pins) {
         ServerState[] before = power.states();
         List<Actuation> actuations = new ArrayList<>();
-        FleetSample m = FleetSample.of(servers, live, capacity.capped(), queueTimeouts);
+        FleetSample m = FleetSample.of(serverIndex, live, capacity.capped(), queueTimeouts);
         int on = 0;
         for (int i = 0; i < servers.size(); i++) {
             PowerStateMachine p = power.machine(i);

@@ -1,10 +1,8 @@
 package org.arbiter.grm.sizing;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.message.GatewayStats;
 
 /**
@@ -45,25 +43,20 @@ final class FleetSample {
     }
 
     /**
-     * @param servers       the configured servers, in order
+     * @param serverIndex   each configured server's place in the configured order
      * @param live          the live gateways' latest statistics
      * @param capped        per server: it had a cap through the period (see CapacityTracker)
      * @param queueTimeouts queue timeout per class, for the effective queue bound
      */
-    static FleetSample of(List<ServerConfig> servers, Map<String, GatewayStats> live, boolean[] capped,
+    static FleetSample of(Map<String, Integer> serverIndex, Map<String, GatewayStats> live, boolean[] capped,
                           Map<String, Double> queueTimeouts) {
-        int n = servers.size();
-        FleetSample m = new FleetSample(n);
-        Map<String, Integer> index = new HashMap<>(n * 4 / 3 + 1);
-        for (int i = 0; i < n; i++) {
-            index.put(servers.get(i).id(), i);
-        }
+        FleetSample m = new FleetSample(capped.length);
         for (GatewayStats g : live.values()) {
             boolean holdsCaps = false; // on a server that served the period
             // the servers this gateway reports (a report lists the servers it uses, not the cluster's):
             // each server's sums still take the gateways in the same order
             for (Map.Entry<String, GatewayStats.ServerStats> e : g.servers().entrySet()) {
-                Integer at = index.get(e.getKey());
+                Integer at = serverIndex.get(e.getKey());
                 if (at == null) {
                     continue; // not a configured server
                 }
