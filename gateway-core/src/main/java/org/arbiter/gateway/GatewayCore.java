@@ -126,8 +126,16 @@ public final class GatewayCore<R> extends CoreBooks<R> {
 
     /** Offers a request of class {@code className} (an unknown name falls to the default class). */
     public Ticket<R> offer(R request, String className, long nowNanos) {
+        return offer(request, classIndex(className), nowNanos);
+    }
+
+    /**
+     * The index {@link #offer(Object, int, long)} takes for class {@code className}: its queue's, or
+     * the default class's for a name this gateway does not know. Stable until a reconfiguration.
+     */
+    public int classIndex(String className) {
         int c = queues.indexOf(className);
-        return offer(request, c < 0 ? queues.defaultClass() : c, nowNanos);
+        return c < 0 ? queues.defaultClass() : c;
     }
 
     /**

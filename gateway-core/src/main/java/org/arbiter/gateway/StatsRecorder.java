@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.common.message.GatewayStats;
@@ -521,58 +520,68 @@ public final class StatsRecorder {
         int pb = Math.min(periodBuckets, nb);
         double periodNanosCovered = Math.max(1, (double) (pb - 1) * bucketNanos + (nowNanos - bucketStart));
 
-        Map<String, ClassStats> cs = new LinkedHashMap<>();
-        long[] hist = new long[LogHistogram.BUCKETS];
-        for (int c = 0; c < classes.length; c++) {
-            long arrivals = 0, completed = 0, dispatched = 0;
-            double resp = 0, service = 0, queue = 0, area = 0, offered = 0, realised = 0;
-            long[] drops = new long[REASONS];
-            System.arraycopy(windowResponses[c], 0, hist, 0, hist.length); // the window's histogram
-            long pArr = 0, pAcc = 0, pDrop = 0, pSeen = 0, peak = 0;
-            for (int k = 0; k < nb; k++) {
-                Bucket b = ring[Math.floorMod(current - k, ring.length)];
-                arrivals += b.arrivals[c];
-                completed += b.completed[c];
-                dispatched += b.dispatched[c];
-                resp += b.responseSum[c];
-                service += b.serviceSum[c];
-                offered += b.offered[c];
-                realised += b.realised[c];
-                queue += b.queueTimeSum[c];
-                area += b.queueArea[c];
+        // Buckets outside, classes inside: each bucket's arrays are read once, in a row. Every class's
+        // sums still take the buckets newest first, so they are the same, bit for bit, as class by class.
+        int nc = classes.length;
+        long[] arrivals = new long[nc], completed = new long[nc], dispatched = new long[nc];
+        double[] resp = new double[nc], service = new double[nc], queue = new double[nc], area = new double[nc],
+                offered = new double[nc], realised = new double[nc];
+        long[][] drops = new long[nc][REASONS];
+        long[] pArr = new long[nc], pAcc = new long[nc], pDrop = new long[nc], pSeen = new long[nc], peak = new long[nc];
+        for (int k = 0; k < nb; k++) {
+            Bucket b = ring[Math.floorMod(current - k, ring.length)];
+            boolean inPeriod = k < pb;
+            for (int c = 0; c < nc; c++) {
+                arrivals[c] += b.arrivals[c];
+                completed[c] += b.completed[c];
+                dispatched[c] += b.dispatched[c];
+                resp[c] += b.responseSum[c];
+                service[c] += b.serviceSum[c];
+                offered[c] += b.offered[c];
+                realised[c] += b.realised[c];
+                queue[c] += b.queueTimeSum[c];
+                area[c] += b.queueArea[c];
+                long[] bd = b.drops[c];
+                long[] d = drops[c];
                 for (int r = 0; r < REASONS; r++) {
-                    drops[r] += b.drops[c][r];
+                    d[r] += bd[r];
                 }
-                if (k < pb) {
-                    pArr += b.arrivals[c];
-                    pAcc += b.dispatched[c]; // n_acc: taken from the queue into service (000 §5)
+                if (inPeriod) {
+                    pArr[c] += b.arrivals[c];
+                    pAcc[c] += b.dispatched[c]; // n_acc: taken from the queue into service (000 §5)
                     for (int r = 0; r < REASONS; r++) {
-                        pDrop += b.drops[c][r];
+                        pDrop[c] += bd[r];
                     }
-                    pSeen += b.queueSeenSum[c];
-                    peak = Math.max(peak, b.arrivals[c]);
+                    pSeen[c] += b.queueSeenSum[c];
+                    peak[c] = Math.max(peak[c], b.arrivals[c]);
                 }
             }
-            Map<String, Long> dropMap = new LinkedHashMap<>();
-            for (DropReason r : DropReason.values()) {
-                dropMap.put(r.wireName(), drops[r.ordinal()]);
+        }
+        DropReason[] reasons = DropReason.values();
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, ClassStats>[] cs = new Map.Entry[nc];
+        for (int c = 0; c < nc; c++) {
+            @SuppressWarnings("unchecked")
+            Map.Entry<String, Long>[] dropEntries = new Map.Entry[REASONS];
+            for (DropReason r : reasons) {
+                dropEntries[r.ordinal()] = Map.entry(r.wireName(), drops[c][r.ordinal()]);
             }
-            PeriodCounters period = new PeriodCounters(periodNanosCovered / 1e9, pArr, pAcc, pDrop,
-                    pArr == 0 ? 0 : (double) pSeen / pArr, peak / (bucketNanos / 1e9), queueLimits[c]);
-            cs.put(classes[c], new ClassStats(
-                    arrivals / covered,
-                    completed / covered,
-                    completed == 0 ? 0 : resp / completed / 1e9,
-                    dispatched == 0 ? 0 : queue / dispatched / 1e9,
-                    completed == 0 ? 0 : service / completed / 1e9,
-                    LogHistogram.quantile(hist, 0.95) / 1e9 * (completed == 0 ? 0 : 1),
-                    area / coveredNanos,
+            PeriodCounters period = new PeriodCounters(periodNanosCovered / 1e9, pArr[c], pAcc[c], pDrop[c],
+                    pArr[c] == 0 ? 0 : (double) pSeen[c] / pArr[c], peak[c] / (bucketNanos / 1e9), queueLimits[c]);
+            cs[c] = Map.entry(classes[c], new ClassStats(
+                    arrivals[c] / covered,
+                    completed[c] / covered,
+                    completed[c] == 0 ? 0 : resp[c] / completed[c] / 1e9,
+                    dispatched[c] == 0 ? 0 : queue[c] / dispatched[c] / 1e9,
+                    completed[c] == 0 ? 0 : service[c] / completed[c] / 1e9,
+                    LogHistogram.quantile(windowResponses[c], 0.95) / 1e9 * (completed[c] == 0 ? 0 : 1),
+                    area[c] / coveredNanos,
                     live.queueLengths()[c],
                     live.classInFlight()[c],
                     live.weights()[c],
-                    dropMap,
+                    Map.ofEntries(dropEntries),
                     period,
-                    GatewayStats.YieldStats.of(offered / covered, realised / covered)));
+                    GatewayStats.YieldStats.of(offered[c] / covered, realised[c] / covered)));
         }
         double backlogNanos = 0;
         long backlogDispatched = 0;
@@ -587,18 +596,22 @@ public final class StatsRecorder {
         long[] serverErrors = windowErrors;
         double[] serverService = windowService;
         double[] serverArea = windowArea;
-        Map<String, ServerStats> ss = new LinkedHashMap<>();
+        // listed straight into an immutable map (the message keeps it as it is: no second copy)
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, ServerStats>[] ss = new Map.Entry[ns];
+        int listed = 0;
         for (int s = 0; s < ns; s++) {
-            long completed = serverCompleted[s];
-            if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && completed == 0
+            long done = serverCompleted[s];
+            if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && done == 0
                     && serverErrors[s] == 0 && serverArea[s] == 0) {
                 continue; // a server this gateway neither uses nor used in the window, and up: not listed
             }
-            ss.put(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], completed / covered,
-                    completed == 0 ? 0 : serverService[s] / completed / 1e9, serverArea[s] / coveredNanos,
+            ss[listed++] = Map.entry(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], done / covered,
+                    done == 0 ? 0 : serverService[s] / done / 1e9, serverArea[s] / coveredNanos,
                     serverErrors[s], live.up()[s]));
         }
-        return new GatewayStats(1, at, gateway, covered, allocationVersion, cs, ss,
+        return new GatewayStats(1, at, gateway, covered, allocationVersion, Map.ofEntries(cs),
+                Map.ofEntries(Arrays.copyOf(ss, listed)),
                 new GatewayStats.Backlog(periodNanosCovered / 1e9, Math.min(backlogNanos, periodNanosCovered) / 1e9,
                         backlogDispatched));
     }

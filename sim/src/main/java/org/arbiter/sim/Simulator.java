@@ -86,6 +86,8 @@ public final class Simulator {
     private final SplittableRandom random;
     private final EventKernel kernel = new EventKernel();
     private final List<GatewayCore<SimRequest>> gateways = new ArrayList<>();
+    /** Per gateway, each class's index in it, by the cluster's class index (the simulator reconfigures nothing). */
+    private final int[][] gatewayClass;
     private final List<PsServer<SimRequest>> servers = new ArrayList<>();
     private final double[] serverWake;
     private final double[] gatewayExpiry;
@@ -160,6 +162,12 @@ public final class Simulator {
         }
         for (ServerConfig s : config.servers()) {
             servers.add(new PsServer<>(s.sim().cores(), s.sim().overhead(), s.sim().knee(), s.sim().ioFraction()));
+        }
+        gatewayClass = new int[gateways.size()][config.classes().size()];
+        for (int g = 0; g < gateways.size(); g++) {
+            for (int k = 0; k < config.classes().size(); k++) {
+                gatewayClass[g][k] = gateways.get(g).classIndex(config.classes().get(k).name());
+            }
         }
         power = new ServerPower(config);
         serverWake = new double[servers.size()];
@@ -374,7 +382,7 @@ public final class Simulator {
         book.tally(phase, cl.classIndex).sent++;
         requests++;
         arrivalsSinceReport++;
-        r.ticket = g.offer(r, cl.cls, nanos(now));
+        r.ticket = g.offer(r, gatewayClass[cl.gateway][cl.classIndex], nanos(now));
         if (r.ticket.state() == Ticket.State.REJECTED) {
             answered(r, now, ResultRecorder.Outcome.REJECTED);
             return;
