@@ -1,7 +1,7 @@
 package org.arbiter.loadgen.model;
 
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 
 /*
@@ -22,8 +22,8 @@ import java.util.List;
  *
  * Event-driven: admit() and advance() move time forward exactly, updating every request's
  * remaining work at the rate in force since the last event; nextEventTime() says when the next
- * request will finish a stage. O(n) per event. The caller drives it: the simulator on virtual
- * time, the live simserver on System.nanoTime() from one thread. Typical loop:
+ * request will finish a stage. O(n) per event, over primitive arrays. The caller drives it: the
+ * simulator on virtual time, the live simserver on System.nanoTime() from one thread. Typical loop:
  *
  *   done = server.admit(request, demandSeconds, now);   // at each arrival
  *   t = server.nextCompletionTime();                    // schedule a wake-up at t
@@ -42,27 +42,24 @@ public final class PsServer<T> {
     public record Done<T>(T request, double timeSeconds) {
     }
 
-    private static final class Job<T> {
-        final T request;
-        double cpuLeft;
-        final double ioSeconds;
-        final double contention;
-        double ioUntil = Double.NaN;
-
-        Job(T request, double cpu, double io, double contention) {
-            this.request = request;
-            this.cpuLeft = cpu;
-            this.ioSeconds = io;
-            this.contention = contention;
-        }
-    }
 
     private final int cores;
     private final double overhead;
     private final int knee;
     private final double ioFraction;
-    private final List<Job<T>> cpu = new ArrayList<>();
-    private final List<Job<T>> io = new ArrayList<>();
+    /*
+     * The requests holding CPU, in arrival order, as parallel arrays (every event walks them: a scan
+     * of primitives, not of objects): the request, CPU work left, I/O part to wait after, contention.
+     */
+    private Object[] cpuRequest = new Object[4];
+    private double[] cpuLeft = new double[4];
+    private double[] cpuIo = new double[4];
+    private double[] cpuContention = new double[4];
+    private int cpuCount;
+    /* The requests waiting on I/O, in the order they started waiting, and when each wait ends. */
+    private Object[] ioRequest = new Object[4];
+    private double[] ioUntil = new double[4];
+    private int ioCount;
     private double now;
     private double busyArea;
     private double contentionSum;
@@ -129,12 +126,23 @@ public final class PsServer<T> {
             throw new IllegalArgumentException("contention: " + contention + " (expected: >= 0)");
         }
         List<Done<T>> done = advance(t);
-        Job<T> job = new Job<>(request, (1 - ioFraction) * demandSeconds, ioFraction * demandSeconds, contention);
-        cpu.add(job);
-        if (cpu.size() == 1) {
-            minCpuLeft = job.cpuLeft;
+        if (cpuCount == cpuLeft.length) {
+            int n = cpuCount * 2;
+            cpuRequest = Arrays.copyOf(cpuRequest, n);
+            cpuLeft = Arrays.copyOf(cpuLeft, n);
+            cpuIo = Arrays.copyOf(cpuIo, n);
+            cpuContention = Arrays.copyOf(cpuContention, n);
+        }
+        double work = (1 - ioFraction) * demandSeconds;
+        cpuRequest[cpuCount] = request;
+        cpuLeft[cpuCount] = work;
+        cpuIo[cpuCount] = ioFraction * demandSeconds;
+        cpuContention[cpuCount] = contention;
+        cpuCount++;
+        if (cpuCount == 1) {
+            minCpuLeft = work;
         } else if (!Double.isNaN(minCpuLeft)) {
-            minCpuLeft = Math.min(minCpuLeft, job.cpuLeft);
+            minCpuLeft = Math.min(minCpuLeft, work);
         }
         contentionSum += contention;
         if (contention != overhead) {
@@ -145,7 +153,7 @@ public final class PsServer<T> {
 
     /** Per-request CPU progress rate now: rate(n) with the mean contention of the requests holding CPU. */
     private double rateNow() {
-        int n = cpu.size();
+        int n = cpuCount;
         if (n == 0) {
             return 0;
         }
@@ -157,19 +165,19 @@ public final class PsServer<T> {
     /** When the next stage ends (+∞ when idle). */
     public double nextEventTime() {
         double next = Double.POSITIVE_INFINITY;
-        if (!cpu.isEmpty()) {
+        if (cpuCount > 0) {
             double r = rateNow();
             if (Double.isNaN(minCpuLeft)) {
                 double minLeft = Double.POSITIVE_INFINITY;
-                for (Job<T> j : cpu) {
-                    minLeft = Math.min(minLeft, j.cpuLeft);
+                for (int i = 0; i < cpuCount; i++) {
+                    minLeft = Math.min(minLeft, cpuLeft[i]);
                 }
                 minCpuLeft = minLeft;
             }
             next = now + minCpuLeft / r;
         }
-        for (Job<T> j : io) {
-            next = Math.min(next, j.ioUntil);
+        for (int i = 0; i < ioCount; i++) {
+            next = Math.min(next, ioUntil[i]);
         }
         return next;
     }
@@ -201,35 +209,56 @@ public final class PsServer<T> {
         return out == null ? List.of() : out;
     }
 
+    @SuppressWarnings("unchecked")
     private void step(double to, List<Done<T>> out) {
         progress(to);
-        for (Iterator<Job<T>> it = cpu.iterator(); it.hasNext(); ) {
-            Job<T> j = it.next();
-            if (j.cpuLeft <= 1e-9) {
-                it.remove();
+        int kept = 0;
+        for (int i = 0; i < cpuCount; i++) {
+            if (cpuLeft[i] <= 1e-9) {
                 minCpuLeft = Double.NaN;
-                contentionSum -= j.contention;
-                if (j.contention != overhead) {
+                contentionSum -= cpuContention[i];
+                if (cpuContention[i] != overhead) {
                     ownContention--;
                 }
-                if (cpu.isEmpty()) {
-                    contentionSum = 0;
-                }
-                if (j.ioSeconds > 0) {
-                    j.ioUntil = to + j.ioSeconds;
-                    io.add(j);
+                if (cpuIo[i] > 0) {
+                    waitIo(cpuRequest[i], to + cpuIo[i]);
                 } else {
-                    out.add(new Done<>(j.request, to));
+                    out.add(new Done<>((T) cpuRequest[i], to));
                 }
+            } else {
+                cpuRequest[kept] = cpuRequest[i];
+                cpuLeft[kept] = cpuLeft[i];
+                cpuIo[kept] = cpuIo[i];
+                cpuContention[kept] = cpuContention[i];
+                kept++;
             }
         }
-        for (Iterator<Job<T>> it = io.iterator(); it.hasNext(); ) {
-            Job<T> j = it.next();
-            if (j.ioUntil <= to + 1e-12) {
-                it.remove();
-                out.add(new Done<>(j.request, to));
+        Arrays.fill(cpuRequest, kept, cpuCount, null);
+        cpuCount = kept;
+        if (cpuCount == 0) {
+            contentionSum = 0;
+        }
+        int waiting = 0;
+        for (int i = 0; i < ioCount; i++) {
+            if (ioUntil[i] <= to + 1e-12) { // those that started their wait just now included
+                out.add(new Done<>((T) ioRequest[i], to));
+            } else {
+                ioRequest[waiting] = ioRequest[i];
+                ioUntil[waiting] = ioUntil[i];
+                waiting++;
             }
         }
+        Arrays.fill(ioRequest, waiting, ioCount, null);
+        ioCount = waiting;
+    }
+
+    private void waitIo(Object request, double until) {
+        if (ioCount == ioUntil.length) {
+            ioRequest = Arrays.copyOf(ioRequest, ioCount * 2);
+            ioUntil = Arrays.copyOf(ioUntil, ioCount * 2);
+        }
+        ioRequest[ioCount] = request;
+        ioUntil[ioCount++] = until;
     }
 
     private void progress(double to) {
@@ -238,13 +267,13 @@ public final class PsServer<T> {
         }
         double dt = to - now;
         double r = rateNow();
-        for (Job<T> j : cpu) {
-            j.cpuLeft -= r * dt;
+        for (int i = 0; i < cpuCount; i++) {
+            cpuLeft[i] -= r * dt;
         }
         if (!Double.isNaN(minCpuLeft)) {
             minCpuLeft -= r * dt;
         }
-        busyArea += Math.min(1.0, (double) cpu.size() / cores) * dt;
+        busyArea += Math.min(1.0, (double) cpuCount / cores) * dt;
         now = to;
     }
 
@@ -253,13 +282,20 @@ public final class PsServer<T> {
      * first; the server is idle afterwards. Requests that finished by {@code t} are not included:
      * call {@link #advance} first to collect them.
      */
+    @SuppressWarnings("unchecked")
     public List<T> drain(double t) {
         progress(t);
-        List<T> dropped = new ArrayList<>(cpu.size() + io.size());
-        cpu.forEach(j -> dropped.add(j.request));
-        io.forEach(j -> dropped.add(j.request));
-        cpu.clear();
-        io.clear();
+        List<T> dropped = new ArrayList<>(cpuCount + ioCount);
+        for (int i = 0; i < cpuCount; i++) {
+            dropped.add((T) cpuRequest[i]);
+        }
+        for (int i = 0; i < ioCount; i++) {
+            dropped.add((T) ioRequest[i]);
+        }
+        Arrays.fill(cpuRequest, 0, cpuCount, null);
+        Arrays.fill(ioRequest, 0, ioCount, null);
+        cpuCount = 0;
+        ioCount = 0;
         minCpuLeft = Double.NaN;
         contentionSum = 0;
         ownContention = 0;
@@ -268,17 +304,17 @@ public final class PsServer<T> {
 
     /** Requests in the server, holding CPU or waiting on I/O. */
     public int inFlight() {
-        return cpu.size() + io.size();
+        return cpuCount + ioCount;
     }
 
     /** Requests holding CPU (the n of the rate formula). */
     public int cpuInFlight() {
-        return cpu.size();
+        return cpuCount;
     }
 
     /** Share of the virtual CPUs busy now: min(1, cpuInFlight / cores) — the "CPU utilisation". */
     public double busyFraction() {
-        return Math.min(1.0, (double) cpu.size() / cores);
+        return Math.min(1.0, (double) cpuCount / cores);
     }
 
     /** Completion rate at saturation without overhead: cores / mean demand of the CPU part. */
