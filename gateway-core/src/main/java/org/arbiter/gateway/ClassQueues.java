@@ -32,6 +32,8 @@ final class ClassQueues<R> {
     private final double[] weights;
     /** Requests waiting in all queues. */
     private int queued;
+    /** Each queue's length, kept as it changes: the scheduler reads every class's at each release. */
+    private final int[] lengths;
 
     @SuppressWarnings("unchecked")
     ClassQueues(List<ClassConfig> classes) {
@@ -41,6 +43,7 @@ final class ClassQueues<R> {
         timeoutNanos = new long[nc];
         queues = new ArrayDeque[nc];
         inFlight = new int[nc];
+        lengths = new int[nc];
         weights = new double[nc];
         for (int c = 0; c < nc; c++) {
             ClassConfig cc = classes.get(c);
@@ -118,7 +121,7 @@ final class ClassQueues<R> {
 
     /** Requests waiting in class c's queue. */
     int size(int c) {
-        return queues[c].size();
+        return lengths[c];
     }
 
     /** Requests waiting in all queues. */
@@ -134,6 +137,7 @@ final class ClassQueues<R> {
     /** Removes and returns class c's head (the queue must not be empty). */
     Ticket<R> take(int c) {
         Ticket<R> t = queues[c].pollFirst();
+        lengths[c] = queues[c].size();
         queued--;
         return t;
     }
@@ -141,12 +145,14 @@ final class ClassQueues<R> {
     /** Queues {@code t} at the tail of its class. */
     void add(Ticket<R> t) {
         queues[t.classIndex()].addLast(t);
+        lengths[t.classIndex()] = queues[t.classIndex()].size();
         queued++;
     }
 
     /** Takes a queued {@code t} out of its queue (a cancel). */
     void remove(Ticket<R> t) {
         queues[t.classIndex()].remove(t);
+        lengths[t.classIndex()] = queues[t.classIndex()].size();
         queued--;
     }
 
@@ -165,6 +171,7 @@ final class ClassQueues<R> {
                 q.addFirst(older.pollLast());
             }
         }
+        lengths[t.classIndex()] = q.size();
         queued++;
     }
 
@@ -172,7 +179,7 @@ final class ClassQueues<R> {
     int[] sizes() {
         int[] qlen = new int[names.length];
         for (int c = 0; c < qlen.length; c++) {
-            qlen[c] = queues[c].size();
+            qlen[c] = lengths[c];
         }
         return qlen;
     }
