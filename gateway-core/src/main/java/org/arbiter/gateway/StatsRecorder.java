@@ -19,8 +19,7 @@ import org.arbiter.common.message.GatewayStats.ServerStats;
  * dispatches with their summed queue time, completions with their summed response and service
  * time, a log histogram of response times (p95), the queue-length seen by arrivals (000: the
  * arrivals' view of the queue), and the time integral of the queue length (for the time-averaged
- * queue length); per server, completions, summed service time, errors and the integral of the
- * in-flight count; and the gateway's backlog: the time requests waited with every slot busy (as
+ * queue length); and the gateway's backlog: the time requests waited with every slot busy (as
  * GatewayCore reports it), and the dispatches in that time (each into a slot a completion freed,
  * so their rate is the servers' service rate at any load). A snapshot sums the buckets of the
  * window; 000 §5.3's per-period counters sum the
@@ -30,6 +29,9 @@ import org.arbiter.common.message.GatewayStats.ServerStats;
  * Yield (002 §5.2): per class, the full yield offered by each arrival and the yield each
  * completion realised (GatewayCore computes both from the class's yield function), summed per
  * bucket; the snapshot reports them per second and LossPercent = (offered − realised) / offered.
+ * Per server (completions, summed service time, errors, the integral of the in-flight count) the
+ * recorder keeps running totals with one history entry per bucket in which the server had an event;
+ * the window's figures are the totals now minus those at the window's start (see {@code history}).
  * Rates divide by the time actually covered (min(window, time since start)), so a young gateway
  * does not under-report.
  *
@@ -41,6 +43,14 @@ import org.arbiter.common.message.GatewayStats.ServerStats;
 public final class StatsRecorder {
 
     private static final int REASONS = DropReason.values().length;
+    // a server's history entry: its last event's time, then its totals as of that event
+    private static final int AT = 0;
+    private static final int AREA = 1;
+    private static final int IN_FLIGHT = 2;
+    private static final int DONE = 3;
+    private static final int ERRORS = 4;
+    private static final int SERVICE = 5;
+    private static final int ENTRY = 6;
 
     private final String[] classes;
     private String[] servers;
@@ -58,36 +68,20 @@ public final class StatsRecorder {
     /** Classes whose queue is not empty (the queue integral skips the classes when none is). */
     private int queuesHeld;
     private boolean backlogged;
-    private int[] serverInFlight;
-    /**
-     * The servers with requests in flight, densely (any order), and each server's place in it (−1:
-     * none): the in-flight integral walks these, not every server. Each server's sum takes the same
-     * terms in the same order as a walk over all of them, so the figures are bit-for-bit the same.
+    /*
+     * Per server, its running totals as a short history: one entry per bucket in which something
+     * happened to it ({@link #ENTRY} longs: the time of its last event in that bucket, then as of that
+     * event the in-flight integral in request-nanoseconds, the count in flight, completions, errors and
+     * summed service nanoseconds), the last entry its state now. The window's figures are the totals
+     * now minus the totals at the window's start — the last entry before it, its integral carried to
+     * the start at its count — all in whole numbers, so exactly what summing the window's buckets gave,
+     * and nothing is done for a server at a bucket boundary. Entries that end before the window are
+     * dropped as entries are added (the last one before the window's start kept), so a server holds at
+     * most a window's worth of buckets plus one.
      */
-    private int[] busy;
-    private int[] busyAt;
-    private int busyCount;
-    /**
-     * Per server, the time its in-flight integral was last brought up to date. A server's integral is
-     * settled when its count changes, when a bucket closes (every busy server, at the boundary) and at a
-     * snapshot, not at every event of the gateway: its terms are whole request-nanoseconds far below
-     * 2^53, so count × (t₂ − t₀) is exactly count × (t₁ − t₀) + count × (t₂ − t₁), and the buckets hold
-     * bit for bit what per-event integration gave.
-     */
-    private long[] settledAt;
-    /**
-     * Per server, the sums over the whole ring (the window), kept as buckets fill and leave it: added
-     * when a value is recorded, taken off when the oldest bucket is cleared for reuse. Every term is a
-     * whole number of nanoseconds (or of request-nanoseconds) far below 2^53, so these double sums are
-     * exact and equal the bucket-by-bucket sums bit for bit, in any order; the snapshot reads them in
-     * O(1) per server instead of walking every bucket.
-     */
-    private long[] windowCompleted;
-    private long[] windowErrors;
-    private double[] windowService;
-    private double[] windowArea;
-    /** Per server, its entry in the current bucket (−1: none yet); reset when the bucket rotates. */
-    private int[] slotOf;
+    private long[][] history;
+    private int[] historyFrom;
+    private int[] historyTo;
     /** Per class, the response-time histogram of the whole ring, kept the same way (counts: exact). */
     private final long[][] windowResponses;
     private long lastIntegrated;
@@ -116,17 +110,6 @@ public final class StatsRecorder {
         int[] cellCounts;
         boolean dense;
         private final int cellLimit;
-        /**
-         * Per server, sparsely: only the servers touched in this bucket (a gateway with caps on a few of
-         * many servers keeps a few entries, not one per server of the cluster), entry i for server
-         * {@code touched[i]}; {@link StatsRecorder#slotOf} finds a server's entry in the current bucket.
-         */
-        int[] touched = new int[4];
-        int touchedCount;
-        long[] serverCompleted = new long[4];
-        double[] serverServiceSum = new double[4];
-        long[] serverErrors = new long[4];
-        double[] serverArea = new double[4];
         /** Time with some request waiting, ns; requests dispatched after waiting. */
         double backlogNanos;
         long backlogDispatched;
@@ -185,25 +168,6 @@ public final class StatsRecorder {
             }
         }
 
-        /** A new entry for server s, all zero; returns its index. */
-        int add(int s) {
-            if (touchedCount == touched.length) {
-                int n = touched.length * 2;
-                touched = Arrays.copyOf(touched, n);
-                serverCompleted = Arrays.copyOf(serverCompleted, n);
-                serverServiceSum = Arrays.copyOf(serverServiceSum, n);
-                serverErrors = Arrays.copyOf(serverErrors, n);
-                serverArea = Arrays.copyOf(serverArea, n);
-            }
-            int i = touchedCount++;
-            touched[i] = s;
-            serverCompleted[i] = 0;
-            serverServiceSum[i] = 0;
-            serverErrors[i] = 0;
-            serverArea[i] = 0;
-            return i;
-        }
-
         void clear() {
             Arrays.fill(arrivals, 0);
             Arrays.fill(accepted, 0);
@@ -224,7 +188,6 @@ public final class StatsRecorder {
                 dense = false;
             }
             cellCount = 0;
-            touchedCount = 0; // entries are zeroed as they are taken again
             backlogNanos = 0;
             backlogDispatched = 0;
         }
@@ -258,17 +221,9 @@ public final class StatsRecorder {
         this.bucketStart = nowNanos;
         this.lastIntegrated = nowNanos;
         this.queueLen = new int[this.classes.length];
-        this.serverInFlight = new int[this.servers.length];
-        this.busy = new int[this.servers.length];
-        this.busyAt = new int[this.servers.length];
-        Arrays.fill(busyAt, -1);
-        this.settledAt = new long[this.servers.length];
-        this.windowCompleted = new long[this.servers.length];
-        this.windowErrors = new long[this.servers.length];
-        this.windowService = new double[this.servers.length];
-        this.windowArea = new double[this.servers.length];
-        this.slotOf = new int[this.servers.length];
-        Arrays.fill(slotOf, -1);
+        this.history = new long[this.servers.length][];
+        this.historyFrom = new int[this.servers.length];
+        this.historyTo = new int[this.servers.length];
         this.windowResponses = new long[this.classes.length][LogHistogram.BUCKETS];
     }
 
@@ -276,21 +231,12 @@ public final class StatsRecorder {
     public void addServer(String id, long nowNanos) {
         advance(nowNanos);
         integrate(nowNanos);
-        settleBusy(nowNanos);
         int n = servers.length + 1;
         servers = Arrays.copyOf(servers, n);
         servers[n - 1] = requireNonNull(id, "id");
-        serverInFlight = Arrays.copyOf(serverInFlight, n);
-        busy = Arrays.copyOf(busy, n);
-        busyAt = Arrays.copyOf(busyAt, n);
-        busyAt[n - 1] = -1;
-        settledAt = Arrays.copyOf(settledAt, n);
-        windowCompleted = Arrays.copyOf(windowCompleted, n);
-        windowErrors = Arrays.copyOf(windowErrors, n);
-        windowService = Arrays.copyOf(windowService, n);
-        windowArea = Arrays.copyOf(windowArea, n);
-        slotOf = Arrays.copyOf(slotOf, n);
-        slotOf[n - 1] = -1; // buckets hold servers sparsely: nothing to grow there
+        history = Arrays.copyOf(history, n);
+        historyFrom = Arrays.copyOf(historyFrom, n);
+        historyTo = Arrays.copyOf(historyTo, n);
     }
 
     /** Class c's queue limit K changed (a configuration reload). */
@@ -303,36 +249,26 @@ public final class StatsRecorder {
         while (nowNanos - bucketStart >= bucketNanos) {
             long end = bucketStart + bucketNanos;
             integrate(end);
-            settleBusy(end);
             long behind = (nowNanos - bucketStart) / bucketNanos;
             if (behind > ring.length + 1) {
                 // Idle for longer than the window: the buckets that end before the window starts
                 // are skipped at once (no event fell in them); the window's own buckets are then
                 // walked one by one below, so the queue, in-flight and backlog integrals that held
                 // through the idle time fill them.
-                forgetSlots();
                 for (Bucket b : ring) {
                     b.clear();
                 }
-                Arrays.fill(windowCompleted, 0);
-                Arrays.fill(windowErrors, 0);
-                Arrays.fill(windowService, 0);
-                Arrays.fill(windowArea, 0);
                 for (long[] h : windowResponses) {
                     Arrays.fill(h, 0);
                 }
                 long skip = behind - ring.length;
                 bucketStart += skip * bucketNanos;
                 lastIntegrated = bucketStart;
-                for (int i = 0; i < busyCount; i++) {
-                    settledAt[busy[i]] = bucketStart;
-                }
                 current = (int) ((current + skip) % ring.length);
                 filledBuckets += skip;
                 continue;
             }
             bucketStart = end;
-            forgetSlots();
             current = (current + 1) % ring.length;
             leaveWindow(ring[current]);
             ring[current].clear();
@@ -341,51 +277,62 @@ public final class StatsRecorder {
         integrate(nowNanos);
     }
 
-    /** The bucket about to be cleared for reuse leaves the window: its server figures come off the sums. */
+    /** The bucket about to be cleared for reuse leaves the window: its responses come off the histograms. */
     private void leaveWindow(Bucket b) {
         b.subtractResponses(windowResponses);
-        for (int i = 0; i < b.touchedCount; i++) {
-            int s = b.touched[i];
-            windowCompleted[s] -= b.serverCompleted[i];
-            windowErrors[s] -= b.serverErrors[i];
-            windowService[s] -= b.serverServiceSum[i];
-            windowArea[s] -= b.serverArea[i];
-        }
     }
 
-    /** The current bucket stops being current: its servers' entries are no longer found through slotOf. */
-    private void forgetSlots() {
-        Bucket b = ring[current];
-        for (int i = 0; i < b.touchedCount; i++) {
-            slotOf[b.touched[i]] = -1;
-        }
+    /** Where the window starts: the start of its oldest bucket. */
+    private long windowStart() {
+        return bucketStart - (Math.min(ring.length, filledBuckets) - 1) * bucketNanos;
     }
 
-    /** Server s's entry in the current bucket, made on first use. */
-    private int slot(int s) {
-        int i = slotOf[s];
-        if (i < 0) {
-            i = slotOf[s] = ring[current].add(s);
+    /**
+     * Server s's entry for an event at {@code t}, its totals carried to t (the in-flight integral
+     * grown at the count held since the last event): the last entry when that event fell in the
+     * current bucket, else a new one.
+     */
+    private int entry(int s, long t) {
+        long[] h = history[s];
+        int from = historyFrom[s];
+        int to = historyTo[s];
+        if (h == null) {
+            h = history[s] = new long[4 * ENTRY];
         }
-        return i;
-    }
-
-    /** Brings every busy server's in-flight integral up to {@code t} (in the current bucket). */
-    private void settleBusy(long t) {
-        for (int i = 0; i < busyCount; i++) {
-            settle(busy[i], t);
+        if (to > from && h[to - ENTRY + AT] >= bucketStart) {
+            int e = to - ENTRY;
+            long dt = t - h[e + AT];
+            if (dt > 0) {
+                h[e + AREA] += h[e + IN_FLIGHT] * dt;
+            }
+            h[e + AT] = t;
+            return e;
         }
-    }
-
-    private void settle(int s, long t) {
-        long dt = t - settledAt[s];
-        if (dt > 0 && serverInFlight[s] != 0) {
-            double area = (double) serverInFlight[s] * dt;
-            int i = slot(s); // first: it may grow the bucket's arrays
-            ring[current].serverArea[i] += area;
-            windowArea[s] += area;
+        // entries wholly before the window go, the last one before its start kept
+        long start = windowStart();
+        while (to - from >= 2 * ENTRY && h[from + ENTRY + AT] < start) {
+            from += ENTRY;
         }
-        settledAt[s] = t;
+        if (to == h.length) {
+            if (from > 0) { // room at the front: move the entries there
+                System.arraycopy(h, from, h, 0, to - from);
+            } else {
+                h = history[s] = Arrays.copyOf(h, h.length * 2);
+            }
+            to -= from;
+            from = 0;
+        }
+        if (to > from) {
+            System.arraycopy(h, to - ENTRY, h, to, ENTRY);
+            long dt = t - h[to + AT];
+            if (dt > 0) {
+                h[to + AREA] += h[to + IN_FLIGHT] * dt;
+            }
+        }
+        h[to + AT] = t;
+        historyFrom[s] = from;
+        historyTo[s] = to + ENTRY;
+        return to;
     }
 
     private void integrate(long t) {
@@ -441,17 +388,8 @@ public final class StatsRecorder {
     /** Server s now runs {@code inFlight} requests of this gateway. */
     public void serverInFlight(int s, int inFlight, long nowNanos) {
         advance(nowNanos);
-        settle(s, nowNanos);
-        if (serverInFlight[s] == 0 && inFlight != 0) {
-            busyAt[s] = busyCount;
-            busy[busyCount++] = s;
-        } else if (serverInFlight[s] != 0 && inFlight == 0) {
-            int last = busy[--busyCount];
-            busy[busyAt[s]] = last;
-            busyAt[last] = busyAt[s];
-            busyAt[s] = -1;
-        }
-        serverInFlight[s] = inFlight;
+        int e = entry(s, nowNanos);
+        history[s][e + IN_FLIGHT] = inFlight;
     }
 
     /**
@@ -478,11 +416,9 @@ public final class StatsRecorder {
         int cell = LogHistogram.index(responseNanos);
         b.response(c * LogHistogram.BUCKETS + cell);
         windowResponses[c][cell]++;
-        int i = slot(s);
-        b.serverCompleted[i]++;
-        b.serverServiceSum[i] += serviceNanos;
-        windowCompleted[s]++;
-        windowService[s] += serviceNanos;
+        int e = entry(s, nowNanos);
+        history[s][e + DONE]++;
+        history[s][e + SERVICE] += serviceNanos;
     }
 
     /** A request of class c arrived, offering {@code yield} (its class's full yield). */
@@ -499,9 +435,8 @@ public final class StatsRecorder {
 
     public void serverError(int s, long nowNanos) {
         advance(nowNanos);
-        int i = slot(s);
-        ring[current].serverErrors[i]++;
-        windowErrors[s]++;
+        int e = entry(s, nowNanos);
+        history[s][e + ERRORS]++;
     }
 
     /** Everything the recorder does not measure itself, as of the snapshot. */
@@ -512,7 +447,6 @@ public final class StatsRecorder {
     /** The window as a {@link GatewayStats} message. */
     public GatewayStats snapshot(String gateway, Instant at, long nowNanos, long allocationVersion, Live live) {
         advance(nowNanos);
-        settleBusy(nowNanos);
         int nb = (int) Math.min(ring.length, filledBuckets);
         double coveredNanos = Math.max(1, Math.min((double) (nb - 1) * bucketNanos + (nowNanos - bucketStart),
                 (double) (nowNanos - startNanos)));
@@ -592,23 +526,45 @@ public final class StatsRecorder {
         }
         // per server, the window's sums (every bucket of the ring: those not filled yet are zero)
         int ns = servers.length;
-        long[] serverCompleted = windowCompleted;
-        long[] serverErrors = windowErrors;
-        double[] serverService = windowService;
-        double[] serverArea = windowArea;
+        long start = windowStart();
         // listed straight into an immutable map (the message keeps it as it is: no second copy)
         @SuppressWarnings("unchecked")
         Map.Entry<String, ServerStats>[] ss = new Map.Entry[ns];
         int listed = 0;
         for (int s = 0; s < ns; s++) {
-            long done = serverCompleted[s];
+            long done = 0;
+            long errors = 0;
+            double serviceNanos = 0;
+            double inFlightArea = 0;
+            long[] h = history[s];
+            int to = historyTo[s];
+            if (to > historyFrom[s]) {
+                int last = to - ENTRY;
+                long areaNow = h[last + AREA] + h[last + IN_FLIGHT] * Math.max(0, nowNanos - h[last + AT]);
+                // the totals at the window's start: the last entry before it, carried to it
+                int before = -1;
+                for (int e = historyFrom[s]; e < to && h[e + AT] < start; e += ENTRY) {
+                    before = e;
+                }
+                long areaThen = 0;
+                if (before >= 0) {
+                    areaThen = h[before + AREA] + h[before + IN_FLIGHT] * Math.max(0, start - h[before + AT]);
+                    done = h[last + DONE] - h[before + DONE];
+                    errors = h[last + ERRORS] - h[before + ERRORS];
+                    serviceNanos = h[last + SERVICE] - h[before + SERVICE];
+                } else {
+                    done = h[last + DONE];
+                    errors = h[last + ERRORS];
+                    serviceNanos = h[last + SERVICE];
+                }
+                inFlightArea = areaNow - areaThen;
+            }
             if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && done == 0
-                    && serverErrors[s] == 0 && serverArea[s] == 0) {
+                    && errors == 0 && inFlightArea == 0) {
                 continue; // a server this gateway neither uses nor used in the window, and up: not listed
             }
             ss[listed++] = Map.entry(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], done / covered,
-                    done == 0 ? 0 : serverService[s] / done / 1e9, serverArea[s] / coveredNanos,
-                    serverErrors[s], live.up()[s]));
+                    done == 0 ? 0 : serviceNanos / done / 1e9, inFlightArea / coveredNanos, errors, live.up()[s]));
         }
         return new GatewayStats(1, at, gateway, covered, allocationVersion, Map.ofEntries(cs),
                 Map.ofEntries(Arrays.copyOf(ss, listed)),

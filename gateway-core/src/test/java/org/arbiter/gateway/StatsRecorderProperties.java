@@ -16,12 +16,15 @@ import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.GatewayStats.ServerStats;
 
 /**
- * The recorder keeps window sums as buckets fill and leave, and settles a server's in-flight integral
- * only when it changes, a bucket closes or a snapshot is taken (issue 32, the simulator's speed). It
- * must give exactly what the plain recorder gave — every bucket walked at every snapshot, every busy
- * server integrated at every event ({@link ReferenceStatsRecorder}, the code before) — bit for bit,
- * whatever the events: random arrivals, queue lengths, dispatches, completions, in-flight changes,
- * errors, yields, servers added by a reload, gaps longer than the window.
+ * The recorder keeps window sums as buckets fill and leave, and per server running totals with one
+ * history entry per bucket, the window's figures being the totals now minus those at its start (issue
+ * 32, the simulator's speed). It must give exactly what the plain recorder gave — every bucket walked
+ * at every snapshot, every busy server integrated at every event ({@link ReferenceStatsRecorder}, the
+ * code before) — bit for bit, whatever the events: random arrivals, queue lengths, dispatches,
+ * completions, in-flight changes, errors, yields, servers added by a reload, gaps longer than the
+ * window, events exactly on a bucket's boundary and several at one instant. Two deliberate mutations
+ * (an event on the window's first boundary counted before it; a history entry dropped that still
+ * marks the window's start) each fail it.
  */
 final class StatsRecorderProperties {
 
@@ -43,11 +46,18 @@ final class StatsRecorderProperties {
         long window = (1 + rnd.nextInt(30)) * 1_000_000_000L;
         long period = (1 + rnd.nextInt(5)) * 1_000_000_000L;
         long t = rnd.nextInt(1_000_000);
+        long t0 = t;
         StatsRecorder fast = new StatsRecorder(cs, ss, limits, window, period, t);
         ReferenceStatsRecorder plain = new ReferenceStatsRecorder(cs, ss, limits, window, period, t);
         int[] inFlight = new int[servers];
         for (int step = 0; step < 3000; step++) {
-            t += rnd.nextInt(20) == 0 ? (long) (rnd.nextDouble() * 3 * window) : rnd.nextInt(200_000_000);
+            switch (rnd.nextInt(8)) {
+                // onto the 100 ms grid from the start: often exactly a bucket's boundary (buckets are
+                // whole tenths of a second here), where an event opens the bucket and the window starts
+                case 0 -> t = t0 + ((t - t0) / 100_000_000L + 1) * 100_000_000L;
+                case 1 -> { } // the same instant as the last event
+                default -> t += rnd.nextInt(20) == 0 ? (long) (rnd.nextDouble() * 3 * window) : rnd.nextInt(200_000_000);
+            }
             int c = rnd.nextInt(classes);
             int s = rnd.nextInt(inFlight.length);
             switch (rnd.nextInt(12)) {
