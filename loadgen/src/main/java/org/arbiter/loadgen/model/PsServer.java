@@ -233,7 +233,9 @@ public final class PsServer<T> {
                 kept++;
             }
         }
-        Arrays.fill(cpuRequest, kept, cpuCount, null);
+        for (int i = kept; i < cpuCount; i++) {
+            cpuRequest[i] = null; // no reference kept to a request that left
+        }
         cpuCount = kept;
         if (cpuCount == 0) {
             contentionSum = 0;
@@ -248,7 +250,9 @@ public final class PsServer<T> {
                 waiting++;
             }
         }
-        Arrays.fill(ioRequest, waiting, ioCount, null);
+        for (int i = waiting; i < ioCount; i++) {
+            ioRequest[i] = null;
+        }
         ioCount = waiting;
     }
 
