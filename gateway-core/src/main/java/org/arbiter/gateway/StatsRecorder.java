@@ -77,7 +77,8 @@ public final class StatsRecorder {
      * the start at its count — all in whole numbers, so exactly what summing the window's buckets gave,
      * and nothing is done for a server at a bucket boundary. Entries that end before the window are
      * dropped as entries are added (the last one before the window's start kept), so a server holds at
-     * most a window's worth of buckets plus one.
+     * most a window's worth of buckets plus one. A total that passes 2^63 over months wraps, and the
+     * difference of two totals is still exact (two's complement), as long as the window's own figure fits.
      */
     private long[][] history;
     private int[] historyFrom;
