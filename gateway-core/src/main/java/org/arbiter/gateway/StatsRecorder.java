@@ -559,6 +559,14 @@ public final class StatsRecorder {
                     serviceNanos = h[last + SERVICE];
                 }
                 inFlightArea = areaNow - areaThen;
+                if (h[last + IN_FLIGHT] == 0 && h[last + AT] < start) {
+                    // idle since before the window: its figures are all 0 until its next event, from
+                    // which totals can start again from 0; the history goes (a gateway whose caps move
+                    // over many servers does not keep one for every server it ever used)
+                    history[s] = null;
+                    historyFrom[s] = 0;
+                    historyTo[s] = 0;
+                }
             }
             if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && done == 0
                     && errors == 0 && inFlightArea == 0) {
