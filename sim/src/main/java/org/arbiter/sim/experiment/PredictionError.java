@@ -16,8 +16,7 @@ public record PredictionError(Double meanAbs, Double meanSigned, int samples) {
 
     /**
      * Summed as the samples come, for runs too long to keep every sample (the scale experiment: 20 000
-     * flows every 5 s). Over the same samples in the same order it equals {@link #of(List, double, double)}
-     * bit for bit.
+     * flows every 5 s); {@link #of(List, double, double)} sums a list through it.
      */
     public static final class Running {
         private final double from;
@@ -48,10 +47,8 @@ public record PredictionError(Double meanAbs, Double meanSigned, int samples) {
 
     /** Over the samples whose prediction was made at or after {@code from} and measured by {@code to}, s. */
     public static PredictionError of(List<PredictionErrors.Sample> all, double from, double to) {
-        List<PredictionErrors.Sample> in = all.stream()
-                .filter(s -> s.madeSeconds() >= from - 1e-9 && s.measuredSeconds() <= to + 1e-9).toList();
-        PredictionErrors.Summary s = PredictionErrors.Summary.of(in);
-        return s.samples() == 0 ? new PredictionError(null, null, 0)
-                : new PredictionError(Experiments.round(s.meanAbs()), Experiments.round(s.meanSigned()), s.samples());
+        Running r = new Running(from, to);
+        all.forEach(r::add);
+        return r.result();
     }
 }
