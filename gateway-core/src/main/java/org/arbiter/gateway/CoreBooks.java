@@ -297,17 +297,35 @@ abstract class CoreBooks<R> {
     /** The sliding-window statistics as of {@code nowNanos}, stamped {@code at}. */
     public GatewayStats snapshot(Instant at, long nowNanos) {
         tick(nowNanos);
-        boolean[] upNow = new boolean[slots.count()];
-        int[] capsNow = slots.caps();
-        for (int s = 0; s < upNow.length; s++) {
-            upNow[s] = isUp(s);
-            if (health.ejected(s, nowNanos)) {
-                capsNow[s] = 0; // an ejected server's slots are capacity lost
-            }
+        // the servers that may be listed besides those the recorder has a history of: a cap, or not up
+        long[] candidates = new long[(slots.count() + 63) >>> 6];
+        for (int s : slots.capped()) {
+            candidates[s >>> 6] |= 1L << s;
         }
+        health.orNotUp(candidates);
         return stats.snapshot(gatewayId, at, nowNanos, pools.lastApplied().version(),
-                new StatsRecorder.Live(queues.weights(), queues.sizes(), queues.inFlights(), slots.inFlights(),
-                        capsNow, upNow));
+                new StatsRecorder.Live(queues.weights(), queues.sizes(), queues.inFlights(), serverLive(nowNanos),
+                        candidates));
+    }
+
+    /** What the snapshot at {@code nowNanos} reads of a server. */
+    private StatsRecorder.ServerLive serverLive(long nowNanos) {
+        return new StatsRecorder.ServerLive() {
+            @Override
+            public int inFlight(int s) {
+                return slots.inFlight(s);
+            }
+
+            @Override
+            public int cap(int s) {
+                return health.ejected(s, nowNanos) ? 0 : slots.cap(s); // an ejected server's slots are capacity lost
+            }
+
+            @Override
+            public boolean up(int s) {
+                return isUp(s);
+            }
+        };
     }
 
     /** The core's time moves to {@code nowNanos}, never back. */

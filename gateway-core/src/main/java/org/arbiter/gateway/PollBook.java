@@ -33,6 +33,8 @@ public final class PollBook {
     private int[] misses;
     private long[] skipUntil;
     private boolean[] answered;
+    /** Some server has answered a poll (until then a send counts nowhere: see {@link #sent}). */
+    private boolean anyAnswered;
 
     public PollBook(int servers) {
         answeredAt = new long[servers];
@@ -67,6 +69,7 @@ public final class PollBook {
             throw new IllegalArgumentException("load: " + load + " (expected: >= 0)");
         }
         answered[s] = true;
+        anyAnswered = true;
         answeredAt[s] = nowNanos;
         answeredLoad[s] = load;
         sentSince[s] = 0;
@@ -84,7 +87,11 @@ public final class PollBook {
 
     /** A request was sent to server s (counted on top of its latest answer). */
     public void sent(int s) {
-        sentSince[s]++;
+        // counted only on top of an answer (an answer starts the count at 0): a server never answered,
+        // or a gateway that polls none, is not touched on every dispatch
+        if (anyAnswered && answered[s]) {
+            sentSince[s]++;
+        }
     }
 
     /** Whether server s is skipped now (missed MISS_LIMIT polls in a row within the last SKIP_SECONDS). */

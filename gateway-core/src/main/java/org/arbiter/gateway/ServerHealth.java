@@ -120,6 +120,8 @@ public final class ServerHealth {
     private long[] downs;
     private long[] ups;
     private boolean[] upFlag;
+    /** Bit s: server s's stored state is not UP (the only servers a snapshot must look at for health). */
+    private long[] notUp;
     private Consumer<Transition> listener = t -> { };
 
     /**
@@ -151,6 +153,7 @@ public final class ServerHealth {
         ups = new long[n];
         upFlag = new boolean[n];
         Arrays.fill(upFlag, true);
+        notUp = new long[(n + 63) >>> 6];
     }
 
     /**
@@ -177,6 +180,7 @@ public final class ServerHealth {
         ups = Arrays.copyOf(ups, n);
         upFlag = Arrays.copyOf(upFlag, n);
         upFlag[n - 1] = true;
+        notUp = Arrays.copyOf(notUp, (n + 63) >>> 6);
     }
 
     /** Whether server s's active health check decides its trial (a reload may switch it on or off). */
@@ -194,11 +198,11 @@ public final class ServerHealth {
         if (state[s] == State.DOWN && nowNanos >= downUntil[s]) {
             if (held[s]) {
                 held[s] = false; // back without a trial and without a transition (see Held)
-                state[s] = State.UP;
+                set(s, State.UP);
                 failures[s] = 0;
                 upFlag[s] = true;
             } else {
-                state[s] = State.HALF_OPEN;
+                set(s, State.HALF_OPEN);
                 trialOut[s] = false;
             }
         }
@@ -207,6 +211,9 @@ public final class ServerHealth {
 
     /** May a request be sent to s now: UP, or HALF_OPEN with no trial out and no probe deciding. */
     public boolean admits(int s, long nowNanos) {
+        if ((notUp[s >>> 6] & 1L << s) == 0) {
+            return true; // UP as stored, so UP now: one bit read for the common case
+        }
         return switch (state(s, nowNanos)) {
             case UP -> true;
             case DOWN -> false;
@@ -216,6 +223,9 @@ public final class ServerHealth {
 
     /** A request was sent to s; returns true when it is the half-open trial. */
     boolean dispatched(int s, long nowNanos) {
+        if ((notUp[s >>> 6] & 1L << s) == 0) {
+            return false; // UP
+        }
         if (state(s, nowNanos) == State.HALF_OPEN) {
             trialOut[s] = true;
             return true;
@@ -264,7 +274,7 @@ public final class ServerHealth {
             return;
         }
         held[s] = true;
-        state[s] = State.DOWN;
+        set(s, State.DOWN);
         downUntil[s] = nowNanos + baseNanos;
         upFlag[s] = false;
     }
@@ -279,7 +289,7 @@ public final class ServerHealth {
         }
         ejections[s]++;
         boolean wasUp = state[s] == State.UP;
-        state[s] = State.DOWN;
+        set(s, State.DOWN);
         held[s] = false;
         trialOut[s] = false;
         downUntil[s] = nowNanos + backoff;
@@ -292,13 +302,32 @@ public final class ServerHealth {
     }
 
     private void up(int s, long nowNanos) {
-        state[s] = State.UP;
+        set(s, State.UP);
         failures[s] = 0;
         trialOut[s] = false;
         upSince[s] = nowNanos;
         upFlag[s] = true;
         ups[s]++;
         tell(new Transition(s, ids[s], true, null, 0, 0, nowNanos));
+    }
+
+    private void set(int s, State st) {
+        state[s] = st;
+        if (st == State.UP) {
+            notUp[s >>> 6] &= ~(1L << s);
+        } else {
+            notUp[s >>> 6] |= 1L << s;
+        }
+    }
+
+    /**
+     * Adds to {@code bits} (bit s for server s) every server whose state as last stored is not UP: a
+     * superset of the servers {@link #state} reports other than UP (a backoff that ended is seen there).
+     */
+    void orNotUp(long[] bits) {
+        for (int w = 0; w < notUp.length && w < bits.length; w++) {
+            bits[w] |= notUp[w];
+        }
     }
 
     private void tell(Transition t) {

@@ -31,11 +31,21 @@ import org.arbiter.common.message.Allocation;
 final class ServerSlots {
 
     private String[] ids;
-    private final Map<String, Integer> index = new HashMap<>();
-    private int[] caps;
+    /**
+     * Server id to index: the configured servers' map is built once and shared by every core built from
+     * the same list (the simulator's thousand gateways over ten thousand servers would otherwise hold
+     * ten million entries), copied before a reload adds a server.
+     */
+    private Map<String, Integer> index;
+    private boolean indexShared;
+    /**
+     * Per server s, its cap N(g,s) at {@code 2s} and its in-flight count at {@code 2s + 1}: side by side,
+     * so a dispatch or a balancer's look at a server reads one cache line, not one in each of two
+     * arrays (a gateway of a large cluster uses a few servers spread over thousands).
+     */
+    private int[] book;
     /** The servers with a cap above 0, index order; null until asked for after the caps changed. */
     private int[] capped;
-    private int[] inFlight;
     /** Servers a reload removed: cap 0 whatever the allocation says; their in-flight requests finish. */
     private boolean[] retired;
     /** Caps of servers a reload added while a GRM allocation is in force, until an allocation names them. */
@@ -45,14 +55,30 @@ final class ServerSlots {
     ServerSlots(List<ServerConfig> servers) {
         int ns = servers.size();
         ids = new String[ns];
-        caps = new int[ns];
-        inFlight = new int[ns];
+        book = new int[2 * ns];
         retired = new boolean[ns];
         for (int s = 0; s < ns; s++) {
             ids[s] = servers.get(s).id();
-            index.put(ids[s], s);
-            caps[s] = servers.get(s).concurrency();
+            book[2 * s] = servers.get(s).concurrency();
         }
+        index = sharedIndex(servers, ids);
+        indexShared = true;
+    }
+
+    private static List<ServerConfig> lastServers;
+    private static Map<String, Integer> lastIndex;
+
+    /** The index of {@code servers} (by identity: the same list gives the same map), built once. */
+    private static synchronized Map<String, Integer> sharedIndex(List<ServerConfig> servers, String[] ids) {
+        if (servers != lastServers) {
+            Map<String, Integer> m = new HashMap<>();
+            for (int s = 0; s < ids.length; s++) {
+                m.put(ids[s], s);
+            }
+            lastIndex = java.util.Collections.unmodifiableMap(m);
+            lastServers = servers;
+        }
+        return lastIndex;
     }
 
     int count() {
@@ -76,20 +102,20 @@ final class ServerSlots {
 
     /** N(g,s) in force. */
     int cap(int s) {
-        return caps[s];
+        return book[2 * s];
     }
 
     /** The servers whose cap is above 0, in index order (a shared array: not to be modified). */
     int[] capped() {
         if (capped == null) {
             int n = 0;
-            for (int cap : caps) {
-                n += cap > 0 ? 1 : 0;
+            for (int s = 0; s < ids.length; s++) {
+                n += book[2 * s] > 0 ? 1 : 0;
             }
             int[] out = new int[n];
             n = 0;
-            for (int s = 0; s < caps.length; s++) {
-                if (caps[s] > 0) {
+            for (int s = 0; s < ids.length; s++) {
+                if (book[2 * s] > 0) {
                     out[n++] = s;
                 }
             }
@@ -100,16 +126,24 @@ final class ServerSlots {
 
     /** A copy of the caps, index order. */
     int[] caps() {
-        return caps.clone();
+        int[] out = new int[ids.length];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = book[2 * s];
+        }
+        return out;
     }
 
     int inFlight(int s) {
-        return inFlight[s];
+        return book[2 * s + 1];
     }
 
     /** A copy of the in-flight counts, index order. */
     int[] inFlights() {
-        return inFlight.clone();
+        int[] out = new int[ids.length];
+        for (int s = 0; s < out.length; s++) {
+            out[s] = book[2 * s + 1];
+        }
+        return out;
     }
 
     /** Whether a reload removed server s. */
@@ -119,7 +153,7 @@ final class ServerSlots {
 
     /** A slot under N(g,s) is free. */
     boolean hasFreeSlot(int s) {
-        return inFlight[s] < caps[s];
+        return book[2 * s + 1] < book[2 * s];
     }
 
     /**
@@ -128,16 +162,16 @@ final class ServerSlots {
      * @throws IllegalStateException when no slot is free (the core's bug, never the request's)
      */
     int take(int s) {
-        if (inFlight[s] >= caps[s]) {
-            throw new IllegalStateException("server " + ids[s] + ": inflight " + inFlight[s]
-                    + " (expected: < cap " + caps[s] + ")");
+        if (book[2 * s + 1] >= book[2 * s]) {
+            throw new IllegalStateException("server " + ids[s] + ": inflight " + book[2 * s + 1]
+                    + " (expected: < cap " + book[2 * s] + ")");
         }
-        return ++inFlight[s];
+        return ++book[2 * s + 1];
     }
 
     /** A request left server s: frees its slot, returns the new in-flight count. */
     int release(int s) {
-        return --inFlight[s];
+        return --book[2 * s + 1];
     }
 
     /**
@@ -154,20 +188,57 @@ final class ServerSlots {
      */
     void install(Allocation a, boolean[] only) {
         provisionalCaps.keySet().removeAll(a.serverCaps().keySet());
-        capped = null;
-        // every server of the scope: its provisional cap, else 0; then the servers the allocation names
-        // (an allocation names the few a gateway uses, not every server of the cluster)
-        for (int s = 0; s < ids.length; s++) {
-            if (only == null || s < only.length && only[s]) {
-                caps[s] = retired[s] || provisionalCaps.isEmpty() ? 0 : provisionalCaps.getOrDefault(ids[s], 0);
+        if (!provisionalCaps.isEmpty() || capped == null) {
+            // every server of the scope: its provisional cap, else 0; then the servers the allocation names
+            capped = null;
+            for (int s = 0; s < ids.length; s++) {
+                if (inScope(s, only)) {
+                    book[2 * s] = retired[s] || provisionalCaps.isEmpty() ? 0 : provisionalCaps.getOrDefault(ids[s], 0);
+                }
+            }
+            a.serverCaps().forEach((id, n) -> {
+                Integer s = index.get(id);
+                if (s != null && inScope(s, only) && !retired[s]) {
+                    book[2 * s] = n;
+                }
+            });
+            capped(); // made once here, so that the next allocation takes the short way
+            return;
+        }
+        // the same with no provisional cap, costing the servers capped before and those named, not every
+        // server of the cluster (an allocation names the few a gateway uses): the scope's capped servers
+        // go to 0, the named ones take their caps, and the capped list is made from the two
+        int[] before = capped;
+        int[] next = new int[before.length + a.serverCaps().size()];
+        int n = 0;
+        for (int s : before) {
+            if (inScope(s, only)) {
+                book[2 * s] = 0;
+            } else {
+                next[n++] = s; // another pool's: keeps its cap
             }
         }
-        a.serverCaps().forEach((id, n) -> {
-            Integer s = index.get(id);
-            if (s != null && (only == null || s < only.length && only[s]) && !retired[s]) {
-                caps[s] = n;
+        for (Map.Entry<String, Integer> e : a.serverCaps().entrySet()) {
+            Integer s = index.get(e.getKey());
+            if (s != null && inScope(s, only) && !retired[s]) {
+                book[2 * s] = e.getValue();
+                if (e.getValue() > 0) {
+                    next[n++] = s;
+                }
             }
-        });
+        }
+        Arrays.sort(next, 0, n);
+        int m = 0;
+        for (int i = 0; i < n; i++) { // a server named twice (ids are unique: never), or kept and named
+            if ((m == 0 || next[m - 1] != next[i]) && book[2 * next[i]] > 0) {
+                next[m++] = next[i];
+            }
+        }
+        capped = Arrays.copyOf(next, m);
+    }
+
+    private static boolean inScope(int s, boolean[] only) {
+        return only == null || s < only.length && only[s];
     }
 
     // ---------------------------------------------------------------- reload
@@ -178,7 +249,7 @@ final class ServerSlots {
         for (int s = 0; s < ids.length; s++) {
             if (!retired[s] && !kept.contains(ids[s])) {
                 retired[s] = true;
-                caps[s] = 0;
+                book[2 * s] = 0;
                 capped = null;
                 provisionalCaps.remove(ids[s]);
                 removed.add(ids[s]);
@@ -193,10 +264,13 @@ final class ServerSlots {
         int n = s + 1;
         ids = Arrays.copyOf(ids, n);
         ids[s] = id;
-        caps = Arrays.copyOf(caps, n);
+        book = Arrays.copyOf(book, 2 * n);
         capped = null;
-        inFlight = Arrays.copyOf(inFlight, n);
         retired = Arrays.copyOf(retired, n);
+        if (indexShared) {
+            index = new HashMap<>(index);
+            indexShared = false;
+        }
         index.put(id, s);
         return s;
     }

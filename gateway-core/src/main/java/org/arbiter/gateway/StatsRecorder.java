@@ -51,6 +51,10 @@ public final class StatsRecorder {
     private static final int ERRORS = 4;
     private static final int SERVICE = 5;
     private static final int ENTRY = 6;
+    // a server's history array starts with where its entries start and end (indices into it)
+    private static final int FROM = 0;
+    private static final int TO = 1;
+    private static final int HEAD = 2;
 
     private final String[] classes;
     private String[] servers;
@@ -69,8 +73,9 @@ public final class StatsRecorder {
     private int queuesHeld;
     private boolean backlogged;
     /*
-     * Per server, its running totals as a short history: one entry per bucket in which something
-     * happened to it ({@link #ENTRY} longs: the time of its last event in that bucket, then as of that
+     * Per server, its running totals as a short history: after a head of {@link #HEAD} longs (where the
+     * entries start and end, in the array itself so that an event reads one array, not three), one
+     * entry per bucket in which something happened to it ({@link #ENTRY} longs: the time of its last event in that bucket, then as of that
      * event the in-flight integral in request-nanoseconds, the count in flight, completions, errors and
      * summed service nanoseconds), the last entry its state now. The window's figures are the totals
      * now minus the totals at the window's start — the last entry before it, its integral carried to
@@ -81,25 +86,33 @@ public final class StatsRecorder {
      * difference of two totals is still exact (two's complement), as long as the window's own figure fits.
      */
     private long[][] history;
-    private int[] historyFrom;
-    private int[] historyTo;
+    /** Bit s: server s has a history (something happened to it since it was last idle before the window). */
+    private long[] tracked;
     /** Per class, the response-time histogram of the whole ring, kept the same way (counts: exact). */
     private final long[][] windowResponses;
     private long lastIntegrated;
 
+    // A bucket's figures of class c: F fields at c × F in one long[] (a double as its raw bits), those a
+    // request touches first, so that its arrival, dispatch and completion read one or two cache lines
+    // of the bucket, not a line in each of twelve arrays (with a thousand gateways and more, few stay
+    // in the cache between two events of one gateway)
+    private static final int ARRIVALS = 0;
+    private static final int QUEUE_SEEN = 1;
+    private static final int OFFERED = 2;       // double
+    private static final int ACCEPTED = 3;
+    private static final int DISPATCHED = 4;
+    private static final int QUEUE_TIME = 5;    // double
+    private static final int COMPLETED = 6;
+    private static final int RESPONSE = 7;      // double
+    private static final int SERVICE_SUM = 8;   // double
+    private static final int REALISED = 9;      // double
+    private static final int QUEUE_AREA = 10;   // double
+    private static final int DROPS = 11;        // REASONS longs
+    private static final int F = DROPS + REASONS;
+
     private static final class Bucket {
-        final long[] arrivals;
-        final long[] accepted;
-        final long[][] drops;
-        final long[] dispatched;
-        final double[] queueTimeSum;
-        final long[] completed;
-        final double[] responseSum;
-        final double[] serviceSum;
-        final double[] offered;
-        final double[] realised;
-        final double[] queueArea;
-        final long[] queueSeenSum;
+        /** Per class c, its F fields at c × F (see ARRIVALS ... DROPS). */
+        final long[] v;
         /**
          * The bucket's response-time histogram cells (class × {@link LogHistogram#BUCKETS} + cell), only
          * to take them off the window's histograms when the bucket leaves: as a list of the cells
@@ -116,18 +129,7 @@ public final class StatsRecorder {
         long backlogDispatched;
 
         Bucket(int c) {
-            arrivals = new long[c];
-            accepted = new long[c];
-            drops = new long[c][REASONS];
-            dispatched = new long[c];
-            queueTimeSum = new double[c];
-            completed = new long[c];
-            responseSum = new double[c];
-            serviceSum = new double[c];
-            offered = new double[c];
-            realised = new double[c];
-            queueArea = new double[c];
-            queueSeenSum = new long[c];
+            v = new long[c * F];
             cellLimit = c * LogHistogram.BUCKETS;
         }
 
@@ -169,21 +171,23 @@ public final class StatsRecorder {
             }
         }
 
+        /** Field i of class c, a double. */
+        double d(int c, int i) {
+            return Double.longBitsToDouble(v[c * F + i]);
+        }
+
+        /** Field i of class c, a count. */
+        long n(int c, int i) {
+            return v[c * F + i];
+        }
+
+        void add(int c, int i, double x) {
+            int k = c * F + i;
+            v[k] = Double.doubleToRawLongBits(Double.longBitsToDouble(v[k]) + x);
+        }
+
         void clear() {
-            Arrays.fill(arrivals, 0);
-            Arrays.fill(accepted, 0);
-            for (long[] d : drops) {
-                Arrays.fill(d, 0);
-            }
-            Arrays.fill(dispatched, 0);
-            Arrays.fill(queueTimeSum, 0);
-            Arrays.fill(completed, 0);
-            Arrays.fill(responseSum, 0);
-            Arrays.fill(serviceSum, 0);
-            Arrays.fill(offered, 0);
-            Arrays.fill(realised, 0);
-            Arrays.fill(queueArea, 0);
-            Arrays.fill(queueSeenSum, 0);
+            Arrays.fill(v, 0); // 0L is +0.0 too
             if (dense) {
                 Arrays.fill(cellCounts, 0);
                 dense = false;
@@ -223,8 +227,7 @@ public final class StatsRecorder {
         this.lastIntegrated = nowNanos;
         this.queueLen = new int[this.classes.length];
         this.history = new long[this.servers.length][];
-        this.historyFrom = new int[this.servers.length];
-        this.historyTo = new int[this.servers.length];
+        this.tracked = new long[(this.servers.length + 63) >>> 6];
         this.windowResponses = new long[this.classes.length][LogHistogram.BUCKETS];
     }
 
@@ -236,8 +239,7 @@ public final class StatsRecorder {
         servers = Arrays.copyOf(servers, n);
         servers[n - 1] = requireNonNull(id, "id");
         history = Arrays.copyOf(history, n);
-        historyFrom = Arrays.copyOf(historyFrom, n);
-        historyTo = Arrays.copyOf(historyTo, n);
+        tracked = Arrays.copyOf(tracked, (n + 63) >>> 6);
     }
 
     /** Class c's queue limit K changed (a configuration reload). */
@@ -295,11 +297,14 @@ public final class StatsRecorder {
      */
     private int entry(int s, long t) {
         long[] h = history[s];
-        int from = historyFrom[s];
-        int to = historyTo[s];
         if (h == null) {
-            h = history[s] = new long[4 * ENTRY];
+            h = history[s] = new long[HEAD + 4 * ENTRY];
+            h[FROM] = HEAD;
+            h[TO] = HEAD;
+            tracked[s >>> 6] |= 1L << s;
         }
+        int from = (int) h[FROM];
+        int to = (int) h[TO];
         if (to > from && h[to - ENTRY + AT] >= bucketStart) {
             int e = to - ENTRY;
             long dt = t - h[e + AT];
@@ -315,13 +320,13 @@ public final class StatsRecorder {
             from += ENTRY;
         }
         if (to == h.length) {
-            if (from > 0) { // room at the front: move the entries there
-                System.arraycopy(h, from, h, 0, to - from);
+            if (from > HEAD) { // room at the front: move the entries there
+                System.arraycopy(h, from, h, HEAD, to - from);
             } else {
-                h = history[s] = Arrays.copyOf(h, h.length * 2);
+                h = history[s] = Arrays.copyOf(h, HEAD + (h.length - HEAD) * 2);
             }
-            to -= from;
-            from = 0;
+            to -= from - HEAD;
+            from = HEAD;
         }
         if (to > from) {
             System.arraycopy(h, to - ENTRY, h, to, ENTRY);
@@ -331,8 +336,8 @@ public final class StatsRecorder {
             }
         }
         h[to + AT] = t;
-        historyFrom[s] = from;
-        historyTo[s] = to + ENTRY;
+        h[FROM] = from;
+        h[TO] = to + ENTRY;
         return to;
     }
 
@@ -348,7 +353,7 @@ public final class StatsRecorder {
         if (queuesHeld != 0) {
             for (int c = 0; c < queueLen.length; c++) {
                 if (queueLen[c] != 0) {
-                    b.queueArea[c] += (double) queueLen[c] * dt;
+                    b.add(c, QUEUE_AREA, (double) queueLen[c] * dt);
                 }
             }
         }
@@ -358,19 +363,19 @@ public final class StatsRecorder {
     /** A request of class c arrived and found {@code queueLengthSeen} requests in its queue. */
     public void arrival(int c, int queueLengthSeen, long nowNanos) {
         advance(nowNanos);
-        Bucket b = ring[current];
-        b.arrivals[c]++;
-        b.queueSeenSum[c] += queueLengthSeen;
+        long[] v = ring[current].v;
+        v[c * F + ARRIVALS]++;
+        v[c * F + QUEUE_SEEN] += queueLengthSeen;
     }
 
     public void accepted(int c, long nowNanos) {
         advance(nowNanos);
-        ring[current].accepted[c]++;
+        ring[current].v[c * F + ACCEPTED]++;
     }
 
     public void dropped(int c, DropReason reason, long nowNanos) {
         advance(nowNanos);
-        ring[current].drops[c][reason.ordinal()]++;
+        ring[current].v[c * F + DROPS + reason.ordinal()]++;
     }
 
     /** Class c's queue now holds {@code length} requests. */
@@ -400,8 +405,8 @@ public final class StatsRecorder {
     public void dispatched(int c, long queueNanos, boolean inBacklog, long nowNanos) {
         advance(nowNanos);
         Bucket b = ring[current];
-        b.dispatched[c]++;
-        b.queueTimeSum[c] += queueNanos;
+        b.v[c * F + DISPATCHED]++;
+        b.add(c, QUEUE_TIME, queueNanos);
         if (inBacklog) {
             b.backlogDispatched++;
         }
@@ -411,9 +416,9 @@ public final class StatsRecorder {
     public void completed(int c, int s, long responseNanos, long serviceNanos, long nowNanos) {
         advance(nowNanos);
         Bucket b = ring[current];
-        b.completed[c]++;
-        b.responseSum[c] += responseNanos;
-        b.serviceSum[c] += serviceNanos;
+        b.v[c * F + COMPLETED]++;
+        b.add(c, RESPONSE, responseNanos);
+        b.add(c, SERVICE_SUM, serviceNanos);
         int cell = LogHistogram.index(responseNanos);
         b.response(c * LogHistogram.BUCKETS + cell);
         windowResponses[c][cell]++;
@@ -425,13 +430,13 @@ public final class StatsRecorder {
     /** A request of class c arrived, offering {@code yield} (its class's full yield). */
     public void offered(int c, double yield, long nowNanos) {
         advance(nowNanos);
-        ring[current].offered[c] += yield;
+        ring[current].add(c, OFFERED, yield);
     }
 
     /** A request of class c completed, realising {@code yield}. */
     public void realised(int c, double yield, long nowNanos) {
         advance(nowNanos);
-        ring[current].realised[c] += yield;
+        ring[current].add(c, REALISED, yield);
     }
 
     public void serverError(int s, long nowNanos) {
@@ -440,9 +445,50 @@ public final class StatsRecorder {
         history[s][e + ERRORS]++;
     }
 
-    /** Everything the recorder does not measure itself, as of the snapshot. */
-    public record Live(double[] weights, int[] queueLengths, int[] classInFlight, int[] serverInFlight, int[] caps,
-                       boolean[] up) {
+    /** What a snapshot needs to know of server s that the recorder does not measure itself. */
+    public interface ServerLive {
+        /** Requests of this gateway in flight at s now. */
+        int inFlight(int s);
+
+        /** N(g,s) in force, 0 when s is ejected (its slots are capacity lost). */
+        int cap(int s);
+
+        /** Whether s is up now. */
+        boolean up(int s);
+    }
+
+    /**
+     * Everything the recorder does not measure itself, as of the snapshot. {@code candidates}: bit s
+     * set for every server that may have a cap above 0 or be down now (more is harmless); the servers
+     * a snapshot lists are among these and those the recorder has a history of (every server with a
+     * request in flight has one), so a gateway using a few servers of a large cluster is not read
+     * server by server.
+     */
+    public record Live(double[] weights, int[] queueLengths, int[] classInFlight, ServerLive servers,
+                       long[] candidates) {
+
+        /** From per-server arrays (index order), every server a candidate. */
+        public static Live of(double[] weights, int[] queueLengths, int[] classInFlight, int[] serverInFlight,
+                              int[] caps, boolean[] up) {
+            long[] all = new long[(serverInFlight.length + 63) >>> 6];
+            Arrays.fill(all, -1L);
+            return new Live(weights, queueLengths, classInFlight, new ServerLive() {
+                @Override
+                public int inFlight(int s) {
+                    return serverInFlight[s];
+                }
+
+                @Override
+                public int cap(int s) {
+                    return caps[s];
+                }
+
+                @Override
+                public boolean up(int s) {
+                    return up[s];
+                }
+            }, all);
+        }
     }
 
     /** The window as a {@link GatewayStats} message. */
@@ -467,28 +513,27 @@ public final class StatsRecorder {
             Bucket b = ring[Math.floorMod(current - k, ring.length)];
             boolean inPeriod = k < pb;
             for (int c = 0; c < nc; c++) {
-                arrivals[c] += b.arrivals[c];
-                completed[c] += b.completed[c];
-                dispatched[c] += b.dispatched[c];
-                resp[c] += b.responseSum[c];
-                service[c] += b.serviceSum[c];
-                offered[c] += b.offered[c];
-                realised[c] += b.realised[c];
-                queue[c] += b.queueTimeSum[c];
-                area[c] += b.queueArea[c];
-                long[] bd = b.drops[c];
+                arrivals[c] += b.n(c, ARRIVALS);
+                completed[c] += b.n(c, COMPLETED);
+                dispatched[c] += b.n(c, DISPATCHED);
+                resp[c] += b.d(c, RESPONSE);
+                service[c] += b.d(c, SERVICE_SUM);
+                offered[c] += b.d(c, OFFERED);
+                realised[c] += b.d(c, REALISED);
+                queue[c] += b.d(c, QUEUE_TIME);
+                area[c] += b.d(c, QUEUE_AREA);
                 long[] d = drops[c];
                 for (int r = 0; r < REASONS; r++) {
-                    d[r] += bd[r];
+                    d[r] += b.n(c, DROPS + r);
                 }
                 if (inPeriod) {
-                    pArr[c] += b.arrivals[c];
-                    pAcc[c] += b.dispatched[c]; // n_acc: taken from the queue into service (000 §5)
+                    pArr[c] += b.n(c, ARRIVALS);
+                    pAcc[c] += b.n(c, DISPATCHED); // n_acc: taken from the queue into service (000 §5)
                     for (int r = 0; r < REASONS; r++) {
-                        pDrop[c] += bd[r];
+                        pDrop[c] += b.n(c, DROPS + r);
                     }
-                    pSeen[c] += b.queueSeenSum[c];
-                    peak[c] = Math.max(peak[c], b.arrivals[c]);
+                    pSeen[c] += b.n(c, QUEUE_SEEN);
+                    peak[c] = Math.max(peak[c], b.n(c, ARRIVALS));
                 }
             }
         }
@@ -525,59 +570,81 @@ public final class StatsRecorder {
             backlogNanos += b.backlogNanos;
             backlogDispatched += b.backlogDispatched;
         }
-        // per server, the window's sums (every bucket of the ring: those not filled yet are zero)
+        // per server, the window's sums (every bucket of the ring: those not filled yet are zero), for
+        // the servers that may be listed: a history here, or a cap or a health state there (ascending)
         int ns = servers.length;
         long start = windowStart();
+        long[] candidates = live.candidates();
+        ServerLive sl = live.servers();
         // listed straight into an immutable map (the message keeps it as it is: no second copy)
         @SuppressWarnings("unchecked")
-        Map.Entry<String, ServerStats>[] ss = new Map.Entry[ns];
+        Map.Entry<String, ServerStats>[] ss = new Map.Entry[Math.min(ns, 64)];
         int listed = 0;
-        for (int s = 0; s < ns; s++) {
-            long done = 0;
-            long errors = 0;
-            double serviceNanos = 0;
-            double inFlightArea = 0;
-            long[] h = history[s];
-            int to = historyTo[s];
-            if (to > historyFrom[s]) {
-                int last = to - ENTRY;
-                long areaNow = h[last + AREA] + h[last + IN_FLIGHT] * Math.max(0, nowNanos - h[last + AT]);
-                // the totals at the window's start: the last entry before it, carried to it
-                int before = -1;
-                for (int e = historyFrom[s]; e < to && h[e + AT] < start; e += ENTRY) {
-                    before = e;
+        for (int w = 0; w < tracked.length; w++) {
+            long bits = tracked[w] | (w < candidates.length ? candidates[w] : 0);
+            while (bits != 0) {
+                int s = (w << 6) + Long.numberOfTrailingZeros(bits);
+                bits &= bits - 1;
+                if (s >= ns) {
+                    break;
                 }
-                long areaThen = 0;
-                if (before >= 0) {
-                    areaThen = h[before + AREA] + h[before + IN_FLIGHT] * Math.max(0, start - h[before + AT]);
-                    done = h[last + DONE] - h[before + DONE];
-                    errors = h[last + ERRORS] - h[before + ERRORS];
-                    serviceNanos = h[last + SERVICE] - h[before + SERVICE];
-                } else {
-                    done = h[last + DONE];
-                    errors = h[last + ERRORS];
-                    serviceNanos = h[last + SERVICE];
-                }
-                inFlightArea = areaNow - areaThen;
-                if (h[last + IN_FLIGHT] == 0 && h[last + AT] < start) {
-                    // idle since before the window: its figures are all 0 until its next event, from
-                    // which totals can start again from 0; the history goes (a gateway whose caps move
-                    // over many servers does not keep one for every server it ever used)
-                    history[s] = null;
-                    historyFrom[s] = 0;
-                    historyTo[s] = 0;
+                ServerStats st = serverStats(s, start, nowNanos, covered, coveredNanos, sl);
+                if (st != null) {
+                    if (listed == ss.length) {
+                        ss = Arrays.copyOf(ss, Math.min(ns, 2 * listed));
+                    }
+                    ss[listed++] = Map.entry(servers[s], st);
                 }
             }
-            if (live.caps()[s] == 0 && live.serverInFlight()[s] == 0 && live.up()[s] && done == 0
-                    && errors == 0 && inFlightArea == 0) {
-                continue; // a server this gateway neither uses nor used in the window, and up: not listed
-            }
-            ss[listed++] = Map.entry(servers[s], new ServerStats(live.serverInFlight()[s], live.caps()[s], done / covered,
-                    done == 0 ? 0 : serviceNanos / done / 1e9, inFlightArea / coveredNanos, errors, live.up()[s]));
         }
         return new GatewayStats(1, at, gateway, covered, allocationVersion, Map.ofEntries(cs),
                 Map.ofEntries(Arrays.copyOf(ss, listed)),
                 new GatewayStats.Backlog(periodNanosCovered / 1e9, Math.min(backlogNanos, periodNanosCovered) / 1e9,
                         backlogDispatched));
+    }
+
+    /** Server s's figures over the window, or null when it is not to be listed. */
+    private ServerStats serverStats(int s, long start, long nowNanos, double covered, double coveredNanos,
+                                    ServerLive sl) {
+        long done = 0;
+        long errors = 0;
+        double serviceNanos = 0;
+        double inFlightArea = 0;
+        long[] h = history[s];
+        int to = h == null ? 0 : (int) h[TO];
+        if (h != null && to > h[FROM]) {
+            int last = to - ENTRY;
+            long areaNow = h[last + AREA] + h[last + IN_FLIGHT] * Math.max(0, nowNanos - h[last + AT]);
+            // the totals at the window's start: the last entry before it, carried to it
+            int before = -1;
+            for (int e = (int) h[FROM]; e < to && h[e + AT] < start; e += ENTRY) {
+                before = e;
+            }
+            long areaThen = 0;
+            if (before >= 0) {
+                areaThen = h[before + AREA] + h[before + IN_FLIGHT] * Math.max(0, start - h[before + AT]);
+                done = h[last + DONE] - h[before + DONE];
+                errors = h[last + ERRORS] - h[before + ERRORS];
+                serviceNanos = h[last + SERVICE] - h[before + SERVICE];
+            } else {
+                done = h[last + DONE];
+                errors = h[last + ERRORS];
+                serviceNanos = h[last + SERVICE];
+            }
+            inFlightArea = areaNow - areaThen;
+            if (h[last + IN_FLIGHT] == 0 && h[last + AT] < start) {
+                // idle since before the window: its figures are all 0 until its next event, from
+                // which totals can start again from 0; the history goes (a gateway whose caps move
+                // over many servers does not keep one for every server it ever used)
+                history[s] = null;
+                tracked[s >>> 6] &= ~(1L << s);
+            }
+        }
+        if (sl.cap(s) == 0 && sl.inFlight(s) == 0 && sl.up(s) && done == 0
+                && errors == 0 && inFlightArea == 0) {
+            return null; // a server this gateway neither uses nor used in the window, and up: not listed
+        }
+        return new ServerStats(sl.inFlight(s), sl.cap(s), done / covered,
+                done == 0 ? 0 : serviceNanos / done / 1e9, inFlightArea / coveredNanos, errors, sl.up(s));
     }
 }

@@ -79,4 +79,98 @@ final class ServerSlotsTest {
         slots.install(Fixtures.allocation(3, Map.of(), Map.of("s1", 2)));
         assertThat(slots.cap(2)).as("forgotten once named").isZero();
     }
+
+    /**
+     * An allocation installed the short way (only the servers capped before and those named are
+     * touched, the capped list kept up to date) gives the caps and capped list of the plain rule
+     * (every server of the scope to its provisional cap or 0, then the named ones), through random
+     * scopes, reloads (servers added, retired, back) and provisional caps.
+     */
+    @Test
+    void installsTouchingOnlyTheCappedAndNamedServers_giveThePlainRulesCaps() {
+        for (int seed = 1; seed <= 300; seed++) {
+            java.util.Random rnd = new java.util.Random(seed);
+            int ns = 1 + rnd.nextInt(70);
+            java.util.List<org.arbiter.common.config.ServerConfig> configured = new java.util.ArrayList<>();
+            String[] urls = new String[ns];
+            for (int s = 0; s < ns; s++) {
+                urls[s] = "http://127.0.0.1:" + (1000 + s);
+            }
+            configured.addAll(Fixtures.twoClasses(1 + rnd.nextInt(3), "1s", urls).servers());
+            ServerSlots fast = new ServerSlots(configured);
+            java.util.List<String> ids = new java.util.ArrayList<>(fast.ids());
+            int[] caps = new int[ns];
+            for (int s = 0; s < ns; s++) {
+                caps[s] = fast.cap(s);
+            }
+            boolean[] retired = new boolean[ns];
+            Map<String, Integer> provisional = new java.util.HashMap<>();
+            for (int step = 0; step < 120; step++) {
+                int op = rnd.nextInt(20);
+                if (op == 0) { // a reload adds a server, maybe with a provisional cap
+                    String id = "x" + step;
+                    fast.add(id);
+                    ids.add(id);
+                    caps = java.util.Arrays.copyOf(caps, ids.size());
+                    retired = java.util.Arrays.copyOf(retired, ids.size());
+                    if (rnd.nextBoolean()) {
+                        int p = 1 + rnd.nextInt(4);
+                        fast.provisional(id, p);
+                        provisional.put(id, p);
+                    }
+                } else if (op == 1) { // a reload keeps some servers
+                    java.util.Set<String> kept = new java.util.HashSet<>();
+                    for (String id : ids) {
+                        if (rnd.nextInt(5) != 0) {
+                            kept.add(id);
+                        }
+                    }
+                    fast.retireAbsent(kept);
+                    for (int s = 0; s < ids.size(); s++) {
+                        if (!retired[s] && !kept.contains(ids.get(s))) {
+                            retired[s] = true;
+                            caps[s] = 0;
+                            provisional.remove(ids.get(s));
+                        }
+                    }
+                } else if (op == 2) {
+                    int s = rnd.nextInt(ids.size());
+                    fast.rejoin(s);
+                    retired[s] = false;
+                } else { // an allocation, for every server or a pool's
+                    boolean[] only = null;
+                    if (rnd.nextBoolean()) {
+                        only = new boolean[rnd.nextInt(ids.size() + 1)];
+                        for (int s = 0; s < only.length; s++) {
+                            only[s] = rnd.nextBoolean();
+                        }
+                    }
+                    Map<String, Integer> named = new java.util.HashMap<>();
+                    for (String id : ids) {
+                        if (rnd.nextInt(3) == 0) {
+                            named.put(id, rnd.nextInt(4));
+                        }
+                    }
+                    if (rnd.nextInt(10) == 0) {
+                        named.put("unknown", 3);
+                    }
+                    fast.install(Fixtures.allocation(step, Map.of(), named), only);
+                    provisional.keySet().removeAll(named.keySet());
+                    for (int s = 0; s < ids.size(); s++) {
+                        if (only == null || s < only.length && only[s]) {
+                            caps[s] = retired[s] ? 0 : provisional.getOrDefault(ids.get(s), 0);
+                            Integer n = named.get(ids.get(s));
+                            if (n != null && !retired[s]) {
+                                caps[s] = n;
+                            }
+                        }
+                    }
+                }
+                int[] expected = caps;
+                assertThat(fast.caps()).as("seed %d step %d", seed, step).containsExactly(expected);
+                assertThat(fast.capped()).as("seed %d step %d", seed, step).containsExactly(
+                        java.util.stream.IntStream.range(0, expected.length).filter(s -> expected[s] > 0).toArray());
+            }
+        }
+    }
 }

@@ -90,6 +90,10 @@ public final class Simulator {
     private final int[][] gatewayClass;
     private final List<PsServer<SimRequest>> servers = new ArrayList<>();
     private final double[] serverWake;
+    /** Per server, the kernel's handle on its pending wake (moved, not scheduled anew, when its time changes). */
+    private final long[] wakeHandle;
+    /** Per server, its wake: advances the server to now, if now is still its wake time. */
+    private final Runnable[] wakeAction;
     private final double[] gatewayExpiry;
     /**
      * Per gateway, the number of the expiry check in force: one scheduled earlier replaces it, and
@@ -172,6 +176,13 @@ public final class Simulator {
         power = new ServerPower(config);
         serverWake = new double[servers.size()];
         java.util.Arrays.fill(serverWake, Double.POSITIVE_INFINITY);
+        wakeHandle = new long[servers.size()];
+        java.util.Arrays.fill(wakeHandle, -1L);
+        wakeAction = new Runnable[servers.size()];
+        for (int s = 0; s < wakeAction.length; s++) {
+            int server = s;
+            wakeAction[s] = () -> wake(server);
+        }
         gatewayExpiry = new double[gateways.size()];
         java.util.Arrays.fill(gatewayExpiry, Double.POSITIVE_INFINITY);
         expiryCheck = new long[gateways.size()];
@@ -463,16 +474,23 @@ public final class Simulator {
             return;
         }
         serverWake[s] = next;
-        at(next, () -> {
-            if (serverWake[s] != next) {
-                return; // superseded
-            }
-            serverWake[s] = Double.POSITIVE_INFINITY;
-            List<PsServer.Done<SimRequest>> done = servers.get(s).advance(next);
-            power.model(s).busyFraction(servers.get(s).busyFraction(), next);
-            finish(done);
-            scheduleWake(s);
-        });
+        // the pending wake, if any, moves to the new time (as scheduling anew and letting the old one do
+        // nothing would order it, without the old one in the queue); else a new one
+        if (!kernel.reschedule(wakeHandle[s], next)) {
+            wakeHandle[s] = kernel.scheduleHandle(next, 0, wakeAction[s]);
+        }
+    }
+
+    private void wake(int s) {
+        double now = kernel.now();
+        if (serverWake[s] != now) {
+            return; // superseded: the server went idle (or failed) since
+        }
+        serverWake[s] = Double.POSITIVE_INFINITY;
+        List<PsServer.Done<SimRequest>> done = servers.get(s).advance(now);
+        power.model(s).busyFraction(servers.get(s).busyFraction(), now);
+        finish(done);
+        scheduleWake(s);
     }
 
     private void finish(List<PsServer.Done<SimRequest>> done) {

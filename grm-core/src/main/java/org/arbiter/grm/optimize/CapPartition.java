@@ -49,7 +49,12 @@ public final class CapPartition {
         }
         int ns0 = serverCaps.size();
         String[] ids = new String[ns0];
-        int[][] cells = new int[ng][ns0]; // N(g,s) by index first: each gateway's row is then built in one pass
+        // each gateway's row grows server by server (so in server order): only its cells above 0 are
+        // written, not a G × S matrix (at 1 000 × 10 000, 40 MB written column by column every step)
+        List<Map<String, Integer>> rows = new ArrayList<>(ng);
+        for (int i = 0; i < ng; i++) {
+            rows.add(new LinkedHashMap<>());
+        }
         double[] debt = new double[ng];
         int[] n = new int[ng];
         double[] ideal = new double[ng];
@@ -92,20 +97,15 @@ public final class CapPartition {
             }
             for (int i = 0; i < ng; i++) {
                 debt[i] += ideal[i] - n[i];
-                cells[i][column] = n[i];
+                if (n[i] > 0) {
+                    rows.get(i).put(ids[column], n[i]);
+                }
             }
             column++;
         }
         Map<String, Map<String, Integer>> out = new LinkedHashMap<>();
         for (int i = 0; i < ng; i++) {
-            Map<String, Integer> row = new LinkedHashMap<>();
-            int[] cell = cells[i];
-            for (int k = 0; k < ns0; k++) {
-                if (cell[k] > 0) {
-                    row.put(ids[k], cell[k]);
-                }
-            }
-            out.put(gateways.get(i), row);
+            out.put(gateways.get(i), rows.get(i));
         }
         return out;
     }

@@ -37,6 +37,10 @@ public final class EventKernel {
     private long[] keys = new long[3 * 1024];
     private int[] slots = new int[1024];
     private Runnable[] actions = new Runnable[1024];
+    /** Per slot in use: its node's index in the heap (kept by every move), for {@link #reschedule}. */
+    private int[] position = new int[1024];
+    /** Per slot: how many times it was freed, so that a stale handle is told from a live one. */
+    private int[] generation = new int[1024];
     /** Slots of {@link #actions} not in use: a stack. */
     private int[] free = new int[1024];
     private int freeCount;
@@ -61,6 +65,14 @@ public final class EventKernel {
     }
 
     public void schedule(double timeSeconds, long rank, Runnable action) {
+        scheduleHandle(timeSeconds, rank, action);
+    }
+
+    /**
+     * As {@link #schedule(double, long, Runnable)}, and returns a handle on the event for
+     * {@link #reschedule} while it has not run.
+     */
+    public long scheduleHandle(double timeSeconds, long rank, Runnable action) {
         requireNonNull(action, "action");
         if (size == slots.length) {
             grow();
@@ -70,7 +82,37 @@ public final class EventKernel {
         long t = order(timeSeconds);
         long seq = sequence++;
         int i = size++;
-        while (i > 0) { // sift up
+        siftUp(i, t, rank, seq, slot);
+        return (long) generation[slot] << 32 | slot;
+    }
+
+    /**
+     * Moves the event of {@code handle}, if it has not run yet, to {@code timeSeconds}: exactly as if it
+     * were taken out and its action scheduled now (same rank, the next sequence number), so the order
+     * of every event is what scheduling anew and letting the old event do nothing gave, without the
+     * old event. Returns false (and does nothing) when the event has run.
+     */
+    public boolean reschedule(long handle, double timeSeconds) {
+        int slot = (int) handle;
+        if (slot < 0 || slot >= generation.length || generation[slot] != (int) (handle >>> 32)
+                || actions[slot] == null) {
+            return false;
+        }
+        int i = position[slot];
+        long t = order(timeSeconds);
+        long r = keys[3 * i + 1];
+        long seq = sequence++;
+        // the new key is later than the old one at equal time (a larger sequence): down, unless earlier
+        if (i > 0 && before(t, r, seq, (i - 1) >>> 2)) {
+            siftUp(i, t, r, seq, slot);
+        } else {
+            siftDown(i, size, t, r, seq, slot);
+        }
+        return true;
+    }
+
+    private void siftUp(int i, long t, long rank, long seq, int slot) {
+        while (i > 0) {
             int parent = (i - 1) >>> 2;
             if (!before(t, rank, seq, parent)) {
                 break;
@@ -87,6 +129,8 @@ public final class EventKernel {
         keys = Arrays.copyOf(keys, 3 * n);
         slots = Arrays.copyOf(slots, n);
         actions = Arrays.copyOf(actions, n);
+        position = Arrays.copyOf(position, n);
+        generation = Arrays.copyOf(generation, n);
         int[] f = new int[n];
         System.arraycopy(free, 0, f, 0, freeCount);
         for (int s = n - 1; s >= old; s--) { // the new slots (every old one is in use: the heap is full)
@@ -105,6 +149,7 @@ public final class EventKernel {
             int slot = slots[0];
             Runnable action = actions[slot];
             actions[slot] = null;
+            generation[slot]++;
             free[freeCount++] = slot;
             removeTop();
             action.run();
@@ -138,14 +183,18 @@ public final class EventKernel {
         if (last == 0) {
             return;
         }
-        int i = 0;
-        while (true) { // sift the last event down from the root: the earliest of up to four children
+        siftDown(0, last, t, r, q, a); // the last event, down from the root
+    }
+
+    /** Puts (t, r, q, a) at node i of a heap of n nodes, or below it: the earliest of up to four children up. */
+    private void siftDown(int i, int n, long t, long r, long q, int a) {
+        while (true) {
             int first = 4 * i + 1;
-            if (first >= last) {
+            if (first >= n) {
                 break;
             }
             int child = first;
-            for (int k = first + 1, end = Math.min(first + 4, last); k < end; k++) {
+            for (int k = first + 1, end = Math.min(first + 4, n); k < end; k++) {
                 if (before(keys[3 * k], keys[3 * k + 1], keys[3 * k + 2], child)) {
                     child = k;
                 }
@@ -178,6 +227,7 @@ public final class EventKernel {
         keys[3 * to + 1] = keys[3 * from + 1];
         keys[3 * to + 2] = keys[3 * from + 2];
         slots[to] = slots[from];
+        position[slots[to]] = to;
     }
 
     private void put(int i, long t, long r, long q, int slot) {
@@ -185,5 +235,6 @@ public final class EventKernel {
         keys[3 * i + 1] = r;
         keys[3 * i + 2] = q;
         slots[i] = slot;
+        position[slot] = i;
     }
 }

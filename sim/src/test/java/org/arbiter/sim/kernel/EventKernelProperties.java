@@ -70,4 +70,75 @@ final class EventKernelProperties {
         assertThat(reference).isEmpty();
         assertThat(kernel.pending()).isZero();
     }
+
+    /**
+     * A rescheduled event runs exactly where the old way put it: the old event left in the queue to do
+     * nothing and the action scheduled anew (same rank, the next sequence number); a handle of an event
+     * that has run moves nothing.
+     */
+    @Property(tries = 60, edgeCases = EdgeCasesMode.NONE)
+    void aRescheduledEvent_runsWhereSchedulingAnewPutsIt(@ForAll long seed) {
+        Random rnd = new Random(seed);
+        EventKernel kernel = new EventKernel();
+        PriorityQueue<Ev> reference = new PriorityQueue<>(ORDER);
+        java.util.Map<Integer, Long> live = new java.util.HashMap<>(); // id -> the reference's current seq
+        java.util.Map<Integer, Long> ranks = new java.util.HashMap<>();
+        List<Long> handles = new ArrayList<>();
+        List<Integer> handleIds = new ArrayList<>();
+        java.util.Set<Integer> done = new java.util.HashSet<>();
+        List<Integer> ran = new ArrayList<>();
+        List<Integer> expected = new ArrayList<>();
+        long[] seq = {0};
+        int[] ids = {0};
+        Runnable[] schedule = new Runnable[1];
+        Runnable[] moveSome = new Runnable[1];
+        moveSome[0] = () -> {
+            for (int k = rnd.nextInt(4); k > 0 && !handles.isEmpty(); k--) {
+                int pick = rnd.nextInt(handles.size());
+                int id = handleIds.get(pick);
+                double t = Math.max(kernel.now(), time(rnd, kernel.now()));
+                boolean moved = kernel.reschedule(handles.get(pick), t);
+                assertThat(moved).as("event %d: moved only while pending", id).isEqualTo(!done.contains(id));
+                if (moved) {
+                    long rank = ranks.get(id);
+                    long q = seq[0]++;
+                    live.put(id, q); // the old record stays in the queue, doing nothing
+                    reference.add(new Ev(t, rank, q, id));
+                }
+            }
+        };
+        schedule[0] = () -> {
+            int id = ids[0]++;
+            double t = Math.max(kernel.now(), time(rnd, kernel.now()));
+            long rank = rnd.nextInt(3);
+            long q = seq[0]++;
+            live.put(id, q);
+            ranks.put(id, rank);
+            reference.add(new Ev(t, rank, q, id));
+            long h = kernel.scheduleHandle(t, rank, () -> {
+                ran.add(id);
+                Ev e;
+                while ((e = reference.poll()).seq != live.get(e.id)) { // left behind by a move: nothing
+                }
+                expected.add(e.id);
+                done.add(id);
+                if (ids[0] < 3000) {
+                    for (int k = rnd.nextInt(3); k > 0; k--) {
+                        schedule[0].run();
+                    }
+                }
+                moveSome[0].run();
+            });
+            handles.add(h);
+            handleIds.add(id);
+        };
+        for (int i = rnd.nextInt(1500); i > 0; i--) {
+            schedule[0].run();
+            moveSome[0].run();
+        }
+        kernel.runUntil(Double.POSITIVE_INFINITY);
+        assertThat(ran).hasSize(ids[0]);
+        assertThat(ran).isEqualTo(expected);
+        assertThat(kernel.pending()).isZero();
+    }
 }
