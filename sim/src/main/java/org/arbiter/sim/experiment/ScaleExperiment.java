@@ -1,5 +1,6 @@
 package org.arbiter.sim.experiment;
 
+import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URI;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
@@ -155,6 +157,9 @@ public final class ScaleExperiment {
         progress.accept(String.format(Locale.ROOT, "scale: %d gateways, %d servers, %d classes, %.0f simulated s "
                 + "(configuration built in %.1f s)", gateways, servers, classes, simulatedSeconds,
                 (System.nanoTime() - built) / 1e9));
+        if ((long) gateways * servers >= 1_000_000) {
+            jvmHint().ifPresent(progress);
+        }
         double window = config.control().statsWindowSeconds();
         // each phase's prediction errors summed as they resolve: at 1 000 × 10 000 the samples of an
         // hour (20 000 flows every 5 s) would not fit in the default heap
@@ -229,5 +234,22 @@ public final class ScaleExperiment {
                 + "for the slowest owner", split.pools(), owners, split.secondsPerStepInAll(),
                 split.secondsPerStepSlowestOwner()));
         return split;
+    }
+
+    /**
+     * At the large sizes, how to run faster when the JVM was started without the options the docs give
+     * (docs/simulation.md: 2 MB heap pages and the throughput collector; the same results).
+     */
+    static Optional<String> jvmHint() {
+        List<String> args = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> missing = new ArrayList<>();
+        if (!args.contains("-XX:+UseTransparentHugePages")) {
+            missing.add("-XX:+UseTransparentHugePages");
+        }
+        if (args.stream().noneMatch(a -> a.startsWith("-XX:+Use") && a.endsWith("GC"))) {
+            missing.add("-XX:+UseParallelGC");
+        }
+        return missing.isEmpty() ? Optional.empty() : Optional.of("scale: at this size `java "
+                + String.join(" ", missing) + " -jar ...` runs faster with the same results (docs/simulation.md)");
     }
 }
