@@ -64,9 +64,48 @@ public record ClassConfig(
     }
 
     /** 003 eq. 7 parameters φ, α, β. */
-    public record UtilitySpec(double phi, double alpha, double beta) {
+    public record UtilitySpec(double phi, double alpha, double beta, Scale scale) {
         public static final UtilitySpec DEFAULT = new UtilitySpec(ClassesSection.PHI.defaultValue(),
-                ClassesSection.ALPHA.defaultValue(), ClassesSection.BETA.defaultValue());
+                ClassesSection.ALPHA.defaultValue(), ClassesSection.BETA.defaultValue(), ClassesSection.SCALE.defaultValue());
+
+        public UtilitySpec {
+            requireNonNull(scale, "scale");
+        }
+
+        /** φ, α, β on the absolute scale (φ as given). */
+        public UtilitySpec(double phi, double alpha, double beta) {
+            this(phi, alpha, beta, Scale.ABSOLUTE);
+        }
+
+        /** φ as 003 eq. 7 uses it for a class of target τ: φ, or φ/τ on the relative scale. */
+        public double phiAt(double targetSeconds) {
+            return scale == Scale.RELATIVE ? phi / targetSeconds : phi;
+        }
+
+        /**
+         * How φ scales a class's utility: {@code absolute} as given (utility in seconds of lateness),
+         * {@code relative} divided by the class's target (φ_c = φ/τ_c: lateness as a fraction of the target).
+         */
+        public enum Scale implements Choice {
+            ABSOLUTE("absolute"), RELATIVE("relative");
+
+            private final String wireName;
+
+            Scale(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @JsonValue
+            @Override
+            public String wireName() {
+                return wireName;
+            }
+
+            @Override
+            public String toString() {
+                return wireName;
+            }
+        }
     }
 
     /**

@@ -45,6 +45,12 @@ final class ClassesSection {
             (ClassConfig c) -> c.yield() != null ? null : c.utility().alpha(), 1, v -> v > 0, "> 0", "α of 003 eq. 7");
     static final ConfigKey<ClassConfig, Double> BETA = number("utility.beta",
             (ClassConfig c) -> c.yield() != null ? null : c.utility().beta(), 1, v -> v > 0, "> 0", "β of 003 eq. 7");
+    static final ConfigKey<ClassConfig, ClassConfig.UtilitySpec.Scale> SCALE = choice("utility.scale",
+            (ClassConfig c) -> c.yield() != null || c.utility().scale() == ClassConfig.UtilitySpec.Scale.ABSOLUTE ? null
+                    : c.utility().scale(), ClassConfig.UtilitySpec.Scale.class, ClassConfig.UtilitySpec.Scale.ABSOLUTE,
+            "how φ scales the utility: `absolute`, φ as given (a second late costs φ in every class); `relative`, "
+                    + "φ/τ_c (lateness as a fraction of the class's target, so classes of different targets weigh "
+                    + "alike: the reading under which 003 §V-B's phases come out, [experiments](experiments.md))");
     static final ConfigKey<ClassConfig, ClassConfig.YieldSpec.Shape> YIELD_SHAPE = choice("yield.shape",
             (ClassConfig c) -> c.yield() == null ? null : c.yield().shape(), ClassConfig.YieldSpec.Shape.class,
             ClassConfig.YieldSpec.Shape.HYBRID, YIELD_DOC).docDefault("hybrid (no yield: `utility`)");
@@ -101,7 +107,7 @@ final class ClassesSection {
             "unmatched requests go here").docRule("exactly one class true");
 
     /** Every key but {@code yield.full}, the older name that is read but never written. */
-    static final List<ConfigKey<ClassConfig, ?>> KEYS = List.of(NAME, TARGET, PHI, ALPHA, BETA, YIELD_SHAPE,
+    static final List<ConfigKey<ClassConfig, ?>> KEYS = List.of(NAME, TARGET, PHI, ALPHA, BETA, SCALE, YIELD_SHAPE,
             YIELD_VALUE, YIELD_DROP_PENALTY, YIELD_DEADLINE, YIELD_PRE_DEADLINE, WEIGHT, MIN_SHARE, THINK_TIME,
             MATCH_HEADER, MATCH_PATH, MATCH_CASE_INSENSITIVE, MATCH_METHOD, MATCH_HOST, MATCH_SOURCE, QUEUE_LIMIT, QUEUE_TIMEOUT, DEFAULT);
 
@@ -136,7 +142,7 @@ final class ClassesSection {
             target = TARGET.read(c);
         }
         Node u = c.object("utility");
-        ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(PHI.read(u), ALPHA.read(u), BETA.read(u));
+        ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(PHI.read(u), ALPHA.read(u), BETA.read(u), SCALE.read(u));
         u.finish();
         ClassConfig.YieldSpec yield = null;
         if (c.has("yield")) {

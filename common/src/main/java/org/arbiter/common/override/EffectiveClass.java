@@ -57,7 +57,7 @@ public final class EffectiveClass {
             u = new ClassConfig.UtilitySpec(
                     newestUtility.phi() != null ? newestUtility.phi() : u.phi(),
                     newestUtility.alpha() != null ? newestUtility.alpha() : u.alpha(),
-                    newestUtility.beta() != null ? newestUtility.beta() : u.beta());
+                    newestUtility.beta() != null ? newestUtility.beta() : u.beta(), u.scale());
         }
         if (target == c.targetSeconds() && u.equals(c.utility())) {
             return c;

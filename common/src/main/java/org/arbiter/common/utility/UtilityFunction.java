@@ -97,7 +97,7 @@ public interface UtilityFunction {
             ClassConfig.YieldSpec y = c.yield();
             return UtilityFunction.yield(y.shape(), y.full(), y.dropPenalty(), y.deadlineSeconds(), y.preDeadlineSeconds());
         }
-        return pacifici(c.targetSeconds(), c.utility().phi(), c.utility().alpha(), c.utility().beta());
+        return pacifici(c.targetSeconds(), c.utility().phiAt(c.targetSeconds()), c.utility().alpha(), c.utility().beta());
     }
 
     private static void check(String name, double value, boolean ok, String rule) {

@@ -50,4 +50,12 @@ final class EffectiveClassTest {
         assertThat(e.utility().beta()).isEqualTo(PREMIUM.utility().beta()); // the older override lost entirely
         assertThat(e.targetSeconds()).isEqualTo(2.0);
     }
+
+    @Test
+    void aUtilityOverride_keepsTheClasssScale() {
+        ClassConfig relative = ClassConfig.builder("premium", 2)
+                .utility(new ClassConfig.UtilitySpec(1, 1, 1, ClassConfig.UtilitySpec.Scale.RELATIVE)).build();
+        ClassConfig e = EffectiveClass.of(relative, List.of(utility("u", T, 3.0, null)));
+        assertThat(e.utility()).isEqualTo(new ClassConfig.UtilitySpec(3, 1, 1, ClassConfig.UtilitySpec.Scale.RELATIVE));
+    }
 }

@@ -40,6 +40,28 @@ final class UtilityFunctionTest {
         assertThat(paper.utility(1.93)).isCloseTo(0.07, within(1e-12));
     }
 
+    @Test
+    void theRelativeScale_dividesPhiByTheTarget_soLatenessCountsAsAFractionOfIt() {
+        org.arbiter.common.config.ClusterConfig cluster = org.arbiter.common.config.ConfigLoader.parse("""
+                classes:
+                  - {name: premium, target: 2s, default: true, utility: {scale: relative}}
+                  - {name: basic, target: 3s, utility: {phi: 3, scale: relative}}
+                  - {name: plain, target: 3s}
+                servers: [{id: s1, url: "http://127.0.0.1:1"}]
+                """);
+        UtilityFunction premium = UtilityFunction.of(cluster.classes().get(0));
+        UtilityFunction basic = UtilityFunction.of(cluster.classes().get(1));
+        UtilityFunction plain = UtilityFunction.of(cluster.classes().get(2));
+        assertThat(premium.utility(3)).as("1 s late on 2 s, φ = 1/2").isCloseTo(-0.5, within(1e-12));
+        assertThat(premium.utility(1)).isCloseTo(0.5, within(1e-12));
+        assertThat(basic.utility(4.5)).as("1.5 s late on 3 s, φ = 3/3").isCloseTo(-1.5, within(1e-12));
+        assertThat(plain.utility(4.5)).as("absolute, the default").isCloseTo(-1.5, within(1e-12));
+        assertThat(cluster.classes().get(2).utility().scale())
+                .isEqualTo(org.arbiter.common.config.ClassConfig.UtilitySpec.Scale.ABSOLUTE);
+        assertThat(UtilityFunction.of(cluster.classes().get(0)).concaveNonIncreasing())
+                .as("still eq. 7 with α = β = 1: the fast paths apply").isTrue();
+    }
+
     @Property(tries = 300)
     void yieldShapes_areNonIncreasing_andPenaliseMissedDeadlines(
             @ForAll @DoubleRange(min = 0, max = 10) double t1, @ForAll @DoubleRange(min = 0, max = 10) double t2) {

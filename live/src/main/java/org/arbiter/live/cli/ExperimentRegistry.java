@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.live.FaultCampaign;
 import org.arbiter.live.FaultReport;
 import org.arbiter.live.LiveBursty;
@@ -58,7 +59,9 @@ public final class ExperimentRegistry {
                         dir -> Charts.concurrency(live, simulated, dir));
             }),
             new Experiment("phases", "003 Fig. 8-12", EnumSet.of(Knob.COMBINE), o -> {
-                PhasesResult r = Experiments.phases(o.seed(), o.seconds(), o.combine(), o::progress);
+                PhasesResult r = Experiments.phases(o.seed(), o.seconds(), o.combine(), o::progress)
+                        .withRelative(Experiments.phases(o.seed(), o.seconds(), o.combine(),
+                                ClassConfig.UtilitySpec.Scale.RELATIVE, o::progress));
                 return new Output(r, dir -> Charts.phases(r.phases(), r.timeline(),
                         "Response time, simulated (003 Fig. 9 against time): measured, predicted, target", dir));
             }, o -> {

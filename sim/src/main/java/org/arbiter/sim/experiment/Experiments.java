@@ -41,11 +41,20 @@ public final class Experiments {
     /** As above with the GRM's objective {@code combine} (003 eq. 2a sum, 2b min). */
     public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
                                              double overhead, ControlConfig.Combine combine) {
+        return paperCluster(scheduler, granularity, concurrency, overhead, combine, ClassConfig.UtilitySpec.Scale.ABSOLUTE);
+    }
+
+    /** As above with both classes' utilities on {@code scale} (φ = 1: absolute, or 1/τ_c relative). */
+    public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
+                                             double overhead, ControlConfig.Combine combine,
+                                             ClassConfig.UtilitySpec.Scale scale) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
+        ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(1, 1, 1, scale);
         return ClusterConfig.builder()
                 .addClass(ClassConfig.builder("premium", 2).matchHeader("X-Class", "premium").queue(unbounded)
+                        .utility(utility).thinkTimeSeconds(THINK_SECONDS).build())
+                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).utility(utility)
                         .thinkTimeSeconds(THINK_SECONDS).build())
-                .addClass(ClassConfig.builder("basic", 3).isDefault(true).queue(unbounded).thinkTimeSeconds(THINK_SECONDS).build())
                 .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:9001")).concurrency(concurrency)
                         .sim(ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(1).overhead(overhead).knee(10).build())
                         .build())
@@ -101,8 +110,14 @@ public final class Experiments {
      */
     public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
                                       Consumer<String> progress) {
+        return phases(seed, secondsPerPhase, combine, ClassConfig.UtilitySpec.Scale.ABSOLUTE, progress);
+    }
+
+    /** As above with both classes' utilities on {@code scale} (003 eq. 7 with φ = 1 or φ_c = 1/τ_c). */
+    public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
+                                      ClassConfig.UtilitySpec.Scale scale, Consumer<String> progress) {
         SimScenario sc = new SimScenario(1, PaperPhase.simPhases(secondsPerPhase), seed);
-        ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine);
+        ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine, scale);
         double window = cluster.control().statsWindowSeconds();
         DecisionLog log = new DecisionLog(window);
         SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
@@ -116,11 +131,12 @@ public final class Experiments {
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
             PredictionError e = PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds());
             marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
+            String label = scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase";
             phases.add(phaseRow(p.name(), phase.premiumClients(), phase.basicClients(), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
-                    pr.throughputPerSecond() + br.throughputPerSecond(), "phase", progress).withPredictionError(e));
-            progress.accept(String.format(Locale.ROOT, "phase %s: prediction error mean |e| %s, mean e %s over %d",
-                    p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
+                    pr.throughputPerSecond() + br.throughputPerSecond(), scale, label, progress).withPredictionError(e));
+            progress.accept(String.format(Locale.ROOT, "%s %s: prediction error mean |e| %s, mean e %s over %d",
+                    label, p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
         Timeline timeline = log.timeline(0, 1, marks, TARGETS);
         return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline);
@@ -142,10 +158,22 @@ public final class Experiments {
     public static PhasesResult.Phase phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
                                              double basicWeight, double premiumResponse, double basicResponse,
                                              double throughput, String label, Consumer<String> progress) {
+        return phaseRow(name, premiumClients, basicClients, premiumWeight, basicWeight, premiumResponse, basicResponse,
+                throughput, ClassConfig.UtilitySpec.Scale.ABSOLUTE, label, progress);
+    }
+
+    /** As above, the utilities on {@code scale} (relative: divided by the class's target). */
+    public static PhasesResult.Phase phaseRow(String name, int premiumClients, int basicClients, double premiumWeight,
+                                             double basicWeight, double premiumResponse, double basicResponse,
+                                             double throughput, ClassConfig.UtilitySpec.Scale scale, String label,
+                                             Consumer<String> progress) {
+        boolean relative = scale == ClassConfig.UtilitySpec.Scale.RELATIVE;
+        double up = PREMIUM.utility(premiumResponse) / (relative ? TARGETS.get("premium") : 1);
+        double ub = BASIC.utility(basicResponse) / (relative ? TARGETS.get("basic") : 1);
         PhasesResult.Phase row = new PhasesResult.Phase(name, new PerClass<>(premiumClients, basicClients),
                 new PerClass<>(round(premiumWeight), round(basicWeight)),
                 new PerClass<>(round(premiumResponse), round(basicResponse)), round(throughput),
-                new PerClass<>(round(PREMIUM.utility(premiumResponse)), round(BASIC.utility(basicResponse))));
+                new PerClass<>(round(up), round(ub)));
         progress.accept(String.format(Locale.ROOT, "%s %s: weights (%.2f, %.2f), R (%.2f s, %.2f s), X %.2f/s",
                 label, name, premiumWeight, basicWeight, premiumResponse, basicResponse, throughput));
         return row;

@@ -10,12 +10,27 @@ import java.util.List;
  * @param simulatedRequestsPerWallSecond the simulator's speed (wall clock, so it varies between runs)
  * @param timeline                       measured and predicted response time against time, per class
  *                                       (null: not recorded)
+ * @param relative                       the same run with both utilities on the relative scale (null: not run)
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline) {
+public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline,
+                           PhasesResult relative) {
 
     public PhasesResult {
         phases = List.copyOf(phases);
+    }
+
+    /** On the absolute scale only (utilities with φ = 1 in both classes). */
+    public PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline) {
+        this(combine, phases, simulatedRequestsPerWallSecond, timeline, null);
+    }
+
+    /**
+     * This result with {@code relative}, the same experiment with both classes' utilities on the relative
+     * scale (φ_c = 1/τ_c, {@code utility.scale: relative}), beside it.
+     */
+    public PhasesResult withRelative(PhasesResult relative) {
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative);
     }
 
     /** Without a timeline. */
@@ -34,7 +49,7 @@ public record PhasesResult(String combine, List<Phase> phases, long simulatedReq
      * @param weights             w(g1, c) averaged over the phase's second half
      * @param meanResponseSeconds per class, s
      * @param throughputPerSecond both classes, req/s
-     * @param utility             each class's utility (eq. 7) at its mean response time
+     * @param utility             each class's utility (eq. 7, on the run's scale) at its mean response time
      * @param predictionError     the flow model's relative error over the phase, both classes (null
      *                            where no model ran, e.g. a live run's row)
      */
