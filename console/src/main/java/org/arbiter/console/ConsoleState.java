@@ -150,10 +150,11 @@ public final class ConsoleState {
      *
      * @param targetSeconds           τ_c in force (a target override applied)
      * @param configuredTargetSeconds τ_c from the file
+     * @param utilityScale            how φ scales the utility: absolute, or relative (φ/τ_c)
      */
     public record ClassView(String name, double targetSeconds, double configuredTargetSeconds, double phi,
-                            double alpha, double beta, String yieldShape, double weight, double minShare,
-                            @JsonProperty("default") boolean isDefault) {
+                            double alpha, double beta, String utilityScale, String yieldShape, double weight,
+                            double minShare, @JsonProperty("default") boolean isDefault) {
     }
 
     /**
@@ -404,7 +405,7 @@ public final class ConsoleState {
         for (ClassConfig c : config.classes()) {
             ClassConfig e = effective(c);
             classes.add(new ClassView(c.name(), e.targetSeconds(), c.targetSeconds(), e.utility().phi(),
-                    e.utility().alpha(), e.utility().beta(), c.yieldShape().map(y -> y.shape().wireName()).orElse(null),
+                    e.utility().alpha(), e.utility().beta(), e.utility().scale().wireName(), c.yieldShape().map(y -> y.shape().wireName()).orElse(null),
                     c.weight(), c.minShare(), c.isDefault()));
         }
         Duration liveFor = Duration.ofMillis((long) (3_000 * config.control().reportPeriodSeconds()));

@@ -179,6 +179,7 @@ final class ConsoleStateTest {
         ConsoleState.ClassView premium = state.cluster(T0).classes().get(0);
         assertThat(premium.targetSeconds()).isEqualTo(1.5);
         assertThat(premium.configuredTargetSeconds()).isEqualTo(2.0);
+        assertThat(premium.utilityScale()).isEqualTo("absolute");
     }
 
     /**

@@ -550,11 +550,11 @@ function renderFormChoices() {
 
 function renderClasses() {
   if (!S.cluster) return;
-  const t = el('table', {}, el('thead', {}, el('tr', {}, ...['class', 'target τ', 'configured τ', 'φ', 'α', 'β', 'initial w', 'min share', '']
+  const t = el('table', {}, el('thead', {}, el('tr', {}, ...['class', 'target τ', 'configured τ', 'φ', 'α', 'β', 'scale', 'initial w', 'min share', '']
     .map(h => el('th', {}, h)))), el('tbody', {}, ...S.cluster.classes.map(c => el('tr', {},
       el('td', {}, c.name), el('td', { class: c.targetSeconds !== c.configuredTargetSeconds ? 'pinned' : '' }, fmt(c.targetSeconds) + ' s'),
       el('td', {}, fmt(c.configuredTargetSeconds) + ' s'), el('td', {}, fmt(c.phi)), el('td', {}, fmt(c.alpha)),
-      el('td', {}, fmt(c.beta)), el('td', {}, fmt(c.weight)), el('td', {}, fmt(c.minShare)), el('td', {}, c['default'] ? 'default' : '')))));
+      el('td', {}, fmt(c.beta)), el('td', {}, c.utilityScale || 'absolute'), el('td', {}, fmt(c.weight)), el('td', {}, fmt(c.minShare)), el('td', {}, c['default'] ? 'default' : '')))));
   $('classes-view').replaceChildren(t);
 }
 
