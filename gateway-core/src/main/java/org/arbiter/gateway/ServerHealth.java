@@ -211,7 +211,7 @@ public final class ServerHealth {
 
     /** May a request be sent to s now: UP, or HALF_OPEN with no trial out and no probe deciding. */
     public boolean admits(int s, long nowNanos) {
-        if ((notUp[s >>> 6] & 1L << s) == 0) {
+        if (storedUp(s)) {
             return true; // UP as stored, so UP now: one bit read for the common case
         }
         return switch (state(s, nowNanos)) {
@@ -223,7 +223,7 @@ public final class ServerHealth {
 
     /** A request was sent to s; returns true when it is the half-open trial. */
     boolean dispatched(int s, long nowNanos) {
-        if ((notUp[s >>> 6] & 1L << s) == 0) {
+        if (storedUp(s)) {
             return false; // UP
         }
         if (state(s, nowNanos) == State.HALF_OPEN) {
@@ -309,6 +309,11 @@ public final class ServerHealth {
         upFlag[s] = true;
         ups[s]++;
         tell(new Transition(s, ids[s], true, null, 0, 0, nowNanos));
+    }
+
+    /** UP as last stored (so UP now: only a stored DOWN changes with time). */
+    private boolean storedUp(int s) {
+        return (notUp[s >>> 6] & 1L << s) == 0;
     }
 
     private void set(int s, State st) {

@@ -227,14 +227,9 @@ final class ServerSlots {
                 }
             }
         }
+        // no server twice: a kept one is outside the scope, a named one inside it, and ids are unique
         Arrays.sort(next, 0, n);
-        int m = 0;
-        for (int i = 0; i < n; i++) { // a server named twice (ids are unique: never), or kept and named
-            if ((m == 0 || next[m - 1] != next[i]) && book[2 * next[i]] > 0) {
-                next[m++] = next[i];
-            }
-        }
-        capped = Arrays.copyOf(next, m);
+        capped = Arrays.copyOf(next, n);
     }
 
     private static boolean inScope(int s, boolean[] only) {

@@ -466,29 +466,6 @@ public final class StatsRecorder {
      */
     public record Live(double[] weights, int[] queueLengths, int[] classInFlight, ServerLive servers,
                        long[] candidates) {
-
-        /** From per-server arrays (index order), every server a candidate. */
-        public static Live of(double[] weights, int[] queueLengths, int[] classInFlight, int[] serverInFlight,
-                              int[] caps, boolean[] up) {
-            long[] all = new long[(serverInFlight.length + 63) >>> 6];
-            Arrays.fill(all, -1L);
-            return new Live(weights, queueLengths, classInFlight, new ServerLive() {
-                @Override
-                public int inFlight(int s) {
-                    return serverInFlight[s];
-                }
-
-                @Override
-                public int cap(int s) {
-                    return caps[s];
-                }
-
-                @Override
-                public boolean up(int s) {
-                    return up[s];
-                }
-            }, all);
-        }
     }
 
     /** The window as a {@link GatewayStats} message. */
@@ -640,11 +617,13 @@ public final class StatsRecorder {
                 tracked[s >>> 6] &= ~(1L << s);
             }
         }
-        if (sl.cap(s) == 0 && sl.inFlight(s) == 0 && sl.up(s) && done == 0
-                && errors == 0 && inFlightArea == 0) {
+        int cap = sl.cap(s);
+        int inFlight = sl.inFlight(s);
+        boolean up = sl.up(s);
+        if (cap == 0 && inFlight == 0 && up && done == 0 && errors == 0 && inFlightArea == 0) {
             return null; // a server this gateway neither uses nor used in the window, and up: not listed
         }
-        return new ServerStats(sl.inFlight(s), sl.cap(s), done / covered,
-                done == 0 ? 0 : serviceNanos / done / 1e9, inFlightArea / coveredNanos, errors, sl.up(s));
+        return new ServerStats(inFlight, cap, done / covered, done == 0 ? 0 : serviceNanos / done / 1e9,
+                inFlightArea / coveredNanos, errors, up);
     }
 }

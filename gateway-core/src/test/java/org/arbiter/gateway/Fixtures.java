@@ -1,6 +1,7 @@
 package org.arbiter.gateway;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
@@ -59,5 +60,28 @@ final class Fixtures {
 
     static Allocation allocation(long version, Map<String, Double> weights, Map<String, Integer> caps) {
         return new Allocation(1, Instant.EPOCH.plusSeconds(version), "g1", version, weights, caps, "grm");
+    }
+
+    /** A recorder snapshot's live figures from per-server arrays (index order), every server a candidate. */
+    static StatsRecorder.Live live(double[] weights, int[] queueLengths, int[] classInFlight, int[] serverInFlight,
+                                   int[] caps, boolean[] up) {
+        long[] all = new long[(serverInFlight.length + 63) >>> 6];
+        Arrays.fill(all, -1L);
+        return new StatsRecorder.Live(weights, queueLengths, classInFlight, new StatsRecorder.ServerLive() {
+            @Override
+            public int inFlight(int s) {
+                return serverInFlight[s];
+            }
+
+            @Override
+            public int cap(int s) {
+                return caps[s];
+            }
+
+            @Override
+            public boolean up(int s) {
+                return up[s];
+            }
+        }, all);
     }
 }

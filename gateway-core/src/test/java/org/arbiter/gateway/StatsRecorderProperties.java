@@ -146,7 +146,7 @@ final class StatsRecorderProperties {
                 candidates[s >>> 6] |= 1L << s;
             }
         }
-        StatsRecorder.Live all = StatsRecorder.Live.of(new double[classes], new int[classes], new int[classes],
+        StatsRecorder.Live all = Fixtures.live(new double[classes], new int[classes], new int[classes],
                 inFlight.clone(), caps, up);
         return r.snapshot("g1", Instant.EPOCH.plusNanos(t), t, 7, new StatsRecorder.Live(all.weights(),
                 all.queueLengths(), all.classInFlight(), all.servers(), candidates));

@@ -42,7 +42,7 @@ final class StatsRecorderTest {
                 ms(10_000), ms(1_000), at(0));
     }
 
-    private static final StatsRecorder.Live LIVE = StatsRecorder.Live.of(new double[] {7, 3}, new int[] {4, 2},
+    private static final StatsRecorder.Live LIVE = Fixtures.live(new double[] {7, 3}, new int[] {4, 2},
             new int[] {5, 1}, new int[] {6, 0}, new int[] {8, 2}, new boolean[] {true, false});
 
     private static GatewayStats snapshot(StatsRecorder r, long millis) {

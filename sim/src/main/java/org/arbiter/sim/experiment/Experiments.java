@@ -167,9 +167,11 @@ public final class Experiments {
                                              double basicWeight, double premiumResponse, double basicResponse,
                                              double throughput, ClassConfig.UtilitySpec.Scale scale, String label,
                                              Consumer<String> progress) {
-        boolean relative = scale == ClassConfig.UtilitySpec.Scale.RELATIVE;
-        double up = PREMIUM.utility(premiumResponse) / (relative ? TARGETS.get("premium") : 1);
-        double ub = BASIC.utility(basicResponse) / (relative ? TARGETS.get("basic") : 1);
+        ClassConfig.UtilitySpec spec = new ClassConfig.UtilitySpec(1, 1, 1, scale);
+        double tp = TARGETS.get("premium");
+        double tb = TARGETS.get("basic");
+        double up = UtilityFunction.pacifici(tp, spec.phiAt(tp), 1, 1).utility(premiumResponse);
+        double ub = UtilityFunction.pacifici(tb, spec.phiAt(tb), 1, 1).utility(basicResponse);
         PhasesResult.Phase row = new PhasesResult.Phase(name, new PerClass<>(premiumClients, basicClients),
                 new PerClass<>(round(premiumWeight), round(basicWeight)),
                 new PerClass<>(round(premiumResponse), round(basicResponse)), round(throughput),
