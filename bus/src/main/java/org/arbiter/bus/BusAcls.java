@@ -96,11 +96,11 @@ public final class BusAcls {
         out.add(topic(Role.GRM, grm, t.allocation(), rw));
         out.add(topic(Role.GRM, grm, t.power(), rw));
         out.add(topic(Role.GRM, grm, t.decisions(), w));
-        out.add(topic(Role.GRM, grm, t.stats(), r));
+        // the GRMs give the statistics topic one partition per pool
+        out.add(topic(Role.GRM, grm, t.stats(), EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE, AclOperation.CREATE,
+                AclOperation.ALTER)));
         out.add(topic(Role.GRM, grm, t.overrides(), r));
         out.add(topic(Role.GRM, grm, t.grmLeader(), r));
-        out.add(topic(Role.GRM, grm, t.grmPools(), EnumSet.of(AclOperation.READ, AclOperation.DESCRIBE,
-                AclOperation.CREATE, AclOperation.ALTER)));
         out.add(new Grant(Role.GRM, grm, ResourceType.GROUP, t.grmGroup(), EnumSet.of(AclOperation.READ)));
 
         String gw = principal(sec, Role.GATEWAY);

@@ -38,6 +38,7 @@ import org.arbiter.common.bus.Topics;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.message.Decoded;
+import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
 import org.arbiter.common.message.MessageCodec;
 import org.slf4j.Logger;
@@ -79,6 +80,8 @@ public final class KafkaBus implements Bus, AutoCloseable {
         p.put(ProducerConfig.LINGER_MS_CONFIG, "2");
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");
+        // a topic's partitions grown by another process (the statistics topic, one per pool) are seen within 10 s
+        p.put(ProducerConfig.METADATA_MAX_AGE_CONFIG, "10000");
         p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
         p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         this.producer = new KafkaProducer<>(p);
@@ -253,6 +256,23 @@ public final class KafkaBus implements Bus, AutoCloseable {
             }
 
             @Override
+            public CompletableFuture<Void> publish(Message message, String key, int partition) {
+                requireNonNull(key, "key");
+                int have;
+                try {
+                    have = producer.partitionsFor(topic).size();
+                } catch (RuntimeException e) {
+                    return CompletableFuture.failedFuture(e);
+                }
+                if (partition < 0 || partition >= have) {
+                    // sending would block for max.block.ms waiting for a partition the topic does not have
+                    return CompletableFuture.failedFuture(new IllegalStateException("topic " + topic + " has " + have
+                            + " partitions; partition " + partition + " is missing (the GRMs create one per pool)"));
+                }
+                return send(new ProducerRecord<>(topic, partition, key, MessageCodec.encode(message)));
+            }
+
+            @Override
             public CompletableFuture<Void> delete(String key) {
                 return send(new ProducerRecord<>(topic, key, null));
             }
@@ -311,13 +331,28 @@ public final class KafkaBus implements Bus, AutoCloseable {
     }
 
     /**
-     * Pools by consumer-group ownership of {@code <prefix>grm-pools}, first given at least {@code partitions}
-     * partitions (created, or grown: Kafka cannot shrink a topic, so extra partitions own nothing).
+     * Pools by consumer-group ownership of the statistics topic's partitions, first given at least
+     * {@code partitions} partitions (created, or grown: Kafka cannot shrink a topic, so extra partitions own
+     * nothing); see {@link LeaderElection}.
      */
     @Override
-    public LeaderElection joinPools(String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
-        ensurePartitions(topics.grmPools(), partitions);
-        return LeaderElection.joinPools(this, group, memberId, partitions, onChange);
+    public LeaderElection joinPools(String group, String memberId, int partitions, Duration rewind,
+                                    Consumer<Set<Integer>> onChange, Bus.PartitionHandler<GatewayStats> stats) {
+        ensureStatsPartitions(partitions);
+        return LeaderElection.joinPools(this, group, memberId, partitions, rewind, onChange, stats);
+    }
+
+    /**
+     * Gives the statistics topic at least {@code partitions} partitions, one per pool (created, or grown). A
+     * gateway on an unsecured bus calls it too, so its reports have their partitions whoever starts first; on
+     * a secured bus only the GRM and the admin do (they hold the Alter ACL), for the others this does nothing.
+     *
+     * @throws IllegalStateException when the broker refuses or does not answer within 30 s
+     */
+    public void ensureStatsPartitions(int partitions) {
+        if (createsTopics()) {
+            ensurePartitions(topics.stats(), partitions);
+        }
     }
 
     private void ensurePartitions(String topic, int partitions) {
@@ -370,8 +405,9 @@ public final class KafkaBus implements Bus, AutoCloseable {
                                                        String groupId, MessageHandler<T> handler,
                                                        Consumer<Set<Integer>> onAssignment) {
         requireNonNull(type, "type");
-        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), start, groupId, handler, onAssignment,
-                Map.of());
+        requireNonNull(handler, "handler");
+        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), start, groupId,
+                (p, k, v) -> handler.onMessage(k, v), onAssignment, Map.of(), null);
     }
 
     /** The undecoded form: records are handed over as bytes (used for leader election). */
@@ -384,12 +420,29 @@ public final class KafkaBus implements Bus, AutoCloseable {
     public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
                                            MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment,
                                            Map<String, String> consumerSettings) {
-        return subscribe(topic, Decoded.Ok::new, start, groupId, handler, onAssignment, consumerSettings);
+        requireNonNull(handler, "handler");
+        return subscribe(topic, Decoded.Ok::new, start, groupId, (p, k, v) -> handler.onMessage(k, v), onAssignment,
+                consumerSettings, null);
+    }
+
+    /**
+     * A member of {@code groupId} on {@code topic} decoding every record as {@code type}, told each record's
+     * partition, seeking a newly assigned partition back by {@code rewind} (null: not at all).
+     */
+    <T extends Message> Subscriber<T> subscribeGroup(String topic, Class<T> type, String groupId,
+                                                     Bus.PartitionHandler<T> handler,
+                                                     Consumer<Set<Integer>> onAssignment,
+                                                     Map<String, String> consumerSettings, Duration rewind) {
+        requireNonNull(type, "type");
+        requireNonNull(groupId, "groupId");
+        return subscribe(topic, bytes -> MessageCodec.decode(bytes, type), Subscriber.Start.END, groupId, handler,
+                onAssignment, consumerSettings, rewind);
     }
 
     private <T> Subscriber<T> subscribe(String topic, Function<byte[], Decoded<T>> decoder,
-                                        Subscriber.Start start, String groupId, MessageHandler<T> handler,
-                                        Consumer<Set<Integer>> onAssignment, Map<String, String> consumerSettings) {
+                                        Subscriber.Start start, String groupId, Bus.PartitionHandler<T> handler,
+                                        Consumer<Set<Integer>> onAssignment, Map<String, String> consumerSettings,
+                                        Duration rewind) {
         requireNonNull(topic, "topic");
         requireNonNull(handler, "handler");
         Properties p = clientProperties();
@@ -408,7 +461,7 @@ public final class KafkaBus implements Bus, AutoCloseable {
                 .description("records whose handler threw").register(registry);
         Counter refusedMalformed = Counter.builder("arbiter.bus.refused").tag("topic", topic).tag("reason", "malformed")
                 .description("records refused by reason").register(registry);
-        Subscriber<T> s = new Subscriber<>(topic, decoder, start, groupId, p, handler, onAssignment,
+        Subscriber<T> s = new Subscriber<>(topic, decoder, start, groupId, p, handler, onAssignment, rewind,
                 received, malformed, handlerErrors, refusedMalformed);
         subscribers.add(s);
         s.start();

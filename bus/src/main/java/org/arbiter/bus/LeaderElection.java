@@ -2,6 +2,7 @@ package org.arbiter.bus;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,6 +13,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.arbiter.common.bus.Bus;
+import org.arbiter.common.message.GatewayStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * one-partition topic {@code <prefix>grm-leader}, the one that owns partition 0 leads. When the
  * leader stops (or its session times out), the group rebalances and another member takes the
  * partition. No record needs to be written; the topic exists only to be owned.
+ *
+ * <p>With pools the group consumes the statistics topic instead, one partition per pool: a member owns
+ * the pools whose partitions it is assigned, and reads their reports.
  *
  * <p>Thread-safe: {@link #isLeader()} may be read from any thread; the listener is called on the
  * subscriber's thread.
@@ -49,11 +54,14 @@ public final class LeaderElection implements Bus.Election {
                 });
     }
 
-    /** A member of the pool group: owns the partitions of {@code <prefix>grm-pools} the group assigns it. */
-    private LeaderElection(KafkaBus bus, String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
+    /**
+     * A member of the pool group: owns the partitions of the statistics topic the group assigns it, and gets
+     * their records (a newly assigned partition's from {@code rewind} back).
+     */
+    private LeaderElection(KafkaBus bus, String group, String memberId, int partitions, Duration rewind,
+                           Consumer<Set<Integer>> onChange, Bus.PartitionHandler<GatewayStats> stats) {
         this.memberId = memberId;
-        this.subscriber = bus.subscribeRaw(bus.topics().grmPools(), Subscriber.Start.END, group,
-                (k, v) -> { }, now -> {
+        this.subscriber = bus.subscribeGroup(bus.topics().stats(), GatewayStats.class, group, stats, now -> {
                     Set<Integer> mine = Set.copyOf(now);
                     if (!owned.getAndSet(mine).equals(mine)) {
                         changes.incrementAndGet();
@@ -67,18 +75,21 @@ public final class LeaderElection implements Bus.Election {
                 },
                 // sticky and incremental: when a member leaves, only its pools move; the others keep theirs
                 // (and their epochs) instead of all being revoked and dealt again
-                Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()));
+                Map.of(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName()),
+                rewind);
     }
 
     /**
-     * Joins the pool group (the topic must have its partitions: {@link KafkaBus#joinPools}).
+     * Joins the pool group (the statistics topic must have its partitions: {@link KafkaBus#joinPools}).
      *
+     * @param rewind   how far back a newly assigned partition is read again (null: not at all)
      * @param onChange told the partitions (pool indices) this member owns after every change
+     * @param stats    told every record of the partitions owned, with its partition
      */
-    static LeaderElection joinPools(KafkaBus bus, String group, String memberId, int partitions,
-                                    Consumer<Set<Integer>> onChange) {
+    static LeaderElection joinPools(KafkaBus bus, String group, String memberId, int partitions, Duration rewind,
+                                    Consumer<Set<Integer>> onChange, Bus.PartitionHandler<GatewayStats> stats) {
         return new LeaderElection(requireNonNull(bus, "bus"), requireNonNull(group, "group"),
-                requireNonNull(memberId, "memberId"), partitions, onChange);
+                requireNonNull(memberId, "memberId"), partitions, rewind, onChange, requireNonNull(stats, "stats"));
     }
 
     /** The partitions owned: {0} while leading an election; the pools' indices in a pool group. */

@@ -2,12 +2,13 @@ package org.arbiter.bus;
 
 import org.apache.kafka.common.errors.TimeoutException;
 import org.arbiter.common.bus.Bus;
-import org.arbiter.common.bus.MessageHandler;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -51,8 +53,10 @@ public final class Subscriber<T> implements Bus.Subscription {
     private final Start start;
     private final String groupId;
     private final Properties properties;
-    private final MessageHandler<T> handler;
+    private final Bus.PartitionHandler<T> handler;
     private final Consumer<Set<Integer>> onAssignment;
+    /** A group member seeks a newly assigned partition back this far (null: reads on from the committed offset). */
+    private final Duration rewind;
     private final Counter received;
     private final Counter malformed;
     private final Counter handlerErrors;
@@ -75,7 +79,7 @@ public final class Subscriber<T> implements Bus.Subscription {
     static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(2);
 
     Subscriber(String topic, Function<byte[], Decoded<T>> decoder, Start start, String groupId, Properties properties,
-               MessageHandler<T> handler, Consumer<Set<Integer>> onAssignment,
+               Bus.PartitionHandler<T> handler, Consumer<Set<Integer>> onAssignment, Duration rewind,
                Counter received, Counter malformed, Counter handlerErrors, Counter refusedMalformed) {
         this.topic = topic;
         this.decoder = decoder;
@@ -84,6 +88,7 @@ public final class Subscriber<T> implements Bus.Subscription {
         this.properties = properties;
         this.handler = handler;
         this.onAssignment = onAssignment;
+        this.rewind = rewind;
         this.received = received;
         this.malformed = malformed;
         this.handlerErrors = handlerErrors;
@@ -160,6 +165,7 @@ public final class Subscriber<T> implements Bus.Subscription {
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                    rewind(c, partitions);
                     rebalanced(c, partitions, List.of());
                 }
 
@@ -181,6 +187,38 @@ public final class Subscriber<T> implements Bus.Subscription {
             c.seekToBeginning(parts);
         } else {
             c.seekToEnd(parts);
+        }
+    }
+
+    /**
+     * Seeks partitions newly assigned to this member back by {@link #rewind}: to the first record stamped at
+     * or after that time, or to the end when none is. Without a rewind, or when the broker cannot say, the
+     * member reads on from the group's committed offset.
+     */
+    private void rewind(KafkaConsumer<String, byte[]> c, Collection<TopicPartition> partitions) {
+        if (rewind == null || partitions.isEmpty()) {
+            return;
+        }
+        long since = System.currentTimeMillis() - rewind.toMillis();
+        Map<TopicPartition, Long> times = new HashMap<>();
+        partitions.forEach(tp -> times.put(tp, since));
+        try {
+            Map<TopicPartition, OffsetAndTimestamp> found = c.offsetsForTimes(times, Duration.ofSeconds(5));
+            List<TopicPartition> none = new ArrayList<>();
+            found.forEach((tp, o) -> {
+                if (o == null) {
+                    none.add(tp);
+                } else {
+                    c.seek(tp, o.offset());
+                }
+            });
+            if (!none.isEmpty()) {
+                c.seekToEnd(none);
+            }
+            LOG.debug("{}: partitions {} read again from {} ms back", topic, partitions, rewind.toMillis());
+        } catch (RuntimeException e) {
+            LOG.warn("{}: cannot seek partitions {} back {} ms ({}); reading on from the committed offsets", topic,
+                    partitions, rewind.toMillis(), e.toString());
         }
     }
 
@@ -288,7 +326,7 @@ public final class Subscriber<T> implements Bus.Subscription {
         }
         received.increment();
         try {
-            handler.onMessage(r.key(), value);
+            handler.onMessage(r.partition(), r.key(), value);
         } catch (RuntimeException e) {
             handlerErrors.increment();
             LOG.warn("handler for {} threw on offset {}: {}", topic, r.offset(), e.toString(), e);

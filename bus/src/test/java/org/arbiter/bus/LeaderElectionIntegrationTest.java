@@ -1,12 +1,20 @@
 package org.arbiter.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.broker.EmbeddedKafka;
 import org.junit.jupiter.api.Test;
@@ -56,6 +64,55 @@ final class LeaderElectionIntegrationTest {
             a.close();
         } finally {
             kafka.close();
+        }
+    }
+
+    /**
+     * The pool group (issue 32 item 3): ownership is the statistics topic's partitions. Each member gets the
+     * records of the partitions it owns and no others; when a member leaves, the survivor owns its partitions
+     * and reads their last {@code rewind} of records again (a new owner's books are warm), while the
+     * partitions it already had are not read twice; a report for a partition the topic lacks fails at once.
+     */
+    @Test
+    void aPoolGroupOwnsTheStatisticsPartitions_andANewOwnerReadsTheLastRewindAgain() throws Exception {
+        int pools = 4;
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir);
+             KafkaBus busA = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "pg.", Map.of()), "a", new SimpleMeterRegistry());
+             KafkaBus busB = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "pg.", Map.of()), "b", new SimpleMeterRegistry());
+             KafkaBus gateway = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "pg.", Map.of()), "g", new SimpleMeterRegistry())) {
+            Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+            Duration rewind = Duration.ofSeconds(60);
+            LeaderElection a = busA.joinPools("pg.grm", "a", pools, rewind, null,
+                    (p, k, s) -> seen.computeIfAbsent("a", x -> new CopyOnWriteArrayList<>()).add(p));
+            LeaderElection b = busB.joinPools("pg.grm", "b", pools, rewind, null,
+                    (p, k, s) -> seen.computeIfAbsent("b", x -> new CopyOnWriteArrayList<>()).add(p));
+            await().atMost(Duration.ofSeconds(30)).until(() -> !a.owned().isEmpty() && !b.owned().isEmpty()
+                    && a.owned().size() + b.owned().size() == pools);
+            assertThat(a.owned()).doesNotContainAnyElementsOf(b.owned());
+            Set<Integer> ofA = Set.copyOf(a.owned());
+            Set<Integer> ofB = Set.copyOf(b.owned());
+            var publisher = gateway.publisher(gateway.topics().stats());
+            for (int p = 0; p < pools; p++) {
+                publisher.publish(new GatewayStats(1, Instant.now(), "g1", 5, 0, Map.of(), Map.of()), "g1@p" + p, p)
+                        .get(10, TimeUnit.SECONDS);
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> seen.getOrDefault("a", List.of()).size()
+                    + seen.getOrDefault("b", List.of()).size() == pools);
+            assertThat(seen.get("a")).containsExactlyInAnyOrderElementsOf(ofA);
+            assertThat(seen.get("b")).containsExactlyInAnyOrderElementsOf(ofB);
+
+            a.close();
+            await().atMost(Duration.ofSeconds(30)).until(() -> b.owned().size() == pools);
+            // the survivor reads A's partitions' records again, not its own
+            await().atMost(Duration.ofSeconds(20)).until(() -> seen.get("b").size() == pools);
+            Thread.sleep(1000);
+            assertThat(seen.get("b")).containsExactlyInAnyOrder(0, 1, 2, 3);
+
+            long t0 = System.nanoTime();
+            var missing = publisher.publish(new GatewayStats(1, Instant.now(), "g1", 5, 0, Map.of(), Map.of()), "g1@p9", 9);
+            assertThatThrownBy(() -> missing.get(1, TimeUnit.SECONDS)).hasMessageContaining("partition 9 is missing");
+            assertThat((System.nanoTime() - t0) / 1e9).isLessThan(1.5);
+            b.close();
         }
     }
 }

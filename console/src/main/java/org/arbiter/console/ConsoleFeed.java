@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
@@ -45,7 +46,11 @@ public final class ConsoleFeed {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleFeed.class);
 
+    /** A gateway's snapshots kept waiting for their pools' parts (beyond: the oldest shown incomplete). */
+    static final int MAX_PENDING_SNAPSHOTS = 1_024;
+
     private final ConsoleState state;
+    private final PoolReportJoiner joiner;
     private final EventSink sink;
     private final Clock clock;
     private Instant nextFutureWarning = Instant.MIN;  // guarded by this
@@ -58,6 +63,8 @@ public final class ConsoleFeed {
     /** A feed that takes the time reports are received from {@code clock}. */
     public ConsoleFeed(ConsoleState state, EventSink sink, Clock clock) {
         this.state = requireNonNull(state, "state");
+        int pools = state.config().pools().size();
+        this.joiner = pools == 0 ? null : new PoolReportJoiner(pools, MAX_PENDING_SNAPSHOTS);
         this.sink = requireNonNull(sink, "sink");
         this.clock = requireNonNull(clock, "clock");
     }
@@ -66,7 +73,23 @@ public final class ConsoleFeed {
         return state;
     }
 
+    /**
+     * A statistics record. With pools a gateway's snapshot comes as one record per pool (key
+     * {@code gateway@pool}): they are joined into the gateway's whole report first ({@link PoolReportJoiner}).
+     */
     public void onStats(String key, GatewayStats stats) {
+        if (stats != null && joiner != null && key != null && key.indexOf('@') >= 0) {
+            List<GatewayStats> whole;
+            synchronized (joiner) {
+                whole = joiner.offer(stats);
+            }
+            whole.forEach(this::takeStats);
+            return;
+        }
+        takeStats(stats);
+    }
+
+    private void takeStats(GatewayStats stats) {
         Instant now = clock.instant();
         if (stats != null && stats.at().isAfter(now.plus(FUTURE_TOLERANCE))) {
             warnFuture(stats, now);

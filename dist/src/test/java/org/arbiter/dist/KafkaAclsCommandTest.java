@@ -52,7 +52,7 @@ final class KafkaAclsCommandTest {
     void print_listsEveryGrant_inBothForms() throws Exception {
         assertThat(run("kafka", "acls", "--config", config("127.0.0.1:1").toString())).isZero();
         String text = out.toString();
-        assertThat(text).contains("15 grants, 40 bindings")
+        assertThat(text).contains("14 grants, 37 bindings")
                 .containsPattern("grm +User:ops-grm +topic arbiter.allocation +Read, Write, Create, Describe")
                 .containsPattern("gateway +User:ops-gateway +topic arbiter.stats +Write, Describe")
                 .containsPattern("console +User:ops-console +topic arbiter.overrides +Read, Write, Describe")
@@ -90,13 +90,13 @@ final class KafkaAclsCommandTest {
 
             assertThat(run("kafka", "acls", "--config", f.toString(), "--format", "table", "--apply",
                     "--bootstrap", kafka.bootstrap())).isZero();
-            assertThat(out.toString()).contains("applied on " + kafka.bootstrap() + ": 40 ACL bindings; topics created: ");
+            assertThat(out.toString()).contains("applied on " + kafka.bootstrap() + ": 37 ACL bindings; topics created: ");
             try (Admin admin = Admin.create(kafka.superUserProperties())) {
-                assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(40);
+                assertThat(admin.describeAcls(AclBindingFilter.ANY).values().get(30, TimeUnit.SECONDS)).hasSize(37);
             }
             assertThat(run("kafka", "acls", "--config", f.toString(), "--format", "table", "--apply",
                     "--bootstrap", kafka.bootstrap())).isZero();
-            assertThat(out.toString()).contains("40 ACL bindings; topics created: none (all existed)");
+            assertThat(out.toString()).contains("37 ACL bindings; topics created: none (all existed)");
         }
     }
 }

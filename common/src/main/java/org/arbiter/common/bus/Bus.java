@@ -1,9 +1,11 @@
 package org.arbiter.common.bus;
 
+import java.time.Duration;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.Message;
 
 /**
@@ -68,15 +70,36 @@ public interface Bus {
      */
     Election joinElection(String group, String memberId, Consumer<Boolean> onChange);
 
+    /** A record of a pool group's statistics, with the partition it was read from (the pool's index). */
+    interface PartitionHandler<T> {
+        /**
+         * @param partition the partition the record was read from ({@link #NO_PARTITION} on a bus without
+         *                  partitions: then the record is every pool's)
+         * @param key       the record key
+         * @param value     the decoded message
+         */
+        void onMessage(int partition, String key, T value);
+    }
+
+    /** The partition of a record on a bus without partitions ({@link InMemoryBus}). */
+    int NO_PARTITION = -1;
+
     /**
-     * Joins the group that shares {@code partitions} pools among its members ({@link Topics#grmPools()}: one
-     * partition per pool; the group's assignment decides who owns which, and moves a member's pools when it
-     * leaves or its session ends). {@code onChange} is told the set owned after every change. This default
-     * has no assignment of its own: the member that leads {@link #joinElection} owns every pool.
+     * Joins the group that shares {@code partitions} pools among its members: partition i of the statistics
+     * topic ({@link Topics#stats()}) is pool i, where every gateway publishes its report restricted to that
+     * pool. The group's assignment decides who owns which partition, hence which pool, and moves a member's
+     * pools when it leaves or its session ends; {@code onChange} is told the set owned after every change, and
+     * {@code stats} gets the records of the partitions owned, those of the last {@code rewind} first when a
+     * partition is newly assigned (so a new owner's books are as warm as the old owner's). This default has no
+     * partitions: the member that leads {@link #joinElection} owns every pool, and every member gets every record
+     * of the statistics topic published from now on, with partition {@link #NO_PARTITION}.
      */
-    default Election joinPools(String group, String memberId, int partitions, Consumer<Set<Integer>> onChange) {
+    default Election joinPools(String group, String memberId, int partitions, Duration rewind,
+                               Consumer<Set<Integer>> onChange, PartitionHandler<GatewayStats> stats) {
         Set<Integer> all = IntStream.range(0, partitions).boxed().collect(Collectors.toUnmodifiableSet());
         Election leader = joinElection(group, memberId, leading -> onChange.accept(leading ? all : Set.of()));
+        Subscription reports = subscribe(topics().stats(), GatewayStats.class, Start.END,
+                (k, v) -> stats.onMessage(NO_PARTITION, k, v));
         return new Election() {
             @Override
             public boolean isLeader() {
@@ -95,6 +118,7 @@ public interface Bus {
 
             @Override
             public void close() {
+                reports.close();
                 leader.close();
             }
         };

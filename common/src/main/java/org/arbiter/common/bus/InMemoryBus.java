@@ -69,6 +69,12 @@ public final class InMemoryBus implements Bus {
             }
 
             @Override
+            public CompletableFuture<Void> publish(Message message, String key, int partition) {
+                append(topic, new Record(requireNonNull(key, "key"), MessageCodec.encode(message)));
+                return CompletableFuture.completedFuture(null);
+            }
+
+            @Override
             public CompletableFuture<Void> delete(String key) {
                 append(topic, new Record(requireNonNull(key, "key"), null));
                 return CompletableFuture.completedFuture(null);

@@ -12,6 +12,16 @@ public interface Publisher {
     /** Sends the message; the future completes when the broker acknowledged it (or failed). */
     CompletableFuture<Void> publish(Message message);
 
+    /**
+     * Sends the message under {@code key} to partition {@code partition} of the topic: a gateway's statistics
+     * for one pool go to that pool's partition ({@link Topics#stats()}). A bus without partitions
+     * ({@link InMemoryBus}) sends it under the key. The future fails, without blocking, when the topic does
+     * not have the partition.
+     */
+    default CompletableFuture<Void> publish(Message message, String key, int partition) {
+        return publish(message);
+    }
+
     /** Writes a tombstone for {@code key} (compacted topics: forget it). */
     CompletableFuture<Void> delete(String key);
 

@@ -19,7 +19,11 @@ public record Topics(String prefix) {
         requireNonNull(prefix, "prefix");
     }
 
-    /** gateway → GRM, console; key gateway. */
+    /**
+     * gateway → GRM, console; key gateway. With {@code pools}: one partition per pool, in configuration order,
+     * and a gateway's report for pool i (keyed {@code gateway@pool}) on partition i; the member of the GRM
+     * consumer group that owns partition i owns pool i (the GRMs create or grow the partitions).
+     */
     public String stats() {
         return prefix + "stats";
     }
@@ -59,14 +63,9 @@ public record Topics(String prefix) {
     }
 
     /**
-     * With {@code pools}: one partition per pool, in configuration order; the member of the GRM consumer
-     * group that owns partition i owns pool i (created by the GRMs with as many partitions as pools).
+     * The consumer group of the GRM candidates (leader election on {@link #grmLeader()}; with pools, the
+     * pools' partitions of {@link #stats()}).
      */
-    public String grmPools() {
-        return prefix + "grm-pools";
-    }
-
-    /** The consumer group of the GRM candidates (leader election on {@link #grmLeader()}). */
     public String grmGroup() {
         return prefix + "grm";
     }

@@ -12,7 +12,9 @@ import java.util.Set;
 
 /**
  * What gateway {@code gateway} measured over the last {@code windowSeconds} (sliding window),
- * published every report period. Topic {@code stats}, key: the gateway id.
+ * published every report period. Topic {@code stats}, key: the gateway id; with pools one report per pool,
+ * restricted to it ({@link #restrictTo}), keyed {@code gateway@pool} on the pool's partition
+ * ({@code StatsTopics.poolReports}).
  *
  * <p>Ranges (checked in the constructors, so a decoded record is within them): every number is
  * finite and >= 0 — rates, times, lengths, weights, counts, caps; {@code allocationVersion} >= 0.

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.message.GatewayStats;
 import org.junit.jupiter.api.Test;
 
@@ -62,5 +64,30 @@ final class StatsTopicsTest {
     void unsecured_everyRecordOnTheSharedTopicIsTaken() {
         KafkaConfig plain = new KafkaConfig("k:9092", "p.", Map.of());
         assertThat(StatsTopics.refusal(plain, "p.stats", from("g1"))).isNull();
+    }
+
+    @Test
+    void withPools_aReportIsOnePerPool_onThePoolsPartition_restrictedToIt_keyedGatewayAtPool() {
+        GatewayStats.ServerStats server = new GatewayStats.ServerStats(3, 5, 4, 1, 3, 0, true);
+        GatewayStats.ClassStats cls = new GatewayStats.ClassStats(4, 4, 1, 0.1, 0.9, 1.5, 2, 3, 4, 6, Map.of(), null);
+        GatewayStats whole = new GatewayStats(1, Instant.parse("2026-11-27T09:00:00Z"), "g1", 5, 3,
+                Map.of("premium", cls, "basic", cls), Map.of("s1", server, "s2", server),
+                new GatewayStats.Backlog(5, 3.5, 33));
+        List<PoolConfig> pools = List.of(new PoolConfig("web", List.of("s2"), List.of("basic")),
+                new PoolConfig("api", List.of("s1"), List.of("premium")));
+        List<StatsTopics.PoolReport> out = StatsTopics.poolReports(pools, whole);
+        assertThat(out).extracting(StatsTopics.PoolReport::partition).containsExactly(0, 1);
+        assertThat(out).extracting(StatsTopics.PoolReport::key).containsExactly("g1@web", "g1@api");
+        assertThat(out.get(0).stats().classes().keySet()).containsExactly("basic");
+        assertThat(out.get(0).stats().servers().keySet()).containsExactly("s2");
+        assertThat(out.get(1).stats().classes().keySet()).containsExactly("premium");
+        assertThat(out.get(1).stats().servers().keySet()).containsExactly("s1");
+        assertThat(out).allSatisfy(r -> {
+            assertThat(r.stats().backlog()).isEqualTo(whole.backlog());
+            assertThat(r.stats().at()).isEqualTo(whole.at());
+            assertThat(StatsTopics.gatewayOfKey(r.key())).isEqualTo("g1");
+        });
+        assertThat(StatsTopics.poolReports(List.of(), whole)).containsExactly(new StatsTopics.PoolReport(-1, "g1", whole));
+        assertThat(StatsTopics.gatewayOfKey("g1")).isEqualTo("g1");
     }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
@@ -40,6 +41,7 @@ import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.config.GatewayHttpConfig;
 import org.arbiter.common.config.KafkaConfig;
+import org.arbiter.common.config.PoolConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 import org.arbiter.common.message.PoolAllocations;
@@ -95,6 +97,8 @@ public final class Gateway implements AutoCloseable {
     private final CompletableFuture<DrainReport> drained = new CompletableFuture<>();
     private volatile StopCause stop; // why the drain under way began; null before one
     private volatile KafkaBus bus;
+    /** When a pool's report last failed to publish (nanoTime; 0: never), for {@link #warnPoolPublish}. */
+    private final AtomicLong lastPoolWarning = new AtomicLong();
     private volatile boolean closed;
     private final ProxyInitializer initializer;
     private final boolean standalone;
@@ -307,6 +311,15 @@ public final class Gateway implements AutoCloseable {
         while (!closed && bus == null) {
             try {
                 KafkaBus b = KafkaBus.connectGateway(kafka, id, "gateway-" + id, metrics.registry());
+                int pools = reloader.cluster().pools().size();
+                if (pools > 0) {
+                    try {
+                        b.ensureStatsPartitions(pools); // the GRMs do it too; whoever starts first
+                    } catch (RuntimeException e) {
+                        LOG.warn("gateway {}: cannot give {} {} partitions, one per pool ({}); the GRMs will", id,
+                                b.topics().stats(), pools, e.getMessage());
+                    }
+                }
                 b.subscribe(b.topics().allocation(), Allocation.class, Subscriber.Start.BEGINNING,
                         follower::accept);
                 bus = b;
@@ -331,10 +344,32 @@ public final class Gateway implements AutoCloseable {
         }
         try {
             GatewayStats s = plane.snapshot().get(5, TimeUnit.SECONDS);
-            Publisher p = b.publisher(StatsTopics.topicOf(b.topics(), b.config().security(), id));
-            p.publish(s);
+            String topic = StatsTopics.topicOf(b.topics(), b.config().security(), id);
+            Publisher p = b.publisher(topic);
+            List<PoolConfig> pools = reloader.cluster().pools();
+            if (pools.isEmpty() || !topic.equals(b.topics().stats())) {
+                p.publish(s);
+                return;
+            }
+            // one report per pool, on the pool's partition: the GRM that owns the pool reads it
+            for (StatsTopics.PoolReport r : StatsTopics.poolReports(pools, s)) {
+                p.publish(r.stats(), r.key(), r.partition()).whenComplete((ok, e) -> {
+                    if (e != null) {
+                        warnPoolPublish(r.key(), e);
+                    }
+                });
+            }
         } catch (Exception e) {
             LOG.warn("gateway {}: cannot publish stats: {}", id, e.toString());
+        }
+    }
+
+    /** A pool's report not sent (its partition missing until a GRM creates it): logged at most every 30 s. */
+    private void warnPoolPublish(String key, Throwable e) {
+        long now = System.nanoTime();
+        long last = lastPoolWarning.get();
+        if ((last == 0 || now - last >= 30_000_000_000L) && lastPoolWarning.compareAndSet(last, now)) {
+            LOG.warn("gateway {}: statistics {} not published: {}", id, key, e.getMessage());
         }
     }
 

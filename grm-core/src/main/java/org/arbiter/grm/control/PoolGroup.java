@@ -148,6 +148,22 @@ public final class PoolGroup {
         return out;
     }
 
+    /**
+     * A gateway's report read from pool {@code pool}'s partition of the statistics topic (the pool's index in
+     * the configuration): that pool alone takes it, its own classes and servers of it; an index the
+     * configuration has no pool for (a partition beyond them) is dropped. Without pools: as {@link #stats}.
+     */
+    public List<Command> stats(int pool, GatewayStats s, Instant now) {
+        if (!pooled) {
+            return single().stats(s, now);
+        }
+        if (pool < 0 || pool >= pools.size()) {
+            return List.of();
+        }
+        Pool p = pools.get(pool);
+        return p.core().stats(s.restrictTo(p.classes(), p.servers()), now);
+    }
+
     /** An override: to the pool of its class, else of its server, else (a tombstone, a gateway-wide one) every pool. */
     public List<Command> override(String id, OperatorOverride o, Instant now) {
         if (!pooled) {

@@ -3,6 +3,7 @@ package org.arbiter.grm.service;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,41 +141,38 @@ public final class GrmService implements AutoCloseable {
                         (k, o) -> onControlThread(now -> core.override(k, o, now))),
                 bus.subscribe(t.power(), PowerOrder.class, Bus.Start.BEGINNING,
                         (k, o) -> onControlThread(now -> core.powerOrderSeen(o, now)))));
-        // the shared statistics topic, and the own topic of each gateway with a principal of its own
+        // the shared statistics topic, and the own topic of each gateway with a principal of its own; with pools
+        // the shared topic is read through the pool group (each member its pools' partitions)
         KafkaSecurity security = config.kafka().security();
+        boolean pooled = !config.pools().isEmpty();
         for (String topic : StatsTopics.topics(t, security)) {
-            subs.add(bus.subscribe(topic, GatewayStats.class, Bus.Start.END, (k, s) -> onControlThread(now -> {
-                if (s == null) {
-                    return List.of();
-                }
-                String refusal = StatsTopics.refusal(t, security, topic, s);
-                if (refusal != null) {
-                    meters.ignoredStats.increment();
-                    statsRefusals.refuse(refusal, "statistics from " + s.gateway() + " on " + topic + " skipped");
-                    return List.of();
-                }
-                return core.stats(s, now);
-            })));
+            if (pooled && topic.equals(t.stats())) {
+                continue;
+            }
+            subs.add(bus.subscribe(topic, GatewayStats.class, Bus.Start.END,
+                    (k, s) -> onControlThread(now -> takeStats(topic, Bus.NO_PARTITION, s, now))));
         }
         subscriptions = List.copyOf(subs);
-        if (config.pools().isEmpty()) {
+        if (!pooled) {
             election = bus.joinElection(t.grmGroup(), id, leading -> {
                 meters.leaderChanges.increment();
                 LOG.info("GRM {} is {}", id, leading ? "now the leader" : "no longer the leader");
             });
         } else {
-            election = bus.joinPools(t.grmGroup(), id, config.pools().size(), owned -> {
+            // a pool handed over reads its partition's last two periods again: its new owner's books are warm
+            Duration rewind = Duration.ofMillis(Math.round(2000 * config.control().periodSeconds()));
+            election = bus.joinPools(t.grmGroup(), id, config.pools().size(), rewind, owned -> {
                 meters.leaderChanges.increment();
                 LOG.info("GRM {} owns pools {}", id, poolNames(owned));
                 onControlThread(now -> List.of()); // takes the new ownership in at once
-            });
+            }, (partition, k, s) -> onControlThread(now -> takeStats(t.stats(), partition, s, now)));
         }
         long periodMillis = Math.max(1, Math.round(config.control().periodSeconds() * 1000));
         control.scheduleAtFixedRate(() -> onControlThreadNow(this::tick), periodMillis, periodMillis, TimeUnit.MILLISECONDS);
         LOG.info("GRM {} started: period {} ms, {} gateways, {} servers, sizing {}, power actuator {}{}", id, periodMillis,
                 config.gateways().size(), config.servers().size(), config.sizing().policy(), power.actuatorName(),
-                config.pools().isEmpty() ? "" : ", " + config.pools().size() + " pools shared by the group on "
-                        + bus.topics().grmPools());
+                config.pools().isEmpty() ? "" : ", " + config.pools().size() + " pools shared by the group on the partitions of "
+                        + bus.topics().stats());
     }
 
     /** Hands an event to the control thread; what the core returns is carried out there. */
@@ -200,11 +198,12 @@ public final class GrmService implements AutoCloseable {
                 execute(core.own(owned, now));
                 meters.ownedPools = core.owned();
                 if (ticked && !config.pools().isEmpty()) {
-                    // a pool handed over by the group runs its first period now, not up to a period later: this
-                    // GRM has been reading the bus all along (its first tick is behind it), so its books are warm
+                    // a pool handed over by the group runs its first period shortly, not up to a period later:
+                    // by then the reports of its partition's last two periods, read again, have warmed its books
                     for (PoolGroup.Pool p : core.pools()) {
                         if (owned.contains(p.name()) && !before.contains(p.name())) {
-                            execute(tick(p, now));
+                            control.schedule(() -> onControlThreadNow(n -> core.owned().contains(p.name())
+                                    ? tick(p, n) : List.of()), takeoverDelayMillis(), TimeUnit.MILLISECONDS);
                         }
                     }
                 }
@@ -213,6 +212,33 @@ public final class GrmService implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("GRM {} failed to apply an event: {}", id, e.toString(), e);
         }
+    }
+
+    /**
+     * A statistics record read on {@code topic} (with pools, from the pool's {@code partition} of the shared
+     * topic: its pool's report only; {@link Bus#NO_PARTITION}: every pool's).
+     */
+    private List<Command> takeStats(String topic, int partition, GatewayStats s, Instant now) {
+        if (s == null) {
+            return List.of();
+        }
+        var t = bus.topics();
+        KafkaSecurity security = config.kafka().security();
+        String refusal = StatsTopics.refusal(t, security, topic, s);
+        if (refusal != null) {
+            meters.ignoredStats.increment();
+            statsRefusals.refuse(refusal, "statistics from " + s.gateway() + " on " + topic + " skipped");
+            return List.of();
+        }
+        return partition == Bus.NO_PARTITION ? core.stats(s, now) : core.stats(partition, s, now);
+    }
+
+    /**
+     * How long after a pool is handed over its first period runs: a fifth of a period, at most 200 ms — time
+     * for the partition's rewound reports, fetched at the consumer's next poll, to reach the books.
+     */
+    private long takeoverDelayMillis() {
+        return Math.min(200, Math.round(200 * config.control().periodSeconds()));
     }
 
     /** The names of the pools at these partitions (partition i is pool i; extra partitions own nothing). */
