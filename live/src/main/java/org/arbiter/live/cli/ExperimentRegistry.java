@@ -170,7 +170,8 @@ public final class ExperimentRegistry {
     /** --size presets: the scale run's default cluster and issue 32's large one. */
     private static final Map<String, String> SIZES = Map.of("medium", "100,1000,20", "large", "1000,10000,20");
 
-    private static int[] size(String given) {
+    /** {@code --size}: gateways, servers, classes. @throws IllegalArgumentException naming what is wrong */
+    static int[] size(String given) {
         String size = SIZES.getOrDefault(given.trim().toLowerCase(java.util.Locale.ROOT), given);
         String[] p = size.split(",");
         int[] v = new int[3];
