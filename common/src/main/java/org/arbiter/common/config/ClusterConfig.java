@@ -148,6 +148,10 @@ public record ClusterConfig(
         ConsoleSection.check(console, "console", errors);
         GatewayHttpSection.check(gatewayHttp, gateways, "gateway", errors);
         GrmSection.check(grm, "grm", errors);
+        String paper = GrmSection.acrossProblem(grm, control);
+        if (paper != null) {
+            errors.add("grm.model: " + paper);
+        }
         PoolsSection.check(pools, classes, servers, errors);
         return errors;
     }

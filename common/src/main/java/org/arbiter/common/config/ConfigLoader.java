@@ -114,6 +114,7 @@ public final class ConfigLoader {
         GatewayHttpConfig gatewayHttp = GatewayHttpSection.read(root.object("gateway"));
         GatewayHttpSection.across(gatewayHttp, proxyProtocolAt);
         GrmConfig grm = GrmSection.read(root.object("grm"));
+        GrmSection.across(grm, control, root);
         List<PoolConfig> pools = PoolsSection.read(root, classes, servers);
         root.finish();
         return new ClusterConfig(classes, servers, gateways, dispatch, control, sizing, power, kafka, console,

@@ -373,7 +373,7 @@ final class ConfigLoaderTest {
             password hash          | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\nconsole: {users: [{name: ann, passwordHash: secret}]}' | console.users[0].passwordHash: not a PBKDF2 hash (expected: pbkdf2:<iterations>:<salt hex>:<hash hex>, as printed by 'arbiter console hash-password')
             grm admin port         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminPort: 70000}' | grm.adminPort: 70000 (expected: 0..65535)
             grm host               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {host: " "}' | grm.host: " " (expected: an address to bind)
-            grm typo               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminport: 1}' | grm.adminport: unknown key (expected: one of host, adminPort; did you mean 'adminPort'?)
+            grm typo               | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ngrm: {adminport: 1}' | grm.adminport: unknown key (expected: one of host, adminPort, model; did you mean 'adminPort'?)
             top-level typo         | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]\ncontrl: {}' | contrl: unknown key (expected: one of classes, servers, gateways, dispatch, control, sizing, power, kafka, console, gateway, grm, pools; did you mean 'control'?)
             boolean                | 'classes: [{name: a, target: 1s, default: maybe}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].default: maybe (expected: true or false)
             list expected          | 'classes: {name: a}\nservers: [{id: s1, url: "http://127.0.0.1:1"}]'                              | classes: a mapping (expected: a list)
@@ -428,5 +428,24 @@ final class ConfigLoaderTest {
         ClusterConfig c = ConfigLoader.parse(base + "grm: {host: 0.0.0.0, adminPort: 0}");
         assertThat(c.grm()).isEqualTo(new GrmConfig("0.0.0.0", 0));
         assertThat(ConfigLoader.parse(ConfigWriter.toYaml(c)).grm()).isEqualTo(c.grm());
+    }
+
+    @Test
+    void grmModel_flowByDefault_paperOnlyWithIntegerWeightsAndMm1_andAnUnknownOneNamed() {
+        String base = "classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: \"http://127.0.0.1:1\"}]\n";
+        assertThat(ConfigLoader.parse(base).grm().model()).isEqualTo(GrmConfig.Model.FLOW);
+        ClusterConfig paper = ConfigLoader.parse(base + "grm: {model: paper}");
+        assertThat(paper.grm().model()).isEqualTo(GrmConfig.Model.PAPER);
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(paper)).grm()).isEqualTo(paper.grm());
+        assertThatThrownBy(() -> ConfigLoader.parse(base + "grm: {model: papers}"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).singleElement().asString()
+                        .startsWith("grm.model: papers (expected: ").contains("flow").contains("paper"));
+        assertThatThrownBy(() -> ConfigLoader.parse(base + "grm: {model: paper}\ncontrol: {granularity: 2}"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
+                        "grm.model: paper with control.granularity 2 and control.prediction mm1 (expected: granularity 1 "
+                                + "and prediction mm1: 003 eq. 8-9 as printed, integer weights)"));
+        assertThatThrownBy(() -> ConfigLoader.parse(base + "grm: {model: paper}\ncontrol: {prediction: liu}"))
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).singleElement().asString()
+                        .contains("control.prediction liu"));
     }
 }

@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.GrmConfig;
 import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
@@ -75,6 +76,8 @@ public final class GrmStep implements ControlStep {
     private long sequence;
     private Fleet fleet;
     private List<Decision.PinStatus> leftOutPins = List.of();
+    /** When the published weights last changed (s; −∞: never): {@code grm.model: paper} holds a window after. */
+    private double lastWeightChange = Double.NEGATIVE_INFINITY;
     private Damping.Chosen lastChoice;
 
     /**
@@ -123,7 +126,7 @@ public final class GrmStep implements ControlStep {
         ProblemBuilder.Built built;
         try {
             built = builder.build(new ProblemBuilder.Input(live, classes, overrides.all(), lastAllocations, on,
-                    leftOut.held().values(), estimates));
+                    leftOut.held().values(), estimates).holding(holding(t)));
         } catch (ProblemException e) {
             LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
             CapReserve kept = planner.keptInForce(configuredConcurrency(overrides), live.keySet(), leftOut, lastAllocations);
@@ -161,6 +164,10 @@ public final class GrmStep implements ControlStep {
         }
         lastChoice = solved.chosen();
 
+        if (changedWeights(solved.solution(), lastAllocations)) {
+            lastWeightChange = t;
+        }
+
         // 4. cap partition and reserve: the solution's N(g,s), the left-out gateways' caps kept
         CapPlanner.Plan plan = planner.solved(live.keySet(), solved.solution(), built.reserve(), leftOut, lastAllocations);
 
@@ -186,6 +193,32 @@ public final class GrmStep implements ControlStep {
      * N_s the gateways that have an allocation do not hold, split evenly: all of it at the start);
      * the fleet only advances.
      */
+    /**
+     * {@code grm.model: paper}: whether every flow stays at its weight this period. 003 eq. 8 infers a flow's
+     * service rate from λ̃, t̃ measured under the weight w̃ in force; until a statistics window has passed since
+     * the weights last changed, the gateways' windows still hold what was measured under the old ones, and
+     * eq. 9 fed that walks on past the allocation it would stop at on a measurement taken under w̃
+     * (docs/grm.md). The flow model measures w̃ as the slots held, so it does not wait.
+     */
+    private boolean holding(double t) {
+        return config.grm().model() == GrmConfig.Model.PAPER
+                && t < lastWeightChange + config.control().statsWindowSeconds() - 1e-9;
+    }
+
+    /** Whether the solution gives some live flow another weight than its gateway's last allocation. */
+    private static boolean changedWeights(Solution solution, Map<String, Allocation> lastAllocations) {
+        for (var g : solution.weights().entrySet()) {
+            Allocation last = lastAllocations.get(g.getKey());
+            for (var c : g.getValue().entrySet()) {
+                double before = last == null ? Double.NaN : last.weights().getOrDefault(c.getKey(), Double.NaN);
+                if (!(Math.abs(before - c.getValue()) < 1e-9)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private Result beforeAnyGateway(Instant now, Fleet fl, OverrideBook overrides, Map<String, Allocation> lastAllocations,
                                     CapPlanner.LeftOut leftOut, EpochClock clock) {
         List<PowerOrder> changes = fl.advance(seconds(now), now);

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.GrmConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
@@ -62,7 +63,23 @@ final class ProblemBuilder {
      */
     record Input(Map<String, GatewayStats> live, List<ClassConfig> classes, List<OperatorOverride> overrides,
                  Map<String, Allocation> lastAllocations, Map<String, Integer> serverConcurrency,
-                 Collection<Allocation> held, FlowEstimates estimates) {
+                 Collection<Allocation> held, FlowEstimates estimates, boolean holdWeights) {
+
+        /** Without holding the weights. */
+        Input(Map<String, GatewayStats> live, List<ClassConfig> classes, List<OperatorOverride> overrides,
+              Map<String, Allocation> lastAllocations, Map<String, Integer> serverConcurrency,
+              Collection<Allocation> held, FlowEstimates estimates) {
+            this(live, classes, overrides, lastAllocations, serverConcurrency, held, estimates, false);
+        }
+
+        /**
+         * The same input with every flow held at its weight in force ({@code grm.model: paper} while no
+         * measurement has been taken wholly under the weights in force: see {@link GrmStep}).
+         */
+        Input holding(boolean hold) {
+            return new Input(live, classes, overrides, lastAllocations, serverConcurrency, held, estimates, hold);
+        }
+
         Input {
             requireNonNull(live, "live");
             requireNonNull(classes, "classes");
@@ -75,7 +92,7 @@ final class ProblemBuilder {
 
         /** The same input over other servers with nothing held: the utility policy's probe. */
         Input over(Map<String, Integer> servers) {
-            return new Input(live, classes, overrides, lastAllocations, servers, List.of(), estimates);
+            return new Input(live, classes, overrides, lastAllocations, servers, List.of(), estimates, holdWeights);
         }
     }
 
@@ -124,12 +141,15 @@ final class ProblemBuilder {
         }
         List<Problem.Server> servers = new ArrayList<>();
         reserve.freePositive().forEach((id, n) -> servers.add(new Problem.Server(id, n)));
+        // grm.model paper: 003 eq. 8-9 as printed — λ held fixed (no think time), w̃ the weight in force (no slots
+        // in use), no service time (no slot model), one M/M/1 per flow (no pooling across gateways)
+        boolean paper = config.grm().model() == GrmConfig.Model.PAPER;
         List<Problem.ClassSpec> classes = new ArrayList<>();
         for (int i = 0; i < config.classes().size(); i++) {
             ClassConfig c = config.classes().get(i);
             ClassConfig e = in.classes().get(i);
             classes.add(new Problem.ClassSpec(e.name(), e.targetSeconds(), UtilityFunction.of(e), e.minShare(),
-                    config.control().responseTimeCap(), c.thinkTimeSeconds()));
+                    config.control().responseTimeCap(), paper ? Double.POSITIVE_INFINITY : c.thinkTimeSeconds()));
         }
         int q = config.control().granularity();
         List<Problem.Flow> flows = new ArrayList<>();
@@ -143,12 +163,17 @@ final class ProblemBuilder {
                 inForce = Math.max(inForce, 1.0 / q);
                 flows.add(cs == null
                         ? new Problem.Flow(g.getKey(), c.name(), 0, 0, inForce, 0)
+                        : paper ? new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
+                                cs.queueLength(), 0, 0)
                         : new Problem.Flow(g.getKey(), c.name(), cs.arrivalRate(), cs.meanResponseTime(), inForce,
                                 cs.queueLength(), FlowEstimates.slotsInUse(cs), in.estimates().serviceTime(c.name(), cs)));
             }
         }
         Map<Problem.FlowId, Double> weightPins = new LinkedHashMap<>();
         pins.weightPins().forEach((f, w) -> weightPins.put(new Problem.FlowId(f.gateway(), f.cls()), w));
+        if (paper && in.holdWeights()) {
+            holdInForce(flows, servers, weightPins);
+        }
         Problem.Parameters p = parameters(q);
         Map<Problem.FlowId, Double> dm = new LinkedHashMap<>();
         for (Problem.Flow f : flows) {
@@ -160,8 +185,23 @@ final class ProblemBuilder {
         // one model per class across gateways (ClassPool); the decision keeps what each gateway measured
         Map<String, Double> think = new LinkedHashMap<>();
         config.classes().forEach(c -> think.put(c.name(), c.thinkTimeSeconds()));
-        return new Built(new Problem(servers, classes, ClassPool.pool(flows, think, weightPins.keySet()), p, weightPins,
-                dm), pins, flows, reserve);
+        return new Built(new Problem(servers, classes, paper ? flows : ClassPool.pool(flows, think, weightPins.keySet()), p,
+                weightPins, dm), pins, flows, reserve);
+    }
+
+    /**
+     * Every flow not pinned stays at its weight in force, when those weights fill the N to share exactly (else
+     * — a server came or went — the optimiser decides as usual).
+     */
+    private static void holdInForce(List<Problem.Flow> flows, List<Problem.Server> servers,
+                                    Map<Problem.FlowId, Double> weightPins) {
+        Map<Problem.FlowId, Double> held = new LinkedHashMap<>(weightPins);
+        flows.forEach(f -> held.putIfAbsent(f.id(), f.weight()));
+        double sum = held.values().stream().mapToDouble(Double::doubleValue).sum();
+        long n = servers.stream().mapToLong(Problem.Server::concurrency).sum();
+        if (Math.abs(sum - n) < 1e-9) {
+            weightPins.putAll(held);
+        }
     }
 
     private Problem.Parameters parameters(int q) {

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.sim.experiment.ResultJson;
+import org.arbiter.sim.experiment.ScaleExperiment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -163,8 +164,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (!live && !sameJvm && accepts(found, Experiment.Knob.SIZE)) {
             Optional<Integer> exit;
             try {
-                exit = ScaleRelaunch.ifWanted(ExperimentRegistry.size(size),
-                        spec.root().commandLine().getParseResult().originalArgs(), err);
+                int[] v = ExperimentRegistry.size(size);
+                ScaleExperiment.checkOptions(v[1], v[2], pools, owners != null ? owners : Math.max(1, Math.min(3, pools)));
+                exit = ScaleRelaunch.ifWanted(v, spec.root().commandLine().getParseResult().originalArgs(), err);
             } catch (IllegalArgumentException e) {
                 return usage(err, e.getMessage());
             }

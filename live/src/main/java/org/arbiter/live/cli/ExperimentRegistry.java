@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.arbiter.common.config.ClassConfig;
+import org.arbiter.common.config.GrmConfig;
 import org.arbiter.live.FaultCampaign;
 import org.arbiter.live.FaultReport;
 import org.arbiter.live.LiveBursty;
@@ -58,10 +59,15 @@ public final class ExperimentRegistry {
                 return new Output(new LiveResult.Concurrency(live, o.timeScale(), simulated),
                         dir -> Charts.concurrency(live, simulated, dir));
             }),
-            new Experiment("phases", "003 Fig. 8-12", EnumSet.of(Knob.COMBINE), o -> {
+            new Experiment("phases", "003 Fig. 8-12; the flow model and 003's own (grm.model: paper), each on both"
+                    + " utility scales", EnumSet.of(Knob.COMBINE), o -> {
                 PhasesResult r = Experiments.phases(o.seed(), o.seconds(), o.combine(), o::progress)
                         .withRelative(Experiments.phases(o.seed(), o.seconds(), o.combine(),
-                                ClassConfig.UtilitySpec.Scale.RELATIVE, o::progress));
+                                ClassConfig.UtilitySpec.Scale.RELATIVE, o::progress))
+                        .withPaperModel(Experiments.phases(o.seed(), o.seconds(), o.combine(),
+                                ClassConfig.UtilitySpec.Scale.ABSOLUTE, GrmConfig.Model.PAPER, o::progress)
+                                .withRelative(Experiments.phases(o.seed(), o.seconds(), o.combine(),
+                                        ClassConfig.UtilitySpec.Scale.RELATIVE, GrmConfig.Model.PAPER, o::progress)));
                 return new Output(r, dir -> Charts.phases(r.phases(), r.timeline(),
                         "Response time, simulated (003 Fig. 9 against time): measured, predicted, target", dir));
             }, o -> {

@@ -12,6 +12,7 @@ import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
 import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.common.config.GrmConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.common.utility.UtilityFunction;
 import org.arbiter.grm.model.PredictionErrors;
@@ -48,6 +49,13 @@ public final class Experiments {
     public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
                                              double overhead, ControlConfig.Combine combine,
                                              ClassConfig.UtilitySpec.Scale scale) {
+        return paperCluster(scheduler, granularity, concurrency, overhead, combine, scale, GrmConfig.Model.FLOW);
+    }
+
+    /** As above with the GRM's flow model {@code model} ({@code grm.model}: flow, or 003 eq. 8-9 as printed). */
+    public static ClusterConfig paperCluster(DispatchConfig.Scheduler scheduler, int granularity, int concurrency,
+                                             double overhead, ControlConfig.Combine combine,
+                                             ClassConfig.UtilitySpec.Scale scale, GrmConfig.Model model) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
         ClassConfig.UtilitySpec utility = new ClassConfig.UtilitySpec(1, 1, 1, scale);
         return ClusterConfig.builder()
@@ -62,6 +70,7 @@ public final class Experiments {
                 .dispatch(DispatchConfig.builder().scheduler(scheduler).build())
                 .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30)
                         .combine(combine).granularity(granularity).build())
+                .grm(GrmConfig.DEFAULT.withModel(model))
                 .build();
     }
 
@@ -116,8 +125,15 @@ public final class Experiments {
     /** As above with both classes' utilities on {@code scale} (003 eq. 7 with φ = 1 or φ_c = 1/τ_c). */
     public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
                                       ClassConfig.UtilitySpec.Scale scale, Consumer<String> progress) {
+        return phases(seed, secondsPerPhase, combine, scale, GrmConfig.Model.FLOW, progress);
+    }
+
+    /** As above with the GRM's flow model {@code model} ({@code grm.model}). */
+    public static PhasesResult phases(long seed, double secondsPerPhase, ControlConfig.Combine combine,
+                                      ClassConfig.UtilitySpec.Scale scale, GrmConfig.Model model,
+                                      Consumer<String> progress) {
         SimScenario sc = new SimScenario(1, PaperPhase.simPhases(secondsPerPhase), seed);
-        ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine, scale);
+        ClusterConfig cluster = paperCluster(DispatchConfig.Scheduler.WRR, 1, 10, 0, combine, scale, model);
         double window = cluster.control().statsWindowSeconds();
         DecisionLog log = new DecisionLog(window);
         SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
@@ -131,7 +147,8 @@ public final class Experiments {
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
             PredictionError e = PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds());
             marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
-            String label = scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase";
+            String label = (model == GrmConfig.Model.PAPER ? "paper-model " : "")
+                    + (scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase");
             phases.add(phaseRow(p.name(), phase.premiumClients(), phase.basicClients(), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
                     pr.throughputPerSecond() + br.throughputPerSecond(), scale, label, progress).withPredictionError(e));

@@ -11,10 +11,12 @@ import java.util.List;
  * @param timeline                       measured and predicted response time against time, per class
  *                                       (null: not recorded)
  * @param relative                       the same run with both utilities on the relative scale (null: not run)
+ * @param paperModel                     the same runs with the GRM on 003's own model ({@code grm.model: paper},
+ *                                       eq. 8-9 as printed), its own {@code relative} beside it (null: not run)
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline,
-                           PhasesResult relative) {
+                           PhasesResult relative, PhasesResult paperModel) {
 
     public PhasesResult {
         phases = List.copyOf(phases);
@@ -22,7 +24,7 @@ public record PhasesResult(String combine, List<Phase> phases, long simulatedReq
 
     /** On the absolute scale only (utilities with φ = 1 in both classes). */
     public PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline) {
-        this(combine, phases, simulatedRequestsPerWallSecond, timeline, null);
+        this(combine, phases, simulatedRequestsPerWallSecond, timeline, null, null);
     }
 
     /**
@@ -30,7 +32,12 @@ public record PhasesResult(String combine, List<Phase> phases, long simulatedReq
      * scale (φ_c = 1/τ_c, {@code utility.scale: relative}), beside it.
      */
     public PhasesResult withRelative(PhasesResult relative) {
-        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative);
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paperModel);
+    }
+
+    /** This result with {@code paper}, the same experiment on 003's own model ({@code grm.model: paper}), beside it. */
+    public PhasesResult withPaperModel(PhasesResult paper) {
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paper);
     }
 
     /** Without a timeline. */

@@ -121,6 +121,22 @@ public final class ScaleExperiment {
     }
 
     /**
+     * Checks {@code --pools} and {@code --owners} against the size, before anything is built.
+     *
+     * @throws IllegalArgumentException naming the option and what it may be
+     */
+    public static void checkOptions(int servers, int classes, int pools, int owners) {
+        if (owners < 1 || pools > 0 && owners > pools) {
+            throw new IllegalArgumentException("--owners: " + owners + " (expected: 1 to the number of pools, "
+                    + Math.max(1, pools) + ")");
+        }
+        if (pools != 0 && (pools < 1 || pools > classes || pools > servers)) {
+            throw new IllegalArgumentException("--pools: " + pools + " (expected: 0, or 1 to min(classes, servers) = "
+                    + Math.min(classes, servers) + ")");
+        }
+    }
+
+    /**
      * Runs it.
      *
      * @param simulatedSeconds one hour in the issue; less for a quick look
@@ -137,10 +153,7 @@ public final class ScaleExperiment {
      */
     public static ScaleResult run(int gateways, int servers, int classes, int pools, int owners,
                                   double simulatedSeconds, long seed, Consumer<String> progress) {
-        if (owners < 1 || pools > 0 && owners > pools) {
-            throw new IllegalArgumentException("--owners: " + owners + " (expected: 1 to the number of pools, "
-                    + Math.max(1, pools) + ")");
-        }
+        checkOptions(servers, classes, pools, owners);
         long built = System.nanoTime();
         ClusterConfig config = cluster(gateways, servers, classes, pools);
         double capacity = servers * 10.0;
