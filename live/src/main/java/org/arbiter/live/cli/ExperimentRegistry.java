@@ -1,5 +1,6 @@
 package org.arbiter.live.cli;
 
+import java.nio.file.Path;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -68,8 +69,16 @@ public final class ExperimentRegistry {
                                 ClassConfig.UtilitySpec.Scale.ABSOLUTE, GrmConfig.Model.PAPER, o::progress)
                                 .withRelative(Experiments.phases(o.seed(), o.seconds(), o.combine(),
                                         ClassConfig.UtilitySpec.Scale.RELATIVE, GrmConfig.Model.PAPER, o::progress)));
-                return new Output(r, dir -> Charts.phases(r.phases(), r.timeline(),
-                        "Response time, simulated (003 Fig. 9 against time): measured, predicted, target", dir));
+                return new Output(r, dir -> {
+                    List<Path> charts = new ArrayList<>(Charts.phases(r.phases(), r.timeline(),
+                            "Response time, simulated (003 Fig. 9 against time): measured, predicted, target", dir));
+                    charts.add(Charts.queues(r.queues(), "Queue length per class and gateway, flow model (003 Fig. 10)",
+                            dir.resolve("phases-queues.png")));
+                    PhasesResult rel = r.paperModel().relative();
+                    charts.add(Charts.queues(rel.queues(), "Queue length per class and gateway, 003's model, relative"
+                            + " (003 Fig. 10)", dir.resolve("phases-queues-paper-relative.png")));
+                    return charts;
+                });
             }, o -> {
                 LiveExperiments.Phases live = LiveExperiments.phasesWithTimeline(o.seed(), o.seconds(), o.timeScale(),
                         o.out(), o::progress);

@@ -27,10 +27,11 @@ import org.arbiter.grm.concurrency.ConcurrencyController;
  *
  * Scenarios, each phase `secondsPerPhase` long: "mix" — M1 → M2 → M1 at N = 80 (004 Fig. 6, 8);
  * "amount" — M1 with N stepping 30, 50, 70, 90, 110, 125 (004 Fig. 7's ramp, up to where the
- * uncontrolled latency reaches about 004's 14.4 s).
+ * uncontrolled latency reaches about 004's 14.4 s); "clients" — M1 with N = 10, 20, … 100, for 004 Fig. 7's
+ * abandon rate against the number of clients ("below 5 % with up to 75 clients").
  *
  * Runs, on the same seed: "uncontrolled" (no concurrency limit), AM-C (ofLatencyBound, 004 eq. 10,
- * L_max = 8 s) and PM-C (ofAbandonBound, 004 eq. 13 moved from the limit in force — see
+ * L_max = 8 s, γ'_L = 0.1 as 004 §5.1 initialises it; again at 0.3, the project's gain before, as amcFast) and PM-C (ofAbandonBound, 004 eq. 13 moved from the limit in force — see
  * AbandonBoundControl — α_max = 0.1). Each law is wrapped in ConcurrencyController.smoothed (an
  * exponential filter with 0.8 on the past, a stand-in for 004 §5.1's Kalman filter) and bounded
  * (limit in [1, 300], ±5 per 10 s period); it starts at 20.
@@ -49,7 +50,10 @@ public final class AdmissionExperiment {
 
     static final double LATENCY_MAX_SECONDS = 8.0;
     static final double ABANDON_MAX = 0.1;
-    static final double AMC_GAIN = 0.3;
+    /** 004 §5.1: "AM-C and PM-C were initialized with respectively γ = 0.1 and γ = 0.3". */
+    static final double AMC_GAIN = 0.1;
+    /** The AM-C gain the project ran before issue 35, reported beside 004's ({@code amcFast}). */
+    static final double AMC_FAST_GAIN = 0.3;
     static final double PMC_GAIN = 0.3;
     static final double CONTROL_SECONDS = 10;
     static final double SMOOTHING = 0.8;
@@ -74,6 +78,9 @@ public final class AdmissionExperiment {
     static final List<Phase> MIX = List.of(new Phase(80, M1), new Phase(80, M2), new Phase(80, M1));
     static final List<Phase> AMOUNT = List.of(new Phase(30, M1), new Phase(50, M1), new Phase(70, M1),
             new Phase(90, M1), new Phase(110, M1), new Phase(125, M1));
+    /** 004 Fig. 7's statement "below 5 % with up to 75 clients", measured per client count: M1, N = 10 … 100. */
+    static final List<Phase> CLIENTS = java.util.stream.IntStream.rangeClosed(1, 10).mapToObj(i -> new Phase(10 * i, M1))
+            .toList();
 
     private AdmissionExperiment() {
     }
@@ -86,7 +93,8 @@ public final class AdmissionExperiment {
         List<AdmissionResult.Scenario> scenarios = new ArrayList<>();
         scenarios.add(scenario("mix", MIX, seed, secondsPerPhase, progress));
         scenarios.add(scenario("amount", AMOUNT, seed, secondsPerPhase, progress));
-        return new AdmissionResult(new AdmissionResult.Amc(LATENCY_MAX_SECONDS, AMC_GAIN),
+        scenarios.add(scenario("clients", CLIENTS, seed, secondsPerPhase, progress));
+        return new AdmissionResult(new AdmissionResult.Amc(LATENCY_MAX_SECONDS, AMC_GAIN, AMC_FAST_GAIN),
                 new AdmissionResult.Pmc(ABANDON_MAX, PMC_GAIN), scenarios, setup(secondsPerPhase));
     }
 
@@ -97,11 +105,26 @@ public final class AdmissionExperiment {
                 ConcurrencyController.ofLatencyBound(INITIAL_LIMIT, LATENCY_MAX_SECONDS, AMC_GAIN)), seed, secondsPerPhase);
         AdmissionResult.Run pmc = simulate(phases, () -> controller(
                 ConcurrencyController.ofAbandonBound(INITIAL_LIMIT, ABANDON_MAX, PMC_GAIN)), seed, secondsPerPhase);
+        AdmissionResult.Run amcFast = simulate(phases, () -> controller(
+                ConcurrencyController.ofLatencyBound(INITIAL_LIMIT, LATENCY_MAX_SECONDS, AMC_FAST_GAIN)), seed,
+                secondsPerPhase);
         progress.accept(String.format(Locale.ROOT,
-                "admission %s: uncontrolled L %.2f s; amc L %.2f s (bound %.0f s), abandon %.3f; pmc abandon %.3f (bound %.2f), L %.2f s",
-                name, none.meanLatencyAfterConvergence(), amc.meanLatencyAfterConvergence(), LATENCY_MAX_SECONDS,
-                amc.abandonAfterConvergence(), pmc.abandonAfterConvergence(), ABANDON_MAX, pmc.meanLatencyAfterConvergence()));
-        return new AdmissionResult.Scenario(name, none, amc, pmc);
+                "admission %s: uncontrolled L %.2f s; amc (gain %.1f) L %.2f s (bound %.0f s), abandon %.3f; amc (gain %.1f)"
+                        + " L %.2f s, abandon %.3f; pmc abandon %.3f (bound %.2f), L %.2f s",
+                name, none.meanLatencyAfterConvergence(), AMC_GAIN, amc.meanLatencyAfterConvergence(), LATENCY_MAX_SECONDS,
+                amc.abandonAfterConvergence(), AMC_FAST_GAIN, amcFast.meanLatencyAfterConvergence(),
+                amcFast.abandonAfterConvergence(), pmc.abandonAfterConvergence(), ABANDON_MAX,
+                pmc.meanLatencyAfterConvergence()));
+        if (name.equals("clients")) {
+            for (int i = 0; i < phases.size(); i++) {
+                AdmissionResult.Phase a = amc.phases().get(i);
+                AdmissionResult.Phase f = amcFast.phases().get(i);
+                progress.accept(String.format(Locale.ROOT, "admission clients N = %d: amc abandon %.3f, L %.2f s; gain %.1f:"
+                        + " abandon %.3f, L %.2f s; uncontrolled L %.2f s", phases.get(i).clients(), a.abandon(),
+                        a.meanLatency(), AMC_FAST_GAIN, f.abandon(), f.meanLatency(), none.phases().get(i).meanLatency()));
+            }
+        }
+        return new AdmissionResult.Scenario(name, none, amc, pmc, amcFast);
     }
 
     /** The control law, fed smoothed samples, its output bounded. */

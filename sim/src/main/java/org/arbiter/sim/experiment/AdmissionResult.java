@@ -6,22 +6,32 @@ import java.util.List;
  * The {@code admission} experiment's result (004 §5, Fig. 6-8): per scenario, the server without a
  * concurrency limit, under AM-C and under PM-C, on the same workload.
  */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record AdmissionResult(Amc amc, Pmc pmc, List<Scenario> scenarios, Setup setup) {
 
     public AdmissionResult {
         scenarios = List.copyOf(scenarios);
     }
 
-    /** AM-C (004 eq. 10): its latency bound L_max (s) and gain γ'_L (1/s). */
-    public record Amc(double latencyMax, double gain) {
+    /** AM-C (004 eq. 10): its latency bound L_max (s), gain γ'_L (1/s), and the gain of {@code amcFast}. */
+    public record Amc(double latencyMax, double gain, double fastGain) {
     }
 
     /** PM-C (004 eq. 13, moved from the limit in force): its abandon bound α_max and gain γ'. */
     public record Pmc(double abandonMax, double gain) {
     }
 
-    /** One scenario ("mix": M1 → M2 → M1 at N = 80; "amount": M1 with N stepping up) and its three runs. */
-    public record Scenario(String name, Run uncontrolled, Run amc, Run pmc) {
+    /**
+     * One scenario ("mix": M1 → M2 → M1 at N = 80; "amount": M1 with N stepping up; "clients": M1 at N = 10 …
+     * 100, 004 Fig. 7's "below 5 % up to 75 clients") and its runs: AM-C at 004's gain, and at the project's
+     * former 0.3 beside it ({@code amcFast}).
+     */
+    public record Scenario(String name, Run uncontrolled, Run amc, Run pmc, Run amcFast) {
+
+        /** Without the second AM-C run. */
+        public Scenario(String name, Run uncontrolled, Run amc, Run pmc) {
+            this(name, uncontrolled, amc, pmc, null);
+        }
     }
 
     /**

@@ -105,6 +105,41 @@ public final class Charts {
         return save(c, file);
     }
 
+    /**
+     * 003 Fig. 10: each class's queue length at each gateway against time, with the phases; a line per flow
+     * ({@code gateway/class}).
+     */
+    public static Path queues(QueueLengths q, String title, Path file) throws IOException {
+        XYChart c = new XYChartBuilder().width(1000).height(500).title(title)
+                .xAxisTitle("time (s, the paper's time)").yAxisTitle("queue length (requests waiting)").build();
+        double ymax = 1;
+        double xmax = 1;
+        int drawn = 0;
+        for (Map.Entry<String, QueueLengths.Series> e : q.series().entrySet()) {
+            QueueLengths.Series k = e.getValue();
+            if (k.seconds().isEmpty()) {
+                continue;
+            }
+            drawn++;
+            c.addSeries(e.getKey(), k.seconds(), k.lengths()).setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE);
+            ymax = Math.max(ymax, k.lengths().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            xmax = Math.max(xmax, k.seconds().get(k.seconds().size() - 1));
+        }
+        if (drawn == 0) {
+            c.addSeries("none", List.of(0.0), List.of(0.0));
+        }
+        for (Timeline.PhaseMark m : q.phases()) {
+            if (m.startSeconds() > 0) {
+                c.addAnnotation(new org.knowm.xchart.AnnotationLine(m.startSeconds(), true, false));
+            }
+            c.addAnnotation(new org.knowm.xchart.AnnotationText(m.name(), m.startSeconds() + 0.02 * xmax,
+                    1.05 * ymax, false));
+        }
+        c.getStyler().setYAxisMax(1.12 * ymax);
+        c.getStyler().setXAxisMin(0.0);
+        return save(c, file);
+    }
+
     /** As {@link #phases(List, Path)}, and with a timeline (non-null) its chart, {@code phases-timeline.png}. */
     public static List<Path> phases(List<PhasesResult.Phase> phases, Timeline timeline, String title, Path dir)
             throws IOException {
@@ -119,7 +154,7 @@ public final class Charts {
     public static List<Path> phases(List<PhasesResult.Phase> phases, Path dir) throws IOException {
         List<String> names = phases.stream().map(PhasesResult.Phase::name).toList();
         CategoryChart w = new CategoryChartBuilder().width(800).height(500)
-                .title("Weights per phase (003 Fig. 10); paper: B (6,4), C (4,6), D (8,2)")
+                .title("Weights per phase (003 Fig. 8); paper: B (6,4), C (4,6), D (8,2)")
                 .xAxisTitle("phase").yAxisTitle("w(g,c)").build();
         w.addSeries("premium", names, phases.stream().map(p -> p.weights().premium()).toList());
         w.addSeries("basic", names, phases.stream().map(p -> p.weights().basic()).toList());
@@ -215,12 +250,33 @@ public final class Charts {
     public static List<Path> admission(AdmissionResult result, Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
         for (AdmissionResult.Scenario s : result.scenarios()) {
+            if (s.name().equals("clients")) {
+                out.add(admissionClients(s, result.amc(), dir.resolve("admission-clients-abandon.png")));
+            }
             String figure = s.name().equals("mix") ? "6" : "7";
             out.addAll(admission(s, "amc", figure, s.amc(), result.amc().latencyMax(), Double.NaN, dir));
             out.addAll(admission(s, "pmc", s.name().equals("mix") ? "8" : "8 (amount: not in 004)", s.pmc(),
                     Double.NaN, result.pmc().abandonMax(), dir));
         }
         return out;
+    }
+
+    /** 004 Fig. 7's abandon rate against the number of clients: AM-C at 004's gain and at 0.3, with 5 %. */
+    private static Path admissionClients(AdmissionResult.Scenario s, AdmissionResult.Amc amc, Path file)
+            throws IOException {
+        XYChart c = new XYChartBuilder().width(800).height(500)
+                .title("AM-C abandon rate against clients, M1 (004 Fig. 7: below 5 % up to 75 clients)")
+                .xAxisTitle("closed-loop clients N").yAxisTitle("abandon rate (phase's second half)").build();
+        List<Double> n = s.amc().phases().stream().map(p -> (double) p.clients()).toList();
+        c.addSeries("AM-C, gain " + amc.gain(), n, s.amc().phases().stream().map(AdmissionResult.Phase::abandon).toList());
+        if (s.amcFast() != null) {
+            c.addSeries("AM-C, gain " + amc.fastGain(), n,
+                    s.amcFast().phases().stream().map(AdmissionResult.Phase::abandon).toList());
+        }
+        c.addSeries("5 %", List.of(n.get(0), n.get(n.size() - 1)), List.of(0.05, 0.05))
+                .setMarker(org.knowm.xchart.style.markers.SeriesMarkers.NONE)
+                .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        return save(c, file);
     }
 
     private static List<Path> admission(AdmissionResult.Scenario s, String law, String figure, AdmissionResult.Run run,

@@ -39,6 +39,11 @@ public final class DecisionLog implements Consumer<Decision> {
         return errors.samples();
     }
 
+    /** 003 Fig. 10's queue lengths of the decisions so far (see {@link QueueLengths#of}). */
+    public synchronized QueueLengths queueLengths(double originEpoch, double scale, List<Timeline.PhaseMark> phases) {
+        return QueueLengths.of(List.copyOf(decisions), originEpoch, scale, phases);
+    }
+
     /** The response-time timeline of the decisions so far (see {@link Timeline#of}). */
     public synchronized Timeline timeline(double originEpoch, double scale, List<Timeline.PhaseMark> phases,
                                           Map<String, Double> targets) {

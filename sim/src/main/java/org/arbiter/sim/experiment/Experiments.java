@@ -156,7 +156,15 @@ public final class Experiments {
                     label, p.name(), e.meanAbs(), e.meanSigned(), e.samples()));
         }
         Timeline timeline = log.timeline(0, 1, marks, TARGETS);
-        return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline);
+        QueueLengths queues = log.queueLengths(0, 1, marks);
+        for (PhasesResult.Phase p : phases) {
+            progress.accept(String.format(Locale.ROOT, "%s%s %s: mean queue premium %.2f, basic %.2f (003 Fig. 10)",
+                    model == GrmConfig.Model.PAPER ? "paper-model " : "",
+                    scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase", p.name(),
+                    queues.classTotal(p.name(), "premium"), queues.classTotal(p.name(), "basic")));
+        }
+        return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline)
+                .withQueues(queues);
     }
 
     static final UtilityFunction PREMIUM = UtilityFunction.pacifici(2, 1, 1, 1);

@@ -13,10 +13,12 @@ import java.util.List;
  * @param relative                       the same run with both utilities on the relative scale (null: not run)
  * @param paperModel                     the same runs with the GRM on 003's own model ({@code grm.model: paper},
  *                                       eq. 8-9 as printed), its own {@code relative} beside it (null: not run)
+ * @param queues                         003 Fig. 10: each class's queue length at each gateway against time,
+ *                                       and its mean per phase (null: not recorded)
  */
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline,
-                           PhasesResult relative, PhasesResult paperModel) {
+                           PhasesResult relative, PhasesResult paperModel, QueueLengths queues) {
 
     public PhasesResult {
         phases = List.copyOf(phases);
@@ -24,7 +26,7 @@ public record PhasesResult(String combine, List<Phase> phases, long simulatedReq
 
     /** On the absolute scale only (utilities with φ = 1 in both classes). */
     public PhasesResult(String combine, List<Phase> phases, long simulatedRequestsPerWallSecond, Timeline timeline) {
-        this(combine, phases, simulatedRequestsPerWallSecond, timeline, null, null);
+        this(combine, phases, simulatedRequestsPerWallSecond, timeline, null, null, null);
     }
 
     /**
@@ -32,12 +34,17 @@ public record PhasesResult(String combine, List<Phase> phases, long simulatedReq
      * scale (φ_c = 1/τ_c, {@code utility.scale: relative}), beside it.
      */
     public PhasesResult withRelative(PhasesResult relative) {
-        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paperModel);
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paperModel, queues);
+    }
+
+    /** This result with 003 Fig. 10's queue lengths. */
+    public PhasesResult withQueues(QueueLengths q) {
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paperModel, q);
     }
 
     /** This result with {@code paper}, the same experiment on 003's own model ({@code grm.model: paper}), beside it. */
     public PhasesResult withPaperModel(PhasesResult paper) {
-        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paper);
+        return new PhasesResult(combine, phases, simulatedRequestsPerWallSecond, timeline, relative, paper, queues);
     }
 
     /** Without a timeline. */
