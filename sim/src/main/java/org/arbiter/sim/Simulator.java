@@ -352,7 +352,8 @@ public final class Simulator {
             }
             Scenario.Diurnal d = ph.diurnal().get(c.name());
             if (d != null) {
-                source(c.name(), k, p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds()));
+                source(c.name(), k, p, ArrivalProcess.diurnal(d.peak(), d.trough(), kernel.now(), ph.durationSeconds(),
+                        d.noise(), d.noiseSeconds(), d.noiseSeed()));
             }
         }
     }

@@ -490,7 +490,8 @@ public final class LoadGenerator {
             }
             Scenario.Diurnal d = ph.diurnal().get(cls);
             if (d != null) {
-                source(cls, p, end, ArrivalProcess.diurnal(d.peak(), d.trough(), start, ph.durationSeconds()), start);
+                source(cls, p, end, ArrivalProcess.diurnal(d.peak(), d.trough(), start, ph.durationSeconds(), d.noise(),
+                        d.noiseSeconds(), d.noiseSeed()), start);
             }
         }
     }

@@ -55,8 +55,25 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
     public record Pareto(double shape, double onSeconds, double offSeconds, double intervalSeconds) {
     }
 
-    /** A compressed day: rate between trough and peak, sinusoid-like over the phase. */
-    public record Diurnal(double peak, double trough) {
+    /**
+     * A compressed day: rate between trough and peak, sinusoid-like over the phase, optionally multiplied by
+     * noise ({@link org.arbiter.loadgen.workload.ArrivalProcess#diurnal(double, double, double, double, double, double, long)}).
+     *
+     * @param noise        σ of the log-normal factor (mean 1) the rate is multiplied by (0: a smooth day)
+     * @param noiseSeconds how long one factor holds
+     * @param noiseSeed    fixes the factors, so every run of one day sees the same noise
+     */
+    public record Diurnal(double peak, double trough, double noise, double noiseSeconds, long noiseSeed) {
+
+        /** A smooth day. */
+        public Diurnal(double peak, double trough) {
+            this(peak, trough, 0, 60, 0);
+        }
+
+        /** The same day with every duration multiplied and every rate divided by {@code scale}. */
+        Diurnal scaled(double scale) {
+            return new Diurnal(peak / scale, trough / scale, noise, noiseSeconds * scale, noiseSeed);
+        }
     }
 
     /**
@@ -88,7 +105,7 @@ public record Scenario(Map<String, RequestShape> classes, double thinkSeconds, d
             p.pareto().forEach((k, v) -> pareto.put(k, new Pareto(v.shape(), v.onSeconds() * scale, v.offSeconds() * scale,
                     v.intervalSeconds() * scale)));
             Map<String, Diurnal> diurnal = new LinkedHashMap<>();
-            p.diurnal().forEach((k, v) -> diurnal.put(k, new Diurnal(v.peak() / scale, v.trough() / scale)));
+            p.diurnal().forEach((k, v) -> diurnal.put(k, v.scaled(scale)));
             ps.add(new Phase(p.name(), p.durationSeconds() * scale, p.clients(), rates, pareto, diurnal));
         }
         List<Failure> fs = failures.stream().map(f -> new Failure(f.server(), f.atSeconds() * scale,

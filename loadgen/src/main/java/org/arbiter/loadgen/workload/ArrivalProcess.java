@@ -15,7 +15,8 @@ import java.util.random.RandomGenerator;
  *                 start time (the one exception to "strictly after").
  *   diurnal       a compressed day: rate(t) = trough + (peak − trough)·(1 − cos 2πx)/2 with
  *                 x = (t − start)/length — trough at both ends, peak in the middle — drawn by
- *                 thinning a Poisson process at the peak rate (Lewis–Shedler), so it is exact.
+ *                 thinning a Poisson process at the peak rate (Lewis–Shedler), so it is exact;
+ *                 optionally times a log-normal factor per noise interval (a real day's noise).
  *
  * Thread-safety: instances may hold state (the ON/OFF period of a Pareto source); use one per
  * source from one thread.
@@ -59,6 +60,55 @@ public interface ArrivalProcess {
             while (true) {
                 t += Distributions.exponential(random, 1 / max);
                 if (random.nextDouble() * max < diurnalRate(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds, t)) {
+                    return t;
+                }
+            }
+        };
+    }
+
+    /**
+     * A compressed day with noise: the diurnal rate multiplied, over each {@code noiseSeconds} from the start, by
+     * a log-normal factor exp(σZ − σ²/2) (mean 1; Z standard normal, clipped to ±3), the factors fixed by
+     * {@code noiseSeed} alone — the same day whatever the arrivals' random generator — so policies compared
+     * on one seed see one day. σ = 0 is {@link #diurnal(double, double, double, double)}.
+     */
+    static ArrivalProcess diurnal(double peakPerSecond, double troughPerSecond, double startSeconds, double lengthSeconds,
+                                  double noise, double noiseSeconds, long noiseSeed) {
+        if (!(noise >= 0) || noise > 2) {
+            throw new IllegalArgumentException("noise: " + noise + " (expected: 0..2)");
+        }
+        if (noise == 0) {
+            return diurnal(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds);
+        }
+        if (!(noiseSeconds > 0)) {
+            throw new IllegalArgumentException("noiseSeconds: " + noiseSeconds + " (expected: > 0)");
+        }
+        if (!(peakPerSecond >= 0) || !(troughPerSecond >= 0)) {
+            throw new IllegalArgumentException("peak/trough: " + peakPerSecond + "/" + troughPerSecond + " (expected: >= 0)");
+        }
+        if (!(lengthSeconds > 0)) {
+            throw new IllegalArgumentException("lengthSeconds: " + lengthSeconds + " (expected: > 0)");
+        }
+        int intervals = (int) Math.ceil(lengthSeconds / noiseSeconds) + 1;
+        double[] factor = new double[intervals];
+        java.util.SplittableRandom r = new java.util.SplittableRandom(noiseSeed);
+        double maxFactor = 0;
+        for (int k = 0; k < intervals; k++) {
+            double z = Math.max(-3, Math.min(3, r.nextGaussian()));
+            factor[k] = Math.exp(noise * z - noise * noise / 2);
+            maxFactor = Math.max(maxFactor, factor[k]);
+        }
+        double max = Math.max(peakPerSecond, troughPerSecond) * maxFactor;
+        return (after, random) -> {
+            if (max == 0) {
+                return Double.POSITIVE_INFINITY;
+            }
+            double t = after;
+            while (true) {
+                t += Distributions.exponential(random, 1 / max);
+                int k = (int) Math.max(0, Math.min(intervals - 1, Math.floor((t - startSeconds) / noiseSeconds)));
+                double rate = diurnalRate(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds, t) * factor[k];
+                if (random.nextDouble() * max < rate) {
                     return t;
                 }
             }

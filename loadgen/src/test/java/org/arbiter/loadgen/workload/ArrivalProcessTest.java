@@ -65,4 +65,29 @@ final class ArrivalProcessTest {
         assertThat(new ThinkTime(0.1).throughputPerSecond(5, 0.1)).isCloseTo(25, within(1e-9));
         assertThat(new ThinkTime(0).nextRequest(3, random)).isEqualTo(3);
     }
+
+    @Test
+    void noisyDiurnal_keepsTheDaysMean_movesEachIntervalByItsSeedsFactor_andZeroNoiseIsTheSmoothDay() {
+        // a long day, so the mean over it is the smooth day's (the factors average 1)
+        double smooth = count(ArrivalProcess.diurnal(50, 10, 0, 60_000), 0, 60_000, 1) / 60_000.0;
+        double noisy = count(ArrivalProcess.diurnal(50, 10, 0, 60_000, 0.1, 60, 42), 0, 60_000, 1) / 60_000.0;
+        assertThat(smooth).isCloseTo(30, within(0.3));
+        assertThat(noisy).isCloseTo(30, within(0.6));
+        // one noise seed, one day: two arrival streams of it see the same factor in every interval (within 3 %,
+        // Poisson noise at 120 000 arrivals an interval is 0.4 %); another noise seed moves some interval by > 10 %
+        double maxSame = 0;
+        double maxOther = 0;
+        for (int k = 0; k < 10; k++) {
+            double a = count(ArrivalProcess.diurnal(2000, 2000, 0, 600, 0.5, 60, 7), 60 * k, 60 * k + 60, 1);
+            double b = count(ArrivalProcess.diurnal(2000, 2000, 0, 600, 0.5, 60, 7), 60 * k, 60 * k + 60, 2);
+            double other = count(ArrivalProcess.diurnal(2000, 2000, 0, 600, 0.5, 60, 8), 60 * k, 60 * k + 60, 1);
+            maxSame = Math.max(maxSame, Math.abs(a / b - 1));
+            maxOther = Math.max(maxOther, Math.abs(a / other - 1));
+        }
+        assertThat(maxSame).isLessThan(0.03);
+        assertThat(maxOther).isGreaterThan(0.10);
+        // σ = 0 draws exactly what the smooth day draws
+        assertThat(count(ArrivalProcess.diurnal(50, 10, 0, 600, 0, 60, 42), 0, 600, 5))
+                .isEqualTo(count(ArrivalProcess.diurnal(50, 10, 0, 600), 0, 600, 5));
+    }
 }

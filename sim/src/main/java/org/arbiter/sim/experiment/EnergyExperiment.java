@@ -107,6 +107,12 @@ public final class EnergyExperiment {
     public static final double PEAK_LOAD = 0.8;
     public static final double TROUGH_RATIO = 0.2;
     static final double LIGHTER = 0.5;
+    /**
+     * 000 §7.5.2's lighter requests as 000 measured them: halving Surge's object sizes raised a server's capacity
+     * from 595 to about 750 req/s, so a request costs 595/750 of a standard one (not half: the connection's
+     * own work stays).
+     */
+    static final double LIGHTER_000 = 595.0 / 750.0;
     static final double HEAVIER = 1.2;
     public static final double STARTUP_SECONDS = 60;
     public static final double SHUTDOWN_SECONDS = 60;
@@ -115,6 +121,14 @@ public final class EnergyExperiment {
     static final double[] BENCH_STEPS = {0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1};
     static final List<EnergyPolicy> POLICIES = List.of(EnergyPolicy.values());
     static final double[] STARTUP_SWEEP = {15, 30, 60, 90, 120, 180};
+    /** 000 §7.5.4's other half: the shutdown delay, start-up held at 60 s. */
+    static final double[] SHUTDOWN_SWEEP = {15, 30, 60, 90, 120, 180};
+    /**
+     * The noisy days: the rate times a log-normal factor (mean 1, σ = 0.1) held for 60 s of the compressed day
+     * (6 minutes of the real one), the factors fixed by the seed, so every policy of one seed sees one day.
+     */
+    public static final double NOISE = 0.1;
+    public static final double NOISE_SECONDS = 60;
 
     private EnergyExperiment() {
     }
@@ -131,12 +145,20 @@ public final class EnergyExperiment {
         double trough = setup.trough();
         Map<String, Map<String, EnergyResult.Day>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, EnergyResult.Series>> series = new LinkedHashMap<>();
-        for (Map.Entry<String, Double> demand : demands().entrySet()) {
+        Map<String, double[]> days = new LinkedHashMap<>();
+        demands().forEach((name, factor) -> days.put(name, new double[] {factor, 0}));
+        demands().forEach((name, factor) -> {
+            if (!name.equals("lighter")) { // the noisy days are 000's three: standard, lighter as 000 measured it, heavier
+                days.put(name + "-noisy", new double[] {factor, NOISE});
+            }
+        });
+        for (Map.Entry<String, double[]> demand : days.entrySet()) {
             Map<String, EnergyResult.Day> byPolicy = new LinkedHashMap<>();
             Map<String, EnergyResult.Series> seriesByPolicy = new LinkedHashMap<>();
             double offJoules = Double.NaN;
             for (EnergyPolicy policy : policies) {
-                DayRun run = measuredDay(setup, demand.getValue(), policy, STARTUP_SECONDS, capacity, peak, trough, seed);
+                DayRun run = measuredDay(setup, demand.getValue()[0], policy, STARTUP_SECONDS, SHUTDOWN_SECONDS,
+                        demand.getValue()[1], capacity, peak, trough, seed);
                 SimResult r = run.result();
                 double joules = r.totalEnergyJoules();
                 if (policy == EnergyPolicy.OFF) {
@@ -163,13 +185,24 @@ public final class EnergyExperiment {
                         startup, m.savingsPercent(), m.droppedPercent()));
             }
         }
+        List<EnergyResult.ShutdownPoint> shutdownOut = new ArrayList<>();
+        if (sweep.length > 0) {
+            SimResult off = day(setup, 1.0, EnergyPolicy.OFF, STARTUP_SECONDS, capacity, peak, trough, seed);
+            for (double shutdown : SHUTDOWN_SWEEP) {
+                EnergyResult.Day m = summary(measuredDay(setup, 1.0, EnergyPolicy.QUEUE, STARTUP_SECONDS, shutdown, 0,
+                        capacity, peak, trough, seed), off.totalEnergyJoules());
+                shutdownOut.add(new EnergyResult.ShutdownPoint(shutdown, m));
+                progress.accept(String.format(Locale.ROOT, "energy sweep shutdown %.0f s: saved %s %%, dropped %s %%",
+                        shutdown, m.savingsPercent(), m.droppedPercent()));
+            }
+        }
         EnergyResult.Setup s = new EnergyResult.Setup(SERVERS, setup.daySeconds(), setup.compression(), setup.cores(),
                 setup.demandSeconds(), demands(), setup.nominalCapacity(), Experiments.round(capacity), peak, trough,
                 setup.queueLimit(), setup.queueTimeoutSeconds(), STARTUP_SECONDS, SHUTDOWN_SECONDS, DROP_RATIO,
                 UTILITY_FLOOR, new EnergyResult.Schedules(schedule(setup, 1800, capacity, peak, trough),
-                        schedule(setup, 7200, capacity, peak, trough)),
+                        schedule(setup, 7200, capacity, peak, trough)), NOISE, NOISE_SECONDS,
                 Experiments.round((System.nanoTime() - wallStart) / 1e9));
-        return new EnergyResult(scenarios, sweepOut, s, series, null);
+        return new EnergyResult(scenarios, sweepOut, shutdownOut, s, series, null);
     }
 
     /** The done-when's bar: saved at least this much... */
@@ -242,6 +275,7 @@ public final class EnergyExperiment {
         Map<String, Double> d = new LinkedHashMap<>();
         d.put("standard", 1.0);
         d.put("lighter", LIGHTER);
+        d.put("lighter-000", LIGHTER_000);
         d.put("heavier", HEAVIER);
         return d;
     }
@@ -296,7 +330,16 @@ public final class EnergyExperiment {
 
     static DayRun measuredDay(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                               double peak, double trough, long seed) {
-        RunSpec spec = spec(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed);
+        return measuredDay(setup, demand, policy, startupSeconds, SHUTDOWN_SECONDS, 0, benchmarkCapacity, peak, trough,
+                seed);
+    }
+
+    /** As above with the shutdown delay and the day's noise (σ; 0: the smooth day). */
+    static DayRun measuredDay(Setup setup, double demand, EnergyPolicy policy, double startupSeconds,
+                              double shutdownSeconds, double noise, double benchmarkCapacity, double peak, double trough,
+                              long seed) {
+        RunSpec spec = RunSpec.withGrm(cluster(setup, demand, policy, startupSeconds, shutdownSeconds, benchmarkCapacity,
+                peak, trough), load(setup, peak, trough, seed, noise));
         double window = spec.cluster().control().statsWindowSeconds();
         org.arbiter.grm.model.PredictionErrors errors = new org.arbiter.grm.model.PredictionErrors(window, true);
         SimResult r = new SimulatedBackend().simulator(spec).withDecisions(errors::accept).run();
@@ -319,9 +362,16 @@ public final class EnergyExperiment {
      * unused by an open-loop source in the simulator).
      */
     static Scenario load(Setup setup, double peak, double trough, long seed) {
+        return load(setup, peak, trough, seed, 0);
+    }
+
+    /** As above with noise σ ({@link #NOISE}, held {@link #NOISE_SECONDS}; its factors from the seed alone). */
+    static Scenario load(Setup setup, double peak, double trough, long seed, double noise) {
+        Scenario.Diurnal day = noise == 0 ? new Scenario.Diurnal(peak, trough)
+                : new Scenario.Diurnal(peak, trough, noise, NOISE_SECONDS, seed * 0x9E3779B97F4A7C15L + 17);
         return new Scenario(Map.of("web", Scenario.RequestShape.get(Map.of(), 0)), 1, 60, seed,
                 List.of(new Scenario.Phase("day", setup.daySeconds(), Map.of(), Map.of(), Map.of(),
-                        Map.of("web", new Scenario.Diurnal(peak, trough)))), List.of());
+                        Map.of("web", day))), List.of());
     }
 
     /**
@@ -330,6 +380,12 @@ public final class EnergyExperiment {
      */
     static ClusterConfig cluster(Setup setup, double demand, EnergyPolicy policy, double startupSeconds,
                                  double benchmarkCapacity, double peak, double trough) {
+        return cluster(setup, demand, policy, startupSeconds, SHUTDOWN_SECONDS, benchmarkCapacity, peak, trough);
+    }
+
+    /** As above with the shutdown delay. */
+    static ClusterConfig cluster(Setup setup, double demand, EnergyPolicy policy, double startupSeconds,
+                                 double shutdownSeconds, double benchmarkCapacity, double peak, double trough) {
         ClusterConfig.Builder b = ClusterConfig.builder().addClass(web(setup.queueLimit(), setup));
         ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(setup.cores())
                 .meanDemandSeconds(sig6(setup.demandSeconds() * demand * 1000) / 1e3).build();
@@ -357,7 +413,7 @@ public final class EnergyExperiment {
                 .control(ControlConfig.builder().periodSeconds(sig6(setup.periodSeconds()))
                         .reportPeriodSeconds(sig6(setup.periodSeconds())).statsWindowSeconds(30).build())
                 .sizing(sizing.minServers(1).startupDelaySeconds(sig6(startupSeconds))
-                        .shutdownDelaySeconds(sig6(SHUTDOWN_SECONDS)).dropRatio(sig6(DROP_RATIO)).warmUpSeconds(10).build())
+                        .shutdownDelaySeconds(sig6(shutdownSeconds)).dropRatio(sig6(DROP_RATIO)).warmUpSeconds(10).build())
                 .build();
     }
 

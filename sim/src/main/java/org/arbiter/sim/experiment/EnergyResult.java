@@ -12,24 +12,28 @@ import java.util.Map;
 /**
  * The {@code energy} experiment's result (000 §7.5, Fig. 11-12).
  *
- * @param scenarios    by demand (standard, lighter, heavier), then by policy, in run order
+ * @param scenarios    by day (standard, lighter, heavier, and each again with noise: {@code standard-noisy} …),
+ *                     then by policy, in run order
  * @param startupSweep the queue policy on the standard day for each start-up delay
+ * @param shutdownSweep the queue policy on the standard day for each shutdown delay (start-up 60 s)
  * @param series       by demand, then by policy: the day per minute, for the charts
  * @param seeds        the seed sweep ({@code --seeds}); absent (not written) without it
  */
-public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPoint> startupSweep, Setup setup,
+public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPoint> startupSweep,
+                           List<ShutdownPoint> shutdownSweep, Setup setup,
                            Map<String, Map<String, Series>> series,
                            @JsonInclude(JsonInclude.Include.NON_NULL) Seeds seeds) {
 
     public EnergyResult {
         scenarios = copy(scenarios);
         startupSweep = List.copyOf(startupSweep);
+        shutdownSweep = List.copyOf(shutdownSweep);
         series = copy(series);
     }
 
     /** This result with the seed sweep. */
     public EnergyResult withSeeds(Seeds seeds) {
-        return new EnergyResult(scenarios, startupSweep, setup, series, seeds);
+        return new EnergyResult(scenarios, startupSweep, shutdownSweep, setup, series, seeds);
     }
 
     /**
@@ -53,6 +57,10 @@ public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPo
     public record SweepPoint(double startupSeconds, @JsonUnwrapped Day day) {
     }
 
+    /** The queue policy's day at one shutdown delay (s). */
+    public record ShutdownPoint(double shutdownSeconds, @JsonUnwrapped Day day) {
+    }
+
     /** Columns over the day: time (s), servers on or booting, arrival rate (req/s), capacity estimate per server. */
     public record Series(List<Double> timeSeconds, List<Double> serversUp, List<Double> arrivalRate,
                          List<Double> capacityEstimate) {
@@ -70,13 +78,15 @@ public record EnergyResult(Map<String, Map<String, Day>> scenarios, List<SweepPo
      *
      * @param demandFactors the demand per request of each day against the standard one
      * @param schedules     the timetables of the schedule policies, servers per slot
+     * @param noise         σ of the noisy days' log-normal factor on the rate
+     * @param noiseSeconds  how long one factor holds (simulated s)
      * @param wallSeconds   how long the experiment took (wall clock, so it varies between runs)
      */
     public record Setup(int servers, double daySeconds, double compression, int coresPerServer, double meanDemandSeconds,
                         Map<String, Double> demandFactors, double nominalCapacityPerServer,
                         double benchmarkCapacityPerServer, double peakRate, double troughRate, int queueLimit,
                         double queueTimeoutSeconds, double startupSeconds, double shutdownSeconds, double dropRatioBound,
-                        double utilityFloor, Schedules schedules, double wallSeconds) {
+                        double utilityFloor, Schedules schedules, double noise, double noiseSeconds, double wallSeconds) {
 
         public Setup {
             demandFactors = Collections.unmodifiableMap(new LinkedHashMap<>(demandFactors));

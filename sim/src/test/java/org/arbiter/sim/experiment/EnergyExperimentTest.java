@@ -75,4 +75,42 @@ final class EnergyExperimentTest {
             assertThat(p.minSavingsPercent()).isGreaterThan(10);
         }
     }
+
+    /**
+     * 000 §7.5's days on the documented set-up, seeds 1 and 2 (docs/experiments.md, "lighter as 000 measured it" and
+     * "noisy days"): lighter requests costing 595/750 of a standard one, as 000's capacity estimate measured, let the
+     * queue policy save more than static (000: 44 % against 35 %) on the smooth and the noisy day; noise costs the
+     * queue policy savings on every day; on the noisy heavier day static still drops ten times more than queue; and
+     * savings fall with the start-up delay and with the shutdown delay (seed 1; both sweeps on seeds 1-5 in the docs).
+     */
+    @Test
+    void lighterAs000MeasuredIt_noisyDays_andBothDelaySweeps_onTheDocumentedDay() {
+        for (long seed = 1; seed <= 2; seed++) {
+            EnergyResult r = EnergyExperiment.run(EnergyExperiment.FULL, seed,
+                    List.of(EnergyPolicy.OFF, EnergyPolicy.STATIC, EnergyPolicy.QUEUE),
+                    seed == 1 ? EnergyExperiment.STARTUP_SWEEP : new double[0], x -> { });
+            Map<String, Map<String, EnergyResult.Day>> d = r.scenarios();
+            String at = "seed " + seed + ", ";
+            for (String day : List.of("lighter-000", "lighter-000-noisy")) {
+                assertThat(d.get(day).get("queue").savingsPercent()).as(at + day)
+                        .isGreaterThan(d.get(day).get("static").savingsPercent() + 5);
+            }
+            for (String day : List.of("standard", "lighter-000", "heavier")) {
+                assertThat(d.get(day + "-noisy").get("queue").savingsPercent()).as(at + day + " noisy against smooth")
+                        .isLessThan(d.get(day).get("queue").savingsPercent());
+            }
+            assertThat(d.get("heavier-noisy").get("static").droppedPercent()).as(at + "heavier-noisy static drops")
+                    .isGreaterThan(1).isGreaterThan(10 * d.get("heavier-noisy").get("queue").droppedPercent());
+            if (seed == 1) {
+                List<EnergyResult.SweepPoint> up = r.startupSweep();
+                List<EnergyResult.ShutdownPoint> down = r.shutdownSweep();
+                assertThat(down).extracting(EnergyResult.ShutdownPoint::shutdownSeconds)
+                        .containsExactly(15.0, 30.0, 60.0, 90.0, 120.0, 180.0);
+                assertThat(up.get(0).day().savingsPercent()).isGreaterThan(up.get(up.size() - 1).day().savingsPercent());
+                assertThat(down.get(0).day().savingsPercent())
+                        .isGreaterThan(down.get(down.size() - 1).day().savingsPercent());
+                assertThat(down).allSatisfy(p -> assertThat(p.day().droppedPercent()).isZero());
+            }
+        }
+    }
 }

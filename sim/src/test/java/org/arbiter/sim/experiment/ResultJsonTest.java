@@ -80,7 +80,7 @@ final class ResultJsonTest {
     void energy_withoutSeeds_hasNoSeedsKey() {
         EnergyExperiment.Setup tiny = new EnergyExperiment.Setup(600, 4, 0.2, 400, 10, 30, 5);
         JsonNode tree = MAPPER.valueToTree(EnergyExperiment.run(tiny, 1, List.of(EnergyPolicy.OFF), new double[0], QUIET));
-        assertThat(tree.fieldNames()).toIterable().containsExactly("scenarios", "startupSweep", "setup", "series");
+        assertThat(tree.fieldNames()).toIterable().containsExactly("scenarios", "startupSweep", "shutdownSweep", "setup", "series");
     }
 
     @Test
