@@ -3,6 +3,8 @@ package org.arbiter.dist;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.arbiter.common.config.Choice;
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.Durations;
 import org.arbiter.dist.demo.Demo;
 import org.arbiter.dist.demo.DemoPlan;
@@ -47,12 +49,20 @@ final class DemoCommand implements Callable<Integer> {
                     + "haproxy': the gateways read its PROXY v2 headers and the load reaches them only through it.")
     boolean viaSwitch;
 
+    @Option(names = "--utility-scale", defaultValue = "absolute", paramLabel = "absolute|relative",
+            description = {"Both classes' utility.scale: absolute (phi = 1) or relative (phi_c = 1/tau_c, under which",
+                    "003's phase B settles at (6,4)) (default: ${DEFAULT-VALUE})."})
+    String utilityScale;
+
     @Override
     public Integer call() throws Exception {
         DemoPlan plan;
         Demo demo;
         try {
-            plan = new DemoPlan(Durations.parseSeconds(duration), timeScale);
+            ClassConfig.UtilitySpec.Scale scale = Choice.find(ClassConfig.UtilitySpec.Scale.class, utilityScale)
+                    .orElseThrow(() -> new IllegalArgumentException("--utility-scale: " + utilityScale
+                            + " (expected: absolute or relative)"));
+            plan = new DemoPlan(Durations.parseSeconds(duration), timeScale, scale);
             demo = new Demo(plan, servers, consolePort, out, spec.commandLine().getErr(), secure, viaSwitch);
         } catch (IllegalArgumentException e) {
             throw new ArbiterCommand.UsageException(e.getMessage());

@@ -24,8 +24,15 @@ import org.arbiter.sim.experiment.PaperPhase;
  *
  * @param durationSeconds wall-clock length of the whole run
  * @param timeScale       multiplies every duration of 003 §V-B's experiment
+ * @param utilityScale    both classes' {@code utility.scale}: absolute (φ = 1, the default) or relative
+ *                        (φ_c = 1/τ_c, the reading under which 003 §V-B's allocations hold; docs/experiments.md)
  */
-public record DemoPlan(double durationSeconds, double timeScale) {
+public record DemoPlan(double durationSeconds, double timeScale, ClassConfig.UtilitySpec.Scale utilityScale) {
+
+    /** On the absolute utility scale. */
+    public DemoPlan(double durationSeconds, double timeScale) {
+        this(durationSeconds, timeScale, ClassConfig.UtilitySpec.Scale.ABSOLUTE);
+    }
 
     /** The demo's gateways, in order. */
     static final List<String> GATEWAYS = List.of("g1", "g2");
@@ -46,6 +53,7 @@ public record DemoPlan(double durationSeconds, double timeScale) {
             .map(p -> new Phase(p.name(), p.premiumClients(), p.basicClients())).toList();
 
     public DemoPlan {
+        java.util.Objects.requireNonNull(utilityScale, "utilityScale");
         if (!(durationSeconds > 0)) {
             throw new IllegalArgumentException("--duration: " + durationSeconds + " (expected: > 0)");
         }
@@ -78,9 +86,9 @@ public record DemoPlan(double durationSeconds, double timeScale) {
                                  int consolePort, String adminPasswordHash) {
         ClassConfig.QueueConfig queue = new ClassConfig.QueueConfig(1000, scaled(60));
         ClusterConfig.Builder b = ClusterConfig.builder()
-                .addClass(ClassConfig.builder("premium", scaled(2)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
+                .addClass(ClassConfig.builder("premium", scaled(2)).utility(new ClassConfig.UtilitySpec(1, 1, 1, utilityScale))
                         .matchHeader("X-Class", "premium").queue(queue).thinkTimeSeconds(scaled(THINK_SECONDS)).build())
-                .addClass(ClassConfig.builder("basic", scaled(3)).utility(new ClassConfig.UtilitySpec(1, 1, 1))
+                .addClass(ClassConfig.builder("basic", scaled(3)).utility(new ClassConfig.UtilitySpec(1, 1, 1, utilityScale))
                         .isDefault(true).queue(queue).thinkTimeSeconds(scaled(THINK_SECONDS)).build());
         ServerConfig.SimSpec sim = ServerConfig.SimSpec.builder().cores(10).meanDemandSeconds(scaled(1)).build();
         for (int i = 0; i < serverPorts.length; i++) {

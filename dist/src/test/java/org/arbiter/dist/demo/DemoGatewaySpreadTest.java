@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.bus.Subscriber;
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.gateway.server.Gateway;
@@ -57,7 +58,8 @@ final class DemoGatewaySpreadTest {
 
     @Test
     void liveDemo_gatewaysWithinOneSlot_afterTwoPeriodsOfEveryPhase_andNeutralAtIdle() throws Exception {
-        DemoPlan plan = new DemoPlan(40, SCALE);
+        // on the relative utility scale (issue 35): B's pooled weights are 003's (6, 4), asserted below
+        DemoPlan plan = new DemoPlan(40, SCALE, ClassConfig.UtilitySpec.Scale.RELATIVE);
         StringWriter log = new StringWriter();
         Demo demo = new Demo(plan, 1, 0, dir.resolve("out"), new PrintWriter(log, true));
         ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
@@ -126,6 +128,7 @@ final class DemoGatewaySpreadTest {
             report.append(String.format(Locale.ROOT, "%d stamps, %d with s1 overcommitted (Σ_g N(g,s1) > %d)%n",
                     stamps, overcommitted.size(), NS));
             List<String> failures = new ArrayList<>();
+            double bPooled = Double.NaN;
             for (int i = 0; i < DemoPlan.PHASES.size(); i++) {
                 DemoPlan.Phase phase = DemoPlan.PHASES.get(i);
                 Instant from = loadStarted.plusNanos((long) ((i * plan.phaseSeconds() + 2 * period) * 1e9));
@@ -133,6 +136,7 @@ final class DemoGatewaySpreadTest {
                 int pairs = 0;
                 int apartOne = 0;
                 double max = 0;
+                double pooledPremium = 0;
                 for (Map<String, Seen> pair : byStamp.values()) {
                     Seen a = pair.get("g1");
                     Seen b = pair.get("g2");
@@ -140,6 +144,7 @@ final class DemoGatewaySpreadTest {
                         continue;
                     }
                     pairs++;
+                    pooledPremium += a.weights().getOrDefault("premium", 0.0) + b.weights().getOrDefault("premium", 0.0);
                     double spread = 0;
                     for (String c : List.of("premium", "basic")) {
                         spread = Math.max(spread, Math.abs(a.weights().getOrDefault(c, 0.0) - b.weights().getOrDefault(c, 0.0)));
@@ -189,12 +194,19 @@ final class DemoGatewaySpreadTest {
                         inForceMax));
                 // 40 periods a phase less the first two; a loaded machine may stretch some
                 assertThat(pairs).as("phase %s: allocation pairs checked", phase.name()).isGreaterThan(20);
+                report.append(String.format(Locale.ROOT, "phase %s: pooled premium weight %.2f of %d%n", phase.name(),
+                        pooledPremium / pairs, NS));
+                if (phase.name().equals("B")) {
+                    bPooled = pooledPremium / pairs;
+                }
             }
             System.out.print(report);
             System.out.print(log);
             assertThat(failures).as("allocations with a class more than one slot apart (%s)", report).isEmpty();
             assertThat(stamps).as("stamps read back").isGreaterThan(80); // 4 × 40 periods; a loaded machine may stretch some
             assertThat(overcommitted).as("stamps after which the caps in force overcommit s1 (%s)", report).isEmpty();
+            // 003 Fig. 8's (6, 4) in B, over both gateways, within half a slot (issue 35)
+            assertThat(bPooled).as("B's pooled premium weight (%s)", report).isBetween(5.5, 6.5);
         } finally {
             demo.close();
         }

@@ -3,6 +3,7 @@ package org.arbiter.dist.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.common.config.ConfigWriter;
@@ -31,6 +32,19 @@ final class DemoPlanTest {
         assertThat(plan.phaseSeconds()).isEqualTo(30.0);
         assertThat(plan.scenarioYaml()).contains("{name: B, duration: 30000ms, clients: {premium: 20, basic: 20}}")
                 .contains("think: 50ms");
+    }
+
+    @Test
+    void relative_putsBothClassesOnTheRelativeScale_absoluteByDefault() {
+        int[] ports = {8080, 8180, 8081, 8181};
+        ClusterConfig rel = new DemoPlan(120, 0.05, ClassConfig.UtilitySpec.Scale.RELATIVE).cluster("127.0.0.1:9092",
+                new int[] {9001}, new int[] {10001}, ports, 8090, null);
+        assertThat(rel.classes()).allSatisfy(k -> assertThat(k.utility().scale())
+                .isEqualTo(ClassConfig.UtilitySpec.Scale.RELATIVE));
+        assertThat(ConfigLoader.parse(ConfigWriter.toYaml(rel))).isEqualTo(rel);
+        assertThat(new DemoPlan(120, 0.05).cluster("127.0.0.1:9092", new int[] {9001}, new int[] {10001}, ports, 8090,
+                null).classes()).allSatisfy(k -> assertThat(k.utility().scale())
+                .isEqualTo(ClassConfig.UtilitySpec.Scale.ABSOLUTE));
     }
 
     @Test

@@ -54,7 +54,9 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
         /** --faults LIST and --quick */
         FAULTS,
         /** --connections N and --quick */
-        ABUSE
+        ABUSE,
+        /** --layout pooled|per-node and --arrivals poisson|mmpp */
+        LAYOUT
     }
 
     /**
@@ -67,18 +69,22 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
      * @param owners       --owners
      * @param faults       --faults as given (the fault campaign parses it)
      * @param connections  --connections, or 0 when not given (the abuse campaign's default then)
+     * @param layout       --layout as given (default "pooled"; the yield experiment parses it)
+     * @param arrivals     --arrivals as given (default "poisson"; the yield experiment parses it)
      * @param progress     where progress lines go
      */
     public record Options(long seed, double seconds, boolean secondsGiven, int points, boolean pointsGiven,
                           ControlConfig.Combine combine, int seeds, String size, String faults, boolean quick,
                           int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout,
-                          int pools, int owners) {
+                          int pools, int owners, String layout, String arrivals) {
 
         public Options {
             requireNonNull(combine, "combine");
             requireNonNull(out, "out");
             requireNonNull(progress, "progress");
             requireNonNull(stdout, "stdout");
+            requireNonNull(layout, "layout");
+            requireNonNull(arrivals, "arrivals");
         }
 
         /** --seconds if given, else {@code fallback}. */

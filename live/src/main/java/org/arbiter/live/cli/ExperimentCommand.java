@@ -97,6 +97,15 @@ public final class ExperimentCommand implements Callable<Integer> {
                     "bursty: points of 1 000 requests per run (default 100; the sweep uses at most 50)."})
     Integer points;
 
+    @Option(names = "--layout", defaultValue = "pooled", paramLabel = "pooled|per-node",
+            description = {"yield only: pooled (one gateway queue per class, 16 one-request servers; the default) or",
+                    "per-node (002's set-up: 16 nodes, each its own queues and 2 threads, random polling of 3)."})
+    String layout;
+
+    @Option(names = "--arrivals", defaultValue = "poisson", paramLabel = "poisson|mmpp",
+            description = "yield only: Poisson (the default) or a two-rate MMPP (rate x (1 +/- 0.15), Exp(30 s) dwell).")
+    String arrivals;
+
     @Option(names = "--size", defaultValue = "100,1000,20", paramLabel = "G,S,C",
             description = "scale only: gateways, servers, classes, or a preset: medium (100,1000,20), large"
                     + " (1000,10000,20; about 6 GB of heap) (default: ${DEFAULT-VALUE}).")
@@ -150,6 +159,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         var parsed = spec.commandLine().getParseResult();
         if ((parsed.hasMatchedOption("--pools") || parsed.hasMatchedOption("--owners")) && !accepts(found, Experiment.Knob.SIZE)) {
             return usage(err, "--pools/--owners: " + name + " (expected: with scale)");
+        }
+        if ((parsed.hasMatchedOption("--layout") || parsed.hasMatchedOption("--arrivals")) && !accepts(found, Experiment.Knob.LAYOUT)) {
+            return usage(err, "--layout/--arrivals: " + name + " (expected: with yield)");
         }
         if (owners != null && pools == 0) {
             return usage(err, "--owners: " + owners + " (expected: with --pools P)");
@@ -210,7 +222,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean secondsGiven = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
                 size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut(),
-                pools, owners != null ? owners : Math.max(1, Math.min(3, pools)));
+                pools, owners != null ? owners : Math.max(1, Math.min(3, pools)), layout, arrivals);
     }
 
     /** The live run, with the simulated one beside it for comparison. */

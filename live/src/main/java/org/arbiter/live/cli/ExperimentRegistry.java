@@ -135,8 +135,11 @@ public final class ExperimentRegistry {
                     + " reload flood and drain, an amplifying config; writes result.json and abuse.md; --connections N"
                     + " per idle attack, --quick shortens every window", EnumSet.of(Knob.ABUSE), ExperimentRegistry::abuse),
             Experiment.simulated("yield", "002 Fig. 8-10: edf, yid, greedy, adaptive over demand 50-200 %; --points"
-                    + " demand points, --seconds measured per run, default 300", EnumSet.of(Knob.POINTS), o -> {
-                YieldResult r = YieldExperiment.run(o.seed(), o.pointsOr(7), o.secondsOr(300), o::progress);
+                    + " demand points, --seconds measured per run, default 300; --layout pooled|per-node, --arrivals"
+                    + " poisson|mmpp", EnumSet.of(Knob.POINTS, Knob.LAYOUT), o -> {
+                YieldExperiment.Layout layout = YieldExperiment.Layout.parse(o.layout());
+                YieldExperiment.ArrivalProcess arrivals = YieldExperiment.ArrivalProcess.parse(o.arrivals());
+                YieldResult r = YieldExperiment.run(o.seed(), o.pointsOr(7), o.secondsOr(300), layout, arrivals, o::progress);
                 return new Output(r, dir -> Charts.yield(r, dir));
             }),
             Experiment.simulated("distribution", "002 Fig. 11: Neptune's random polling against server partitioning"

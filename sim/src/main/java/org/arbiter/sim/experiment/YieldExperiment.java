@@ -42,6 +42,17 @@ import org.arbiter.sim.Simulator;
  * warmupSeconds and measures `seconds`; LossPercent = (offered − realised) / offered over the
  * requests sent while measuring (002 §5.2), a dropped request realising 0.
  *
+ * Layout (--layout): pooled (the default, above) or per-node, 002's own set-up (002 §3, §5.1: dual-CPU
+ * nodes, random polling with a poll size of 3 and a 10 ms poll deadline): 16 nodes on ClusterSim
+ * (the distribution experiment's Neptune simulator), each a GatewayCore with its own class queues
+ * and the same scheduler, yield functions, deadlines and queue settings as the pooled gateway, in
+ * front of 2 threads; a request polls 3 distinct nodes at random (round trips Exp(1 ms)) and goes
+ * to the one with the fewest queued + running requests. 100 % demand is calibrated on the layout
+ * and arrivals actually run (the same bisection, between 50 % and 120 % of nodes × threads / E[s]).
+ * Arrivals (--arrivals): Poisson (the default) or Mmpp (two rates, mean × (1 ± 0.15), Exp(30 s)
+ * dwell; its inter-arrival CV is measured over 10 h of arrivals and written to the set-up). Under
+ * the pooled layout the MMPP path becomes a sequence of constant-rate simulator phases.
+ *
  * Deterministic under the seed; not thread-safe (runs on the caller's thread).
  */
 
@@ -49,6 +60,11 @@ import org.arbiter.sim.Simulator;
 public final class YieldExperiment {
 
     static final int SERVERS = 16;
+    /** Per-node layout: threads per node (002's dual-CPU nodes) and nodes polled per request (002 §3). */
+    static final int THREADS_PER_NODE = 2;
+    static final int POLL_COUNT = 3;
+    /** Arrivals simulated to measure the MMPP's inter-arrival CV. */
+    static final double CV_SECONDS = 36_000;
     static final double DEADLINE_SECONDS = 2;
     static final double PRE_DEADLINE_SECONDS = 1;
     static final double TARGET_COMPLETED = 0.95;
@@ -79,12 +95,64 @@ public final class YieldExperiment {
 
         /** 16 / E[s], requests per second. */
         double nominalPerSecond() {
+            return nominalPerSecond(Layout.POOLED);
+        }
+
+        /** Threads / E[s]: 16 / E[s] pooled, 16 × 2 / E[s] per node. */
+        double nominalPerSecond(Layout layout) {
             double mean = 0;
             for (YieldResult.ClassSetup c : CLASSES) {
                 mean += c.share() * serviceSeconds(c);
             }
-            return SERVERS / mean;
+            return SERVERS * (layout == Layout.PER_NODE ? THREADS_PER_NODE : 1) / mean;
         }
+    }
+
+    /** --layout: one gateway queue per class in front of 16 one-request servers, or 002's per-node queues. */
+    public enum Layout {
+        POOLED("pooled"), PER_NODE("per-node");
+
+        final String key;
+
+        Layout(String key) {
+            this.key = key;
+        }
+
+        /** @throws IllegalArgumentException naming the option */
+        public static Layout parse(String s) {
+            for (Layout l : values()) {
+                if (l.key.equals(s)) {
+                    return l;
+                }
+            }
+            throw new IllegalArgumentException("--layout: " + s + " (expected: pooled or per-node)");
+        }
+    }
+
+    /** --arrivals: Poisson, or the two-rate MMPP ({@link Mmpp}). */
+    public enum ArrivalProcess {
+        POISSON("poisson"), MMPP("mmpp");
+
+        final String key;
+
+        ArrivalProcess(String key) {
+            this.key = key;
+        }
+
+        /** @throws IllegalArgumentException naming the option */
+        public static ArrivalProcess parse(String s) {
+            for (ArrivalProcess a : values()) {
+                if (a.key.equals(s)) {
+                    return a;
+                }
+            }
+            throw new IllegalArgumentException("--arrivals: " + s + " (expected: poisson or mmpp)");
+        }
+    }
+
+    /** What a run is: layout and arrivals. */
+    record Mode(Layout layout, ArrivalProcess arrivals) {
+        static final Mode DEFAULT = new Mode(Layout.POOLED, ArrivalProcess.POISSON);
     }
 
     private YieldExperiment() {
@@ -100,13 +168,24 @@ public final class YieldExperiment {
         return run(seed, points, seconds, List.of(Workload.values()), SHAPES, progress);
     }
 
+    /** Runs both workloads on the given layout with the given arrivals (pooled + poisson: {@link #run(long, int, double, Consumer)}). */
+    public static YieldResult run(long seed, int points, double seconds, Layout layout, ArrivalProcess arrivals,
+                                  Consumer<String> progress) {
+        return run(seed, points, seconds, new Mode(layout, arrivals), List.of(Workload.values()), SHAPES, progress);
+    }
+
+    static YieldResult run(long seed, int points, double seconds, List<Workload> only,
+                           List<ClassConfig.YieldSpec.Shape> onlyShapes, Consumer<String> progress) {
+        return run(seed, points, seconds, Mode.DEFAULT, only, onlyShapes, progress);
+    }
+
     /**
      * Runs the given workloads and yield shapes only: their curves, capacities and (with Search
      * and hybrid) the class breakdown are those of the full run with the same seed, as every run
      * is a function of its own arguments and the seed alone. Lets a test that checks one curve
      * skip the other five.
      */
-    static YieldResult run(long seed, int points, double seconds, List<Workload> only,
+    static YieldResult run(long seed, int points, double seconds, Mode mode, List<Workload> only,
                            List<ClassConfig.YieldSpec.Shape> onlyShapes, Consumer<String> progress) {
         if (points < 2 || points > 100) {
             throw new IllegalArgumentException("--points: " + points + " (expected: 2 to 100)");
@@ -122,18 +201,38 @@ public final class YieldExperiment {
         Map<String, Map<String, YieldResult.Curve>> workloads = new LinkedHashMap<>();
         Map<String, Double> capacity = new LinkedHashMap<>();
         Map<String, Map<String, YieldResult.ClassBreakdown>> breakdown = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> cv = mode.arrivals() == ArrivalProcess.MMPP ? new LinkedHashMap<>() : null;
         for (Workload w : only) {
-            double full = capacity(w, seed, warmup, seconds);
+            double full = capacity(w, mode, seed, warmup, seconds);
             capacity.put(w.key, Experiments.round(full));
-            progress.accept(String.format(Locale.ROOT, "yield %s: 100 %% demand = %.2f req/s (nominal 16/E[s] = %.2f)",
-                    w.key, full, w.nominalPerSecond()));
+            if (mode.equals(Mode.DEFAULT)) {
+                progress.accept(String.format(Locale.ROOT, "yield %s: 100 %% demand = %.2f req/s (nominal 16/E[s] = %.2f)",
+                        w.key, full, w.nominalPerSecond()));
+            } else {
+                progress.accept(String.format(Locale.ROOT, "yield %s (%s, %s): 100 %% demand = %.2f req/s (nominal threads/E[s] = %.2f)",
+                        w.key, mode.layout().key, mode.arrivals().key, full, w.nominalPerSecond(mode.layout())));
+            }
+            if (cv != null) {
+                double[] rates = new double[CLASSES.size()];
+                for (int c = 0; c < rates.length; c++) {
+                    rates[c] = CLASSES.get(c).share() * full;
+                }
+                double[] measured = Mmpp.interArrivalCv(seed, rates, CV_SECONDS);
+                Map<String, Double> perClass = new LinkedHashMap<>();
+                for (int c = 0; c < rates.length; c++) {
+                    perClass.put(CLASSES.get(c).name(), Experiments.round(measured[c]));
+                }
+                perClass.put("all", Experiments.round(measured[rates.length]));
+                cv.put(w.key, perClass);
+                progress.accept(String.format(Locale.ROOT, "yield %s: MMPP inter-arrival CV %s", w.key, perClass));
+            }
             Map<String, YieldResult.Curve> shapes = new LinkedHashMap<>();
             for (ClassConfig.YieldSpec.Shape shape : onlyShapes) {
                 Map<String, List<Double>> loss = new LinkedHashMap<>();
                 for (DispatchConfig.Scheduler policy : POLICIES) {
                     List<Double> l = new ArrayList<>();
                     for (double d : demand) {
-                        Measured m = simulate(w, shape, policy, d * full, seed, warmup, seconds);
+                        Measured m = simulate(w, mode, shape, policy, d * full, seed, warmup, seconds);
                         l.add(Experiments.round(m.lossPercent()));
                         if (w == Workload.SEARCH && shape == ClassConfig.YieldSpec.Shape.HYBRID && d == demand.get(demand.size() - 1)) {
                             breakdown.put(policy.wireName(), m.breakdown(seconds));
@@ -146,17 +245,32 @@ public final class YieldExperiment {
             }
             workloads.put(w.key, shapes);
         }
+        if (mode.equals(Mode.DEFAULT)) {
+            return new YieldResult(workloads, breakdown, new YieldResult.Setup(seed, SERVERS, warmup, seconds, capacity,
+                    demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES));
+        }
+        boolean perNode = mode.layout() == Layout.PER_NODE;
+        boolean mmpp = mode.arrivals() == ArrivalProcess.MMPP;
         return new YieldResult(workloads, breakdown, new YieldResult.Setup(seed, SERVERS, warmup, seconds, capacity,
-                demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES));
+                demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES, mode.layout().key,
+                mode.arrivals().key, perNode ? THREADS_PER_NODE : null, perNode ? POLL_COUNT : null,
+                perNode ? NeptuneExperiments.POLL_DEADLINE_SECONDS : null,
+                mmpp ? new YieldResult.MmppSetup(Mmpp.AMPLITUDE, Mmpp.DWELL_SECONDS, CV_SECONDS) : null, cv));
     }
 
     /** The highest total rate at which EDF, hybrid yield, completes 95 % within D: bisection. */
     static double capacity(Workload w, long seed, double warmup, double seconds) {
-        double lo = 0.5 * w.nominalPerSecond();
-        double hi = 1.2 * w.nominalPerSecond();
+        return capacity(w, Mode.DEFAULT, seed, warmup, seconds);
+    }
+
+    /** The same, on the given layout with the given arrivals; between 50 % and 120 % of its threads / E[s]. */
+    static double capacity(Workload w, Mode mode, long seed, double warmup, double seconds) {
+        double lo = 0.5 * w.nominalPerSecond(mode.layout());
+        double hi = 1.2 * w.nominalPerSecond(mode.layout());
         for (int i = 0; i < 10; i++) {
             double mid = (lo + hi) / 2;
-            Measured m = simulate(w, ClassConfig.YieldSpec.Shape.HYBRID, DispatchConfig.Scheduler.EDF, mid, seed, warmup, seconds);
+            Measured m = simulate(w, mode, ClassConfig.YieldSpec.Shape.HYBRID, DispatchConfig.Scheduler.EDF, mid, seed, warmup,
+                    seconds);
             if (m.completedWithinDeadline() >= TARGET_COMPLETED) {
                 lo = mid;
             } else {
@@ -203,8 +317,67 @@ public final class YieldExperiment {
         SimScenario scenario = new SimScenario(0, List.of(
                 new SimScenario.Phase("warm-up", warmup, Map.of(), rates),
                 new SimScenario.Phase("measured", seconds, Map.of(), rates)), seed);
-        Measured m = new Measured(config);
+        Measured m = new Measured(config, 1);
         Simulator.withConfiguredAllocation(config, scenario).withRequests(m).run();
+        return m;
+    }
+
+    /** One run on the given layout with the given arrivals (the default: {@link #simulate(Workload, ClassConfig.YieldSpec.Shape, DispatchConfig.Scheduler, double, long, double, double)}). */
+    static Measured simulate(Workload w, Mode mode, ClassConfig.YieldSpec.Shape shape, DispatchConfig.Scheduler policy,
+                             double totalPerSecond, long seed, double warmup, double seconds) {
+        if (mode.layout() == Layout.PER_NODE) {
+            return simulatePerNode(w, mode.arrivals(), shape, policy, totalPerSecond, seed, warmup, seconds);
+        }
+        if (mode.arrivals() == ArrivalProcess.POISSON) {
+            return simulate(w, shape, policy, totalPerSecond, seed, warmup, seconds);
+        }
+        // pooled, MMPP: the path as constant-rate phases (Poisson within each, so the same process)
+        ClusterConfig config = cluster(w, shape, policy);
+        List<SimScenario.Phase> phases = new ArrayList<>();
+        int firstMeasured = -1;
+        for (double[] seg : new Mmpp(seed).segments(warmup + seconds, warmup)) {
+            Map<String, Double> rates = new LinkedHashMap<>();
+            for (YieldResult.ClassSetup c : CLASSES) {
+                rates.put(c.name(), c.share() * totalPerSecond * seg[2]);
+            }
+            boolean measuring = seg[0] >= warmup;
+            if (measuring && firstMeasured < 0) {
+                firstMeasured = phases.size();
+            }
+            phases.add(new SimScenario.Phase((measuring ? "measured-" : "warm-up-") + phases.size(), seg[1] - seg[0], Map.of(),
+                    rates));
+        }
+        Measured m = new Measured(config, firstMeasured);
+        Simulator.withConfiguredAllocation(config, new SimScenario(0, phases, seed)).withRequests(m).run();
+        return m;
+    }
+
+    /** Per-node layout: ClusterSim, 16 nodes × 2 threads, random polling d = 3, each node the pooled gateway's scheduler. */
+    static Measured simulatePerNode(Workload w, ArrivalProcess arrivals, ClassConfig.YieldSpec.Shape shape,
+                                    DispatchConfig.Scheduler policy, double totalPerSecond, long seed, double warmup,
+                                    double seconds) {
+        List<org.arbiter.sim.neptune.ClusterSim.ClassSpec> classes = new ArrayList<>();
+        double[] rates = new double[CLASSES.size()];
+        for (int i = 0; i < CLASSES.size(); i++) {
+            YieldResult.ClassSetup c = CLASSES.get(i);
+            classes.add(new org.arbiter.sim.neptune.ClusterSim.ClassSpec(c.name(), c.share(), c.fullYield(), w.serviceSeconds(c), 0));
+            rates[i] = c.share() * totalPerSecond;
+        }
+        org.arbiter.sim.neptune.ClusterSim.Settings settings = new org.arbiter.sim.neptune.ClusterSim.Settings(SERVERS, classes,
+                policy, org.arbiter.sim.neptune.ClusterSim.Distribution.NEPTUNE, DEADLINE_SECONDS, POLL_COUNT,
+                NeptuneExperiments.POLL_DEADLINE_SECONDS, NeptuneExperiments.POLL_RTT_SECONDS, 10, 10, warmup,
+                warmup + seconds, List.of(), seed, THREADS_PER_NODE, shape);
+        org.arbiter.sim.neptune.ClusterSim.Arrivals next;
+        if (arrivals == ArrivalProcess.MMPP) {
+            Mmpp mmpp = new Mmpp(seed);
+            next = (c, now, random) -> mmpp.next(now, rates[c], -Math.log(1 - random.nextDouble()));
+        } else {
+            next = (c, now, random) -> now - Math.log(1 - random.nextDouble()) / rates[c];
+        }
+        Measured m = new Measured(cluster(w, shape, policy), 1);
+        String[] names = CLASSES.stream().map(YieldResult.ClassSetup::name).toArray(String[]::new);
+        new org.arbiter.sim.neptune.ClusterSim(settings, next, (c, arrival, end, ok) -> m.answered(names[c],
+                arrival >= warmup ? 1 : 0, arrival, end, ok ? ResultRecorder.Outcome.OK : ResultRecorder.Outcome.REJECTED)).run();
         return m;
     }
 
@@ -219,8 +392,11 @@ public final class YieldExperiment {
         private final double[] realised;
         private final double[][] responses;
         private final int[] responseCount;
+        private final int firstMeasuredPhase;
 
-        Measured(ClusterConfig config) {
+        /** Counts the requests sent in phase {@code firstMeasuredPhase} or later. */
+        Measured(ClusterConfig config, int firstMeasuredPhase) {
+            this.firstMeasuredPhase = firstMeasuredPhase;
             int n = config.classes().size();
             yields = new YieldFunction[n];
             for (int c = 0; c < n; c++) {
@@ -239,7 +415,7 @@ public final class YieldExperiment {
         @Override
         public void answered(String cls, int phase, double sentSeconds, double answeredSeconds,
                              ResultRecorder.Outcome outcome) {
-            if (phase != 1) {
+            if (phase < firstMeasuredPhase) {
                 return;
             }
             int c = index.get(cls);

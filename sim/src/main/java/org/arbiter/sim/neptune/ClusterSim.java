@@ -29,7 +29,9 @@ import org.arbiter.sim.kernel.EventKernel;
  *
  * Nodes:    each of the `nodes` servers keeps its own class queues and node-level scheduler: a
  *           GatewayCore (the product's, with the scheduler named in the settings: adaptive, yid,
- *           greedy, edf; minShare per class; zeroYield drops) in front of one thread. Service times
+ *           greedy, edf; minShare per class; zeroYield drops) in front of `threads` threads (1 unless
+ *           set; the yield experiment's per-node layout uses 2, 002's dual-CPU nodes), every class with
+ *           the settings' yield shape (hybrid unless set). Service times
  *           are Exp(mean of the class). Every event that can free the thread or fill a queue pumps
  *           the node's core, and each node's next queue drop (zero yield, 002 Fig. 5 step 1) is an event.
  * Neptune:  class-aware random polling. At an arrival the distributor polls `pollCount` distinct
@@ -50,6 +52,8 @@ import org.arbiter.sim.kernel.EventKernel;
  * Failures: a failed node loses every request it holds, queued or running: each is answered as an
  *           error to its client and counted (lostToFailure). It answers no polls until it recovers,
  *           empty.
+ * Listener: optionally told of every request's end (class, arrival, end, completed or not), so
+ *           a caller can measure response times as it likes (the yield experiment does).
  * Measurement: requests that arrive in [warmup, end) count for the yield (offered full yield,
  *           realised Y_c(response time), 0 for drops and errors, 002's LossPercent). Every
  *           `sampleSeconds` per class: demand = arrivals × mean service / (nodes × sample) and
@@ -91,23 +95,48 @@ public final class ClusterSim {
         double next(int c, double nowSeconds, SplittableRandom random);
     }
 
+    /** Told of every request's end: completed ({@code ok}) or not (dropped at zero yield, or lost). */
+    @FunctionalInterface
+    public interface Listener {
+        Listener NONE = (c, arrivalSeconds, endSeconds, ok) -> { };
+
+        void ended(int c, double arrivalSeconds, double endSeconds, boolean ok);
+    }
+
     /**
      * @param pollRttSeconds mean of the exponential poll round trip
      * @param failures       server failures; under partitioning, node -1 means "the first node dedicated to class 0 at that time"
+     * @param threads        threads per node (requests served at once)
+     * @param shape          every class's yield shape (C' = C/2, D' = D/2)
      */
     public record Settings(int nodes, List<ClassSpec> classes, DispatchConfig.Scheduler scheduler,
                            Distribution distribution, double deadlineSeconds, int pollCount, double pollDeadlineSeconds,
                            double pollRttSeconds, double intervalSeconds, double sampleSeconds, double warmupSeconds,
-                           double endSeconds, List<Failure> failures, long seed) {
+                           double endSeconds, List<Failure> failures, long seed, int threads,
+                           ClassConfig.YieldSpec.Shape shape) {
         public Settings {
             classes = List.copyOf(classes);
             failures = List.copyOf(failures);
+            requireNonNull(shape, "shape");
             if (nodes < 1) {
                 throw new IllegalArgumentException("nodes: " + nodes + " (expected: >= 1)");
             }
             if (pollCount < 1) {
                 throw new IllegalArgumentException("pollCount: " + pollCount + " (expected: >= 1)");
             }
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads: " + threads + " (expected: >= 1)");
+            }
+        }
+
+        /** One thread per node, hybrid yield. */
+        public Settings(int nodes, List<ClassSpec> classes, DispatchConfig.Scheduler scheduler,
+                        Distribution distribution, double deadlineSeconds, int pollCount, double pollDeadlineSeconds,
+                        double pollRttSeconds, double intervalSeconds, double sampleSeconds, double warmupSeconds,
+                        double endSeconds, List<Failure> failures, long seed) {
+            this(nodes, classes, scheduler, distribution, deadlineSeconds, pollCount, pollDeadlineSeconds, pollRttSeconds,
+                    intervalSeconds, sampleSeconds, warmupSeconds, endSeconds, failures, seed, 1,
+                    ClassConfig.YieldSpec.Shape.HYBRID);
         }
     }
 
@@ -166,6 +195,7 @@ public final class ClusterSim {
 
     private final Settings s;
     private final Arrivals arrivals;
+    private final Listener listener;
     private final SplittableRandom random;
     private final EventKernel kernel = new EventKernel();
     private final List<Node> nodes = new ArrayList<>();
@@ -192,8 +222,14 @@ public final class ClusterSim {
     private double[] alloc;
 
     public ClusterSim(Settings settings, Arrivals arrivals) {
+        this(settings, arrivals, Listener.NONE);
+    }
+
+    /** With a listener told of every request's end. */
+    public ClusterSim(Settings settings, Arrivals arrivals, Listener listener) {
         this.s = requireNonNull(settings, "settings");
         this.arrivals = requireNonNull(arrivals, "arrivals");
+        this.listener = requireNonNull(listener, "listener");
         this.random = new SplittableRandom(settings.seed());
         nc = settings.classes().size();
         ClusterConfig config = nodeConfig(settings);
@@ -219,7 +255,7 @@ public final class ClusterSim {
         deal(allNodes());
     }
 
-    /** One node's configuration: the classes with hybrid yield, one thread, the node-level scheduler. */
+    /** One node's configuration: the classes with the settings' yield shape, its threads, the node-level scheduler. */
     static ClusterConfig nodeConfig(Settings s) {
         ClassConfig.QueueConfig unbounded = new ClassConfig.QueueConfig(100_000, 3600);
         ClusterConfig.Builder b = ClusterConfig.builder();
@@ -229,11 +265,10 @@ public final class ClusterSim {
             ClassSpec c = s.classes().get(i);
             b.addClass(ClassConfig.builder(c.name(), d).queue(unbounded).isDefault(i == s.classes().size() - 1)
                     .minShare(guarantees ? c.minShare() : 0)
-                    .yield(new ClassConfig.YieldSpec(ClassConfig.YieldSpec.Shape.HYBRID, c.fullYield(), c.fullYield() / 2,
-                            d, d / 2))
+                    .yield(new ClassConfig.YieldSpec(s.shape(), c.fullYield(), c.fullYield() / 2, d, d / 2))
                     .build());
         }
-        b.addServer(ServerConfig.builder("thread", URI.create("http://127.0.0.1:9001")).concurrency(1).build());
+        b.addServer(ServerConfig.builder("thread", URI.create("http://127.0.0.1:9001")).concurrency(s.threads()).build());
         return b.addGateway(GatewayConfig.builder("node").port(8080).build())
                 .dispatch(DispatchConfig.builder().scheduler(s.scheduler()).build())
                 .control(ControlConfig.builder().periodSeconds(5).reportPeriodSeconds(5).statsWindowSeconds(30).build())
@@ -410,6 +445,7 @@ public final class ClusterSim {
             realised[j.c] += yields[j.c].yield(r);
         }
         j.done = true;
+        listener.ended(j.c, j.arrival, kernel.now(), true);
         pump(n);
     }
 
@@ -439,6 +475,7 @@ public final class ClusterSim {
     /** A request ends without completing: dropped by a node (zero yield), or lost (an error). */
     private void answer(Job j, boolean ok, boolean error) {
         j.done = true;
+        listener.ended(j.c, j.arrival, kernel.now(), ok);
         if (measured(j)) {
             if (error) {
                 lost[j.c]++;
