@@ -72,6 +72,10 @@ public final class Subscriber<T> implements Bus.Subscription {
     /** True while the member holds its partitions without a live session (see {@link #lease}). */
     private volatile boolean fenced;
     private long lastProbe;
+    /** When a group-less subscriber last asked for the topic's partitions (nanoTime). */
+    private long lastPartitionCheck = System.nanoTime();
+    /** How often a group-less subscriber looks for partitions added since it attached. */
+    static final long PARTITION_CHECK_NANOS = 5_000_000_000L;
     private long lastAnswer = System.nanoTime();
     private long answeringSince;
 
@@ -133,6 +137,9 @@ public final class Subscriber<T> implements Bus.Subscription {
                         }
                         if (groupId != null && onAssignment != null) {
                             lease(c);
+                        }
+                        if (groupId == null) {
+                            followNewPartitions(c);
                         }
                     }
                 } catch (WakeupException e) {
@@ -220,6 +227,44 @@ public final class Subscriber<T> implements Bus.Subscription {
             LOG.warn("{}: cannot seek partitions {} back {} ms ({}); reading on from the committed offsets", topic,
                     partitions, rewind.toMillis(), e.toString());
         }
+    }
+
+    /**
+     * A group-less subscriber reads the partitions the topic had when it attached; a topic grown since (the
+     * statistics topic, given one partition per pool by the GRMs) would leave the new ones unread. Every
+     * {@link #PARTITION_CHECK_NANOS} it asks for the partitions and reads any new one from its beginning —
+     * everything in it was written after this subscriber attached.
+     */
+    private void followNewPartitions(KafkaConsumer<String, byte[]> c) {
+        long now = System.nanoTime();
+        if (now - lastPartitionCheck < PARTITION_CHECK_NANOS) {
+            return;
+        }
+        lastPartitionCheck = now;
+        List<PartitionInfo> infos;
+        try {
+            // listTopics asks the broker; partitionsFor would answer from the consumer's cached metadata
+            infos = c.listTopics(Duration.ofSeconds(2)).get(topic);
+        } catch (RuntimeException e) {
+            LOG.debug("{}: cannot list partitions: {}", topic, e.toString());
+            return;
+        }
+        if (infos == null || infos.size() <= c.assignment().size()) {
+            return;
+        }
+        Set<TopicPartition> have = c.assignment();
+        List<TopicPartition> all = new ArrayList<>(have);
+        List<TopicPartition> added = new ArrayList<>();
+        for (PartitionInfo i : infos) {
+            TopicPartition tp = new TopicPartition(topic, i.partition());
+            if (!have.contains(tp)) {
+                all.add(tp);
+                added.add(tp);
+            }
+        }
+        c.assign(all);
+        c.seekToBeginning(added);
+        LOG.info("{}: {} partitions now; reading the new {} from their beginning", topic, all.size(), added);
     }
 
     private void closeQuietly(KafkaConsumer<String, byte[]> c) {

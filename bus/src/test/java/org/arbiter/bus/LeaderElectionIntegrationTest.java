@@ -108,6 +108,27 @@ final class LeaderElectionIntegrationTest {
             Thread.sleep(1000);
             assertThat(seen.get("b")).containsExactlyInAnyOrder(0, 1, 2, 3);
 
+            // a reader outside the group (the console) that attached before the topic grew reads the new partitions
+            List<Integer> console = new CopyOnWriteArrayList<>();
+            try (KafkaBus late = KafkaBus.connect(new KafkaConfig(kafka.bootstrap(), "pg2.", Map.of()), "c",
+                    new SimpleMeterRegistry())) {
+                late.subscribe(late.topics().stats(), GatewayStats.class, Subscriber.Start.BEGINNING,
+                        (k, s) -> console.add(Integer.parseInt(k.substring(k.length() - 1))));
+                Thread.sleep(1500); // attached to the topic's one partition
+                late.ensureStatsPartitions(3);
+                var p2 = late.publisher(late.topics().stats());
+                await().atMost(Duration.ofSeconds(20)).until(() -> {
+                    try {
+                        p2.publish(new GatewayStats(1, Instant.now(), "g1", 5, 0, Map.of(), Map.of()), "g1@p2", 2)
+                                .get(5, TimeUnit.SECONDS);
+                        return true;
+                    } catch (Exception e) {
+                        return false; // the producer has not seen the third partition yet
+                    }
+                });
+                await().atMost(Duration.ofSeconds(20)).until(() -> console.contains(2));
+            }
+
             long t0 = System.nanoTime();
             var missing = publisher.publish(new GatewayStats(1, Instant.now(), "g1", 5, 0, Map.of(), Map.of()), "g1@p9", 9);
             assertThatThrownBy(() -> missing.get(1, TimeUnit.SECONDS)).hasMessageContaining("partition 9 is missing");
