@@ -91,11 +91,6 @@ final class ConfigReloader {
         return fileReloads.runs();
     }
 
-    /** The configuration in force: the file's last reload applied, else the one started with. */
-    ClusterConfig cluster() {
-        return cluster;
-    }
-
     /** The file {@link #reloadFile()} reads (the CLI sets it to {@code --config}). */
     public void reloadFrom(Path file) {
         this.configFile = requireNonNull(file, "file");

@@ -99,6 +99,8 @@ public final class Gateway implements AutoCloseable {
     private volatile KafkaBus bus;
     /** When a pool's report last failed to publish (nanoTime; 0: never), for {@link #warnPoolPublish}. */
     private final AtomicLong lastPoolWarning = new AtomicLong();
+    /** {@code pools[]} as the gateway started: a reload cannot change them (the core keeps its own). */
+    private final List<PoolConfig> pools;
     private volatile boolean closed;
     private final ProxyInitializer initializer;
     private final boolean standalone;
@@ -181,6 +183,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.initializer = new ProxyInitializer(plane, clients, gc.proxyProtocol(), tls, gc.http2());
         this.reloader = new ConfigReloader(id, cluster, standalone, plane, initializer, () -> closed);
+        this.pools = cluster.pools();
         try {
             this.proxyChannel = new ServerBootstrap().group(dataGroup).channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
@@ -311,7 +314,7 @@ public final class Gateway implements AutoCloseable {
         while (!closed && bus == null) {
             try {
                 KafkaBus b = KafkaBus.connectGateway(kafka, id, "gateway-" + id, metrics.registry());
-                int pools = reloader.cluster().pools().size();
+                int pools = this.pools.size();
                 if (pools > 0) {
                     try {
                         b.ensureStatsPartitions(pools); // the GRMs do it too; whoever starts first
@@ -346,7 +349,6 @@ public final class Gateway implements AutoCloseable {
             GatewayStats s = plane.snapshot().get(5, TimeUnit.SECONDS);
             String topic = StatsTopics.topicOf(b.topics(), b.config().security(), id);
             Publisher p = b.publisher(topic);
-            List<PoolConfig> pools = reloader.cluster().pools();
             if (pools.isEmpty() || !topic.equals(b.topics().stats())) {
                 p.publish(s);
                 return;
