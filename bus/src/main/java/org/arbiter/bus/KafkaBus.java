@@ -413,16 +413,9 @@ public final class KafkaBus implements Bus, AutoCloseable {
     /** The undecoded form: records are handed over as bytes (used for leader election). */
     public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
                                            MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment) {
-        return subscribeRaw(topic, start, groupId, handler, onAssignment, Map.of());
-    }
-
-    /** As above with consumer settings of the caller's (a group's assignment strategy) over the bus's. */
-    public Subscriber<byte[]> subscribeRaw(String topic, Subscriber.Start start, String groupId,
-                                           MessageHandler<byte[]> handler, Consumer<Set<Integer>> onAssignment,
-                                           Map<String, String> consumerSettings) {
         requireNonNull(handler, "handler");
         return subscribe(topic, Decoded.Ok::new, start, groupId, (p, k, v) -> handler.onMessage(k, v), onAssignment,
-                consumerSettings, null);
+                Map.of(), null);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.KafkaSecurity;
 import org.arbiter.common.config.PoolConfig;
+import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.GatewayStats;
 
 /**
@@ -79,41 +80,28 @@ public final class StatsTopics {
 
     /**
      * A gateway's report for one pool: written to partition {@code partition} (the pool's index in
-     * {@code pools}) of the shared topic, under {@code key} ({@link #poolKey}).
+     * {@code pools}) of the shared topic, under {@code key}: {@code gateway@pool}, as the pool's allocation is keyed
+     * ({@link Allocation#key(String, String)}).
      */
     public record PoolReport(int partition, String key, GatewayStats stats) {
-    }
-
-    /** The key of gateway {@code gateway}'s report for pool {@code pool}: {@code gateway@pool}. */
-    public static String poolKey(String gateway, String pool) {
-        return requireNonNull(gateway, "gateway") + "@" + requireNonNull(pool, "pool");
-    }
-
-    /**
-     * The gateway of a statistics record's key: the part before {@code @} of a pool's report
-     * ({@link #poolKey}), else the key itself.
-     */
-    public static String gatewayOfKey(String key) {
-        int at = requireNonNull(key, "key").indexOf('@');
-        return at < 0 ? key : key.substring(0, at);
     }
 
     /**
      * What a gateway writes to the shared topic when the cluster has {@code pools}: one report per pool, in
      * the pools' order, each restricted to the pool's classes and servers (the gateway-wide fields kept), so
      * the GRM that owns partition i reads pool i's reports and nothing else. Without pools: the report
-     * whole, on no particular partition ({@code partition} -1, key the gateway).
+     * whole, on no particular partition ({@link Bus#NO_PARTITION}, key the gateway).
      */
     public static List<PoolReport> poolReports(List<PoolConfig> pools, GatewayStats stats) {
         requireNonNull(pools, "pools");
         requireNonNull(stats, "stats");
         if (pools.isEmpty()) {
-            return List.of(new PoolReport(-1, stats.gateway(), stats));
+            return List.of(new PoolReport(Bus.NO_PARTITION, stats.gateway(), stats));
         }
         List<PoolReport> out = new ArrayList<>(pools.size());
         for (int i = 0; i < pools.size(); i++) {
             PoolConfig p = pools.get(i);
-            out.add(new PoolReport(i, poolKey(stats.gateway(), p.name()),
+            out.add(new PoolReport(i, Allocation.key(stats.gateway(), p.name()),
                     stats.restrictTo(Set.copyOf(p.classes()), Set.copyOf(p.servers()))));
         }
         return List.copyOf(out);

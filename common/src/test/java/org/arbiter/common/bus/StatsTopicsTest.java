@@ -85,9 +85,7 @@ final class StatsTopicsTest {
         assertThat(out).allSatisfy(r -> {
             assertThat(r.stats().backlog()).isEqualTo(whole.backlog());
             assertThat(r.stats().at()).isEqualTo(whole.at());
-            assertThat(StatsTopics.gatewayOfKey(r.key())).isEqualTo("g1");
         });
         assertThat(StatsTopics.poolReports(List.of(), whole)).containsExactly(new StatsTopics.PoolReport(-1, "g1", whole));
-        assertThat(StatsTopics.gatewayOfKey("g1")).isEqualTo("g1");
     }
 }

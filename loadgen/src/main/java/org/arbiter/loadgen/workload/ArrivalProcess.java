@@ -45,25 +45,9 @@ public interface ArrivalProcess {
 
     /** A compressed day over [{@code startSeconds}, {@code startSeconds + lengthSeconds}]. */
     static ArrivalProcess diurnal(double peakPerSecond, double troughPerSecond, double startSeconds, double lengthSeconds) {
-        if (!(peakPerSecond >= 0) || !(troughPerSecond >= 0)) {
-            throw new IllegalArgumentException("peak/trough: " + peakPerSecond + "/" + troughPerSecond + " (expected: >= 0)");
-        }
-        if (!(lengthSeconds > 0)) {
-            throw new IllegalArgumentException("lengthSeconds: " + lengthSeconds + " (expected: > 0)");
-        }
-        double max = Math.max(peakPerSecond, troughPerSecond);
-        return (after, random) -> {
-            if (max == 0) {
-                return Double.POSITIVE_INFINITY;
-            }
-            double t = after;
-            while (true) {
-                t += Distributions.exponential(random, 1 / max);
-                if (random.nextDouble() * max < diurnalRate(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds, t)) {
-                    return t;
-                }
-            }
-        };
+        checkDay(peakPerSecond, troughPerSecond, lengthSeconds);
+        return thinned(Math.max(peakPerSecond, troughPerSecond),
+                t -> diurnalRate(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds, t));
     }
 
     /**
@@ -83,12 +67,7 @@ public interface ArrivalProcess {
         if (!(noiseSeconds > 0)) {
             throw new IllegalArgumentException("noiseSeconds: " + noiseSeconds + " (expected: > 0)");
         }
-        if (!(peakPerSecond >= 0) || !(troughPerSecond >= 0)) {
-            throw new IllegalArgumentException("peak/trough: " + peakPerSecond + "/" + troughPerSecond + " (expected: >= 0)");
-        }
-        if (!(lengthSeconds > 0)) {
-            throw new IllegalArgumentException("lengthSeconds: " + lengthSeconds + " (expected: > 0)");
-        }
+        checkDay(peakPerSecond, troughPerSecond, lengthSeconds);
         int intervals = (int) Math.ceil(lengthSeconds / noiseSeconds) + 1;
         double[] factor = new double[intervals];
         java.util.SplittableRandom r = new java.util.SplittableRandom(noiseSeed);
@@ -98,7 +77,22 @@ public interface ArrivalProcess {
             factor[k] = Math.exp(noise * z - noise * noise / 2);
             maxFactor = Math.max(maxFactor, factor[k]);
         }
-        double max = Math.max(peakPerSecond, troughPerSecond) * maxFactor;
+        return thinned(Math.max(peakPerSecond, troughPerSecond) * maxFactor, t -> diurnalRate(peakPerSecond,
+                troughPerSecond, startSeconds, lengthSeconds, t)
+                * factor[(int) Math.max(0, Math.min(intervals - 1, Math.floor((t - startSeconds) / noiseSeconds)))]);
+    }
+
+    private static void checkDay(double peakPerSecond, double troughPerSecond, double lengthSeconds) {
+        if (!(peakPerSecond >= 0) || !(troughPerSecond >= 0)) {
+            throw new IllegalArgumentException("peak/trough: " + peakPerSecond + "/" + troughPerSecond + " (expected: >= 0)");
+        }
+        if (!(lengthSeconds > 0)) {
+            throw new IllegalArgumentException("lengthSeconds: " + lengthSeconds + " (expected: > 0)");
+        }
+    }
+
+    /** Arrivals at {@code rate(t)} ≤ {@code max}, by thinning a Poisson process at {@code max} (Lewis–Shedler). */
+    private static ArrivalProcess thinned(double max, java.util.function.DoubleUnaryOperator rate) {
         return (after, random) -> {
             if (max == 0) {
                 return Double.POSITIVE_INFINITY;
@@ -106,9 +100,7 @@ public interface ArrivalProcess {
             double t = after;
             while (true) {
                 t += Distributions.exponential(random, 1 / max);
-                int k = (int) Math.max(0, Math.min(intervals - 1, Math.floor((t - startSeconds) / noiseSeconds)));
-                double rate = diurnalRate(peakPerSecond, troughPerSecond, startSeconds, lengthSeconds, t) * factor[k];
-                if (random.nextDouble() * max < rate) {
+                if (random.nextDouble() * max < rate.applyAsDouble(t)) {
                     return t;
                 }
             }

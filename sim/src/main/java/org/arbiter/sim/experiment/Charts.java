@@ -93,16 +93,7 @@ public final class Charts {
                     .setLineStyle(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH).setLineColor(colour.get(e.getKey()));
             ymax = Math.max(ymax, e.getValue());
         }
-        for (Timeline.PhaseMark m : t.phases()) {
-            if (m.startSeconds() > 0) {
-                c.addAnnotation(new org.knowm.xchart.AnnotationLine(m.startSeconds(), true, false));
-            }
-            c.addAnnotation(new org.knowm.xchart.AnnotationText(m.name(), m.startSeconds() + 0.02 * xmax,
-                    1.05 * ymax, false));
-        }
-        c.getStyler().setYAxisMax(1.12 * ymax);
-        c.getStyler().setXAxisMin(0.0);
-        return save(c, file);
+        return savePhased(c, t.phases(), xmax, ymax, file);
     }
 
     /**
@@ -128,7 +119,13 @@ public final class Charts {
         if (drawn == 0) {
             c.addSeries("none", List.of(0.0), List.of(0.0));
         }
-        for (Timeline.PhaseMark m : q.phases()) {
+        return savePhased(c, q.phases(), xmax, ymax, file);
+    }
+
+    /** A chart against time with each phase's start marked and named above the curves, from 0 up to ymax. */
+    private static Path savePhased(XYChart c, List<Timeline.PhaseMark> phases, double xmax, double ymax, Path file)
+            throws IOException {
+        for (Timeline.PhaseMark m : phases) {
             if (m.startSeconds() > 0) {
                 c.addAnnotation(new org.knowm.xchart.AnnotationLine(m.startSeconds(), true, false));
             }

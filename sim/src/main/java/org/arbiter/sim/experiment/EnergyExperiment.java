@@ -145,20 +145,20 @@ public final class EnergyExperiment {
         double trough = setup.trough();
         Map<String, Map<String, EnergyResult.Day>> scenarios = new LinkedHashMap<>();
         Map<String, Map<String, EnergyResult.Series>> series = new LinkedHashMap<>();
-        Map<String, double[]> days = new LinkedHashMap<>();
-        demands().forEach((name, factor) -> days.put(name, new double[] {factor, 0}));
+        Map<String, DayKind> days = new LinkedHashMap<>();
+        demands().forEach((name, factor) -> days.put(name, new DayKind(factor, 0)));
         demands().forEach((name, factor) -> {
             if (!name.equals("lighter")) { // the noisy days are 000's three: standard, lighter as 000 measured it, heavier
-                days.put(name + "-noisy", new double[] {factor, NOISE});
+                days.put(name + "-noisy", new DayKind(factor, NOISE));
             }
         });
-        for (Map.Entry<String, double[]> demand : days.entrySet()) {
+        for (Map.Entry<String, DayKind> demand : days.entrySet()) {
             Map<String, EnergyResult.Day> byPolicy = new LinkedHashMap<>();
             Map<String, EnergyResult.Series> seriesByPolicy = new LinkedHashMap<>();
             double offJoules = Double.NaN;
             for (EnergyPolicy policy : policies) {
-                DayRun run = measuredDay(setup, demand.getValue()[0], policy, STARTUP_SECONDS, SHUTDOWN_SECONDS,
-                        demand.getValue()[1], capacity, peak, trough, seed);
+                DayRun run = measuredDay(setup, demand.getValue().demand(), policy, STARTUP_SECONDS, SHUTDOWN_SECONDS,
+                        demand.getValue().noise(), capacity, peak, trough, seed);
                 SimResult r = run.result();
                 double joules = r.totalEnergyJoules();
                 if (policy == EnergyPolicy.OFF) {
@@ -322,6 +322,10 @@ public final class EnergyExperiment {
     static SimResult day(Setup setup, double demand, EnergyPolicy policy, double startupSeconds, double benchmarkCapacity,
                          double peak, double trough, long seed) {
         return measuredDay(setup, demand, policy, startupSeconds, benchmarkCapacity, peak, trough, seed).result();
+    }
+
+    /** One of the days: the demand per request against a standard one, and the noise σ on the rate (0: smooth). */
+    private record DayKind(double demand, double noise) {
     }
 
     /** A day and the GRM's flow-model error over it (predictions made after the first statistics window). */

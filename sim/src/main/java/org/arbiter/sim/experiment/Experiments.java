@@ -139,6 +139,8 @@ public final class Experiments {
         SimResult r = Simulator.withGrm(cluster, sc).withDecisions(log).run();
         List<PhasesResult.Phase> phases = new ArrayList<>();
         List<Timeline.PhaseMark> marks = new ArrayList<>();
+        String label = (model == GrmConfig.Model.PAPER ? "paper-model " : "")
+                + (scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase");
         for (int i = 0; i < r.phases().size(); i++) {
             SimResult.PhaseResult p = r.phases().get(i);
             PaperPhase phase = PaperPhase.values()[i];
@@ -147,8 +149,6 @@ public final class Experiments {
             Map<String, Double> w = p.weightsSecondHalf().get("g1");
             PredictionError e = PredictionError.of(log.samples(), p.startSeconds() + window, p.endSeconds());
             marks.add(new Timeline.PhaseMark(p.name(), p.startSeconds()));
-            String label = (model == GrmConfig.Model.PAPER ? "paper-model " : "")
-                    + (scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase");
             phases.add(phaseRow(p.name(), phase.premiumClients(), phase.basicClients(), w.get("premium"), w.get("basic"),
                     pr.meanResponseSeconds(), br.meanResponseSeconds(),
                     pr.throughputPerSecond() + br.throughputPerSecond(), scale, label, progress).withPredictionError(e));
@@ -158,9 +158,8 @@ public final class Experiments {
         Timeline timeline = log.timeline(0, 1, marks, TARGETS);
         QueueLengths queues = log.queueLengths(0, 1, marks);
         for (PhasesResult.Phase p : phases) {
-            progress.accept(String.format(Locale.ROOT, "%s%s %s: mean queue premium %.2f, basic %.2f (003 Fig. 10)",
-                    model == GrmConfig.Model.PAPER ? "paper-model " : "",
-                    scale == ClassConfig.UtilitySpec.Scale.RELATIVE ? "relative phase" : "phase", p.name(),
+            progress.accept(String.format(Locale.ROOT, "%s %s: mean queue premium %.2f, basic %.2f (003 Fig. 10)",
+                    label, p.name(),
                     queues.classTotal(p.name(), "premium"), queues.classTotal(p.name(), "basic")));
         }
         return new PhasesResult(combine.wireName(), phases, Math.round(r.requestsPerWallSecond()), timeline)

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.config.ControlConfig;
@@ -109,45 +110,61 @@ public final class YieldExperiment {
     }
 
     /** --layout: one gateway queue per class in front of 16 one-request servers, or 002's per-node queues. */
-    public enum Layout {
+    public enum Layout implements Choice {
         POOLED("pooled"), PER_NODE("per-node");
 
-        final String key;
+        private final String wireName;
 
-        Layout(String key) {
-            this.key = key;
+        Layout(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
         }
 
         /** @throws IllegalArgumentException naming the option */
         public static Layout parse(String s) {
-            for (Layout l : values()) {
-                if (l.key.equals(s)) {
-                    return l;
-                }
-            }
-            throw new IllegalArgumentException("--layout: " + s + " (expected: pooled or per-node)");
+            return option("--layout", Layout.class, s);
         }
     }
 
     /** --arrivals: Poisson, or the two-rate MMPP ({@link Mmpp}). */
-    public enum ArrivalProcess {
+    public enum ArrivalProcess implements Choice {
         POISSON("poisson"), MMPP("mmpp");
 
-        final String key;
+        private final String wireName;
 
-        ArrivalProcess(String key) {
-            this.key = key;
+        ArrivalProcess(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
         }
 
         /** @throws IllegalArgumentException naming the option */
         public static ArrivalProcess parse(String s) {
-            for (ArrivalProcess a : values()) {
-                if (a.key.equals(s)) {
-                    return a;
-                }
-            }
-            throw new IllegalArgumentException("--arrivals: " + s + " (expected: poisson or mmpp)");
+            return option("--arrivals", ArrivalProcess.class, s);
         }
+    }
+
+    /** The constant of {@code type} written {@code s}, or an error naming {@code option} and the words it takes. */
+    private static <E extends Enum<E> & Choice> E option(String option, Class<E> type, String s) {
+        return Choice.find(type, s).orElseThrow(() -> new IllegalArgumentException(option + ": " + s + " (expected: "
+                + String.join(" or ", Choice.names(type)) + ")"));
     }
 
     /** What a run is: layout and arrivals. */
@@ -210,7 +227,7 @@ public final class YieldExperiment {
                         w.key, full, w.nominalPerSecond()));
             } else {
                 progress.accept(String.format(Locale.ROOT, "yield %s (%s, %s): 100 %% demand = %.2f req/s (nominal threads/E[s] = %.2f)",
-                        w.key, mode.layout().key, mode.arrivals().key, full, w.nominalPerSecond(mode.layout())));
+                        w.key, mode.layout().wireName(), mode.arrivals().wireName(), full, w.nominalPerSecond(mode.layout())));
             }
             if (cv != null) {
                 double[] rates = new double[CLASSES.size()];
@@ -252,8 +269,8 @@ public final class YieldExperiment {
         boolean perNode = mode.layout() == Layout.PER_NODE;
         boolean mmpp = mode.arrivals() == ArrivalProcess.MMPP;
         return new YieldResult(workloads, breakdown, new YieldResult.Setup(seed, SERVERS, warmup, seconds, capacity,
-                demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES, mode.layout().key,
-                mode.arrivals().key, perNode ? THREADS_PER_NODE : null, perNode ? POLL_COUNT : null,
+                demand.get(demand.size() - 1), DEADLINE_SECONDS, PRE_DEADLINE_SECONDS, CLASSES, mode.layout().wireName(),
+                mode.arrivals().wireName(), perNode ? THREADS_PER_NODE : null, perNode ? POLL_COUNT : null,
                 perNode ? NeptuneExperiments.POLL_DEADLINE_SECONDS : null,
                 mmpp ? new YieldResult.MmppSetup(Mmpp.AMPLITUDE, Mmpp.DWELL_SECONDS, CV_SECONDS) : null, cv));
     }

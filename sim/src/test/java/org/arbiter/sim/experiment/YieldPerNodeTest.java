@@ -33,9 +33,9 @@ final class YieldPerNodeTest {
                             List.of(YieldExperiment.Workload.SEARCH), List.of(ClassConfig.YieldSpec.Shape.HYBRID), m -> { })));
             for (long seed = 1; seed <= 5; seed++) {
                 YieldResult r = results.get(seed);
-                String as = mode.arrivals().key + " seed " + seed;
+                String as = mode.arrivals().wireName() + " seed " + seed;
                 assertThat(r.setup().layout()).isEqualTo("per-node");
-                assertThat(r.setup().arrivals()).isEqualTo(mode.arrivals().key);
+                assertThat(r.setup().arrivals()).isEqualTo(mode.arrivals().wireName());
                 assertThat(r.setup().threadsPerNode()).isEqualTo(2);
                 YieldResult.Curve hybrid = r.workloads().get("search").get("hybrid");
                 assertThat(hybrid.demand()).containsExactly(0.5, 1.0, 1.5, 2.0);
