@@ -13,6 +13,8 @@ final class Subcommands {
         cl.addSubcommand(new org.arbiter.grm.cli.SolveCommand());
         cl.addSubcommand(new org.arbiter.gateway.cli.GatewayCommand());
         cl.addSubcommand(new org.arbiter.gateway.cli.SwitchCommand());
+        cl.addSubcommand(new org.arbiter.haproxy.cli.HaproxyCommand());
+        cl.addSubcommand(new org.arbiter.haproxy.cli.AgentCommand());
         cl.addSubcommand(new org.arbiter.loadgen.cli.SimServerCommand());
         cl.addSubcommand(new org.arbiter.loadgen.cli.LoadgenCommand());
     }

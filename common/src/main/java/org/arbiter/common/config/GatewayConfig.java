@@ -2,6 +2,8 @@ package org.arbiter.common.config;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+
 /**
  * One gateway: its id, request port and admin port, bound on {@code host}, and how it stops and
  * starts.
@@ -23,10 +25,46 @@ import static java.util.Objects.requireNonNull;
  *                             {@code Upgrade: h2c} without
  * @param adminHost            the address the admin port binds: 127.0.0.1 unless configured otherwise (not
  *                             {@code host}: the admin port is for the machine's own health checks and operators)
+ * @param kind                 what runs as this gateway: Arbiter's own ({@code arbiter}), or an HAProxy process
+ *                             driven by {@code arbiter agent haproxy} ({@code haproxy}; docs/operations.md,
+ *                             "Driving HAProxy")
  */
 public record GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
                             double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
-                            boolean proxyProtocol, TlsConfig tls, boolean http2, String adminHost) {
+                            boolean proxyProtocol, TlsConfig tls, boolean http2, String adminHost, Kind kind) {
+
+    /** {@code gateways[].kind}. */
+    public enum Kind implements Choice {
+        /** Arbiter's gateway ({@code arbiter gateway}). */
+        ARBITER("arbiter"),
+        /** An HAProxy process and its agent ({@code arbiter haproxy config}, {@code arbiter agent haproxy}). */
+        HAPROXY("haproxy");
+
+        private final String wireName;
+
+        Kind(String wireName) {
+            this.wireName = wireName;
+        }
+
+        @JsonValue
+        @Override
+        public String wireName() {
+            return wireName;
+        }
+
+        @Override
+        public String toString() {
+            return wireName;
+        }
+    }
+
+    /** As below, Arbiter's own gateway. */
+    public GatewayConfig(String id, String host, int port, int adminPort, double drainTimeoutSeconds,
+                         double startupGraceSeconds, int adminMaxConnections, double drainDelaySeconds,
+                         boolean proxyProtocol, TlsConfig tls, boolean http2, String adminHost) {
+        this(id, host, port, adminPort, drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections,
+                drainDelaySeconds, proxyProtocol, tls, http2, adminHost, Kind.ARBITER);
+    }
 
     /** Default drain timeout (30 s). */
     public static final double DEFAULT_DRAIN_TIMEOUT_SECONDS = GatewaysSection.DRAIN_TIMEOUT.defaultValue();
@@ -36,6 +74,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
     public static final int DEFAULT_ADMIN_MAX_CONNECTIONS = GatewaysSection.ADMIN_MAX_CONNECTIONS.defaultValue();
 
     public GatewayConfig {
+        requireNonNull(kind, "kind");
         requireNonNull(tls, "tls");
         requireNonNull(id, "id");
         requireNonNull(host, "host");
@@ -103,7 +142,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         return new Builder(id).host(host).port(port).adminPort(adminPort).drainTimeoutSeconds(drainTimeoutSeconds)
                 .startupGraceSeconds(startupGraceSeconds).adminMaxConnections(adminMaxConnections)
                 .drainDelaySeconds(drainDelaySeconds).proxyProtocol(proxyProtocol).tls(tls).http2(http2)
-                .adminHost(adminHost);
+                .adminHost(adminHost).kind(kind);
     }
 
     /**
@@ -123,6 +162,7 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
         private TlsConfig tls = TlsConfig.OFF;
         private boolean http2 = true;
         private String adminHost = DEFAULT_ADMIN_HOST;
+        private Kind kind = Kind.ARBITER;
 
         private Builder(String id) {
             this.id = requireNonNull(id, "id");
@@ -194,10 +234,16 @@ public record GatewayConfig(String id, String host, int port, int adminPort, dou
             return this;
         }
 
+        /** {@code kind}; default {@code arbiter}. */
+        public Builder kind(Kind kind) {
+            this.kind = kind;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(id, host, port, adminPort != null ? adminPort : defaultAdminPort(port),
                     drainTimeoutSeconds, startupGraceSeconds, adminMaxConnections, drainDelaySeconds, proxyProtocol,
-                    tls, http2, adminHost);
+                    tls, http2, adminHost, kind);
         }
     }
 }

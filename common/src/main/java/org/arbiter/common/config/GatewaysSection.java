@@ -1,6 +1,7 @@
 package org.arbiter.common.config;
 
 import static org.arbiter.common.config.ConfigKey.bool;
+import static org.arbiter.common.config.ConfigKey.choice;
 import static org.arbiter.common.config.ConfigKey.duration;
 import static org.arbiter.common.config.ConfigKey.integer;
 import static org.arbiter.common.config.ConfigKey.shaped;
@@ -83,7 +84,13 @@ final class GatewaysSection {
             "HTTP/2 on the request port: `h2` by ALPN with `tls`, `h2c` by prior knowledge or `Upgrade: h2c` without; "
                     + "false: HTTP/1.1 only (an HTTP/2 preface gets 505) ([gateway.md](gateway.md#http2))");
 
-    static final List<ConfigKey<GatewayConfig, ?>> KEYS = List.of(ID, HOST, PORT, ADMIN_PORT, ADMIN_HOST, DRAIN_TIMEOUT,
+    static final ConfigKey<GatewayConfig, GatewayConfig.Kind> KIND = choice("kind", GatewayConfig::kind,
+            GatewayConfig.Kind.class, GatewayConfig.Kind.ARBITER,
+            "what runs as this gateway: `arbiter` (`arbiter gateway`), or `haproxy` — an HAProxy 2.6+ process whose "
+                    + "configuration `arbiter haproxy config` writes and whose caps `arbiter agent haproxy` sets "
+                    + "([operations.md](operations.md#driving-haproxy)); the GRM treats both alike");
+
+    static final List<ConfigKey<GatewayConfig, ?>> KEYS = List.of(ID, KIND, HOST, PORT, ADMIN_PORT, ADMIN_HOST, DRAIN_TIMEOUT,
             STARTUP_GRACE, ADMIN_MAX_CONNECTIONS, DRAIN_DELAY, PROXY_PROTOCOL, HTTP2, TLS_CERT_KEY, TLS_PROTOCOLS,
             TLS_SNI);
 
@@ -94,6 +101,7 @@ final class GatewaysSection {
         Set<Integer> ports = new HashSet<>();
         for (Node g : root.list("gateways")) {
             String id = ConfigValues.id(g, ID.leaf());
+            GatewayConfig.Kind kind = KIND.read(g);
             String host = HOST.read(g);
             int port = PORT.read(g);
             int adminPort = ADMIN_PORT.read(g, GatewayConfig.defaultAdminPort(port));
@@ -121,7 +129,7 @@ final class GatewaysSection {
                 }
                 gateways.add(new GatewayConfig(id, host, port, adminPort, drainTimeout, startupGrace,
                         adminMaxConnections, drainDelay, proxyProtocol, tls, http2,
-                        adminHost == null ? ADMIN_HOST.defaultValue() : adminHost));
+                        adminHost == null ? ADMIN_HOST.defaultValue() : adminHost, kind));
             }
         }
         if (gateways.isEmpty() && !root.has("gateways")) {

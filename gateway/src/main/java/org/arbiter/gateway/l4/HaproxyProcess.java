@@ -110,6 +110,43 @@ public final class HaproxyProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * A seamless reload, as a service manager does it: starts {@code haproxy -db -f config -x socket -sf OLD}
+     * (the new process takes the listening sockets over from the old one through the Runtime API socket
+     * {@code socket}, so no connection is refused meanwhile; the old one finishes what it holds and exits)
+     * and returns the new process once {@code listen} accepts and the old process has exited.
+     *
+     * @throws IOException when the new process exits, or the handover does not finish within {@code timeoutMillis}
+     */
+    public static HaproxyProcess reload(Path config, Path socket, HaproxyProcess old, InetSocketAddress listen,
+                                        long timeoutMillis) throws IOException, InterruptedException {
+        requireNonNull(old, "old");
+        Process p = new ProcessBuilder(required().toString(), "-db", "-f", config.toString(), "-x", socket.toString(),
+                "-sf", Long.toString(old.pid())).redirectErrorStream(true).start();
+        HaproxyProcess h = new HaproxyProcess(p);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (old.isAlive() || !accepts(listen)) {
+            if (!p.isAlive()) {
+                throw new IOException("haproxy (reload) exited with " + p.exitValue() + ": " + h.output());
+            }
+            if (System.nanoTime() > deadline) {
+                h.close();
+                throw new IOException("haproxy reload did not finish within " + timeoutMillis + " ms: " + h.output());
+            }
+            Thread.sleep(20); // polling child processes: there is nothing to wait on
+        }
+        return h;
+    }
+
+    private static boolean accepts(InetSocketAddress listen) {
+        try (Socket s = new Socket()) {
+            s.connect(listen, 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** What HAProxy printed so far (stdout and stderr). */
     public String output() {
         return output.toString();

@@ -291,6 +291,11 @@ public final class Gateway implements AutoCloseable {
         GatewayConfig gc = cluster.gateway(id).orElseThrow(() -> new IllegalArgumentException("--id: " + id
                 + " (expected: one of the gateways in the file: "
                 + cluster.gateways().stream().map(GatewayConfig::id).collect(Collectors.joining(", ")) + ")"));
+        if (gc.kind() != GatewayConfig.Kind.ARBITER) {
+            throw new IllegalArgumentException("--id: " + id + " is kind: " + gc.kind()
+                    + " (expected: a gateway of kind arbiter; an haproxy gateway is HAProxy itself, driven by "
+                    + "`arbiter agent haproxy --gateway " + id + "`)");
+        }
         String tokenFile = cluster.gatewayHttp().adminTokenFile();
         AdminGuard guard = tokenFile == null ? AdminGuard.disabled(ADMIN_TOKEN_KEY)
                 : AdminGuard.fromFile(ADMIN_TOKEN_KEY, Path.of(tokenFile));

@@ -48,16 +48,27 @@ public final class MetricsServer implements AutoCloseable {
      * @throws IllegalStateException when the address cannot be bound (the message names it)
      */
     public static MetricsServer start(String name, String host, int port, AdminLimits limits, Supplier<String> scrape) {
+        return start(name, host, port, limits, scrape, null);
+    }
+
+    /**
+     * As above, with {@code GET /ready} too: 200 {@code {"status":"ready"}} while {@code notReady} answers null,
+     * else 503 {@code {"status":"not ready","reason":...}} with its reason (the gateway's convention).
+     */
+    public static MetricsServer start(String name, String host, int port, AdminLimits limits, Supplier<String> scrape,
+                                      Supplier<String> notReady) {
         requireNonNull(scrape, "scrape");
-        return new MetricsServer(AdminServer.start(name, host, port, limits, () -> new Routes(scrape)));
+        return new MetricsServer(AdminServer.start(name, host, port, limits, () -> new Routes(scrape, notReady)));
     }
 
     /** {@code /metrics} and {@code /health}; one per connection, on the admin loop. */
     private static final class Routes extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Supplier<String> scrape;
+        private final Supplier<String> notReady;
 
-        Routes(Supplier<String> scrape) {
+        Routes(Supplier<String> scrape, Supplier<String> notReady) {
             this.scrape = scrape;
+            this.notReady = notReady;
         }
 
         @Override
@@ -67,9 +78,11 @@ public final class MetricsServer implements AutoCloseable {
             }
             boolean keepAlive = HttpUtil.isKeepAlive(req);
             String path = req.uri().split("\\?", 2)[0];
-            if (!path.equals("/metrics") && !path.equals("/health")) {
+            boolean ready = notReady != null && path.equals("/ready");
+            if (!path.equals("/metrics") && !path.equals("/health") && !ready) {
                 AdminServer.reply(ctx, keepAlive, HttpResponseStatus.NOT_FOUND, "application/json",
-                        "{\"error\":\"not found\",\"paths\":[\"/metrics\",\"/health\"]}");
+                        notReady == null ? "{\"error\":\"not found\",\"paths\":[\"/metrics\",\"/health\"]}"
+                                : "{\"error\":\"not found\",\"paths\":[\"/metrics\",\"/health\",\"/ready\"]}");
                 return;
             }
             if (!req.method().equals(HttpMethod.GET) && !req.method().equals(HttpMethod.HEAD)) {
@@ -78,7 +91,15 @@ public final class MetricsServer implements AutoCloseable {
                         h -> h.set(HttpHeaderNames.ALLOW, "GET, HEAD"));
                 return;
             }
-            if (path.equals("/health")) {
+            if (ready) {
+                String why = notReady.get();
+                if (why == null) {
+                    AdminServer.reply(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"ready\"}");
+                } else {
+                    AdminServer.reply(ctx, keepAlive, HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json",
+                            "{\"status\":\"not ready\",\"reason\":\"" + why.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}");
+                }
+            } else if (path.equals("/health")) {
                 AdminServer.reply(ctx, keepAlive, HttpResponseStatus.OK, "application/json", "{\"status\":\"up\"}");
             } else {
                 AdminServer.reply(ctx, keepAlive, HttpResponseStatus.OK, PROMETHEUS_TEXT, scrape.get());
