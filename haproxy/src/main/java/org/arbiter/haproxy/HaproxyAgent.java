@@ -89,6 +89,12 @@ public final class HaproxyAgent implements AutoCloseable {
     private volatile String notReady = "HAProxy not reached yet";
     private volatile Reconciler.Plan lastPlan;
     private volatile Allocation verified;
+    /** The (epoch, version) of the allocation in force at the last tick, and whether HAProxy was seen to match it. */
+    private long stampEpoch = -1;
+    private long stampVersion = -1;
+    private boolean stampVerified;
+    private final AtomicLong allocationsSeen = new AtomicLong();
+    private final AtomicLong allocationsVerified = new AtomicLong();
 
     private HaproxyAgent(ClusterConfig cluster, GatewayConfig gc, RuntimeApi api, Options options) {
         this.id = gc.id();
@@ -121,6 +127,10 @@ public final class HaproxyAgent implements AutoCloseable {
                 .description("Runtime API commands HAProxy answered with an error").register(registry);
         registry.gauge("arbiter.haproxy.mismatched.cells", mismatched);
         registry.gauge("arbiter.haproxy.reachable", reachable);
+        registry.more().counter("arbiter.haproxy.allocations", List.of(io.micrometer.core.instrument.Tag.of("state", "seen")),
+                allocationsSeen);
+        registry.more().counter("arbiter.haproxy.allocations",
+                List.of(io.micrometer.core.instrument.Tag.of("state", "verified")), allocationsVerified);
         registry.more().counter("arbiter.haproxy.book.resets", List.of(), book, StatsBook::resets);
         int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
         this.admin = MetricsServer.start("agent-haproxy-" + id, gc.adminHost(), adminPort,
@@ -221,6 +231,16 @@ public final class HaproxyAgent implements AutoCloseable {
         Map<String, Map<String, Integer>> caps = CapSplit.of(follower.latestByPool(), cluster);
         Reconciler.Plan plan = Reconciler.plan(classes, caps, inForce.serverCaps(), table, state);
         lastPlan = plan;
+        if (inForce.epoch() != stampEpoch || inForce.version() != stampVersion) {
+            stampEpoch = inForce.epoch();
+            stampVersion = inForce.version();
+            stampVerified = false;
+            allocationsSeen.incrementAndGet();
+        }
+        if (plan.inForce() && !stampVerified) {
+            stampVerified = true;
+            allocationsVerified.incrementAndGet();
+        }
         log.set("problems", plan.problems().isEmpty() ? null
                 : "agent " + id + ": " + String.join("; ", plan.problems()), "agent " + id + ": HAProxy has every "
                 + "backend and server the allocation names again");
@@ -299,6 +319,17 @@ public final class HaproxyAgent implements AutoCloseable {
     /** The last plan computed (null before HAProxy was first read). */
     public Reconciler.Plan lastPlan() {
         return lastPlan;
+    }
+
+    /**
+     * Allocations seen in force at a sampling interval, and of those, how many HAProxy was read back to match
+     * before the next one replaced them (the live experiment's check that every period's caps were applied).
+     */
+    public record Applied(long seen, long verified) {
+    }
+
+    public Applied applied() {
+        return new Applied(allocationsSeen.get(), allocationsVerified.get());
     }
 
     /** Null when ready, else why not. */

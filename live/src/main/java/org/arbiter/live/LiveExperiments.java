@@ -11,6 +11,8 @@ import java.util.function.Consumer;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.common.config.ControlConfig;
 import org.arbiter.common.config.DispatchConfig;
+import org.arbiter.common.config.GatewayConfig;
+import org.arbiter.haproxy.HaproxyAgent;
 
 /**
  * 003's {@code concurrency}, {@code phases} and {@code regions} experiments live (see
@@ -62,6 +64,90 @@ public final class LiveExperiments {
             }
             return new Phases(out, rig.lastTimeline());
         }
+    }
+
+    /**
+     * One run of the phases with {@code gateways} gateways of one kind.
+     *
+     * @param phases   003's rows, weights pooled over the gateways
+     * @param sent     requests the clients sent, every phase
+     * @param answered requests answered 2xx
+     */
+    public record GatewaysRun(String kind, List<PhasesResult.Phase> phases, long sent, long answered) {
+    }
+
+    /**
+     * Per phase, the HAProxy run against the Arbiter run: premium pooled weight HAProxy − Arbiter, each
+     * class's mean response time HAProxy ÷ Arbiter, and the throughput HAProxy ÷ Arbiter (below 1 where the
+     * per-backend caps leave a class's idle slots unused: the cost of not being work-conserving).
+     */
+    public record PhaseDelta(String phase, double premiumWeightDifference, double premiumResponseRatio,
+                             double basicResponseRatio, double throughputRatio) {
+    }
+
+    /**
+     * {@code experiment phases --live --gateways haproxy}: the same phases with Arbiter's gateways and with
+     * HAProxy 2.6 processes driven by their agents, same seed, same GRM, one invocation.
+     *
+     * @param allocationsSeen     allocations the agents saw in force at a sampling interval, over the run
+     * @param allocationsVerified of those, how many were read back applied from HAProxy before the next one
+     */
+    public record GatewaysComparison(int gatewaysPerRun, GatewaysRun arbiter, GatewaysRun haproxy,
+                                     List<PhaseDelta> deltas, long allocationsSeen, long allocationsVerified) {
+    }
+
+    /** See {@link GatewaysComparison}; two gateways per run. */
+    public static GatewaysComparison phasesAgainstHaproxy(long seed, double secondsPerPhase, double scale, Path work,
+                                                          Consumer<String> progress) throws Exception {
+        Files.createDirectories(work);
+        List<LiveRig.Step> steps = Arrays.stream(PaperPhase.values())
+                .map(p -> new LiveRig.Step(p.name(), p.premiumClients(), p.basicClients())).toList();
+        int gateways = 2;
+        progress.accept(String.format(Locale.ROOT, "live phases, %d Arbiter gateways then %d HAProxy gateways: "
+                + "2 × 4 × %.1f s of wall time (scale %s)", gateways, gateways, secondsPerPhase * scale, scale));
+        try (EmbeddedKafka kafka = LiveRig.broker(work)) {
+            LiveRig rig = new LiveRig(kafka, work, scale);
+            GatewaysRun arbiter = gatewaysRun(rig, GatewayConfig.Kind.ARBITER, gateways, steps, secondsPerPhase, seed,
+                    progress);
+            GatewaysRun haproxy = gatewaysRun(rig, GatewayConfig.Kind.HAPROXY, gateways, steps, secondsPerPhase, seed,
+                    progress);
+            HaproxyAgent.Applied applied = rig.lastApplied();
+            List<PhaseDelta> deltas = new ArrayList<>();
+            for (int i = 0; i < steps.size(); i++) {
+                PhasesResult.Phase a = arbiter.phases().get(i);
+                PhasesResult.Phase h = haproxy.phases().get(i);
+                PhaseDelta d = new PhaseDelta(a.name(), h.weights().premium() - a.weights().premium(),
+                        h.meanResponseSeconds().premium() / a.meanResponseSeconds().premium(),
+                        h.meanResponseSeconds().basic() / a.meanResponseSeconds().basic(),
+                        h.throughputPerSecond() / a.throughputPerSecond());
+                deltas.add(d);
+                progress.accept(String.format(Locale.ROOT, "phase %s: premium weight haproxy − arbiter %+.2f; "
+                        + "response haproxy ÷ arbiter premium %.2f, basic %.2f; throughput %.3f", d.phase(),
+                        d.premiumWeightDifference(), d.premiumResponseRatio(), d.basicResponseRatio(), d.throughputRatio()));
+            }
+            progress.accept(String.format(Locale.ROOT, "haproxy agents: %d of %d allocations read back applied; "
+                    + "answered 2xx: arbiter %d of %d, haproxy %d of %d", applied.verified(), applied.seen(),
+                    arbiter.answered(), arbiter.sent(), haproxy.answered(), haproxy.sent()));
+            return new GatewaysComparison(gateways, arbiter, haproxy, deltas, applied.seen(), applied.verified());
+        }
+    }
+
+    private static GatewaysRun gatewaysRun(LiveRig rig, GatewayConfig.Kind kind, int gateways, List<LiveRig.Step> steps,
+                                           double secondsPerPhase, long seed, Consumer<String> progress)
+            throws Exception {
+        List<LiveRig.Phase> r = rig.run(new LiveRig.Spec(DispatchConfig.Scheduler.WRR, true, 1, 10, 0, kind, gateways),
+                steps, secondsPerPhase, seed, progress);
+        List<PhasesResult.Phase> out = new ArrayList<>();
+        long sent = 0;
+        long ok = 0;
+        for (LiveRig.Phase p : r) {
+            out.add(Experiments.phaseRow(p.name(), p.premiumClients(), p.basicClients(), p.premiumWeight(),
+                    p.basicWeight(), p.premiumResponse(), p.basicResponse(), p.throughput(), "live phase (" + kind + ")",
+                    progress));
+            sent += p.sent();
+            ok += p.ok();
+        }
+        return new GatewaysRun(kind.wireName(), out, sent, ok);
     }
 
     /** Fig. 7 live: throughput against N_s under 60 closed-loop clients, FCFS, no GRM. */

@@ -28,11 +28,16 @@ public sealed interface LiveResult {
 
     /** 003 Fig. 8-12 live: the live phases, then the time scale, then the simulated run. */
     @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-    record Phases(List<PhasesResult.Phase> phases, Timeline timeline, double timeScale, PhasesResult simulated)
-            implements LiveResult {
+    record Phases(List<PhasesResult.Phase> phases, Timeline timeline, double timeScale, PhasesResult simulated,
+                  LiveExperiments.GatewaysComparison haproxy) implements LiveResult {
 
         public Phases {
             phases = List.copyOf(phases);
+        }
+
+        /** Without the HAProxy comparison. */
+        public Phases(List<PhasesResult.Phase> phases, Timeline timeline, double timeScale, PhasesResult simulated) {
+            this(phases, timeline, timeScale, simulated, null);
         }
 
         /** Without a timeline. */

@@ -29,6 +29,8 @@ import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.runtime.metrics.ProcessMetrics;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.haproxy.HaproxyAgent;
+import org.arbiter.runtime.net.Ports;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
@@ -74,7 +76,13 @@ final class LiveRig {
      * @param concurrency N_s
      * @param overhead    the simserver's efficiency loss per request above the knee of 10
      */
-    record Spec(DispatchConfig.Scheduler scheduler, boolean grm, int granularity, int concurrency, double overhead) {
+    record Spec(DispatchConfig.Scheduler scheduler, boolean grm, int granularity, int concurrency, double overhead,
+                GatewayConfig.Kind kind, int gateways) {
+
+        /** One Arbiter gateway, as every live experiment but the HAProxy comparison runs. */
+        Spec(DispatchConfig.Scheduler scheduler, boolean grm, int granularity, int concurrency, double overhead) {
+            this(scheduler, grm, granularity, concurrency, overhead, GatewayConfig.Kind.ARBITER, 1);
+        }
     }
 
     private final EmbeddedKafka kafka;
@@ -83,6 +91,8 @@ final class LiveRig {
     private int runs;
     /** The last run's response time against time (null: that run had no GRM). */
     private Timeline lastTimeline;
+    /** The last run's HAProxy agents' allocations seen and read back applied, summed (null: Arbiter's gateways). */
+    private HaproxyAgent.Applied lastApplied;
 
     LiveRig(EmbeddedKafka kafka, Path work, double scale) {
         this.kafka = kafka;
@@ -113,7 +123,7 @@ final class LiveRig {
                             .thinkTimeSeconds(scale).build())
                     .addServer(ServerConfig.builder("s1", URI.create("http://127.0.0.1:" + server.port()))
                             .concurrency(spec.concurrency()).build())
-                    .addGateway(GatewayConfig.builder("g1").port(0).adminPort(0).build())
+                    .gateways(gateways(spec))
                     .dispatch(DispatchConfig.builder().scheduler(spec.scheduler()).backendTimeoutSeconds(3600).build())
                     .control(ControlConfig.builder().periodSeconds(5 * scale).reportPeriodSeconds(5 * scale)
                             .statsWindowSeconds(30 * scale).combine(ControlConfig.Combine.MIN)
@@ -125,37 +135,59 @@ final class LiveRig {
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), "live" + run, m.registry());
                  GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
-                 Gateway g1 = Gateway.start(cluster, "g1", GatewayOptions.defaults())) {
+                 LiveGateways gws = LiveGateways.start(cluster, work.resolve("gateways" + run),
+                         Math.min(0.25, cluster.control().periodSeconds() / 5))) {
                 DecisionLog decisions = null;
                 lastTimeline = null;
+                lastApplied = null;
+                List<LiveGateways.LiveGateway> gateways = gws.list();
                 if (spec.grm()) {
                     DecisionLog log = new DecisionLog(cluster.control().statsWindowSeconds());
                     bus.subscribe(bus.topics().decisions(), Decision.class, Subscriber.Start.BEGINNING,
                             (k, d) -> log.accept(d));
                     decisions = log;
-                    awaitAllocation(g1);
+                    for (LiveGateways.LiveGateway g : gateways) {
+                        awaitAllocation(g.id(), g::allocation);
+                    }
                 }
+                List<HaproxyAgent.Applied> appliedAtStart = gateways.stream().map(LiveGateways.LiveGateway::applied).toList();
                 double phaseWall = secondsPerPhase * scale;
                 List<double[]> samples = new ArrayList<>();
                 long start = System.nanoTime();
                 ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
                 sampler.scheduleAtFixedRate(() -> {
                     double t = (System.nanoTime() - start) / 1e9;
+                    double wp = 0;
+                    double wb = 0;
+                    for (LiveGateways.LiveGateway g : gateways) { // pooled over the gateways
+                        Map<String, Double> w = g.allocation().weights();
+                        wp += w.getOrDefault("premium", 0.0);
+                        wb += w.getOrDefault("basic", 0.0);
+                    }
                     synchronized (samples) {
-                        samples.add(new double[] {t, g1.allocation().weights().getOrDefault("premium", 0.0),
-                                g1.allocation().weights().getOrDefault("basic", 0.0)});
+                        samples.add(new double[] {t, wp, wb});
                     }
                 }, 0, Math.max(10, (long) (phaseWall * 100)), TimeUnit.MILLISECONDS);
                 LoadSummary summary;
                 double loadStart;
                 try {
-                    LoadGenerator load = new LoadGenerator(sc,
-                            List.of(URI.create("http://127.0.0.1:" + g1.port())), null);
+                    LoadGenerator load = new LoadGenerator(sc, gateways.stream()
+                            .map(g -> URI.create("http://127.0.0.1:" + g.port())).toList(), null);
                     Instant at = Instant.now();
                     loadStart = at.getEpochSecond() + at.getNano() / 1e9;
                     summary = load.run(Files.createDirectories(work.resolve("load" + run)));
                 } finally {
                     sampler.shutdownNow();
+                }
+                if (spec.kind() == GatewayConfig.Kind.HAPROXY) {
+                    long seen = 0;
+                    long verified = 0;
+                    for (int i = 0; i < gateways.size(); i++) {
+                        HaproxyAgent.Applied a = gateways.get(i).applied();
+                        seen += a.seen() - appliedAtStart.get(i).seen();
+                        verified += a.verified() - appliedAtStart.get(i).verified();
+                    }
+                    lastApplied = new HaproxyAgent.Applied(seen, verified);
                 }
                 List<PredictionErrors.Sample> checkedSamples = List.of();
                 double window = cluster.control().statsWindowSeconds();
@@ -234,14 +266,36 @@ final class LiveRig {
      * from that (100 % timed out, the servers idle).
      */
     static void awaitAllocation(Gateway g) throws InterruptedException {
+        awaitAllocation(g.id(), g::allocation);
+    }
+
+    /** As above for any gateway's allocation in force. */
+    static void awaitAllocation(String id, java.util.function.Supplier<org.arbiter.common.message.Allocation> inForce)
+            throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!hasSlots(g.allocation())) {
+        while (!hasSlots(inForce.get())) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("gateway " + g.id() + ": no allocation with slots from the GRM within 30 s "
-                        + "(in force: " + g.allocation() + ")");
+                throw new IllegalStateException("gateway " + id + ": no allocation with slots from the GRM within 30 s "
+                        + "(in force: " + inForce.get() + ")");
             }
             Thread.sleep(20);
         }
+    }
+
+    /** The last run's HAProxy agents: allocations seen in force and read back applied (null: Arbiter's gateways). */
+    HaproxyAgent.Applied lastApplied() {
+        return lastApplied;
+    }
+
+    /** g1..gN of the spec's kind; HAProxy's need their ports before they start. */
+    private static List<GatewayConfig> gateways(Spec spec) {
+        List<GatewayConfig> out = new ArrayList<>();
+        int[] ports = spec.kind() == GatewayConfig.Kind.HAPROXY ? Ports.free(2 * spec.gateways()) : null;
+        for (int i = 0; i < spec.gateways(); i++) {
+            GatewayConfig.Builder b = GatewayConfig.builder("g" + (i + 1)).kind(spec.kind());
+            out.add((ports == null ? b.port(0).adminPort(0) : b.port(ports[2 * i]).adminPort(ports[2 * i + 1])).build());
+        }
+        return out;
     }
 
     private static boolean hasSlots(org.arbiter.common.message.Allocation a) {

@@ -9,6 +9,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.GatewayConfig;
 
 /**
  * One experiment of {@code arbiter experiment}: its name, its line of help, the options it reads
@@ -56,7 +57,9 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
         /** --connections N and --quick */
         ABUSE,
         /** --layout pooled|per-node and --arrivals poisson|mmpp */
-        LAYOUT
+        LAYOUT,
+        /** --gateways arbiter|haproxy (with --live) */
+        GATEWAYS
     }
 
     /**
@@ -71,12 +74,13 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
      * @param connections  --connections, or 0 when not given (the abuse campaign's default then)
      * @param layout       --layout as given (default "pooled"; the yield experiment parses it)
      * @param arrivals     --arrivals as given (default "poisson"; the yield experiment parses it)
+     * @param gateways     --gateways: the live phases' gateways ({@code arbiter} default)
      * @param progress     where progress lines go
      */
     public record Options(long seed, double seconds, boolean secondsGiven, int points, boolean pointsGiven,
                           ControlConfig.Combine combine, int seeds, String size, String faults, boolean quick,
                           int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout,
-                          int pools, int owners, String layout, String arrivals) {
+                          int pools, int owners, String layout, String arrivals, GatewayConfig.Kind gateways) {
 
         public Options {
             requireNonNull(combine, "combine");
@@ -85,6 +89,7 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
             requireNonNull(stdout, "stdout");
             requireNonNull(layout, "layout");
             requireNonNull(arrivals, "arrivals");
+            requireNonNull(gateways, "gateways");
         }
 
         /** --seconds if given, else {@code fallback}. */

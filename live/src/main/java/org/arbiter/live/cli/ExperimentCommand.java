@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.arbiter.common.config.Choice;
 import org.arbiter.common.config.ControlConfig;
+import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.sim.experiment.ResultJson;
 import org.arbiter.sim.experiment.ScaleExperiment;
 import picocli.CommandLine;
@@ -102,6 +103,12 @@ public final class ExperimentCommand implements Callable<Integer> {
                     "per-node (002's set-up: 16 nodes, each its own queues and 2 threads, random polling of 3)."})
     String layout;
 
+    @Option(names = "--gateways", defaultValue = "arbiter", paramLabel = "arbiter|haproxy",
+            description = {"phases --live only: haproxy runs the phases twice in one invocation, with two Arbiter",
+                    "gateways and with two HAProxy 2.6 processes driven by `arbiter agent haproxy` (HAProxy installed),",
+                    "and writes both side by side; arbiter (the default) runs one Arbiter gateway."})
+    String gateways;
+
     @Option(names = "--arrivals", defaultValue = "poisson", paramLabel = "poisson|mmpp",
             description = "yield only: Poisson (the default) or a two-rate MMPP (rate x (1 +/- 0.15), Exp(30 s) dwell).")
     String arrivals;
@@ -163,6 +170,12 @@ public final class ExperimentCommand implements Callable<Integer> {
         if ((parsed.hasMatchedOption("--layout") || parsed.hasMatchedOption("--arrivals")) && !accepts(found, Experiment.Knob.LAYOUT)) {
             return usage(err, "--layout/--arrivals: " + name + " (expected: with yield)");
         }
+        if (parsed.hasMatchedOption("--gateways") && (!accepts(found, Experiment.Knob.GATEWAYS) || !live)) {
+            return usage(err, "--gateways: " + name + (live ? "" : " without --live") + " (expected: with phases --live)");
+        }
+        if (Choice.find(GatewayConfig.Kind.class, gateways).isEmpty()) {
+            return usage(err, "--gateways: " + gateways + " (expected: arbiter or haproxy)");
+        }
         if (owners != null && pools == 0) {
             return usage(err, "--owners: " + owners + " (expected: with --pools P)");
         }
@@ -222,7 +235,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         boolean secondsGiven = spec.commandLine().getParseResult().hasMatchedOption("--seconds");
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
                 size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut(),
-                pools, owners != null ? owners : Math.max(1, Math.min(3, pools)), layout, arrivals);
+                pools, owners != null ? owners : Math.max(1, Math.min(3, pools)), layout, arrivals,
+                Choice.find(GatewayConfig.Kind.class, gateways).orElseThrow());
     }
 
     /** The live run, with the simulated one beside it for comparison. */

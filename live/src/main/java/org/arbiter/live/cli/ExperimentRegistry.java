@@ -1,7 +1,7 @@
 package org.arbiter.live.cli;
 
-import java.nio.file.Path;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.GrmConfig;
+import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.live.FaultCampaign;
 import org.arbiter.live.FaultReport;
 import org.arbiter.live.LiveBursty;
@@ -61,7 +62,7 @@ public final class ExperimentRegistry {
                         dir -> Charts.concurrency(live, simulated, dir));
             }),
             new Experiment("phases", "003 Fig. 8-12; the flow model and 003's own (grm.model: paper), each on both"
-                    + " utility scales", EnumSet.of(Knob.COMBINE), o -> {
+                    + " utility scales", EnumSet.of(Knob.COMBINE, Knob.GATEWAYS), o -> {
                 PhasesResult r = Experiments.phases(o.seed(), o.seconds(), o.combine(), o::progress)
                         .withRelative(Experiments.phases(o.seed(), o.seconds(), o.combine(),
                                 ClassConfig.UtilitySpec.Scale.RELATIVE, o::progress))
@@ -82,10 +83,22 @@ public final class ExperimentRegistry {
             }, o -> {
                 LiveExperiments.Phases live = LiveExperiments.phasesWithTimeline(o.seed(), o.seconds(), o.timeScale(),
                         o.out(), o::progress);
+                LiveExperiments.GatewaysComparison haproxy = o.gateways() == GatewayConfig.Kind.HAPROXY
+                        ? LiveExperiments.phasesAgainstHaproxy(o.seed(), o.seconds(), o.timeScale(),
+                                o.out().resolve("haproxy-runs"), o::progress) : null;
                 PhasesResult simulated = Experiments.phases(o.seed(), o.seconds(), s -> { });
-                return new Output(new LiveResult.Phases(live.phases(), live.timeline(), o.timeScale(), simulated),
-                        dir -> Charts.phases(live.phases(), live.timeline(),
-                                "Response time, live (003 Fig. 9 against time): measured, predicted, target", dir));
+                return new Output(new LiveResult.Phases(live.phases(), live.timeline(), o.timeScale(), simulated, haproxy),
+                        dir -> {
+                            List<Path> charts = new ArrayList<>(Charts.phases(live.phases(), live.timeline(),
+                                    "Response time, live (003 Fig. 9 against time): measured, predicted, target", dir));
+                            if (haproxy != null) { // the two runs side by side: the same charts in a directory each
+                                charts.addAll(Charts.phases(haproxy.arbiter().phases(), null, "",
+                                        Files.createDirectories(dir.resolve("gateways-arbiter"))));
+                                charts.addAll(Charts.phases(haproxy.haproxy().phases(), null, "",
+                                        Files.createDirectories(dir.resolve("gateways-haproxy"))));
+                            }
+                            return charts;
+                        });
             }),
             new Experiment("regions", "003 Fig. 13-15", EnumSet.of(Knob.COMBINE), o -> {
                 RegionsResult r = Experiments.regions(o.seed(), o.seconds(), o.combine(), o::progress);
