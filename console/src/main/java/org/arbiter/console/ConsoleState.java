@@ -160,14 +160,16 @@ public final class ConsoleState {
     /**
      * A gateway.
      *
+     * @param kind       what runs as it ({@code gateways[].kind}: {@code arbiter} or {@code haproxy}), or null when
+     *                   unknown
      * @param live       reported within the last three report periods
      * @param lastReport when it last reported (never later than when the report arrived), or null
      * @param stats      its last report, or null
      * @param allocation the allocation it was last told, or null
      * @param unknown    not in the configuration (seen in messages only; not counted)
      */
-    public record GatewayView(String id, String host, int port, boolean live, Instant lastReport,
-                              GatewayStats stats, Allocation allocation, boolean unknown) {
+    public record GatewayView(String id, GatewayConfig.Kind kind, String host, int port, boolean live,
+                              Instant lastReport, GatewayStats stats, Allocation allocation, boolean unknown) {
     }
 
     /**
@@ -411,14 +413,14 @@ public final class ConsoleState {
         Duration liveFor = Duration.ofMillis((long) (3_000 * config.control().reportPeriodSeconds()));
         Map<String, GatewayView> gateways = new LinkedHashMap<>();
         for (GatewayConfig g : config.gateways()) {
-            gateways.put(g.id(), gatewayView(g.id(), g.host(), g.port(), now, liveFor, false));
+            gateways.put(g.id(), gatewayView(g.id(), g.kind(), g.host(), g.port(), now, liveFor, false));
         }
         int configuredGateways = gateways.size();
         int liveGateways = (int) gateways.values().stream().filter(GatewayView::live).count();
         SortedSet<String> seenGateways = new TreeSet<>(latestStats.keySet());
         seenGateways.addAll(allocations.keySet());
         for (String g : seenGateways) {  // gateways the file does not name still show up, as unknown
-            gateways.computeIfAbsent(g, id -> gatewayView(id, null, 0, now, liveFor, true));
+            gateways.computeIfAbsent(g, id -> gatewayView(id, null, null, 0, now, liveFor, true));
         }
         Decision last = decisions.peekLast();
         List<ServerView> servers = new ArrayList<>();
@@ -473,11 +475,12 @@ public final class ConsoleState {
         return sizing.estimator() == SizingConfig.Estimator.QUEUE ? "queue estimate" : "utilisation estimate";
     }
 
-    private GatewayView gatewayView(String id, String host, int port, Instant now, Duration liveFor, boolean unknown) {
+    private GatewayView gatewayView(String id, GatewayConfig.Kind kind, String host, int port, Instant now,
+                                    Duration liveFor, boolean unknown) {
         GatewayStats s = latestStats.get(id);
         Instant at = reportedAt.get(id);
         boolean live = at != null && !at.plus(liveFor).isBefore(now);
-        return new GatewayView(id, host, port, live, at, s, allocations.get(id), unknown);
+        return new GatewayView(id, kind, host, port, live, at, s, allocations.get(id), unknown);
     }
 
     // ---- internals ---------------------------------------------------------------------------

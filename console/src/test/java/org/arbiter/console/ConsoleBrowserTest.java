@@ -117,6 +117,12 @@ final class ConsoleBrowserTest {
         wait.until(d -> count(d) >= first + 4);
         wait.until(d -> !d.findElements(By.cssSelector("#decisions tbody tr")).isEmpty());
         wait.until(d -> d.findElement(By.cssSelector("#gateways tbody tr[data-gateway=g1]")).getText().contains("live"));
+        // each gateway's kind, from the file: g1 Arbiter's own, g2 an HAProxy
+        // (read in one retried step: the table is re-rendered by the live stream)
+        List<String> kinds = wait.until(d -> List.of(
+                d.findElement(By.cssSelector("#gateways tr[data-gateway=g1] td.kind")).getText(),
+                d.findElement(By.cssSelector("#gateways tr[data-gateway=g2] td.kind")).getText()));
+        assertThat(kinds).containsExactly("arbiter", "haproxy");
 
         // response time: mean, p95 and target per class; rejections per second by reason
         JavascriptExecutor js = (JavascriptExecutor) driver;

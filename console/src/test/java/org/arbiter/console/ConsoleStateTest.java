@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.arbiter.common.config.GatewayConfig;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Decision;
 import org.arbiter.common.message.GatewayStats;
@@ -106,6 +107,8 @@ final class ConsoleStateTest {
         assertThat(v.gateways()).extracting(ConsoleState.GatewayView::id, ConsoleState.GatewayView::unknown).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("g1", false), org.assertj.core.groups.Tuple.tuple("g2", false),
                 org.assertj.core.groups.Tuple.tuple("gx", true));
+        assertThat(v.gateways()).extracting(ConsoleState.GatewayView::kind)   // the file's gateways[].kind; none if unknown
+                .containsExactly(GatewayConfig.Kind.ARBITER, GatewayConfig.Kind.HAPROXY, null);
         assertThat(v.liveGateways()).isEqualTo(1);
         assertThat(v.unknownGateways()).isEqualTo(1);
         assertThat(v.servers()).extracting(ConsoleState.ServerView::id, ConsoleState.ServerView::unknown).containsExactly(

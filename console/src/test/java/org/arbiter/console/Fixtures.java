@@ -9,7 +9,7 @@ import org.arbiter.common.message.Message;
 import org.arbiter.console.auth.Authenticator;
 import org.arbiter.console.auth.Pbkdf2;
 
-/** Shared test configuration: two classes, two servers, two gateways, an admin and a viewer. */
+/** Shared test configuration: two classes, two servers, two gateways (g2 an HAProxy), an admin and a viewer. */
 public final class Fixtures {
 
     public static final String ADMIN_PASSWORD = "correct horse";
@@ -33,7 +33,7 @@ public final class Fixtures {
                   - {id: s2, url: "http://127.0.0.1:9002", concurrency: 10}
                 gateways:
                   - {id: g1, port: 8080}
-                  - {id: g2, port: 8081}
+                  - {id: g2, port: 8081, kind: haproxy}
                 control: {period: 1s, reportPeriod: 1s, statsWindow: 5s}
                 kafka: {bootstrap: "%s"}
                 console:

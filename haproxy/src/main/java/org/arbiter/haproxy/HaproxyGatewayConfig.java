@@ -266,8 +266,9 @@ public final class HaproxyGatewayConfig {
                 .append('\n');
 
         sb.append("global\n")
+                .append("    # the agent's socket: owner and group may use it (the package's agent runs in the group haproxy)\n")
                 .append("    stats socket ").append(word(options.socket()))
-                .append(" mode 600 level admin expose-fd listeners\n")
+                .append(" mode 660 level admin expose-fd listeners\n")
                 .append("    stats timeout 30s\n")
                 .append("    server-state-file ").append(word(options.stateFile())).append('\n');
         if (g.drainTimeoutSeconds() > 0) {

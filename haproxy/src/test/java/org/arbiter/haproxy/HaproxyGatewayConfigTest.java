@@ -129,7 +129,7 @@ final class HaproxyGatewayConfigTest {
                 "default_backend class.basic",
                 "http-after-response set-header Retry-After 1 if { status 503 }");
         assertThat(section(text, "global")).containsExactly(
-                "stats socket " + dir.resolve("g.sock") + " mode 600 level admin expose-fd listeners",
+                "stats socket " + dir.resolve("g.sock") + " mode 660 level admin expose-fd listeners",
                 "stats timeout 30s",
                 "server-state-file " + dir.resolve("g.state"),
                 "hard-stop-after 30s");
@@ -241,7 +241,7 @@ final class HaproxyGatewayConfigTest {
         assertThat(cli.execute("config", "--config", cluster.toString(), "--gateway", "g1", "--out", out.toString()))
                 .isZero();
         assertThat(Files.readString(out)).contains(
-                "stats socket /run/haproxy/arbiter-g1.sock mode 600 level admin expose-fd listeners",
+                "stats socket /run/haproxy/arbiter-g1.sock mode 660 level admin expose-fd listeners",
                 "server-state-file /var/lib/haproxy/arbiter-g1.state",
                 "from " + cluster + ".\n");
         assertThat(cli.execute("config", "--config", cluster.toString(), "--gateway", "g3")).isEqualTo(2);

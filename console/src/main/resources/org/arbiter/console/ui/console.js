@@ -378,6 +378,7 @@ function renderGateways() {
     const badge = g.unknown ? el('span', { class: 'badge unknown', title: 'not in the configuration; not counted' },
       'unknown' + (live ? ' (reporting)' : '')) : el('span', { class: 'badge ' + (live ? 'live' : 'silent') }, live ? 'live' : 'silent');
     return el('tr', { 'data-gateway': g.id, class: g.unknown ? 'unknown' : '' }, el('td', {}, g.id),
+      el('td', { class: 'kind', title: g.kind === 'haproxy' ? 'HAProxy, driven by arbiter agent haproxy' : undefined }, g.kind || '—'),
       el('td', {}, badge),
       el('td', {}, ago(at)), el('td', { class: 'num' }, a ? 'v' + a.version : '—'),
       el('td', { class: 'num' }, p ? fmt(lambda) : '—'), el('td', { class: 'num' }, p ? queued : '—'));

@@ -91,6 +91,7 @@ final class ConsoleApiTest {
         assertThat(n.at("/classes/0/targetSeconds").asDouble()).isEqualTo(2.0);
         assertThat(n.at("/classes/1/default").asBoolean()).isTrue();
         assertThat(n.at("/gateways").findValuesAsText("id")).contains("g1", "g2");
+        assertThat(n.at("/gateways").findValuesAsText("kind")).containsExactly("arbiter", "haproxy");
         assertThat(n.at("/servers/0/id").asText()).isEqualTo("s1");
         assertThat(n.at("/servers/0/concurrency").asInt()).isEqualTo(10);
         assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");

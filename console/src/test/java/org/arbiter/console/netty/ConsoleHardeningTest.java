@@ -284,6 +284,7 @@ final class ConsoleHardeningTest {
             assertThat(v.get("gateways").findValuesAsText("id")).containsExactly("g1", "g2", "g9");
             assertThat(v.at("/gateways/0/unknown").asBoolean()).isFalse();
             assertThat(v.at("/gateways/2/unknown").asBoolean()).isTrue();
+            assertThat(v.at("/gateways/2/kind").isNull()).isTrue();   // not in the file: no kind
             assertThat(v.at("/gateways/2/live").asBoolean()).isTrue();
             assertThat(v.get("liveGateways").asInt()).isEqualTo(1);   // g1; g9 reports but is not counted
             assertThat(v.get("unknownGateways").asInt()).isEqualTo(1);
