@@ -95,6 +95,9 @@ public final class HaproxyAgent implements AutoCloseable {
     private boolean stampVerified;
     private final AtomicLong allocationsSeen = new AtomicLong();
     private final AtomicLong allocationsVerified = new AtomicLong();
+    /** With a bus: until this (nanoTime) the configured allocation is not applied while none came from the GRM. */
+    private final long graceUntilNanos;
+    private final boolean awaitBus;
 
     private HaproxyAgent(ClusterConfig cluster, GatewayConfig gc, RuntimeApi api, Options options) {
         this.id = gc.id();
@@ -104,6 +107,10 @@ public final class HaproxyAgent implements AutoCloseable {
         KafkaConfig kafka = options.bootstrap() != null ? cluster.kafka().withBootstrap(options.bootstrap())
                 : cluster.kafka();
         boolean standalone = kafka.bootstrapServers().isEmpty();
+        // A restarted agent must not put the file's caps back over what HAProxy holds from the GRM: with a bus it
+        // waits for the allocation topic (replayed from its start) for up to the gateway's startupGrace
+        this.awaitBus = !standalone;
+        this.graceUntilNanos = System.nanoTime() + (long) (gc.startupGraceSeconds() * 1e9);
         // as the file `arbiter haproxy config` wrote: each gateway its share of N_s, with or without a bus
         Allocation initial = ConfiguredAllocation.of(cluster, id, false, Instant.now());
         MeterRegistry registry = metrics.registry();
@@ -228,6 +235,10 @@ public final class HaproxyAgent implements AutoCloseable {
         }
         book.add(nanos, table);
         Allocation inForce = follower.latest();
+        if (awaitBus && inForce.epoch() == 0 && inForce.version() == 0 && nanos - graceUntilNanos < 0) {
+            notReady = "awaiting the first allocation from the bus (HAProxy keeps its settings meanwhile)";
+            return;
+        }
         Map<String, Map<String, Integer>> caps = CapSplit.of(follower.latestByPool(), cluster);
         Reconciler.Plan plan = Reconciler.plan(classes, caps, inForce.serverCaps(), table, state);
         lastPlan = plan;
