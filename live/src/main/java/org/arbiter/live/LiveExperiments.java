@@ -96,6 +96,11 @@ public final class LiveExperiments {
                                      List<PhaseDelta> deltas, long allocationsSeen, long allocationsVerified) {
     }
 
+    /** Whether HAProxy is installed, as {@link #phasesAgainstHaproxy} needs it. */
+    public static boolean haproxyInstalled() {
+        return org.arbiter.gateway.l4.HaproxyProcess.binary().isPresent();
+    }
+
     /** See {@link GatewaysComparison}; two gateways per run. */
     public static GatewaysComparison phasesAgainstHaproxy(long seed, double secondsPerPhase, double scale, Path work,
                                                           Consumer<String> progress) throws Exception {
