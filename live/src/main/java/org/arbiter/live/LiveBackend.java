@@ -18,9 +18,6 @@ import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.bus.KafkaBus;
 import org.arbiter.common.config.ClassConfig;
 import org.arbiter.common.config.ClusterConfig;
-import org.arbiter.common.config.GatewayConfig;
-import org.arbiter.gateway.server.Gateway;
-import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.grm.control.GrmStep;
 import org.arbiter.grm.service.GrmService;
 import org.arbiter.loadgen.client.LoadGenerator;
@@ -122,13 +119,14 @@ public final class LiveBackend implements Backend {
                  KafkaBus bus = grm ? KafkaBus.connect(cluster.kafka(), id, m.registry()) : null;
                  GrmService service = grm ? GrmService.start(id, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, id, System::nanoTime), m) : null;
-                 Gateways gateways = Gateways.start(cluster)) {
+                 LiveGateways gateways = LiveGateways.start(cluster, work.resolve("gateways-" + id),
+                         Math.min(0.25, cluster.control().periodSeconds() / 5))) {
                 if (grm) {
-                    for (Gateway g : gateways.list) {
-                        LiveRig.awaitAllocation(g);
+                    for (LiveGateways.LiveGateway g : gateways.list()) {
+                        LiveRig.awaitAllocation(g.id(), g::allocation);
                     }
                 }
-                return measure(spec, cluster, sims, gateways.list, answersOf, id);
+                return measure(spec, cluster, sims, gateways.list(), answersOf, id);
             }
         } finally {
             for (SimServer s : sims) {
@@ -137,9 +135,9 @@ public final class LiveBackend implements Backend {
         }
     }
 
-    private LiveRun measure(RunSpec spec, ClusterConfig cluster, List<SimServer> sims, List<Gateway> gateways,
-                            Set<String> answersOf, String id) throws Exception {
-        Gateway first = gateways.get(0);
+    private LiveRun measure(RunSpec spec, ClusterConfig cluster, List<SimServer> sims,
+                            List<LiveGateways.LiveGateway> gateways, Set<String> answersOf, String id) throws Exception {
+        LiveGateways.LiveGateway first = gateways.get(0);
         long firstVersion = first.allocation().version();
         List<URI> targets = gateways.stream().map(g -> URI.create("http://127.0.0.1:" + g.port())).toList();
         LoadGenerator load = new LoadGenerator(spec.load().withTimeScale(scale), targets, null);
@@ -174,57 +172,16 @@ public final class LiveBackend implements Backend {
                 power.poweredSeconds(true)));
     }
 
-    /** Every configured gateway, started; closed in reverse order. */
-    private static final class Gateways implements AutoCloseable {
-        private final List<Gateway> list = new ArrayList<>();
-
-        static Gateways start(ClusterConfig cluster) throws InterruptedException {
-            Gateways g = new Gateways();
-            try {
-                for (GatewayConfig c : cluster.gateways()) {
-                    g.list.add(Gateway.start(cluster, c.id(), GatewayOptions.defaults()));
-                }
-            } catch (InterruptedException | RuntimeException | Error e) {
-                try {
-                    g.close();
-                } catch (RuntimeException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
-                throw e;
-            }
-            return g;
-        }
-
-        @Override
-        public void close() {
-            RuntimeException first = null;
-            for (int i = list.size() - 1; i >= 0; i--) {
-                try {
-                    list.get(i).close();
-                } catch (RuntimeException e) {
-                    if (first == null) {
-                        first = e;
-                    } else {
-                        first.addSuppressed(e);
-                    }
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
-        }
-    }
-
     /** Samples a gateway's weight of every class every control period, on its own thread. */
     private static final class WeightSampler {
-        private final Gateway gateway;
+        private final LiveGateways.LiveGateway gateway;
         private final List<String> classes;
         private final double[] sum;
         private final double[] max;
         private long samples;
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
-        WeightSampler(Gateway gateway, List<String> classes) {
+        WeightSampler(LiveGateways.LiveGateway gateway, List<String> classes) {
             this.gateway = gateway;
             this.classes = classes;
             this.sum = new double[classes.size()];

@@ -27,8 +27,6 @@ import org.arbiter.common.config.KafkaConfig;
 import org.arbiter.common.config.ServerConfig;
 import org.arbiter.broker.EmbeddedKafka;
 import org.arbiter.runtime.metrics.ProcessMetrics;
-import org.arbiter.gateway.server.Gateway;
-import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.haproxy.HaproxyAgent;
 import org.arbiter.runtime.net.Ports;
 import org.arbiter.grm.control.GrmStep;
@@ -265,11 +263,6 @@ final class LiveRig {
      * arrival: a clean-clone run beside other tests saw the energy day's first policy never recover
      * from that (100 % timed out, the servers idle).
      */
-    static void awaitAllocation(Gateway g) throws InterruptedException {
-        awaitAllocation(g.id(), g::allocation);
-    }
-
-    /** As above for any gateway's allocation in force. */
     static void awaitAllocation(String id, java.util.function.Supplier<org.arbiter.common.message.Allocation> inForce)
             throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
