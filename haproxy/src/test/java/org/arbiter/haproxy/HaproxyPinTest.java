@@ -91,7 +91,7 @@ class HaproxyPinTest {
     void aPowerOffDrainsTheServerInEveryBackendBeforeTheActuatorRuns() throws Exception {
         try (HaproxyRig rig = new HaproxyRig(dir, 2, 5, 300,
                 "control: {period: 1s, reportPeriod: 500ms, statsWindow: 3s}\n"
-                        + "sizing: {policy: queue, minServers: 1, startupDelay: 1s, shutdownDelay: 1s, warmUp: 0s}\n"
+                        + "sizing: {policy: off, startupDelay: 1s, shutdownDelay: 1s}\n"
                         + console());
              Console console = Console.start(rig.cluster, rig.kafka.bootstrap(), 0);
              KafkaBus watch = KafkaBus.connect(rig.cluster.kafka(), "watch", null)) {

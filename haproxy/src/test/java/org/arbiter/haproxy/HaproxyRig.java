@@ -132,10 +132,14 @@ final class HaproxyRig implements AutoCloseable {
     }
 
     /** Stops the clients and waits for their last answers. */
-    void stopLoad() throws InterruptedException {
+    void stopLoad() {
         running.set(false);
         clientThreads.shutdown();
-        clientThreads.awaitTermination(30, TimeUnit.SECONDS);
+        try {
+            clientThreads.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** HAProxy's {@code show stat} now. */
@@ -144,7 +148,7 @@ final class HaproxyRig implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         running.set(false);
         clientThreads.shutdownNow();
         for (AutoCloseable c : closing) {
