@@ -27,7 +27,7 @@ final class ExamplesTest {
     void examples_holdTheFourConfigurationsTheDocsName() throws IOException {
         assertThat(examples()).extracting(p -> p.getFileName().toString())
                 .contains("single-gateway.yaml", "two-gateways-grm.yaml", "sizing-power.yaml", "secured-kafka.yaml",
-                        "pools-grm-group.yaml")
+                        "pools-grm-group.yaml", "haproxy-gateways.yaml")
                 .allMatch(name -> name.endsWith(".yaml"), "a .yaml file");
     }
 
