@@ -91,7 +91,9 @@ public final class ExperimentRegistry {
                         dir -> {
                             List<Path> charts = new ArrayList<>(Charts.phases(live.phases(), live.timeline(),
                                     "Response time, live (003 Fig. 9 against time): measured, predicted, target", dir));
-                            if (haproxy != null) { // the two runs side by side: the same charts in a directory each
+                            if (haproxy != null) { // the two runs side by side, and each run's own charts
+                                charts.addAll(Charts.phasesSideBySide("Arbiter gateways", haproxy.arbiter().phases(),
+                                        "HAProxy gateways", haproxy.haproxy().phases(), dir));
                                 charts.addAll(Charts.phases(haproxy.arbiter().phases(), null, "",
                                         Files.createDirectories(dir.resolve("gateways-arbiter"))));
                                 charts.addAll(Charts.phases(haproxy.haproxy().phases(), null, "",

@@ -165,6 +165,31 @@ public final class Charts {
         return List.of(p1, p2);
     }
 
+    /**
+     * Two runs of the phases side by side (issue 33: Arbiter's gateways against HAProxy's): per phase, each run's
+     * premium weight, and each run's mean response time per class; {@code phases-gateways-weights.png} and
+     * {@code phases-gateways-response.png}.
+     */
+    public static List<Path> phasesSideBySide(String nameA, List<PhasesResult.Phase> a, String nameB,
+                                              List<PhasesResult.Phase> b, Path dir) throws IOException {
+        List<String> names = a.stream().map(PhasesResult.Phase::name).toList();
+        CategoryChart w = new CategoryChartBuilder().width(800).height(500)
+                .title("Premium weight per phase, pooled over the gateways")
+                .xAxisTitle("phase").yAxisTitle("w(g, premium)").build();
+        w.addSeries(nameA, names, a.stream().map(p -> p.weights().premium()).toList());
+        w.addSeries(nameB, names, b.stream().map(p -> p.weights().premium()).toList());
+        Path p1 = save(w, dir.resolve("phases-gateways-weights.png"));
+        CategoryChart r = new CategoryChartBuilder().width(800).height(500)
+                .title("Mean response time per phase; targets 2 s and 3 s")
+                .xAxisTitle("phase").yAxisTitle("seconds").build();
+        r.addSeries(nameA + " premium", names, a.stream().map(p -> p.meanResponseSeconds().premium()).toList());
+        r.addSeries(nameB + " premium", names, b.stream().map(p -> p.meanResponseSeconds().premium()).toList());
+        r.addSeries(nameA + " basic", names, a.stream().map(p -> p.meanResponseSeconds().basic()).toList());
+        r.addSeries(nameB + " basic", names, b.stream().map(p -> p.meanResponseSeconds().basic()).toList());
+        Path p2 = save(r, dir.resolve("phases-gateways-response.png"));
+        return List.of(p1, p2);
+    }
+
     /** 003 Fig. 13-15 from a simulated run. */
     public static List<Path> regions(RegionsResult simulated, Path dir) throws IOException {
         return regions(Map.of("", simulated), dir);
