@@ -2,7 +2,6 @@ package org.arbiter.haproxy;
 
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -263,15 +262,5 @@ public final class StatsBook {
 
     private static double rate(long n, double dt) {
         return dt > 0 ? Math.max(0, n) / dt : 0;
-    }
-
-    /** Samples held (for tests). */
-    int size() {
-        return samples.size();
-    }
-
-    /** The classes, in order. */
-    public List<String> classes() {
-        return new ArrayList<>(classes);
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
-import java.io.File;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -89,19 +88,7 @@ class AgentProcessTest {
         Process second = null;
         try {
             int[] ports = Ports.free(3);
-            HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", ports[0]), 128);
-            backend.createContext("/", ex -> {
-                try {
-                    Thread.sleep(30);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                ex.sendResponseHeaders(200, 2);
-                ex.getResponseBody().write("ok".getBytes());
-                ex.close();
-            });
-            backend.setExecutor(serverThreads);
-            backend.start();
+            HttpServer backend = SlowBackend.start(ports[0], 30, "ok", serverThreads);
             closing.add(() -> backend.stop(0));
             Path yaml = dir.resolve("cluster.yaml");
             Files.writeString(yaml, """

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,21 +63,7 @@ class HaproxyAgentTest {
         backendThreads = Executors.newFixedThreadPool(64);
         int[] ports = Ports.free(4);
         for (int i = 0; i < 2; i++) {
-            HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", ports[i]), 256);
-            String name = "s" + (i + 1);
-            s.createContext("/", ex -> {
-                try {
-                    Thread.sleep(40);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                byte[] body = name.getBytes(StandardCharsets.UTF_8);
-                ex.sendResponseHeaders(200, body.length);
-                ex.getResponseBody().write(body);
-                ex.close();
-            });
-            s.setExecutor(backendThreads);
-            s.start();
+            HttpServer s = SlowBackend.start(ports[i], 40, "s" + (i + 1), backendThreads);
             backends.add(s);
         }
         socket = dir.resolve("admin.sock");

@@ -55,19 +55,7 @@ final class HaproxyRig implements AutoCloseable {
             int[] ports = Ports.free(servers + 2);
             StringBuilder serverLines = new StringBuilder();
             for (int i = 0; i < servers; i++) {
-                HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", ports[i]), 128);
-                backend.createContext("/", ex -> {
-                    try {
-                        Thread.sleep(delayMillis);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    ex.sendResponseHeaders(200, 2);
-                    ex.getResponseBody().write("ok".getBytes());
-                    ex.close();
-                });
-                backend.setExecutor(serverThreads);
-                backend.start();
+                HttpServer backend = SlowBackend.start(ports[i], delayMillis, "ok", serverThreads);
                 closing.add(0, () -> backend.stop(0));
                 serverLines.append("  - {id: s").append(i + 1).append(", url: \"http://127.0.0.1:").append(ports[i])
                         .append("\", concurrency: ").append(concurrency).append("}\n");

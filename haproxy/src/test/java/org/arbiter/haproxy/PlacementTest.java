@@ -119,19 +119,7 @@ class PlacementTest {
     /** One backend (s1, N_s 10, 100 ms a request) for {@code body}. */
     private static void withBackend(int port, ThrowingRunnable body) throws Exception {
         ExecutorService serverThreads = Executors.newFixedThreadPool(40);
-        HttpServer backend = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 256);
-        backend.createContext("/", ex -> {
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            ex.sendResponseHeaders(200, 2);
-            ex.getResponseBody().write("ok".getBytes());
-            ex.close();
-        });
-        backend.setExecutor(serverThreads);
-        backend.start();
+        HttpServer backend = SlowBackend.start(port, 100, "ok", serverThreads);
         try {
             body.run();
         } finally {
