@@ -2,9 +2,13 @@ package org.arbiter.haproxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.arbiter.common.config.ClusterConfig;
+import org.arbiter.common.config.ConfigLoader;
+import org.arbiter.common.message.Allocation;
 import org.junit.jupiter.api.Test;
 
 class CapSplitTest {
@@ -109,5 +113,39 @@ class CapSplitTest {
         m.put(a, na);
         m.put(b, nb);
         return m;
+    }
+
+    @Test
+    void eachPoolSplitsItsOwnClassesOverItsOwnServers() {
+        ClusterConfig cluster = ConfigLoader.parse("""
+                classes:
+                  - {name: checkout, target: 500ms, match: {path: /checkout}}
+                  - {name: browse, target: 1s, default: true}
+                  - {name: reports, target: 10s, match: {path: /reports}}
+                servers:
+                  - {id: web1, url: "http://127.0.0.1:9001", concurrency: 8}
+                  - {id: web2, url: "http://127.0.0.1:9002", concurrency: 8}
+                  - {id: batch1, url: "http://127.0.0.1:9101", concurrency: 4}
+                gateways:
+                  - {id: g1, kind: haproxy, port: 8080}
+                pools:
+                  - {name: web, servers: [web1, web2], classes: [checkout, browse]}
+                  - {name: batch, servers: [batch1], classes: [reports]}
+                """);
+        Instant at = Instant.EPOCH;
+        // every pool's allocation names only its own classes and servers, as the GRM writes them
+        Map<String, Allocation> byPool = Map.of(
+                "web", new Allocation(1, at, "g1", 1, Map.of("checkout", 6.0, "browse", 10.0),
+                        Map.of("web1", 8, "web2", 8), "grm", 0, "web"),
+                "batch", new Allocation(1, at, "g1", 1, Map.of("reports", 4.0), Map.of("batch1", 4), "grm", 0, "batch"));
+        Map<String, Map<String, Integer>> m = CapSplit.of(byPool, cluster);
+        assertThat(m.get("checkout")).containsOnlyKeys("web1", "web2").containsEntry("web1", 3).containsEntry("web2", 3);
+        assertThat(m.get("browse")).containsEntry("web1", 5).containsEntry("web2", 5);
+        assertThat(m.get("reports")).containsOnlyKeys("batch1").containsEntry("batch1", 4);
+        // at start every pool holds the whole configured allocation: each is still cut to its own pool
+        Allocation whole = new Allocation(1, at, "g1", 0, Map.of("checkout", 6.0, "browse", 10.0, "reports", 4.0),
+                Map.of("web1", 8, "web2", 8, "batch1", 4), "configured");
+        Map<String, Map<String, Integer>> start = CapSplit.of(Map.of("web", whole, "batch", whole), cluster);
+        assertThat(start).isEqualTo(m);
     }
 }
