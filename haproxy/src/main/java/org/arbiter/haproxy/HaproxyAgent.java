@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,13 +115,7 @@ public final class HaproxyAgent implements AutoCloseable {
         MeterRegistry registry = metrics.registry();
         Refusals refusals = new Refusals(registry, new Topics(kafka.topicPrefix()).allocation(), LOG, System::nanoTime);
         this.follower = new AllocationFollower(id, PoolAllocations.of(cluster, initial), a -> { }, Clock.systemUTC(),
-                cluster.control().maxClockSkewMillis(), (reason, detail) -> {
-                    if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
-                        refusals.refuseQuietly(reason.tag());
-                    } else {
-                        refusals.refuse(reason.tag(), "agent " + id + ": " + detail);
-                    }
-                });
+                cluster.control().maxClockSkewMillis(), AllocationFollower.RefusalListener.reporting(refusals, "agent " + id));
         this.classes = cluster.classes().stream().map(ClassConfig::name).toList();
         Map<String, Integer> limits = new LinkedHashMap<>();
         cluster.classes().forEach(c -> limits.put(c.name(), c.queue().limit()));
@@ -263,7 +256,6 @@ public final class HaproxyAgent implements AutoCloseable {
         }
         notReady = "applying " + plan.commands().size() + " setting(s) of allocation epoch " + inForce.epoch() + " v"
                 + inForce.version();
-        List<String> failed = new ArrayList<>();
         for (Reconciler.Command c : plan.commands()) {
             try {
                 String answer = api.call(c.text()).strip();
@@ -272,7 +264,6 @@ public final class HaproxyAgent implements AutoCloseable {
                     log.end("cmd:" + c.backend() + "/" + c.server(), null);
                 } else {
                     refused.increment();
-                    failed.add(c.text());
                     log.begin("cmd:" + c.backend() + "/" + c.server(), "agent " + id + ": HAProxy refused '" + c.text()
                             + "': " + StatCsv.clip(answer) + " — retrying every interval");
                 }
@@ -281,9 +272,6 @@ public final class HaproxyAgent implements AutoCloseable {
                 log.begin("socket", "agent " + id + ": HAProxy unreachable while applying (" + e.getMessage() + ")");
                 return;
             }
-        }
-        if (failed.isEmpty()) {
-            LOG.debug("agent {}: applied {} setting(s)", id, plan.commands().size());
         }
     }
 

@@ -332,9 +332,9 @@ public final class HaproxyGatewayConfig {
                     continue; // another pool's server
                 }
                 used.add(s.id());
+                Reconciler.Setting initial = Reconciler.setting(cap, 1); // drain states are the agent's
                 sb.append("    server ").append(HaproxyNames.server(s.id())).append(' ').append(target(s.url()))
-                        .append(" maxconn ").append(Reconciler.setting(cap, 1).maxconn())
-                        .append(" weight ").append(Reconciler.setting(cap, 1).weight())
+                        .append(" maxconn ").append(initial.maxconn()).append(" weight ").append(initial.weight())
                         .append(ssl(s.url(), d.tls()));
                 if (s.health().enabled()) {
                     sb.append(" track ").append(HaproxyNames.health(s.id())).append('/').append(HaproxyNames.server(s.id()));

@@ -2,6 +2,7 @@ package org.arbiter.haproxy;
 
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +37,7 @@ public final class StatsBook {
     private final List<String> classes;
     private final List<String> servers;
     private final Map<String, Integer> queueLimits;
+    private final Map<String, Integer> serverIndex = new HashMap<>();
     private final double windowSeconds;
     private final ArrayDeque<Sample> samples = new ArrayDeque<>();
     private long resets;
@@ -49,6 +51,9 @@ public final class StatsBook {
         this.gateway = gateway;
         this.classes = List.copyOf(classes);
         this.servers = List.copyOf(servers);
+        for (int i = 0; i < this.servers.size(); i++) {
+            serverIndex.put(this.servers.get(i), i);
+        }
         this.queueLimits = Map.copyOf(queueLimits);
         this.windowSeconds = windowSeconds;
     }
@@ -68,10 +73,6 @@ public final class StatsBook {
     public boolean add(long nanos, StatCsv.Table t) {
         int nc = classes.size();
         int ns = servers.size();
-        Map<String, Integer> serverIndex = new LinkedHashMap<>();
-        for (int i = 0; i < ns; i++) {
-            serverIndex.put(servers.get(i), i);
-        }
         Sample s = new Sample(nanos, new long[nc], new long[nc], new long[nc], new long[nc], new long[nc], new long[nc],
                 new long[nc], new long[ns], new long[ns], new long[ns], new long[ns], new int[ns], new boolean[ns]);
         boolean[] seen = new boolean[ns];

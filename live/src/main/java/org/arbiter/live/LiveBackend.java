@@ -119,8 +119,7 @@ public final class LiveBackend implements Backend {
                  KafkaBus bus = grm ? KafkaBus.connect(cluster.kafka(), id, m.registry()) : null;
                  GrmService service = grm ? GrmService.start(id, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, id, System::nanoTime), m) : null;
-                 LiveGateways gateways = LiveGateways.start(cluster, work.resolve("gateways-" + id),
-                         Math.min(0.25, cluster.control().periodSeconds() / 5))) {
+                 LiveGateways gateways = LiveGateways.start(cluster, work.resolve("gateways-" + id))) {
                 if (grm) {
                     for (LiveGateways.LiveGateway g : gateways.list()) {
                         LiveRig.awaitAllocation(g.id(), g::allocation);

@@ -19,7 +19,8 @@ import org.arbiter.haproxy.RuntimeApi;
 /**
  * A live run's gateways, of either kind: Arbiter's own (a {@link Gateway} in this JVM) or an HAProxy 2.6
  * process on the configuration {@code arbiter haproxy config} writes, with its {@link HaproxyAgent} on the
- * Runtime API socket (sampling every {@code sampleSeconds}). Started in the file's order, closed in reverse.
+ * Runtime API socket (sampling five times per control period, at least every 0.25 s: a period's allocation
+ * is applied and read back before the next). Started in the file's order, closed in reverse.
  * Not thread-safe except {@link LiveGateway#allocation()}.
  */
 final class LiveGateways implements AutoCloseable {
@@ -46,7 +47,8 @@ final class LiveGateways implements AutoCloseable {
     }
 
     /** Every gateway of {@code cluster}; HAProxy's files and sockets go to {@code work}. */
-    static LiveGateways start(ClusterConfig cluster, Path work, double sampleSeconds) throws Exception {
+    static LiveGateways start(ClusterConfig cluster, Path work) throws Exception {
+        double sampleSeconds = Math.min(0.25, cluster.control().periodSeconds() / 5);
         LiveGateways g = new LiveGateways();
         try {
             for (GatewayConfig c : cluster.gateways()) {

@@ -133,8 +133,7 @@ final class LiveRig {
                  KafkaBus bus = KafkaBus.connect(cluster.kafka(), "live" + run, m.registry());
                  GrmService grm = spec.grm() ? GrmService.start("live" + run, cluster, bus, Clock.systemUTC(),
                          new GrmStep(cluster, "live" + run, System::nanoTime), m) : null;
-                 LiveGateways gws = LiveGateways.start(cluster, work.resolve("gateways" + run),
-                         Math.min(0.25, cluster.control().periodSeconds() / 5))) {
+                 LiveGateways gws = LiveGateways.start(cluster, work.resolve("gateways" + run))) {
                 DecisionLog decisions = null;
                 lastTimeline = null;
                 lastApplied = null;

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.arbiter.common.bus.Refusals;
 import org.arbiter.common.message.Allocation;
 import org.arbiter.common.message.Epochs;
 import org.arbiter.common.message.PoolAllocations;
@@ -75,6 +76,20 @@ public final class AllocationFollower {
     @FunctionalInterface
     public interface RefusalListener {
         void refused(Reason reason, String detail);
+
+        /**
+         * The services' listener: another gateway's record (routine on a shared topic) only counted, every
+         * other refusal counted and logged, rate-limited, by {@code refusals}, the line starting with {@code who}.
+         */
+        static RefusalListener reporting(Refusals refusals, String who) {
+            return (reason, detail) -> {
+                if (reason == Reason.OTHER_GATEWAY) {
+                    refusals.refuseQuietly(reason.tag());
+                } else {
+                    refusals.refuse(reason.tag(), who + ": " + detail);
+                }
+            };
+        }
     }
 
     private final String gatewayId;

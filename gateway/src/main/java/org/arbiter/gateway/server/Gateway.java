@@ -154,13 +154,8 @@ public final class Gateway implements AutoCloseable {
                 System::nanoTime);
         this.follower = new AllocationFollower(id, PoolAllocations.of(cluster, initial), plane::applyAllocation,
                 Clock.systemUTC(),
-                cluster.control().maxClockSkewMillis(), (reason, detail) -> {
-                    if (reason == AllocationFollower.Reason.OTHER_GATEWAY) {
-                        refusals.refuseQuietly(reason.tag()); // normal on a shared topic: counted, not logged
-                    } else {
-                        refusals.refuse(reason.tag(), "gateway " + id + ": " + detail);
-                    }
-                });
+                cluster.control().maxClockSkewMillis(),
+                AllocationFollower.RefusalListener.reporting(refusals, "gateway " + id));
         this.host = gc.host();
         int port = options.port() != null ? options.port() : gc.port();
         int adminPort = options.adminPort() != null ? options.adminPort() : gc.adminPort();
