@@ -59,7 +59,9 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
         /** --layout pooled|per-node and --arrivals poisson|mmpp */
         LAYOUT,
         /** --gateways arbiter|haproxy (with --live) */
-        GATEWAYS
+        GATEWAYS,
+        /** --runs N, --spikes LIST, --contenders LIST and --quick */
+        OVERLOAD
     }
 
     /**
@@ -75,12 +77,16 @@ public record Experiment(String name, String help, Set<Knob> accepts, Runner sim
      * @param layout       --layout as given (default "pooled"; the yield experiment parses it)
      * @param arrivals     --arrivals as given (default "poisson"; the yield experiment parses it)
      * @param gateways     --gateways: the live phases' gateways ({@code arbiter} default)
+     * @param runs         --runs, or 0 when not given (the overload benchmark's default then)
+     * @param spikes       --spikes as given, or null (the overload benchmark parses it)
+     * @param contenders   --contenders as given (default "all"; the overload benchmark parses it)
      * @param progress     where progress lines go
      */
     public record Options(long seed, double seconds, boolean secondsGiven, int points, boolean pointsGiven,
                           ControlConfig.Combine combine, int seeds, String size, String faults, boolean quick,
                           int connections, double timeScale, Path out, PrintWriter progress, PrintWriter stdout,
-                          int pools, int owners, String layout, String arrivals, GatewayConfig.Kind gateways) {
+                          int pools, int owners, String layout, String arrivals, GatewayConfig.Kind gateways,
+                          int runs, String spikes, String contenders) {
 
         public Options {
             requireNonNull(combine, "combine");

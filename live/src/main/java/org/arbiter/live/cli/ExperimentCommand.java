@@ -86,8 +86,22 @@ public final class ExperimentCommand implements Callable<Integer> {
     String faults;
 
     @Option(names = "--quick", description = {"faults: 2 s warm-up, 5 s recovery, 5 s stop (CI) instead of 5, 15, 15;",
-            "abuse: 1 s idle timeout, shorter windows, a 64 KiB amplifying string (CI)."})
+            "abuse: 1 s idle timeout, shorter windows, a 64 KiB amplifying string (CI);",
+            "overload: one run of 8 s phases (a smoke run)."})
     boolean quick;
+
+    @Option(names = "--runs", paramLabel = "N",
+            description = "overload only: passes over spikes × contenders, medians over them (default 3; 1 with --quick).")
+    Integer runs;
+
+    @Option(names = "--spikes", paramLabel = "LIST",
+            description = "overload only: the spikes as multiples of the measured capacity (default 1.4,3,10).")
+    String spikes;
+
+    @Option(names = "--contenders", defaultValue = "all", paramLabel = "LIST",
+            description = {"overload only: all, or a comma list of arbiter-grm, arbiter-grm-queue, arbiter-static,",
+                    "arbiter-gradient2, arbiter-vegas, haproxy, nginx (default: ${DEFAULT-VALUE})."})
+    String contenders;
 
     @Option(names = "--connections", paramLabel = "N",
             description = "abuse only: connections per idle attack (default 2000; 50 with --quick).")
@@ -154,8 +168,17 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (spec.commandLine().getParseResult().hasMatchedOption("--faults") && !accepts(found, Experiment.Knob.FAULTS)) {
             return usage(err, "--faults: " + name + " (expected: with faults)");
         }
-        if (quick && !accepts(found, Experiment.Knob.FAULTS) && !accepts(found, Experiment.Knob.ABUSE)) {
-            return usage(err, "--quick: " + name + " (expected: with faults or abuse)");
+        if (quick && !accepts(found, Experiment.Knob.FAULTS) && !accepts(found, Experiment.Knob.ABUSE)
+                && !accepts(found, Experiment.Knob.OVERLOAD)) {
+            return usage(err, "--quick: " + name + " (expected: with faults, abuse or overload)");
+        }
+        var overloadOptions = spec.commandLine().getParseResult();
+        if ((runs != null || spikes != null || overloadOptions.hasMatchedOption("--contenders"))
+                && !accepts(found, Experiment.Knob.OVERLOAD)) {
+            return usage(err, "--runs/--spikes/--contenders: " + name + " (expected: with overload)");
+        }
+        if (runs != null && (runs < 1 || runs > 100)) {
+            return usage(err, "--runs: " + runs + " (expected: 1 to 100)");
         }
         if (connections != null && !accepts(found, Experiment.Knob.ABUSE)) {
             return usage(err, "--connections: " + name + " (expected: with abuse)");
@@ -236,7 +259,8 @@ public final class ExperimentCommand implements Callable<Integer> {
         return new Experiment.Options(seed, seconds, secondsGiven, points == null ? 0 : points, points != null, c, seeds,
                 size, faults, quick, connections == null ? 0 : connections, timeScale, out, err, spec.commandLine().getOut(),
                 pools, owners != null ? owners : Math.max(1, Math.min(3, pools)), layout, arrivals,
-                Choice.find(GatewayConfig.Kind.class, gateways).orElseThrow());
+                Choice.find(GatewayConfig.Kind.class, gateways).orElseThrow(), runs == null ? 0 : runs, spikes,
+                contenders);
     }
 
     /** The live run, with the simulated one beside it for comparison. */

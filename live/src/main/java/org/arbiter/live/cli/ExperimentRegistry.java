@@ -18,6 +18,11 @@ import org.arbiter.live.LiveEnergy;
 import org.arbiter.live.LiveExperiments;
 import org.arbiter.live.LiveResult;
 import org.arbiter.live.abuse.AbuseCampaign;
+import org.arbiter.live.overload.Contender;
+import org.arbiter.live.overload.OverloadBenchmark;
+import org.arbiter.live.overload.OverloadCharts;
+import org.arbiter.live.overload.OverloadReport;
+import org.arbiter.live.overload.OverloadSettings;
 import org.arbiter.live.abuse.AbuseReport;
 import org.arbiter.live.abuse.AbuseSettings;
 import org.arbiter.live.cli.Experiment.Knob;
@@ -149,6 +154,11 @@ public final class ExperimentRegistry {
                     + " h2 bodies, WebSocket tunnels, a pipelined 413, admin"
                     + " reload flood and drain, an amplifying config; writes result.json and abuse.md; --connections N"
                     + " per idle attack, --quick shortens every window", EnumSet.of(Knob.ABUSE), ExperimentRegistry::abuse),
+            Experiment.simulated("overload", "issue 34's spike benchmark on real processes: Arbiter's gateway (GRM with and"
+                    + " without local admission, a static cap, concurrency-limits' Gradient2 and Vegas), HAProxy and NGINX"
+                    + " before one simserver, 0.7 × capacity, a spike, 0.7 × again; --seconds per phase (default 30),"
+                    + " --spikes, --runs, --contenders, --quick; writes result.json, table.md and charts",
+                    EnumSet.of(Knob.OVERLOAD), ExperimentRegistry::overload),
             Experiment.simulated("yield", "002 Fig. 8-10: edf, yid, greedy, adaptive over demand 50-200 %; --points"
                     + " demand points, --seconds measured per run, default 300; --layout pooled|per-node, --arrivals"
                     + " poisson|mmpp", EnumSet.of(Knob.POINTS, Knob.LAYOUT), o -> {
@@ -241,6 +251,56 @@ public final class ExperimentRegistry {
             o.stdout().print(report.table());
             return List.of(dir.resolve("abuse.md"));
         });
+    }
+
+    /** The overload benchmark: result.json, table.md (printed too) and the charts. */
+    private static Output overload(Experiment.Options o) throws Experiment.Failed {
+        List<String> launcher = FaultCampaign.javaLauncher(System.getProperty("java.class.path"));
+        OverloadSettings settings = o.quick() ? OverloadSettings.quick(launcher, o.seed())
+                : OverloadSettings.full(launcher, o.seed());
+        if (o.runs() > 0 || o.secondsGiven()) {
+            settings = settings.with(o.runs() > 0 ? o.runs() : settings.runs(), o.secondsOr(settings.phaseSeconds()));
+        }
+        settings = settings.with(Contender.parseList(o.contenders()),
+                o.spikes() == null ? settings.spikes() : spikes(o.spikes()));
+        OverloadBenchmark.Outcome outcome;
+        try {
+            outcome = OverloadBenchmark.run(settings, o.out(), line -> {
+                o.progress(line);
+                o.progress().flush();
+            });
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new Experiment.Failed("overload: " + e.getMessage(), e);
+        }
+        OverloadReport report = outcome.report();
+        return new Output(report, dir -> {
+            Files.writeString(dir.resolve("table.md"), report.table());
+            o.stdout().print(report.table());
+            List<Path> files = new ArrayList<>(List.of(dir.resolve("table.md")));
+            files.addAll(OverloadCharts.write(outcome, dir));
+            return files;
+        });
+    }
+
+    /** {@code --spikes}: multiples > 0, comma-separated. @throws IllegalArgumentException naming what is wrong */
+    static List<Double> spikes(String given) {
+        List<Double> out = new ArrayList<>();
+        for (String p : given.split(",")) {
+            double v;
+            try {
+                v = Double.parseDouble(p.trim());
+            } catch (NumberFormatException e) {
+                v = Double.NaN;
+            }
+            if (!(v > 0 && v <= 100)) {
+                throw new IllegalArgumentException("--spikes: " + given + " (expected: multiples of the capacity, each"
+                        + " above 0 and at most 100, comma-separated, e.g. 1.4,3,10)");
+            }
+            out.add(v);
+        }
+        return out;
     }
 
     /** The fault campaign: result.json, plus table.md written and printed beside it. */
