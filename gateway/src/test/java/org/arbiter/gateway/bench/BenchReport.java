@@ -21,7 +21,9 @@ final class BenchReport {
             Path dir) {
         StringBuilder b = new StringBuilder();
         b.append("Started ").append(started).append("; ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores shared by wrk (2 threads), the backend (1 thread, in the benchmark's JVM) and the proxy")
+                .append(" cores shared by wrk (2 threads), the backend (").append(o.backend().equals("nginx")
+                        ? "NGINX return 200, 1 worker, its own process: the pass-through set-up"
+                        : "1 Netty thread, in the benchmark's JVM").append(") and the proxy")
                 .append(" under test. ").append(o.duration()).append(" s measured after ").append(o.warmup())
                 .append(" s of warm-up per target and connection count (and ").append(o.initialWarmup())
                 .append(" s once per target after it started); ").append(o.runs()).append(" run(s); proxies' threads ")

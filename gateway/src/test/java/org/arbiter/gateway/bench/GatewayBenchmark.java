@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.arbiter.runtime.net.Ports;
 
 /**
  * Side-by-side benchmark of the gateway against HAProxy and NGINX (and Envoy when it is installed)
@@ -57,7 +58,9 @@ import java.util.concurrent.TimeUnit;
  * maxconn / N(g,s) (32), {@code --queue Q} (1024), {@code --targets direct,haproxy,nginx,envoy,gateway},
  * {@code --transport auto|epoll|io_uring|nio} (auto), {@code --nginx-max-conns on|off} (off),
  * {@code --jvm-opts A,B} extra options for the gateway's JVM (none), {@code --haproxy-threads N} HAProxy's
- * nbthread when it should differ from {@code --threads}, {@code --out FILE} (Markdown).
+ * nbthread when it should differ from {@code --threads}, {@code --backend netty|nginx} the backend: a one-thread
+ * Netty server in this JVM (the cap binds), or NGINX {@code return 200} with one worker in its own process (fast
+ * enough that the cap rarely binds: the pass-through set-up) (netty), {@code --out FILE} (Markdown).
  */
 public final class GatewayBenchmark {
 
@@ -67,7 +70,7 @@ public final class GatewayBenchmark {
 
     record Options(int duration, int warmup, int initialWarmup, int runs, int threads, List<Integer> connections, List<Boolean> tls,
             int cap, int queue, Set<Target.Kind> targets, String transport, boolean nginxMaxConns, List<String> jvmOptions,
-            int haproxyThreads, Path out) {
+            int haproxyThreads, String backend, Path out) {
     }
 
     /** One measured wrk run against one target. */
@@ -97,6 +100,7 @@ public final class GatewayBenchmark {
         boolean nginxMaxConns = false;
         List<String> jvm = List.of();
         int haproxyThreads = 0;
+        String backend = "netty";
         Path out = null;
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
@@ -138,14 +142,20 @@ public final class GatewayBenchmark {
                 };
                 case "--jvm-opts" -> jvm = Arrays.stream(v.split(",")).filter(s -> !s.isBlank()).toList();
                 case "--haproxy-threads" -> haproxyThreads = positive(args[i], v);
+                case "--backend" -> {
+                    if (!List.of("netty", "nginx").contains(v)) {
+                        throw new IllegalArgumentException("--backend: " + v + " (expected: netty, nginx)");
+                    }
+                    backend = v;
+                }
                 case "--out" -> out = Path.of(v);
                 default -> throw new IllegalArgumentException(args[i] + " (expected: --duration, --warmup, --initial-warmup, --runs, "
                         + "--threads, --connections, --tls, --cap, --queue, --targets, --transport, "
-                        + "--nginx-max-conns, --jvm-opts, --haproxy-threads, --out)");
+                        + "--nginx-max-conns, --jvm-opts, --haproxy-threads, --backend, --out)");
             }
         }
         return new Options(duration, warmup, initialWarmup, runs, threads, connections, tls, cap, queue, targets, transport,
-                nginxMaxConns, jvm, haproxyThreads == 0 ? threads : haproxyThreads, out);
+                nginxMaxConns, jvm, haproxyThreads == 0 ? threads : haproxyThreads, backend, out);
     }
 
     private static int positive(String name, String v) {
@@ -186,7 +196,9 @@ public final class GatewayBenchmark {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Ok());
                     }
                 }).bind("127.0.0.1", 0).sync().channel();
-        int backendPort = ((InetSocketAddress) backend.localAddress()).getPort();
+        Process nginxBackend = o.backend().equals("nginx") ? Target.nginxBackend(dir, Ports.free()) : null;
+        int backendPort = nginxBackend != null ? Target.nginxBackendPort(dir)
+                : ((InetSocketAddress) backend.localAddress()).getPort();
         Path cert = dir.resolve("cert.pem");
         Path key = dir.resolve("key.pem");
         Path both = dir.resolve("cert-and-key.pem");
@@ -253,6 +265,11 @@ public final class GatewayBenchmark {
             Runtime.getRuntime().removeShutdownHook(cleanup);
             backend.close().sync();
             backendGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
+            if (nginxBackend != null) {
+                nginxBackend.descendants().forEach(ProcessHandle::destroy);
+                nginxBackend.destroy();
+                nginxBackend.waitFor(5, TimeUnit.SECONDS);
+            }
         }
         System.out.print(BenchReport.markdown(o, rows, started, envoy, dir));
     }

@@ -197,6 +197,49 @@ final class Target implements AutoCloseable {
                 + ")", tls, port, p, true, -1);
     }
 
+    /**
+     * The pass-through backend: NGINX with one worker answering {@code 200 ok} itself ({@code return 200}), its own
+     * process, keep-alive without a request limit; its port is in {@code dir/nginx-backend/port}.
+     */
+    static Process nginxBackend(Path dir, int port) throws IOException {
+        Path prefix = Files.createDirectories(dir.resolve("nginx-backend"));
+        Files.createDirectories(prefix.resolve("logs"));
+        Path cfg = prefix.resolve("nginx.conf");
+        Files.writeString(cfg, """
+                daemon off;
+                master_process on;
+                worker_processes 1;
+                pid %1$s/nginx.pid;
+                error_log %1$s/logs/error.log warn;
+                events { worker_connections 4096; }
+                http {
+                    access_log off;
+                    client_body_temp_path %1$s/body;
+                    proxy_temp_path %1$s/proxy;
+                    fastcgi_temp_path %1$s/fastcgi;
+                    uwsgi_temp_path %1$s/uwsgi;
+                    scgi_temp_path %1$s/scgi;
+                    keepalive_requests 100000000;
+                    keepalive_timeout 60s;
+                    server {
+                        listen 127.0.0.1:%2$d;
+                        location / { default_type text/plain; return 200 "ok"; }
+                    }
+                }
+                """.formatted(prefix, port));
+        Process p = new ProcessBuilder("nginx", "-p", prefix.toString(), "-c", cfg.toString(), "-e",
+                prefix.resolve("logs/error.log").toString()).redirectErrorStream(true)
+                .redirectOutput(prefix.resolve("logs/stdout.log").toFile()).start();
+        awaitListening(p, port, prefix.resolve("logs/error.log"));
+        Files.writeString(prefix.resolve("port"), Integer.toString(port));
+        return p;
+    }
+
+    /** The port {@link #nginxBackend} listens on. */
+    static int nginxBackendPort(Path dir) throws IOException {
+        return Integer.parseInt(Files.readString(dir.resolve("nginx-backend/port")).trim());
+    }
+
     static Target gateway(Setup s, boolean tls) throws IOException {
         String name = tls ? "gateway-tls" : "gateway";
         Path yaml = s.dir().resolve(name + ".yaml");
