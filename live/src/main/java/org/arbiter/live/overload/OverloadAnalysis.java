@@ -18,19 +18,21 @@ import org.arbiter.loadgen.client.ResultRecorder.Request;
  * requests are those that arrived during it, however late they were answered.
  *
  * Good:     answered below 500 and not 503 (the load generator's OK: the simserver answers 200, so
- *           these are the 2xx) within the class's target. Goodput = good requests that arrived in
- *           the spike ÷ its length; as a fraction of the measured capacity.
- * Success:  per class, good ÷ sent among the spike's arrivals.
+ *           these are the 2xx) within the class's target. Goodput = good answers given during the
+ *           spike (answer time = intended start + response) ÷ its length, also as a fraction of the
+ *           measured capacity: answers per second, so a queue filled in the spike's first second
+ *           and served over the next does not count as more than the server can do in that second.
+ * Success:  per class, good ÷ sent among the spike's arrivals (so per request, by arrival).
  * Admitted: the OK requests; p50 and p99 of their response time, per class and over all classes.
  * p99 back: bins of `bin` seconds from the spike's start; a bin is late when some class's
  *           admitted p99 in it exceeds 2 × its target (a bin with no admitted request of a class
  *           says nothing about that class). The time back is the end of the last late bin, from
  *           the spike's start (0: no late bin), or null when the spike's last bin is still late.
  * Goodput back: bins from the spike's end to the run's end; a bin is short when fewer than 95 %
- *           of its arrivals were good. The time back is the end of the last short bin, from the
+ *           of its arrivals were good (answered in time: the offered load is being served). The time back is the end of the last short bin, from the
  *           spike's end (0: none), or null when the run's last bin is still short.
- * Series:   per bin over the whole run, goodput per second and the admitted p99 of each class,
- *           for the charts.
+ * Series:   per bin over the whole run, goodput per second (by answer time) and the admitted p99
+ *           of each class and of all (by arrival), for the charts.
  *
  * Pure: no clock, no I/O.
  */
@@ -66,7 +68,7 @@ public final class OverloadAnalysis {
     }
 
     /**
-     * @param goodputPerSecond   good arrivals of the spike ÷ its length
+     * @param goodputPerSecond   good answers given during the spike ÷ its length
      * @param goodputOfCapacity  that ÷ the capacity
      * @param classes            per class, in the order given
      * @param p50                admitted requests' median over all classes, seconds
@@ -96,11 +98,12 @@ public final class OverloadAnalysis {
         }
         int bins = (int) Math.ceil(runEnd / bin);
         long[] goodIn = new long[bins];
+        long[] goodArrivalsIn = new long[bins];
         long[] sentIn = new long[bins];
         Map<String, List<List<Double>>> admittedIn = new LinkedHashMap<>();
         Map<String, ClassFigures> classes = new LinkedHashMap<>();
         List<Double> allAdmitted = new ArrayList<>();
-        long goodTotal = 0;
+        long goodAnswers = 0;
         for (var e : requests.entrySet()) {
             String cls = e.getKey();
             Double target = targets.get(cls);
@@ -120,14 +123,22 @@ public final class OverloadAnalysis {
                 int b = (int) Math.floor(t / bin);
                 boolean ok = r.outcome() == Outcome.OK;
                 boolean isGood = ok && r.responseSeconds() <= target;
+                double answered = t + r.responseSeconds();
+                int a = (int) Math.floor(answered / bin);
                 if (b >= 0 && b < bins) {
                     sentIn[b]++;
                     if (isGood) {
-                        goodIn[b]++;
+                        goodArrivalsIn[b]++;
                     }
                     if (ok) {
                         perBin.get(b).add(r.responseSeconds());
                     }
+                }
+                if (isGood && a >= 0 && a < bins) {
+                    goodIn[a]++;
+                }
+                if (isGood && answered >= spikeStart && answered < spikeEnd) {
+                    goodAnswers++;
                 }
                 if (t >= spikeStart && t < spikeEnd) {
                     sent++;
@@ -139,7 +150,6 @@ public final class OverloadAnalysis {
                     }
                 }
             }
-            goodTotal += good;
             allAdmitted.addAll(admitted);
             double[] a = sorted(admitted);
             classes.put(cls, new ClassFigures(sent, good, sent == 0 ? 1 : (double) good / sent, quantile(a, 0.5),
@@ -170,11 +180,11 @@ public final class OverloadAnalysis {
         Double goodBack = 0.0;
         int after = (int) Math.ceil(spikeEnd / bin);
         for (int b = after; b < bins; b++) {
-            if (sentIn[b] > 0 && goodIn[b] < GOOD_SHARE * sentIn[b]) {
+            if (sentIn[b] > 0 && goodArrivalsIn[b] < GOOD_SHARE * sentIn[b]) {
                 goodBack = b == bins - 1 ? null : (b + 1) * bin - spikeEnd;
             }
         }
-        double goodput = goodTotal / (spikeEnd - spikeStart);
+        double goodput = goodAnswers / (spikeEnd - spikeStart);
         double[] all = sorted(allAdmitted);
         return new Figures(goodput, goodput / capacity, classes, quantile(all, 0.5), quantile(all, 0.99), p99Back,
                 goodBack, series);

@@ -46,6 +46,21 @@ class OverloadAnalysisTest {
     }
 
     @Test
+    void goodputIsCountedWhenAnswered_soABurstServedOverTimeIsNotMoreThanTheServerDid() {
+        // 100 basic requests arrive at once at t = 10 and are answered one every 0.1 s (responses
+        // 0.05 .. 9.95 s: the first 20 within basic's 2 s)
+        List<Request> burst = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            burst.add(new Request(10, 0.1 * i + 0.05, Outcome.OK));
+        }
+        var f = OverloadAnalysis.analyse(Map.of("basic", burst), TARGETS, 10, 20, 30, 20, 1);
+        assertEquals(20, f.classes().get("basic").good());
+        assertEquals(2.0, f.goodputPerSecond(), 1e-12);
+        assertEquals(10.0, f.series().get(10).goodputPerSecond(), 1e-12); // not 20 in the arrival's bin
+        assertEquals(10.0, f.series().get(11).goodputPerSecond(), 1e-12);
+    }
+
+    @Test
     void rejectionsAndTimeoutsAreNotGoodAndNotAdmitted() {
         var f = OverloadAnalysis.analyse(load((c, t) -> new Request(t, 0.01, t >= 10 && t < 20 && c.equals("basic")
                 ? Outcome.REJECTED : t >= 10 && t < 12 ? Outcome.TIMED_OUT : Outcome.OK), 30), TARGETS, 10, 20, 30, 20, 1);
