@@ -48,8 +48,8 @@ final class GatewayHttpSection {
             .docDefault("0 (one per core)").docRule("0.." + GatewayHttpConfig.MAX_THREADS);
     static final ConfigKey<GatewayHttpConfig, GatewayHttpConfig.Transport> TRANSPORT = choice("transport",
             GatewayHttpConfig::transport, GatewayHttpConfig.Transport.class, GatewayHttpConfig.Transport.AUTO,
-            "the event loops' socket transport: `auto` is epoll where Netty's native library loads, else NIO; a named "
-                    + "native transport that cannot load stops the start with the reason");
+            "the event loops' socket transport: `auto` is io_uring where the kernel offers it, else epoll where "
+                    + "Netty's native library loads, else NIO; a named native transport that cannot load stops the start with the reason");
 
     static final ConfigKey<GatewayHttpConfig, String> ADMIN_TOKEN_FILE = string("adminTokenFile",
             GatewayHttpConfig::adminTokenFile, null,

@@ -35,8 +35,9 @@ public record NetTransport(String name, Supplier<IoHandlerFactory> ioHandler,
             NioServerSocketChannel.class, NioSocketChannel.class);
 
     /**
-     * The transport {@code wanted} names; for {@code auto} epoll if its native library loads here,
-     * else NIO (io_uring only when named: see docs/gateway.md, "Event loops and transport").
+     * The transport {@code wanted} names; for {@code auto} io_uring where the kernel offers it (5.9 and
+     * later, not disabled by {@code kernel.io_uring_disabled} or a seccomp profile), else epoll if its
+     * native library loads, else NIO (docs/gateway.md, "Event loops and transport").
      *
      * @throws IllegalStateException when a native transport was asked for by name and cannot load,
      *                               with the reason Netty gives
@@ -58,13 +59,29 @@ public record NetTransport(String name, Supplier<IoHandlerFactory> ioHandler,
                 }
                 yield ioUring();
             }
-            case AUTO -> epollLoads() ? epoll() : NIO;
+            case AUTO -> ioUringLoads() ? ioUring() : epollLoads() ? epoll() : NIO;
         };
     }
 
-    /** Why {@code auto} did not take a native transport, for the start-up line; empty if it did. */
+    /**
+     * Why {@code auto} did not take io_uring (and, if it fell to NIO, epoll), for the start-up line; empty if it
+     * took io_uring.
+     */
     public static String whyNotNative() {
-        return epollLoads() ? "" : "epoll: " + Epoll.unavailabilityCause();
+        if (ioUringLoads()) {
+            return "";
+        }
+        String uring = "io_uring: " + cause(IoUring::unavailabilityCause);
+        return epollLoads() ? uring : uring + "; epoll: " + cause(Epoll::unavailabilityCause);
+    }
+
+    private static String cause(Supplier<Throwable> why) {
+        try {
+            Throwable t = why.get();
+            return t == null ? "not available" : String.valueOf(t.getMessage() != null ? t.getMessage() : t);
+        } catch (Throwable e) { // the class itself may not load
+            return String.valueOf(e);
+        }
     }
 
     private static boolean epollLoads() {

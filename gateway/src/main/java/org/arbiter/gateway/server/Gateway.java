@@ -149,7 +149,7 @@ public final class Gateway implements AutoCloseable {
                 ? NetTransport.whyNotNative() : "";
         LOG.info("gateway {}: data plane on {} event loop{} ({}), transport {}{}", id, loops, loops == 1 ? "" : "s",
                 cluster.gatewayHttp().threads() == 0 ? "one per core" : "gateway.threads", transport.name(),
-                why.isEmpty() ? "" : " (no native transport: " + why + ")");
+                why.isEmpty() ? "" : " (auto fell back: " + why + ")");
         Refusals refusals = new Refusals(metrics.registry(), new Topics(kafka.topicPrefix()).allocation(), LOG,
                 System::nanoTime);
         this.follower = new AllocationFollower(id, PoolAllocations.of(cluster, initial), plane::applyAllocation,
