@@ -49,6 +49,7 @@ abstract class CoreBooks<R> {
     final LoadPolls polls;
     final ServerHealth health;
     final StatsRecorder stats;
+    final AdmissionBook admission;
     /** Each pool's allocation in force ("" without pools); {@link #allocation()} is what they make together. */
     PoolAllocations pools;
     /** The pools' classes and servers by index; null without pools. */
@@ -65,6 +66,7 @@ abstract class CoreBooks<R> {
         List<ClassConfig> classes = cluster.classes();
         this.queues = new ClassQueues<>(classes);
         this.yields = new YieldBook(classes, cluster.dispatch().adaptive().windowSeconds(), nowNanos);
+        this.admission = new AdmissionBook(classes, cluster.dispatch().admission(), nowNanos);
         List<ServerConfig> servers = cluster.servers();
         int ns = servers.size();
         boolean[] probed = new boolean[ns];
@@ -183,6 +185,9 @@ abstract class CoreBooks<R> {
             queues.reconfigure(c, cc);
             stats.queueLimit(c, queues.limit(c));
             yields.reconfigure(c, cc, y);
+        }
+        if (names.equals(queues.names())) {
+            admission.configure(next.classes()); // targets and values; dispatch.admission itself needs a restart
         }
         Map<String, ServerConfig> nextServers = new LinkedHashMap<>();
         next.servers().forEach(sc -> nextServers.put(sc.id(), sc));

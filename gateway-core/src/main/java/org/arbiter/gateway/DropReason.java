@@ -12,6 +12,11 @@ public enum DropReason {
      * yield deadline (002 Fig. 5, step 1): 503.
      */
     ZERO_YIELD("zeroYield"),
+    /**
+     * The local admission path ({@code dispatch.admission: deadline}) expected the request to be
+     * answered later than its class's target × factor: 503 at once, instead of waiting to fail.
+     */
+    SHED("shed"),
     /** The server did not answer within dispatch.backendTimeout: 504. */
     BACKEND_TIMEOUT("backendTimeout"),
     /** The server refused, reset or broke the exchange: 502. */

@@ -13,7 +13,10 @@ import org.arbiter.common.message.GatewayStats;
  *
  * Queue:    one bounded FIFO per class (queue.limit, queue.timeout). A request that finds its queue
  *           full is rejected (queueFull); one that waits longer than the timeout is expired
- *           (queueTimeout). Nothing is dropped silently: every ticket ends in exactly one state.
+ *           (queueTimeout). With dispatch.admission: deadline, one that cannot go to a server at
+ *           once and is expected to be answered past factor × its target is rejected (shed),
+ *           lowest-value classes first (AdmissionBook). Nothing is dropped silently: every ticket
+ *           ends in exactly one state.
  * Schedule: while some server has inflight(g,s) < N(g,s) and some queue is non-empty, the
  *           Scheduler picks the class (wrr: smallest inflight_c / w(g,c)) and the Balancer the
  *           server. So no slot idles while a queue is non-empty (work conservation), and a
@@ -139,9 +142,10 @@ public final class GatewayCore<R> extends CoreBooks<R> {
     }
 
     /**
-     * Queues a request, or rejects it when its class queue is at its limit and it cannot go to a
-     * server at once. The returned ticket is QUEUED or REJECTED (dropReason QUEUE_FULL); a QUEUED
-     * ticket is released by {@link #next}.
+     * Queues a request, or rejects it when it cannot go to a server at once and its class queue is at
+     * its limit (dropReason QUEUE_FULL) or, with {@code dispatch.admission: deadline}, it is expected to
+     * be answered later than its class's bound (dropReason SHED; {@link AdmissionBook}). The returned
+     * ticket is QUEUED or REJECTED; a QUEUED ticket is released by {@link #next}.
      */
     public Ticket<R> offer(R request, int c, long nowNanos) {
         tick(nowNanos);
@@ -150,10 +154,17 @@ public final class GatewayCore<R> extends CoreBooks<R> {
         stats.arrival(c, len, nowNanos);
         stats.offered(c, yields.yield(c).full(), nowNanos);
         yields.offer(c, now);
+        DropReason refused = null;
         if (len >= queues.limit(c) && !(queues.queued() == 0 && anyServerAvailable())) {
+            refused = DropReason.QUEUE_FULL;
+        } else if (admission.enabled() && !(queues.queued() == 0 && anyServerAvailable())
+                && admission.shed(c, queues, yields, nowNanos)) {
+            refused = DropReason.SHED;
+        }
+        if (refused != null) {
             t.state = Ticket.State.REJECTED;
-            t.dropReason = DropReason.QUEUE_FULL;
-            stats.dropped(c, DropReason.QUEUE_FULL, nowNanos);
+            t.dropReason = refused;
+            stats.dropped(c, refused, nowNanos);
             yields.dropped(now);
             return t;
         }
@@ -241,6 +252,7 @@ public final class GatewayCore<R> extends CoreBooks<R> {
         if (t.attempts == 0) {
             // a requeued request was counted when it first left the queue (n_acc counts requests)
             stats.dispatched(c, nowNanos - t.arrivalNanos(), backlogged, nowNanos);
+            admission.dispatched(c, nowNanos);
         }
         endBacklogIfEmpty(nowNanos);
         assign(t, s, nowNanos);

@@ -91,7 +91,8 @@ final class StatsRecorderTest {
         assertThat(gold.p95ResponseTime()).isCloseTo(0.4, within(0.4 * 0.04)); // a log histogram: 4 %
         assertThat(gold.meanQueueLength()).as("1 request × 0.2 s over 2 s").isCloseTo(0.1, within(EXACT));
         assertThat(gold.drops()).containsOnly(Map.entry("queueFull", 0L), Map.entry("queueTimeout", 0L),
-                Map.entry("zeroYield", 0L), Map.entry("backendTimeout", 0L), Map.entry("backendError", 0L));
+                Map.entry("zeroYield", 0L), Map.entry("shed", 0L), Map.entry("backendTimeout", 0L),
+                Map.entry("backendError", 0L));
         ClassStats silver = s.classes().get("silver");
         assertThat(silver.arrivalRate()).isCloseTo(1.5, within(EXACT));
         assertThat(silver.throughput()).isZero();
@@ -100,7 +101,7 @@ final class StatsRecorderTest {
         assertThat(silver.p95ResponseTime()).as("no completion, no percentile").isZero();
         assertThat(silver.meanQueueLength()).isZero();
         assertThat(silver.drops()).containsOnly(Map.entry("queueFull", 2L), Map.entry("queueTimeout", 0L), Map.entry("zeroYield", 0L),
-                Map.entry("backendTimeout", 0L), Map.entry("backendError", 1L));
+                Map.entry("shed", 0L), Map.entry("backendTimeout", 0L), Map.entry("backendError", 1L));
         // What the recorder does not measure is passed through from Live.
         assertThat(gold.queueLength()).isEqualTo(4);
         assertThat(gold.inFlight()).isEqualTo(5);

@@ -24,14 +24,16 @@ import static java.util.Objects.requireNonNull;
  *                              is closed and its slot freed
  * @param tunnelShare           the most of the gateway's server slots (Σ_s N(g,s)) that tunnels and upgrades
  *                              waiting for one may hold (0 < x ≤ 1); an upgrade beyond it gets 503
+ * @param admission             the local admission path between GRM periods ({@code dispatch.admission})
  */
 public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
                              double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
                              double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
                              double pollDeadlineSeconds, BackendTls tls, double tunnelIdleTimeoutSeconds,
-                             double tunnelShare) {
+                             double tunnelShare, Admission admission) {
     public DispatchConfig {
         requireNonNull(tls, "tls");
+        requireNonNull(admission, "admission");
         if (!(tunnelShare > 0 && tunnelShare <= 1)) {
             throw new IllegalArgumentException("tunnelShare: " + tunnelShare + " (expected: 0 < x <= 1)");
         }
@@ -48,6 +50,56 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         requireNonNull(balancer, "balancer");
         requireNonNull(ejection, "ejection");
         requireNonNull(adaptive, "adaptive");
+    }
+
+    /** As above with the local admission path off. */
+    public DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSize, double backendTimeoutSeconds,
+                          double connectTimeoutSeconds, long maxBodyBytes, long maxHeaderBytes,
+                          double idleTimeoutSeconds, boolean classHeader, Ejection ejection, Adaptive adaptive,
+                          double pollDeadlineSeconds, BackendTls tls, double tunnelIdleTimeoutSeconds,
+                          double tunnelShare) {
+        this(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds, maxBodyBytes, maxHeaderBytes,
+                idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds, tls, tunnelIdleTimeoutSeconds,
+                tunnelShare, Admission.OFF);
+    }
+
+    /**
+     * The local admission path ({@code dispatch.admission}, docs/gateway.md "Local admission"): with mode
+     * {@code deadline} a request whose expected response time (its class's queue ahead of it at the class's
+     * drain rate, plus its measured service time) exceeds {@code factor} × its class's target is answered 503 at
+     * once, the lowest-value classes first; {@code off} queues it as before.
+     */
+    public record Admission(Mode mode, double factor) {
+        public static final Admission OFF = new Admission(Mode.OFF, 1.0);
+
+        public Admission {
+            requireNonNull(mode, "mode");
+            if (!(factor > 0) || Double.isInfinite(factor)) {
+                throw new IllegalArgumentException("admission.factor: " + factor + " (expected: > 0)");
+            }
+        }
+
+        /** Whether the path sheds at all. */
+        public boolean enabled() {
+            return mode != Mode.OFF;
+        }
+
+        /** {@code off} or {@code deadline}. */
+        public enum Mode implements Choice {
+            OFF("off"), DEADLINE("deadline");
+
+            private final String wireName;
+
+            Mode(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @Override
+            @JsonValue
+            public String wireName() {
+                return wireName;
+            }
+        }
     }
 
     /** As above with the default tunnel idle timeout (10 min) and tunnel share (0.5). */
@@ -191,7 +243,8 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
                 .backendTimeoutSeconds(backendTimeoutSeconds).connectTimeoutSeconds(connectTimeoutSeconds)
                 .maxBodyBytes(maxBodyBytes).maxHeaderBytes(maxHeaderBytes).idleTimeoutSeconds(idleTimeoutSeconds)
                 .classHeader(classHeader).ejection(ejection).adaptive(adaptive).pollDeadlineSeconds(pollDeadlineSeconds)
-                .tls(tls).tunnelIdleTimeoutSeconds(tunnelIdleTimeoutSeconds).tunnelShare(tunnelShare);
+                .tls(tls).tunnelIdleTimeoutSeconds(tunnelIdleTimeoutSeconds).tunnelShare(tunnelShare)
+                .admission(admission);
     }
 
     /**
@@ -214,6 +267,7 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
         private BackendTls tls = BackendTls.DEFAULT;
         private double tunnelIdleTimeoutSeconds = DispatchSection.TUNNEL_IDLE_TIMEOUT.defaultValue();
         private double tunnelShare = DispatchSection.TUNNEL_SHARE.defaultValue();
+        private Admission admission = Admission.OFF;
 
         private Builder() {
         }
@@ -308,10 +362,16 @@ public record DispatchConfig(Scheduler scheduler, Balancer balancer, int pollSiz
             return this;
         }
 
+        /** {@code admission}; default {@link Admission#OFF}. */
+        public Builder admission(Admission admission) {
+            this.admission = admission;
+            return this;
+        }
+
         public DispatchConfig build() {
             return new DispatchConfig(scheduler, balancer, pollSize, backendTimeoutSeconds, connectTimeoutSeconds,
                     maxBodyBytes, maxHeaderBytes, idleTimeoutSeconds, classHeader, ejection, adaptive, pollDeadlineSeconds,
-                    tls, tunnelIdleTimeoutSeconds, tunnelShare);
+                    tls, tunnelIdleTimeoutSeconds, tunnelShare, admission);
         }
     }
 }

@@ -77,6 +77,16 @@ final class DispatchSection {
                     + "the window, yid otherwise (002 §4.2)");
     static final ConfigKey<DispatchConfig, Double> ADAPTIVE_WINDOW = duration("adaptive.window",
             (DispatchConfig d) -> d.adaptive().windowSeconds(), 30, v -> v > 0, "> 0", "the window of that drop ratio");
+    static final ConfigKey<DispatchConfig, DispatchConfig.Admission.Mode> ADMISSION_MODE = choice("admission.mode",
+            (DispatchConfig d) -> d.admission().mode(), DispatchConfig.Admission.Mode.class,
+            DispatchConfig.Admission.Mode.OFF,
+            "the local admission path between GRM periods: `deadline` answers 503 (`shed`, `Retry-After: 1`) at once a "
+                    + "request whose expected response time — its class queue ahead of it at the class's drain rate, plus "
+                    + "its measured service time — exceeds `factor` × its class's target, lowest-value classes first; "
+                    + "`off` queues it ([gateway](gateway.md#local-admission))");
+    static final ConfigKey<DispatchConfig, Double> ADMISSION_FACTOR = number("admission.factor",
+            (DispatchConfig d) -> d.admission().factor(), 1.0, v -> v > 0 && v <= 100, "0 < x <= 100",
+            "how far above its target a request's expected response time may be before `deadline` sheds it");
     static final ConfigKey<DispatchConfig, Integer> EJECTION_THRESHOLD = integer("ejection.threshold",
             (DispatchConfig d) -> d.ejection().threshold(), 3, v -> v >= 1 && v <= 1000, "1..1000",
             "failures in a row (refused or timed-out connects, resets, 5xx, backend timeouts, failed probes) that "
@@ -93,8 +103,8 @@ final class DispatchSection {
     static final List<ConfigKey<DispatchConfig, ?>> KEYS = List.of(SCHEDULER, BALANCER, POLL_COUNT, POLL_DEADLINE,
             BACKEND_TIMEOUT, CONNECT_TIMEOUT, MAX_BODY_BYTES, MAX_HEADER_BYTES, IDLE_TIMEOUT, TUNNEL_IDLE_TIMEOUT, TUNNEL_SHARE, CLASS_HEADER,
             TLS_CA,
-            TLS_VERIFY, ADAPTIVE_DROP_RATIO, ADAPTIVE_WINDOW, EJECTION_THRESHOLD, EJECTION_BASE_BACKOFF,
-            EJECTION_MAX_BACKOFF);
+            TLS_VERIFY, ADAPTIVE_DROP_RATIO, ADAPTIVE_WINDOW, ADMISSION_MODE, ADMISSION_FACTOR, EJECTION_THRESHOLD,
+            EJECTION_BASE_BACKOFF, EJECTION_MAX_BACKOFF);
 
     static DispatchConfig read(Node d) {
         Node poll = d.object("poll");
@@ -115,10 +125,13 @@ final class DispatchSection {
         Node a = d.object("adaptive");
         DispatchConfig.Adaptive adaptive = new DispatchConfig.Adaptive(ADAPTIVE_DROP_RATIO.read(a), ADAPTIVE_WINDOW.read(a));
         a.finish();
+        Node ad = d.object("admission");
+        DispatchConfig.Admission admission = new DispatchConfig.Admission(ADMISSION_MODE.read(ad), ADMISSION_FACTOR.read(ad));
+        ad.finish();
         BackendTls tls = readBackendTls(d.object("tls"));
         d.finish();
         return new DispatchConfig(scheduler, balancer, pollCount, backendTimeout, connectTimeout, maxBody, maxHeader,
-                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls, tunnelIdleTimeout, tunnelShare);
+                idleTimeout, classHeader, ejection, adaptive, pollDeadline, tls, tunnelIdleTimeout, tunnelShare, admission);
     }
 
     private static DispatchConfig.Ejection readEjection(Node e) {

@@ -92,7 +92,7 @@ public record GatewayHttpConfig(List<Cidr> trustedProxies, AccessLog accessLog, 
     }
 
     /**
-     * The socket transport: {@code auto} takes epoll if it loads on this machine, else NIO; the
+     * The socket transport: {@code auto} takes io_uring where the kernel offers it, else epoll, else NIO; the
      * others insist on one (and fail at start if it cannot load).
      */
     public enum Transport implements Choice {

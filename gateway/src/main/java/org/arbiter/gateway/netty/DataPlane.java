@@ -246,6 +246,7 @@ public final class DataPlane {
         listener.arrival(a.className);
         LockedCore.Released r = null;
         boolean accepted = false;
+        DropReason refused = DropReason.QUEUE_FULL;
         boolean tunnelsFull = false;
         boolean draining = false;
         locked.lock();
@@ -265,6 +266,9 @@ public final class DataPlane {
                 Ticket<Attempt> t = core.offer(a, a.className, a.arrivalNanos);
                 a.offered(t);
                 accepted = t.accepted();
+                if (!accepted && t.dropReason() != null) {
+                    refused = t.dropReason(); // queueFull, or shed by the local admission path
+                }
                 if (accepted) {
                     r = locked.releaseLocked(now());
                 }
@@ -282,8 +286,8 @@ public final class DataPlane {
             return;
         }
         if (!accepted) {
-            listener.dropped(a.className, DropReason.QUEUE_FULL);
-            a.front.answer(a, Answers.unavailable(a.className, DropReason.QUEUE_FULL.wireName(), 1));
+            listener.dropped(a.className, refused);
+            a.front.answer(a, Answers.unavailable(a.className, refused.wireName(), 1));
             return;
         }
         locked.deliver(r);
