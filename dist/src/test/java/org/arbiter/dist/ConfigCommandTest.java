@@ -50,7 +50,7 @@ final class ConfigCommandTest {
         assertThat(run("config", "check", f.toString())).isEqualTo(2);
         assertThat(err.toString().lines().toList()).containsExactly(
                 "classes[1].target: -2s (expected: > 0)",
-                "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, loadUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
+                "servers[0].concurency: unknown key (expected: one of id, url, concurrency, adaptiveLimit, power, adminUrl, loadUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
                 "control.combine: average (expected: one of min, sum)");
         assertThat(out.toString()).isEmpty();
     }

@@ -50,6 +50,7 @@ abstract class CoreBooks<R> {
     final ServerHealth health;
     final StatsRecorder stats;
     final AdmissionBook admission;
+    final AdaptiveLimits limits;
     /** Each pool's allocation in force ("" without pools); {@link #allocation()} is what they make together. */
     PoolAllocations pools;
     /** The pools' classes and servers by index; null without pools. */
@@ -76,6 +77,7 @@ abstract class CoreBooks<R> {
             pollable[s] = servers.get(s).loadUrl() != null;
         }
         this.slots = new ServerSlots(servers);
+        this.limits = new AdaptiveLimits(servers);
         this.polls = new LoadPolls(pollable);
         this.health = new ServerHealth(slots.ids().toArray(String[]::new), cluster.dispatch().ejection(), probed);
         this.now = nowNanos;
@@ -113,6 +115,7 @@ abstract class CoreBooks<R> {
             int p = poolIndex.indexOf(a.pool());
             queues.install(poolIndex.ownWeights(p, a.weights()));
             slots.install(a, poolIndex.serverMask(p));
+            limits.applyTo(slots);
         }
         return true;
     }
@@ -125,6 +128,7 @@ abstract class CoreBooks<R> {
     final void install(Allocation a) {
         queues.install(a.weights());
         slots.install(a);
+        limits.applyTo(slots);
     }
 
     // ---------------------------------------------------------------- reload
@@ -198,6 +202,7 @@ abstract class CoreBooks<R> {
             int s = slots.indexOf(sc.id());
             if (s < 0) {
                 s = slots.add(sc.id());
+                limits.add(s, sc);
                 health.addServer(sc.id(), sc.health().enabled());
                 stats.addServer(sc.id(), nowNanos);
                 polls.addServer(sc.loadUrl() != null);

@@ -330,6 +330,11 @@ public final class GatewayCore<R> extends CoreBooks<R> {
     private void end(Ticket<R> t, Outcome outcome, long nowNanos) {
         t.state = Ticket.State.DONE;
         int c = t.classIndex();
+        if (outcome != Outcome.CANCELLED && limits.adaptive(t.server)) {
+            // one sample of the server's adaptive limit, then its cap follows it (AdaptiveLimits)
+            limits.sample(t.server, t.dispatchNanos, nowNanos, slots.inFlight(t.server), outcome != Outcome.OK);
+            slots.adapt(t.server, limits.limit(t.server));
+        }
         leaveServer(t, nowNanos);
         switch (outcome) {
             case OK -> {

@@ -232,6 +232,16 @@ final class ServerSlots {
         capped = Arrays.copyOf(next, n);
     }
 
+    /**
+     * An adaptive limit's value for server s (AdaptiveLimits): its cap while it has one above 0 and is not
+     * retired; a cap of 0 (the allocation's, a retirement's) stays 0. The set of capped servers is unchanged.
+     */
+    void adapt(int s, int n) {
+        if (book[2 * s] > 0 && !retired[s]) {
+            book[2 * s] = Math.max(1, n);
+        }
+    }
+
     private static boolean inScope(int s, boolean[] only) {
         return only == null || s < only.length && only[s];
     }

@@ -20,9 +20,12 @@ import java.util.Map;
  * @param control         how the GRM moves N_s when {@code autoConcurrency}
  * @param health          the gateways' active health check of this server, or {@link HealthCheck#OFF}
  * @param loadUrl         where random-poll asks the server for its load ({@code GET} → {@code {"active": n, "queued": m}}), or null
+ * @param adaptiveLimit   {@code concurrency: gradient2 | vegas}: each gateway adapts its own cap on the server with
+ *                        Netflix's concurrency-limits instead of following N(g,s); null for a fixed or {@code auto} N_s
  */
 public record ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
-                           URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health, URI loadUrl) {
+                           URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health, URI loadUrl,
+                           AdaptiveLimit adaptiveLimit) {
 
     /** The default {@code concurrency}, N_s (also where an {@code auto} server starts). */
     public static final int DEFAULT_CONCURRENCY = 10;
@@ -34,6 +37,56 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         requireNonNull(sim, "sim");
         requireNonNull(control, "control");
         requireNonNull(health, "health");
+        if (adaptiveLimit != null && autoConcurrency) {
+            throw new IllegalArgumentException("concurrency: auto and an adaptive limit (expected: one of them)");
+        }
+    }
+
+    /** As above with a fixed or {@code auto} N_s (no adaptive limit). */
+    public ServerConfig(String id, URI url, int concurrency, boolean autoConcurrency, PowerDraw power,
+                        URI adminUrl, SimSpec sim, ConcurrencyControl control, HealthCheck health, URI loadUrl) {
+        this(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health, loadUrl, null);
+    }
+
+    /**
+     * An adaptive per-gateway cap ({@code concurrency: gradient2 | vegas}, {@code adaptiveLimit}): the library's
+     * limit, fed by each gateway's own completions, starting at {@code initial} and kept within
+     * [{@code min}, {@code max}].
+     */
+    public record AdaptiveLimit(Algorithm algorithm, int initial, int min, int max) {
+        public static final int DEFAULT_INITIAL = 20;
+        public static final int DEFAULT_MIN = 1;
+        public static final int DEFAULT_MAX = 200;
+
+        public AdaptiveLimit {
+            requireNonNull(algorithm, "algorithm");
+            if (min < 1 || max < min || initial < min || initial > max) {
+                throw new IllegalArgumentException("adaptiveLimit: initial " + initial + ", min " + min + ", max " + max
+                        + " (expected: 1 <= min <= initial <= max)");
+            }
+        }
+
+        /** The library's defaults (initial 20, min 1, max 200). */
+        public static AdaptiveLimit of(Algorithm algorithm) {
+            return new AdaptiveLimit(algorithm, DEFAULT_INITIAL, DEFAULT_MIN, DEFAULT_MAX);
+        }
+
+        /** Gradient2 (latency gradient, long- against short-term RTT) or Vegas (estimated queue size). */
+        public enum Algorithm implements Choice {
+            GRADIENT2("gradient2"), VEGAS("vegas");
+
+            private final String wireName;
+
+            Algorithm(String wireName) {
+                this.wireName = wireName;
+            }
+
+            @Override
+            @JsonValue
+            public String wireName() {
+                return wireName;
+            }
+        }
     }
 
     /** As above without a load URL. */
@@ -324,7 +377,8 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         return new Builder(id, url).concurrency(concurrency).autoConcurrency(autoConcurrency).power(power)
-                .adminUrl(adminUrl).sim(sim).control(control).health(health).loadUrl(loadUrl);
+                .adminUrl(adminUrl).sim(sim).control(control).health(health).loadUrl(loadUrl)
+                .adaptiveLimit(adaptiveLimit);
     }
 
     /**
@@ -342,6 +396,7 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
         private ConcurrencyControl control = ConcurrencyControl.DEFAULT;
         private HealthCheck health = HealthCheck.OFF;
         private URI loadUrl = null;
+        private AdaptiveLimit adaptiveLimit = null;
 
         private Builder(String id, URI url) {
             this.id = requireNonNull(id, "id");
@@ -396,8 +451,15 @@ public record ServerConfig(String id, URI url, int concurrency, boolean autoConc
             return this;
         }
 
+        /** {@code concurrency: gradient2 | vegas} with {@code adaptiveLimit}; default none. */
+        public Builder adaptiveLimit(AdaptiveLimit adaptiveLimit) {
+            this.adaptiveLimit = adaptiveLimit;
+            return this;
+        }
+
         public ServerConfig build() {
-            return new ServerConfig(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health, loadUrl);
+            return new ServerConfig(id, url, concurrency, autoConcurrency, power, adminUrl, sim, control, health, loadUrl,
+                    adaptiveLimit);
         }
     }
 }

@@ -35,7 +35,20 @@ final class ServersSection {
                     + "with the URL's host as SNI and as the name the certificate must carry")
             .docDefault("— (required)").docRule("`http://host:port` or `https://host:port`");
     static final ConfigKey<ServerConfig, Object> CONCURRENCY = shaped("concurrency", String.valueOf(ServerConfig.DEFAULT_CONCURRENCY),
-            "whole number ≥ 1, or `auto`", "N_s; `auto` lets the GRM estimate it, starting from 10");
+            "whole number ≥ 1, `auto`, `gradient2` or `vegas`", "N_s; `auto` lets the GRM estimate it, starting from 10; "
+                    + "`gradient2` and `vegas` let each gateway adapt its own cap on the server with Netflix's "
+                    + "concurrency-limits, from its own requests' round trips, instead of following the GRM's N(g,s) "
+                    + "(`adaptiveLimit`; [gateway](gateway.md#adaptive-per-server-limits))");
+    static final ConfigKey<ServerConfig, Integer> ADAPTIVE_INITIAL = integer("adaptiveLimit.initial",
+            (ServerConfig s) -> s.adaptiveLimit() == null ? null : s.adaptiveLimit().initial(),
+            ServerConfig.AdaptiveLimit.DEFAULT_INITIAL, v -> v >= 1, ">= 1",
+            "with `concurrency: gradient2 | vegas`: the cap each gateway starts from (also N_s as the GRM reads it)");
+    static final ConfigKey<ServerConfig, Integer> ADAPTIVE_MIN = integer("adaptiveLimit.min",
+            (ServerConfig s) -> s.adaptiveLimit() == null ? null : s.adaptiveLimit().min(),
+            ServerConfig.AdaptiveLimit.DEFAULT_MIN, v -> v >= 1, ">= 1", "the lowest the adapted cap goes");
+    static final ConfigKey<ServerConfig, Integer> ADAPTIVE_MAX = integer("adaptiveLimit.max",
+            (ServerConfig s) -> s.adaptiveLimit() == null ? null : s.adaptiveLimit().max(),
+            ServerConfig.AdaptiveLimit.DEFAULT_MAX, v -> v >= 1, ">= 1, >= min and initial", "the highest it goes");
     static final ConfigKey<ServerConfig, Double> POWER_OFF = number("power.off", (ServerConfig s) -> s.power().offWatts(), 0,
             v -> v >= 0, ">= 0", "watts while off (000 §7.5's power model)");
     static final ConfigKey<ServerConfig, Double> POWER_BOOT = number("power.boot", (ServerConfig s) -> s.power().bootWatts(), 60,
@@ -101,7 +114,7 @@ final class ServersSection {
             (ServerConfig s) -> s.health().enabled() ? s.health().timeoutSeconds() : null, 1, v -> v > 0, "> 0",
             "a slower probe fails").docDefault("min(1s, interval)").docRule("duration > 0, ≤ interval");
 
-    static final List<ConfigKey<ServerConfig, ?>> KEYS = List.of(ID, URL, CONCURRENCY, LOAD_URL, ADMIN_URL, POWER_OFF,
+    static final List<ConfigKey<ServerConfig, ?>> KEYS = List.of(ID, URL, CONCURRENCY, ADAPTIVE_INITIAL, ADAPTIVE_MIN, ADAPTIVE_MAX, LOAD_URL, ADMIN_URL, POWER_OFF,
             POWER_BOOT, POWER_IDLE, POWER_BUSY, SIM_CORES, SIM_MEAN_DEMAND, SIM_DEMAND, SIM_IO_FRACTION, SIM_OVERHEAD,
             SIM_KNEE, CC_METHOD, CC_MIN, CC_MAX, CC_LATENCY_MAX, CC_ABANDON_MAX, CC_GAIN, CC_MAX_STEP, CC_HYSTERESIS,
             HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT);
@@ -150,13 +163,40 @@ final class ServersSection {
         }
         int concurrency = ServerConfig.DEFAULT_CONCURRENCY;
         boolean auto = false;
+        ServerConfig.AdaptiveLimit.Algorithm algorithm = null;
         if (s.has("concurrency")) {
             String raw = s.string("concurrency", Integer.toString(ServerConfig.DEFAULT_CONCURRENCY));
             if ("auto".equals(raw)) {
                 auto = true;
+            } else if ("gradient2".equals(raw)) {
+                algorithm = ServerConfig.AdaptiveLimit.Algorithm.GRADIENT2;
+            } else if ("vegas".equals(raw)) {
+                algorithm = ServerConfig.AdaptiveLimit.Algorithm.VEGAS;
             } else {
-                concurrency = s.integer("concurrency", ServerConfig.DEFAULT_CONCURRENCY, v -> v >= 1, ">= 1, or auto");
+                concurrency = s.integer("concurrency", ServerConfig.DEFAULT_CONCURRENCY, v -> v >= 1,
+                        ">= 1, auto, gradient2 or vegas");
             }
+        }
+        ServerConfig.AdaptiveLimit adaptive = null;
+        if (s.has("adaptiveLimit")) {
+            Node al = s.object("adaptiveLimit");
+            int initial = ADAPTIVE_INITIAL.read(al);
+            int min = ADAPTIVE_MIN.read(al);
+            int max = ADAPTIVE_MAX.read(al);
+            al.finish();
+            if (algorithm == null) {
+                s.error("adaptiveLimit", "set (expected: only with concurrency: gradient2 or vegas)");
+            } else if (min > initial || initial > max) {
+                al.error("max", max + " (expected: >= adaptiveLimit.initial " + initial + " >= adaptiveLimit.min " + min
+                        + ")");
+            } else {
+                adaptive = new ServerConfig.AdaptiveLimit(algorithm, initial, min, max);
+            }
+        } else if (algorithm != null) {
+            adaptive = ServerConfig.AdaptiveLimit.of(algorithm);
+        }
+        if (adaptive != null) {
+            concurrency = adaptive.initial();
         }
         Node pw = s.object("power");
         ServerConfig.PowerDraw power = new ServerConfig.PowerDraw(POWER_OFF.read(pw), POWER_BOOT.read(pw),
@@ -190,7 +230,7 @@ final class ServersSection {
         if (id == null || url == null) {
             return null;
         }
-        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health, load);
+        return new ServerConfig(id, url, concurrency, auto, power, admin, spec, control, health, load, adaptive);
     }
 
     private static ServerConfig.HealthCheck readHealth(Node h) {
@@ -228,7 +268,7 @@ final class ServersSection {
                 errors.add(path + ".id: " + s.id() + " (expected: an id no other server has)");
             }
             if (s.concurrency() < 1) {
-                errors.add(path + ".concurrency: " + s.concurrency() + " (expected: >= 1, or auto)");
+                errors.add(path + ".concurrency: " + s.concurrency() + " (expected: >= 1, auto, gradient2 or vegas)");
             }
             if (s.control().min() > s.control().max()) {
                 errors.add(path + ".concurrencyControl.min: " + s.control().min()
@@ -239,7 +279,8 @@ final class ServersSection {
 
     static Map<String, Object> write(ServerConfig s) {
         Map<String, Object> tree = Sections.write(s, KEYS);
-        tree.put("concurrency", s.autoConcurrency() ? "auto" : s.concurrency());
+        tree.put("concurrency", s.autoConcurrency() ? "auto"
+                : s.adaptiveLimit() != null ? s.adaptiveLimit().algorithm().wireName() : s.concurrency());
         if (!s.sim().demandSeconds().isEmpty()) {
             Map<String, Object> demand = new LinkedHashMap<>();
             s.sim().demandSeconds().forEach((k, v) -> demand.put(k, Durations.format(v)));

@@ -286,7 +286,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.parse(bad))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.errors()).containsExactly(
                         "classes[1].target: -2s (expected: > 0)",
-                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, power, adminUrl, loadUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
+                        "servers[0].concurency: unknown key (expected: one of id, url, concurrency, adaptiveLimit, power, adminUrl, loadUrl, sim, concurrencyControl, health; did you mean 'concurrency'?)",
                         "control.period: 0s (expected: > 0)"));
     }
 
@@ -311,8 +311,8 @@ final class ConfigLoaderTest {
             negative queue         | 'classes: [{name: a, target: 1s, default: true, queue: {limit: -1}}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}]' | classes[0].queue.limit: -1 (expected: >= 0)
             missing servers        | 'classes: [{name: a, target: 1s, default: true}]'                                                 | servers: missing (expected: a value)
             bad url                | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "ftp://x"}]'             | servers[0].url: ftp://x (expected: http://host:port or https://host:port)
-            zero concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: 0}]' | servers[0].concurrency: 0 (expected: >= 1, or auto)
-            word concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: many}]' | servers[0].concurrency: many (expected: a whole number >= 1, or auto)
+            zero concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: 0}]' | servers[0].concurrency: 0 (expected: >= 1, auto, gradient2 or vegas)
+            word concurrency       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", concurrency: many}]' | servers[0].concurrency: many (expected: a whole number >= 1, auto, gradient2 or vegas)
             duplicate server       | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1"}, {id: s1, url: "http://127.0.0.1:2"}]' | servers[1].id: s1 (expected: an id no other server has)
             demand unknown class   | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", sim: {demand: {b: 1s}}}]' | servers[0].sim.demand.b: unknown key (expected: one of a)
             io fraction            | 'classes: [{name: a, target: 1s, default: true}]\nservers: [{id: s1, url: "http://127.0.0.1:1", sim: {ioFraction: 1}}]' | servers[0].sim.ioFraction: 1 (expected: 0 <= x < 1)
