@@ -33,6 +33,16 @@ import org.arbiter.common.config.DispatchConfig;
  * Rule:     shed iff E_c > factor × target_c and every class of lower value than c is shedding too
  *           (its own E exceeds its bound) or has nothing queued: the lowest-value classes are shed
  *           first, a higher-value class only once every lower one is already at its bound.
+ * Overload: shedding alone cannot give a higher-value class more of the server: WRR keeps giving
+ *           every class with a queue its weight's share, so a class whose arrivals exceed the share
+ *           the GRM gave it for the load before the spike would wait past its target while the
+ *           lower class is shed. So from a shed until OVERLOAD_HOLD_NANOS (1 s) after the last one,
+ *           the core dispatches by value (the highest-value class with a queue first), and a
+ *           class's drain rate is what goes to it and to every class of lower value (it is served
+ *           before them): the capacity goes to the classes the utilities value most, each admitting
+ *           what it can answer in time with what is left to it. A second with no shed returns to
+ *           WRR on the GRM's weights, which by then follow the new load. (With pools, dispatch stays
+ *           by pool and WRR; only the shedding applies.)
  * Value:    003's utility per second of lateness: φ (utility.scale absolute) or φ / τ_c (relative);
  *           a class with a yield section, its yield.value (002's C). Ties: file order (the earlier
  *           class is worth more, as the priority scheduler reads it).
@@ -53,6 +63,8 @@ final class AdmissionBook {
     static final double SPREAD = 2;
     /** Time constant of the decayed dispatch rates, seconds. */
     static final double DRAIN_MEMORY_SECONDS = 1.0;
+    /** How long after a shed the gateway counts as overloaded (dispatch by value), ns. */
+    static final long OVERLOAD_HOLD_NANOS = 1_000_000_000L;
 
     private DispatchConfig.Admission admission;
     /** Per class: factor × target, ns. */
@@ -65,6 +77,7 @@ final class AdmissionBook {
     private final double[] rate;
     private double total;
     private long ratesAtNanos;
+    private long overloadedUntilNanos = Long.MIN_VALUE;
 
     AdmissionBook(List<ClassConfig> classes, DispatchConfig.Admission admission, long nowNanos) {
         this.rate = new double[classes.size()];
@@ -131,9 +144,37 @@ final class AdmissionBook {
         }
     }
 
+    /** An arrival was shed at {@code nowNanos}: the gateway is overloaded until OVERLOAD_HOLD_NANOS after it. */
+    void shedAt(long nowNanos) {
+        overloadedUntilNanos = nowNanos + OVERLOAD_HOLD_NANOS;
+    }
+
+    /** Whether an arrival was shed within the last OVERLOAD_HOLD_NANOS: dispatch then goes by value. */
+    boolean overloaded(long nowNanos) {
+        return nowNanos < overloadedUntilNanos;
+    }
+
+    /** The queued class of highest value, or -1 when every queue is empty (dispatch while overloaded). */
+    int firstQueuedByValue(ClassQueues<?> queues) {
+        for (int c : byValue) {
+            if (queues.size(c) > 0) {
+                return c;
+            }
+        }
+        return -1;
+    }
+
     /** Class c's drain rate, requests per second (see the design note); 0 before any dispatch. */
     double drainPerSecond(int c, ClassQueues<?> queues, long nowNanos) {
         decay(nowNanos);
+        if (overloaded(nowNanos)) {
+            // by value: c drains at what goes to it and to every class below it, which it is served before
+            double mine = 0;
+            for (int i = rank[c]; i < byValue.length; i++) {
+                mine += rate[byValue[i]];
+            }
+            return mine;
+        }
         double w = queues.weight(c);
         double all = 0;
         for (int k = 0; k < rate.length; k++) {

@@ -160,6 +160,7 @@ public final class GatewayCore<R> extends CoreBooks<R> {
         } else if (admission.enabled() && !(queues.queued() == 0 && anyServerAvailable())
                 && admission.shed(c, queues, yields, nowNanos)) {
             refused = DropReason.SHED;
+            admission.shedAt(nowNanos);
         }
         if (refused != null) {
             t.state = Ticket.State.REJECTED;
@@ -205,7 +206,8 @@ public final class GatewayCore<R> extends CoreBooks<R> {
             if (s < 0) {
                 return backlog(nowNanos);
             }
-            c = scheduler.next(classView);
+            // overloaded (a shed within the last second): by value, else the scheduler (AdmissionBook)
+            c = admission.overloaded(nowNanos) ? admission.firstQueuedByValue(queues) : scheduler.next(classView);
             if (c < 0) {
                 return null;
             }

@@ -152,6 +152,30 @@ final class GatewayCoreAdmissionTest {
     }
 
     @Test
+    void withWeightsThatGivePremiumLessThanItsArrivals_overloadDispatchesByValue_andPremiumMakesItsTarget() {
+        for (long seed = 1; seed <= 5; seed++) {
+            // equal weights: premium's WRR share is 100 requests/s, below its 120 at 3 × (the GRM's weights for
+            // the load before the spike); while shedding, the core dispatches by value
+            GatewayCore<Integer> core = core(cluster("deadline", 1, 1));
+            List<End> ends = run(core, seed, new double[][] {{10, 0.7, 0.2}, {20, 3, 0.2}, {10, 0.7, 0.2}});
+            List<End> premium = ends.stream().filter(e -> e.cls() == PREMIUM && e.arrival() >= 10 && e.arrival() < 30)
+                    .toList();
+            long inTime = premium.stream().filter(e -> e.dropped() == null && e.response() <= 0.5).count();
+            assertThat((double) inTime / premium.size()).as("seed " + seed + ": premium within target in the spike")
+                    .isGreaterThanOrEqualTo(0.999);
+            assertThat(count(ends, PREMIUM, DropReason.SHED)).as("seed " + seed).isZero();
+            assertThat(count(ends, BASIC, DropReason.SHED)).as("seed " + seed).isGreaterThan(3000);
+        }
+        // the same with the queue alone: premium waits out its share
+        GatewayCore<Integer> off = core(cluster("off", 1, 1));
+        List<End> ends = run(off, 1, new double[][] {{10, 0.7, 0.2}, {20, 3, 0.2}, {10, 0.7, 0.2}});
+        long premium = ends.stream().filter(e -> e.cls() == PREMIUM && e.arrival() >= 10 && e.arrival() < 30).count();
+        long inTime = ends.stream().filter(e -> e.cls() == PREMIUM && e.arrival() >= 10 && e.arrival() < 30
+                && e.dropped() == null && e.response() <= 0.5).count();
+        assertThat((double) inTime / premium).as("queue alone: premium within target").isLessThan(0.9);
+    }
+
+    @Test
     void withTheQueueAlone_theSameSpikeTimesRequestsOutInsteadOfSheddingThem() {
         GatewayCore<Integer> core = core(cluster("off", 3, 1));
         List<End> ends = run(core, 1, new double[][] {{10, 0.7, 0.2}, {20, 3, 0.2}, {10, 0.7, 0.2}});

@@ -80,13 +80,12 @@ final class LiveConfig {
                             sim.overhead(), sim.knee()),
                     cc == null ? null : new ServerConfig.ConcurrencyControl(cc.method(), cc.min(), cc.max(),
                             cc.latencyMaxSeconds() * scale, cc.abandonMax(), cc.gain(), cc.maxStep(), cc.hysteresis()),
-                    s.health(), s.loadUrl()));
+                    s.health(), s.loadUrl(), s.adaptiveLimit()));
         }
         DispatchConfig d = c.dispatch();
-        DispatchConfig dispatch = new DispatchConfig(d.scheduler(), d.balancer(), d.pollSize(), d.backendTimeoutSeconds(),
-                d.connectTimeoutSeconds(), d.maxBodyBytes(), d.maxHeaderBytes(), d.idleTimeoutSeconds(), d.classHeader(),
-                d.ejection(), new DispatchConfig.Adaptive(d.adaptive().dropRatio(), d.adaptive().windowSeconds() * scale),
-                d.pollDeadlineSeconds(), d.tls(), d.tunnelIdleTimeoutSeconds(), d.tunnelShare());
+        DispatchConfig dispatch = d.toBuilder()
+                .adaptive(new DispatchConfig.Adaptive(d.adaptive().dropRatio(), d.adaptive().windowSeconds() * scale))
+                .build();
         ControlConfig k = c.control();
         ControlConfig control = new ControlConfig(k.periodSeconds() * scale, k.reportPeriodSeconds() * scale,
                 k.statsWindowSeconds() * scale, k.combine(), k.granularity(), k.minWeight(), k.responseTimeCap(),
@@ -125,7 +124,7 @@ final class LiveConfig {
                     : URI.create("http://127.0.0.1:" + p.port() + s.loadUrl().getRawPath());
             servers.add(new ServerConfig(s.id(), URI.create("http://127.0.0.1:" + p.port()), s.concurrency(),
                     s.autoConcurrency(), s.power(), URI.create("http://127.0.0.1:" + p.adminPort()), s.sim(), s.control(),
-                    s.health(), load));
+                    s.health(), load, s.adaptiveLimit()));
         }
         List<GatewayConfig> gateways = scaled.gateways().stream()
                 .map(g -> g.toBuilder().port(0).adminPort(0).build()).toList();

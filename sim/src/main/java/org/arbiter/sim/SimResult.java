@@ -19,7 +19,7 @@ public record SimResult(List<PhaseResult> phases, List<AllocationPoint> allocati
     /**
      * One class in one phase.
      *
-     * @param rejected refused by the gateway: queue full or queue timeout (503)
+     * @param rejected refused by the gateway: queue full, shed by local admission, or queue timeout (503)
      * @param lost     sent to a server that was not on, cut off by a power-off, or held by a server when it failed
      * @param lostToFailure of those, held by a server when it failed (SimScenario.failures)
      */

@@ -97,6 +97,10 @@ final class SimulatorTest {
     }
 
     static ClusterConfig twoServers() {
+        return twoServers("{scheduler: fcfs}");
+    }
+
+    static ClusterConfig twoServers(String dispatch) {
         return ConfigLoader.parse("""
                 classes:
                   - {name: basic, target: 3s, default: true, queue: {limit: 100000, timeout: 5s}}
@@ -105,9 +109,29 @@ final class SimulatorTest {
                   - {id: s2, url: "http://127.0.0.1:9002", concurrency: 2, sim: {cores: 2, meanDemand: 1s}}
                 gateways:
                   - {id: g1, port: 8080}
-                dispatch: {scheduler: fcfs}
+                dispatch: %s
                 control: {period: 5s, reportPeriod: 5s, statsWindow: 30s}
-                """);
+                """.formatted(dispatch));
+    }
+
+    @Test
+    void localAdmission_shedsTheOverload_atOnce_andTheAdmittedAreServedNearTheTarget() {
+        // 6 req/s on 4 req/s of servers for 200 s; basic's target 3 s, queue timeout 5 s
+        List<SimScenario.Phase> phases = List.of(new SimScenario.Phase("over", 200, null, Map.of("basic", 6.0)));
+        ClusterConfig off = twoServers();
+        ClusterConfig deadline = twoServers("{scheduler: fcfs, admission: {mode: deadline}}");
+        SimResult queued = Simulator.withConfiguredAllocation(off, new SimScenario(1, phases, 5)).run();
+        SimResult shed = Simulator.withConfiguredAllocation(deadline, new SimScenario(1, phases, 5)).run();
+        var q = queued.phases().get(0).classes().get("basic");
+        var s = shed.phases().get(0).classes().get("basic");
+        System.out.printf("admission in the simulator: off %d of %d rejected, mean %.2f s; deadline %d of %d rejected,"
+                + " mean %.2f s%n", q.rejected(), q.sent(), q.meanResponseSeconds(), s.rejected(), s.sent(),
+                s.meanResponseSeconds());
+        assertThat(s.rejected()).as("about the third over capacity is shed").isBetween(s.sent() / 5, s.sent() / 2);
+        assertThat(shed.lost()).isZero();
+        // at the phase's end at most ~3 s × 4/s queued and 4 at servers are still unanswered
+        assertThat(s.ok() + s.rejected()).isBetween(s.sent() - 20, s.sent());
+        assertThat(s.meanResponseSeconds()).isLessThan(3.0).isLessThan(q.meanResponseSeconds());
     }
 
     @Test

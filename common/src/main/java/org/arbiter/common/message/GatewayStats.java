@@ -97,7 +97,8 @@ public record GatewayStats(int v, Instant at, String gateway, double windowSecon
      * @param queueLength          queue length at the snapshot
      * @param inFlight             requests of the class at servers at the snapshot
      * @param weight               w(g,c) in force
-     * @param drops                rejected requests in the window by reason (queueFull, queueTimeout, backendTimeout, backendError)
+     * @param drops                rejected requests in the window by reason (queueFull, queueTimeout, zeroYield, shed,
+     *                             backendTimeout, backendError; a reader takes any name)
      * @param period               the queue-monitoring counters for the last report period (000 §5.3)
      * @param yield                offered and realised yield over the window (002 §5.2; absent in older
      *                             messages: {@link YieldStats#EMPTY})

@@ -12,12 +12,18 @@ import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 import org.arbiter.common.config.ClusterConfig;
 import org.arbiter.common.message.Allocation;
+import org.arbiter.gateway.DropReason;
 import org.arbiter.gateway.GatewayCore;
 import org.arbiter.gateway.GatewayTestSupport;
+import org.arbiter.gateway.Outcome;
+import org.arbiter.gateway.Ticket;
 import org.arbiter.gateway.allocation.ConfiguredAllocation;
 import org.arbiter.gateway.dispatch.Balancers;
 import org.arbiter.gateway.scheduler.Schedulers;
@@ -32,16 +38,23 @@ final class FrontendHandlerTest {
     private GatewayCore<Attempt> core;
 
     private void start(int queueLimit, String queueTimeout) {
-        ClusterConfig cluster = GatewayTestSupport.withDispatch("{maxHeaderBytes: 1KiB, maxBodyBytes: 1KiB}", queueLimit,
-                queueTimeout);
+        start("{maxHeaderBytes: 1KiB, maxBodyBytes: 1KiB}", queueLimit, queueTimeout, null, c -> { });
+    }
+
+    /** {@code before} runs on the core before every cap is set to 0 and the plane is built. */
+    private void start(String dispatch, int queueLimit, String queueTimeout, PlaneListener listener,
+                       Consumer<GatewayCore<Attempt>> before) {
+        ClusterConfig cluster = GatewayTestSupport.withDispatch(dispatch, queueLimit, queueTimeout);
         channel = new EmbeddedChannel();
         // caps 0: nothing leaves the queues, so no backend is needed
         Allocation closed = new Allocation(1, Instant.EPOCH, "g1", 1, Map.of(), Map.of("s1", 0), "test");
+        long startNanos = System.nanoTime() - 60_000_000_000L;
         core = new GatewayCore<>(cluster, "g1", ConfiguredAllocation.of(cluster, "g1", true, Instant.EPOCH),
                 Schedulers.of(cluster.dispatch()), Balancers.of(cluster.dispatch(), new SplittableRandom(1)),
-                System.nanoTime());
+                startNanos);
+        before.accept(core);
         core.applyAllocation(closed);
-        plane = new DataPlane(channel.eventLoop(), cluster, core, null, null);
+        plane = new DataPlane(channel.eventLoop(), cluster, core, listener, null);
         var d = cluster.dispatch();
         channel.pipeline().addLast(new HttpServerCodec(new HttpDecoderConfig().setMaxHeaderSize((int) d.maxHeaderBytes())),
                 new RequestAggregator(d.maxBodyBytes(), plane.bodyBudget()), new FrontendHandler(plane));
@@ -112,6 +125,57 @@ final class FrontendHandlerTest {
         assertThat(body(r)).contains("\"class\":\"premium\"", "\"reason\":\"queueFull\"");
         r.release();
         assertThat(channel.isActive()).isTrue();
+    }
+
+    @Test
+    void aShedRequest_gets503WithRetryAfterAndReasonShed_atOnce_andIsCountedAsShed() {
+        List<String> drops = new ArrayList<>();
+        PlaneListener listener = new PlaneListener() {
+            @Override
+            public void arrival(String className) {
+            }
+
+            @Override
+            public void dropped(String className, DropReason reason) {
+                drops.add(className + " " + reason.wireName());
+            }
+
+            @Override
+            public void responded(String className, long nanos) {
+            }
+        };
+        start("{maxHeaderBytes: 1KiB, maxBodyBytes: 1KiB, admission: {mode: deadline}}", 10, "5s", listener, c -> {
+            // a minute ago: basic measured at 4 s of service (past its 2 s target alone), and one release
+            // from a backlog after 1 s queued (the configured cap is 10: fill it first)
+            long t0 = System.nanoTime() - 60_000_000_000L;
+            List<Ticket<Attempt>> first = new ArrayList<>();
+            for (int i = 0; i < 11; i++) {
+                c.offer(null, "basic", t0);
+                Ticket<Attempt> t = c.next(t0);
+                if (t != null) {
+                    first.add(t);
+                }
+            }
+            assertThat(first).hasSize(10);
+            for (Ticket<Attempt> t : first) {
+                c.complete(t, Outcome.OK, t0 + 4_000_000_000L);
+            }
+            Ticket<Attempt> last = c.next(t0 + 4_000_000_000L);
+            c.complete(last, Outcome.OK, t0 + 8_000_000_000L);
+            assertThat(c.queued() + c.inFlightTotal()).isZero();
+        });
+        write("POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc");
+        FullHttpResponse r = response();
+        assertThat(r.status().code()).isEqualTo(503);
+        assertThat(r.headers().get("Retry-After")).isEqualTo("1");
+        assertThat(r.headers().get("X-Arbiter-Class")).isEqualTo("basic");
+        assertThat(body(r)).contains("\"class\":\"basic\"", "\"reason\":\"shed\"");
+        r.release();
+        assertThat(channel.isActive()).isTrue();
+        assertThat(core.queued()).isZero();
+        assertThat(drops).containsExactly("basic shed");
+        assertThat(core.snapshot(Instant.now(), System.nanoTime()).classes().get("basic").drops())
+                .containsEntry("shed", 1L).containsEntry("queueFull", 0L);
     }
 
     @Test

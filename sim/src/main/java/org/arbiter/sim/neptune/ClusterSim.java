@@ -410,6 +410,11 @@ public final class ClusterSim {
             j.node = chosen;
             n.held.add(j);
             j.ticket = n.core.offer(j, j.c, nanos(kernel.now()));
+            if (j.ticket.state() == Ticket.State.REJECTED) { // queueFull or shed: answered at once (503)
+                n.held.remove(j);
+                answer(j, false, false);
+                return;
+            }
             pump(n);
         });
     }
