@@ -16,11 +16,13 @@ import org.arbiter.common.config.DispatchConfig;
  *
  * Estimate: a request of class c that finds q_c requests of its class queued ahead waits for q_c + 1
  *           departures of its class: with Poisson departures at rate λ_c, (q_c + 1)/λ_c on average with
- *           a standard deviation of √(q_c + 1)/λ_c. Its estimate is the mean plus SPREAD (2) standard
- *           deviations, plus S_c: E_c = (q_c + 1 + 2 √(q_c + 1)) / λ_c + S_c, so that an admitted
- *           request is answered within the bound about 98 % of the time rather than half of it (a
- *           bound on the mean alone admits requests that then miss the target as often as not). S_c
- *           is the class's measured mean service time (YieldBook's EWMA); λ_c the rate its queue
+ *           a variance of (q_c + 1)/λ_c², then is served in S_c on average, with a variance taken as
+ *           S_c² (an exponential service; less variable services make this conservative). Its
+ *           estimate is the mean of the two plus SPREAD (2) standard deviations of their sum:
+ *           E_c = (q_c + 1)/λ_c + S_c + 2 √((q_c + 1)/λ_c² + S_c²), so that an admitted request is
+ *           answered within the bound about 98 % of the time rather than half of it (a bound on the
+ *           mean alone admits requests that then miss the target as often as not). S_c is the
+ *           class's measured mean service time (YieldBook's EWMA); λ_c the rate its queue
  *           drains at: the larger of the class's own dispatch rate and its guaranteed share of the
  *           gateway's whole dispatch rate (w_c / Σ_k w_k: what WRR gives it when every class has a
  *           queue), both decayed with a time constant of DRAIN_MEMORY_SECONDS. Once the class has a
@@ -36,12 +38,14 @@ import org.arbiter.common.config.DispatchConfig;
  * Overload: shedding alone cannot give a higher-value class more of the server: WRR keeps giving
  *           every class with a queue its weight's share, so a class whose arrivals exceed the share
  *           the GRM gave it for the load before the spike would wait past its target while the
- *           lower class is shed. So from a shed until OVERLOAD_HOLD_NANOS (1 s) after the last one,
- *           the core dispatches by value (the highest-value class with a queue first), and a
+ *           lower class is shed. So from an arrival whose estimate exceeds its class's bound (shed
+ *           or not: a higher-value class over its bound is not shed while a lower one admits, but it
+ *           needs the slots) until OVERLOAD_HOLD_NANOS (1 s) after the last one, the core dispatches
+ *           by value (the highest-value class with a queue first), and a
  *           class's drain rate is what goes to it and to every class of lower value (it is served
  *           before them): the capacity goes to the classes the utilities value most, each admitting
- *           what it can answer in time with what is left to it. A second with no shed returns to
- *           WRR on the GRM's weights, which by then follow the new load. (With pools, dispatch stays
+ *           what it can answer in time with what is left to it. A second with no such arrival
+ *           returns to WRR on the GRM's weights, which by then follow the new load. (With pools, dispatch stays
  *           by pool and WRR; only the shedding applies.)
  * Value:    003's utility per second of lateness: φ (utility.scale absolute) or φ / τ_c (relative);
  *           a class with a yield section, its yield.value (002's C). Ties: file order (the earlier
@@ -144,12 +148,10 @@ final class AdmissionBook {
         }
     }
 
-    /** An arrival was shed at {@code nowNanos}: the gateway is overloaded until OVERLOAD_HOLD_NANOS after it. */
-    void shedAt(long nowNanos) {
-        overloadedUntilNanos = nowNanos + OVERLOAD_HOLD_NANOS;
-    }
-
-    /** Whether an arrival was shed within the last OVERLOAD_HOLD_NANOS: dispatch then goes by value. */
+    /**
+     * Whether an arrival found its class's estimate over its bound (shed or not) within the last
+     * OVERLOAD_HOLD_NANOS: dispatch then goes by value.
+     */
     boolean overloaded(long nowNanos) {
         return nowNanos < overloadedUntilNanos;
     }
@@ -191,13 +193,15 @@ final class AdmissionBook {
             return Long.MAX_VALUE;
         }
         double ahead = queues.size(c) + 1;
-        double seconds = (ahead + SPREAD * Math.sqrt(ahead)) / drain + yields.expectedServiceSeconds(c);
+        double service = yields.expectedServiceSeconds(c);
+        double seconds = ahead / drain + service + SPREAD * Math.sqrt(ahead / (drain * drain) + service * service);
         return (long) Math.min(Long.MAX_VALUE / 2.0, seconds * 1e9);
     }
 
     /**
      * Whether an arriving request of class c is shed (the caller has already found that it cannot go to a
      * server at once). False while nothing is measured: no dispatch yet, or no service time of the class.
+     * An estimate over the class's bound, shed or not, starts (or extends) the overload: dispatch by value.
      */
     boolean shed(int c, ClassQueues<?> queues, YieldBook yields, long nowNanos) {
         if (!admission.enabled() || total <= 0 || yields.expectedServiceSeconds(c) <= 0) {
@@ -206,6 +210,7 @@ final class AdmissionBook {
         if (expectedNanos(c, queues, yields, nowNanos) <= boundNanos[c]) {
             return false;
         }
+        overloadedUntilNanos = nowNanos + OVERLOAD_HOLD_NANOS; // over its bound, shed or not: dispatch by value
         for (int i = rank[c] + 1; i < byValue.length; i++) { // every class of lower value
             int k = byValue[i];
             if (queues.size(k) > 0 && expectedNanos(k, queues, yields, nowNanos) <= boundNanos[k]) {

@@ -160,7 +160,6 @@ public final class GatewayCore<R> extends CoreBooks<R> {
         } else if (admission.enabled() && !(queues.queued() == 0 && anyServerAvailable())
                 && admission.shed(c, queues, yields, nowNanos)) {
             refused = DropReason.SHED;
-            admission.shedAt(nowNanos);
         }
         if (refused != null) {
             t.state = Ticket.State.REJECTED;
@@ -206,7 +205,7 @@ public final class GatewayCore<R> extends CoreBooks<R> {
             if (s < 0) {
                 return backlog(nowNanos);
             }
-            // overloaded (a shed within the last second): by value, else the scheduler (AdmissionBook)
+            // overloaded (an arrival over its class's bound within the last second): by value (AdmissionBook)
             c = admission.overloaded(nowNanos) ? admission.firstQueuedByValue(queues) : scheduler.next(classView);
             if (c < 0) {
                 return null;

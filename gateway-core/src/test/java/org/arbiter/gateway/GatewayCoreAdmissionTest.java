@@ -87,7 +87,7 @@ final class GatewayCoreAdmissionTest {
                 int c = (int) arrivals.get(next)[1];
                 arrivedAt[next] = now;
                 boolean basicShedding = core.queues.size(BASIC) == 0
-                        || core.admission.shed(BASIC, core.queues, core.yields, ns);
+                        || core.admission.expectedNanos(BASIC, core.queues, core.yields, ns) > 2e9;
                 Ticket<Integer> t = core.offer(next, c, ns);
                 if (t.state() == Ticket.State.REJECTED) {
                     ends.add(new End(c, now, 0, t.dropReason(), basicShedding));

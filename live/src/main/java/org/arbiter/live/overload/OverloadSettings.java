@@ -59,7 +59,7 @@ public record OverloadSettings(List<String> launcher, List<Contender> contenders
      */
     public static OverloadSettings full(List<String> launcher, long seed) {
         return new OverloadSettings(launcher, List.of(Contender.values()), List.of(1.4, 3.0, 10.0), 3, 30, 0.7, 0.2, 0.5,
-                2.0, 10, 8, 0.04, 8, 0.02, 10, 0.5, 1.0, 1.0, seed);
+                2.0, 20, 8, 0.04, 8, 0.02, 10, 0.5, 1.0, 1.0, seed);
     }
 
     /** The same with shorter phases and one run (smoke runs, the suite). */
