@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.arbiter.gateway.l4.NginxProcess;
 import org.arbiter.runtime.net.Ports;
 
 /**
@@ -196,9 +197,9 @@ public final class GatewayBenchmark {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Ok());
                     }
                 }).bind("127.0.0.1", 0).sync().channel();
-        Process nginxBackend = o.backend().equals("nginx") ? Target.nginxBackend(dir, Ports.free()) : null;
-        int backendPort = nginxBackend != null ? Target.nginxBackendPort(dir)
-                : ((InetSocketAddress) backend.localAddress()).getPort();
+        int nginxPort = Ports.free();
+        NginxProcess nginxBackend = o.backend().equals("nginx") ? Target.nginxBackend(dir, nginxPort) : null;
+        int backendPort = nginxBackend != null ? nginxPort : ((InetSocketAddress) backend.localAddress()).getPort();
         Path cert = dir.resolve("cert.pem");
         Path key = dir.resolve("key.pem");
         Path both = dir.resolve("cert-and-key.pem");
@@ -266,9 +267,7 @@ public final class GatewayBenchmark {
             backend.close().sync();
             backendGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
             if (nginxBackend != null) {
-                nginxBackend.descendants().forEach(ProcessHandle::destroy);
-                nginxBackend.destroy();
-                nginxBackend.waitFor(5, TimeUnit.SECONDS);
+                nginxBackend.close();
             }
         }
         System.out.print(BenchReport.markdown(o, rows, started, envoy, dir));

@@ -1,5 +1,6 @@
 package org.arbiter.gateway.bench;
 
+import org.arbiter.gateway.l4.NginxProcess;
 import org.arbiter.runtime.net.Ports;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -145,27 +146,14 @@ final class Target implements AutoCloseable {
     static Target nginx(Setup s, boolean tls) throws IOException {
         int port = Ports.free();
         String name = tls ? "nginx-tls" : "nginx";
-        Path prefix = Files.createDirectories(s.dir().resolve(name));
-        Files.createDirectories(prefix.resolve("logs"));
-        Path cfg = prefix.resolve("nginx.conf");
         // no upstream queue in NGINX open source: with max_conns a request finding the cap taken is
         // answered 502; without it NGINX opens as many backend connections as it has requests
         String server = "server 127.0.0.1:" + s.backendPort() + (s.nginxMaxConns() ? " max_conns=" + s.cap() : "");
         int keepalive = s.nginxMaxConns() ? s.cap() : Math.max(s.cap(), s.maxConnections());
-        Files.writeString(cfg, """
-                daemon off;
-                master_process on;
-                worker_processes %d;
-                pid %s/nginx.pid;
-                error_log %s/logs/error.log warn;
-                events { worker_connections %d; }
-                http {
+        NginxProcess n;
+        try {
+            n = NginxProcess.start(s.dir().resolve(name), s.threads(), s.maxConnections() * 2 + 100, """
                     access_log off;
-                    client_body_temp_path %s/body;
-                    proxy_temp_path %s/proxy;
-                    fastcgi_temp_path %s/fastcgi;
-                    uwsgi_temp_path %s/uwsgi;
-                    scgi_temp_path %s/scgi;
                     keepalive_requests 100000000;
                     keepalive_timeout 60s;
                     upstream be {
@@ -184,60 +172,31 @@ final class Target implements AutoCloseable {
                             proxy_read_timeout 30s;
                         }
                     }
-                }
-                """.formatted(s.threads(), prefix, prefix, s.maxConnections() * 2 + 100, prefix, prefix, prefix, prefix,
-                prefix, server, keepalive, port, tls ? " ssl" : "",
-                tls ? "ssl_certificate " + s.cert() + "; ssl_certificate_key " + s.key() + ";" : ""));
-        Process p = new ProcessBuilder("nginx", "-p", prefix.toString(), "-c", cfg.toString(), "-e",
-                prefix.resolve("logs/error.log").toString()).redirectErrorStream(true)
-                .redirectOutput(prefix.resolve("logs/stdout.log").toFile()).start();
-        awaitListening(p, port, prefix.resolve("logs/error.log"));
+                    """.formatted(server, keepalive, port, tls ? " ssl" : "",
+                    tls ? "ssl_certificate " + s.cert() + "; ssl_certificate_key " + s.key() + ";" : ""), port);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
         return new Target(Kind.NGINX, "NGINX " + version("nginx", "-v", "nginx/(\\S+)") + " (worker_processes "
                 + s.threads() + (s.nginxMaxConns() ? ", max_conns " + s.cap() + ", no queue" : ", no cap, no queue")
-                + ")", tls, port, p, true, -1);
+                + ")", tls, port, n.process(), true, -1);
     }
 
     /**
      * The pass-through backend: NGINX with one worker answering {@code 200 ok} itself ({@code return 200}), its own
-     * process, keep-alive without a request limit; its port is in {@code dir/nginx-backend/port}.
+     * process, keep-alive without a request limit.
      */
-    static Process nginxBackend(Path dir, int port) throws IOException {
-        Path prefix = Files.createDirectories(dir.resolve("nginx-backend"));
-        Files.createDirectories(prefix.resolve("logs"));
-        Path cfg = prefix.resolve("nginx.conf");
-        Files.writeString(cfg, """
-                daemon off;
-                master_process on;
-                worker_processes 1;
-                pid %1$s/nginx.pid;
-                error_log %1$s/logs/error.log warn;
-                events { worker_connections 4096; }
-                http {
-                    access_log off;
-                    client_body_temp_path %1$s/body;
-                    proxy_temp_path %1$s/proxy;
-                    fastcgi_temp_path %1$s/fastcgi;
-                    uwsgi_temp_path %1$s/uwsgi;
-                    scgi_temp_path %1$s/scgi;
-                    keepalive_requests 100000000;
-                    keepalive_timeout 60s;
-                    server {
-                        listen 127.0.0.1:%2$d;
-                        location / { default_type text/plain; return 200 "ok"; }
-                    }
+    static NginxProcess nginxBackend(Path dir, int port) throws IOException, InterruptedException {
+        return NginxProcess.start(dir.resolve("nginx-backend"), 1, 4096, """
+                access_log off;
+                keepalive_requests 100000000;
+                keepalive_timeout 60s;
+                server {
+                    listen 127.0.0.1:%d;
+                    location / { default_type text/plain; return 200 "ok"; }
                 }
-                """.formatted(prefix, port));
-        Process p = new ProcessBuilder("nginx", "-p", prefix.toString(), "-c", cfg.toString(), "-e",
-                prefix.resolve("logs/error.log").toString()).redirectErrorStream(true)
-                .redirectOutput(prefix.resolve("logs/stdout.log").toFile()).start();
-        awaitListening(p, port, prefix.resolve("logs/error.log"));
-        Files.writeString(prefix.resolve("port"), Integer.toString(port));
-        return p;
-    }
-
-    /** The port {@link #nginxBackend} listens on. */
-    static int nginxBackendPort(Path dir) throws IOException {
-        return Integer.parseInt(Files.readString(dir.resolve("nginx-backend/port")).trim());
+                """.formatted(port), port);
     }
 
     static Target gateway(Setup s, boolean tls) throws IOException {

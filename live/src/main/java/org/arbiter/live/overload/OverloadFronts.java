@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.arbiter.gateway.l4.HaproxyProcess;
+import org.arbiter.gateway.l4.NginxProcess;
 import org.arbiter.live.ChildProcess;
 import org.arbiter.runtime.net.Ports;
 
@@ -38,11 +38,11 @@ import org.arbiter.runtime.net.Ports;
 final class OverloadFronts {
 
     /** A running contender: the port clients send to; close stops every process it started. */
-    interface Front extends AutoCloseable {
-        int port();
-
+    record Front(int port, Runnable stop) implements AutoCloseable {
         @Override
-        void close();
+        public void close() {
+            stop.run();
+        }
     }
 
     private static final double READY_SECONDS = 60;
@@ -72,7 +72,7 @@ final class OverloadFronts {
         Files.createDirectories(dir);
         return switch (c) {
             case HAPROXY -> haproxy(s, serverPort, dir);
-            case NGINX -> nginx(s, serverPort, dir);
+            case NGINX -> nginx(serverPort, dir);
             default -> arbiter(c, s, serverPort, bootstrap, prefix, dir);
         };
     }
@@ -133,19 +133,11 @@ final class OverloadFronts {
             started.forEach(ChildProcess::destroy);
             throw e;
         }
-        return new Front() {
-            @Override
-            public int port() {
-                return port;
+        return new Front(port, () -> {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                started.get(i).destroy();
             }
-
-            @Override
-            public void close() {
-                for (int i = started.size() - 1; i >= 0; i--) {
-                    started.get(i).destroy();
-                }
-            }
-        };
+        });
     }
 
     /** Polls the gateway's {@code /ready} until 200 (with a GRM: its first allocation is in force). */
@@ -191,120 +183,39 @@ final class OverloadFronts {
                     server s1 127.0.0.1:%d maxconn %d
                 """.formatted(ms(s.haproxyQueueSeconds()), port, serverPort, s.knee()));
         HaproxyProcess p = HaproxyProcess.start(cfg, new InetSocketAddress("127.0.0.1", port), 10_000);
-        return new Front() {
-            @Override
-            public int port() {
-                return port;
+        return new Front(port, () -> {
+            p.close();
+            try {
+                Files.writeString(dir.resolve("haproxy.log"), p.output());
+            } catch (IOException e) {
+                // the log is a convenience
             }
-
-            @Override
-            public void close() {
-                p.close();
-                try {
-                    Files.writeString(dir.resolve("haproxy.log"), p.output());
-                } catch (IOException e) {
-                    // the log is a convenience
-                }
-            }
-        };
+        });
     }
 
-    private static Front nginx(OverloadSettings s, int serverPort, Path dir) throws Exception {
+    private static Front nginx(int serverPort, Path dir) throws Exception {
         int port = Ports.free();
-        Path prefix = dir.toAbsolutePath();
-        Files.createDirectories(prefix.resolve("logs"));
-        Path cfg = prefix.resolve("nginx.conf");
-        Files.writeString(cfg, """
-                daemon off;
-                master_process on;
-                worker_processes auto;
-                pid %1$s/nginx.pid;
-                error_log %1$s/logs/error.log warn;
-                events { worker_connections 65536; }
-                http {
-                    access_log off;
-                    client_body_temp_path %1$s/body;
-                    proxy_temp_path %1$s/proxy;
-                    fastcgi_temp_path %1$s/fastcgi;
-                    uwsgi_temp_path %1$s/uwsgi;
-                    scgi_temp_path %1$s/scgi;
-                    keepalive_requests 100000000;
-                    upstream be {
-                        server 127.0.0.1:%2$d;
-                        keepalive 1024;
-                    }
-                    server {
-                        listen 127.0.0.1:%3$d;
-                        location / {
-                            proxy_pass http://be;
-                            proxy_http_version 1.1;
-                            proxy_set_header Connection "";
-                            proxy_read_timeout 120s;
-                        }
+        if (NginxProcess.binary().isEmpty()) {
+            throw new IllegalStateException("nginx: not installed (apt-get install nginx), or leave it out with --contenders");
+        }
+        NginxProcess n = NginxProcess.start(dir, 0, 65536, """
+                access_log off;
+                keepalive_requests 100000000;
+                upstream be {
+                    server 127.0.0.1:%d;
+                    keepalive 1024;
+                }
+                server {
+                    listen 127.0.0.1:%d;
+                    location / {
+                        proxy_pass http://be;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_read_timeout 120s;
                     }
                 }
-                """.formatted(prefix, serverPort, port));
-        Process p = new ProcessBuilder(nginxBinary(), "-p", prefix.toString(), "-c", cfg.toString(), "-e",
-                prefix.resolve("logs/error.log").toString()).redirectErrorStream(true)
-                .redirectOutput(prefix.resolve("logs/stdout.log").toFile()).start();
-        long until = System.nanoTime() + 10_000_000_000L;
-        while (!listening(port)) {
-            if (!p.isAlive() || System.nanoTime() > until) {
-                p.destroyForcibly();
-                throw new IllegalStateException("nginx did not listen on " + port + ": "
-                        + readQuietly(prefix.resolve("logs/error.log")));
-            }
-            Thread.sleep(50);
-        }
-        return new Front() {
-            @Override
-            public int port() {
-                return port;
-            }
-
-            @Override
-            public void close() {
-                p.descendants().forEach(ProcessHandle::destroy);
-                p.destroy();
-                try {
-                    if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                        p.descendants().forEach(ProcessHandle::destroyForcibly);
-                        p.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    p.destroyForcibly();
-                }
-            }
-        };
-    }
-
-    /** The nginx executable (Debian package {@code nginx}). @throws IllegalStateException when absent */
-    static String nginxBinary() {
-        for (String d : List.of("/usr/sbin", "/usr/bin", "/usr/local/sbin")) {
-            Path p = Path.of(d, "nginx");
-            if (Files.isExecutable(p)) {
-                return p.toString();
-            }
-        }
-        throw new IllegalStateException("nginx: not installed (apt-get install nginx), or leave it out with --contenders");
-    }
-
-    private static boolean listening(int port) {
-        try (java.net.Socket sock = new java.net.Socket()) {
-            sock.connect(new InetSocketAddress("127.0.0.1", port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static String readQuietly(Path p) {
-        try {
-            return Files.readString(p).strip();
-        } catch (IOException e) {
-            return "(no log)";
-        }
+                """.formatted(serverPort, port), port);
+        return new Front(port, n::close);
     }
 
     /** The launcher with small heaps: several JVMs share two cores. */
