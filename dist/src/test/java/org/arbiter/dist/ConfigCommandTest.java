@@ -89,8 +89,17 @@ final class ConfigCommandTest {
         refused("experiment: --faults: disk-full (expected: all or some of simserver-kill, simserver-stop,"
                 + " grm-leader-kill, grm-leader-term, broker-term, broker-kill, gateway-term, grm-member-kill)",
                 "experiment", "faults", "--out", "target/x", "--faults", "simserver-kill,disk-full");
-        refused("experiment: --quick: scale (expected: with faults or abuse)",
+        refused("experiment: --quick: scale (expected: with faults, abuse or overload)",
                 "experiment", "scale", "--out", "target/x", "--quick");
+        refused("experiment: --runs/--spikes/--contenders: phases (expected: with overload)",
+                "experiment", "phases", "--out", "target/x", "--runs", "2");
+        refused("experiment: --runs: 0 (expected: 1 to 100)",
+                "experiment", "overload", "--out", "target/x", "--runs", "0");
+        refused("experiment: --spikes: 3,x (expected: multiples of the capacity, each above 0 and at most 100,"
+                + " comma-separated, e.g. 1.4,3,10)", "experiment", "overload", "--out", "target/x", "--spikes", "3,x");
+        refused("experiment: --contenders: envoy (expected: all, or a comma-separated list of arbiter-grm,"
+                + " arbiter-grm-queue, arbiter-static, arbiter-gradient2, arbiter-vegas, haproxy, nginx)",
+                "experiment", "overload", "--out", "target/x", "--contenders", "envoy");
         refused("experiment: --connections: faults (expected: with abuse)",
                 "experiment", "faults", "--out", "target/x", "--connections", "5");
         refused("experiment: --connections: 0 (expected: 1 to 10000)",
