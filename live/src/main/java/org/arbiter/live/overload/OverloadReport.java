@@ -115,7 +115,7 @@ public record OverloadReport(double capacityPerSecond, Setup settings, List<Row>
                 settings.phaseSeconds(), settings.baseLoad(), settings.premiumShare() * 100, secs(settings.premiumTarget()),
                 secs(settings.basicTarget()), settings.runs()));
         for (double spike : settings.spikes()) {
-            b.append(String.format(Locale.ROOT, "### Spike to %s × capacity%n%n", trim(spike)));
+            b.append(String.format(Locale.ROOT, "### Spike to %s × capacity%n%n", OverloadBenchmark.trim(spike)));
             b.append("| contender | goodput ÷ capacity | premium within target | basic within target | admitted p99 premium"
                     + " / basic | admitted p50 / p99 | p99 < 2 × target after | goodput back after | answers |\n");
             b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
@@ -157,9 +157,5 @@ public record OverloadReport(double capacityPerSecond, Setup settings, List<Row>
 
     static String secs(double s) {
         return s < 1 ? String.format(Locale.ROOT, "%.0f ms", s * 1000) : String.format(Locale.ROOT, "%.2f s", s);
-    }
-
-    private static String trim(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }
