@@ -124,9 +124,10 @@ public final class GrmStep implements ControlStep {
 
         // 2. problem builder: over the ON servers, less what the left-out gateways hold
         ProblemBuilder.Built built;
+        ProblemBuilder.Input input = new ProblemBuilder.Input(live, classes, overrides.all(), lastAllocations, on,
+                leftOut.held().values(), estimates);
         try {
-            built = builder.build(new ProblemBuilder.Input(live, classes, overrides.all(), lastAllocations, on,
-                    leftOut.held().values(), estimates).holding(holding(t)));
+            built = builder.build(input.holding(holding(t)));
         } catch (ProblemException e) {
             LOG.warn("no valid problem, keeping the last allocation: {}", String.join("; ", e.errors()));
             CapReserve kept = planner.keptInForce(configuredConcurrency(overrides), live.keySet(), leftOut, lastAllocations);
@@ -161,6 +162,16 @@ public final class GrmStep implements ControlStep {
             return new Result(Stamper.allocations(plan, now, stamp, listing),
                     stamper.decision(decisionInput(now, built, null, 0, live, overrides), stamp), fs.orders(),
                     fs.actuations());
+        }
+        if (config.grm().model() == GrmConfig.Model.PAPER && !holding(t)
+                && !PaperMoveGate.significant(built.problem(), solved.solution(), live)) {
+            // grm.model paper: a move only on a gain the window's measurement can tell from its noise
+            try {
+                built = builder.build(input.holding(true));
+                solved = solver.solve(built.problem(), errors.meanErrors(config.classes()));
+            } catch (ProblemException e) { // cannot be: the weights in force were feasible a period ago
+                LOG.warn("could not hold the weights in force: {}", String.join("; ", e.errors()));
+            }
         }
         lastChoice = solved.chosen();
 
