@@ -58,7 +58,7 @@ import org.arbiter.runtime.net.Ports;
  * (2), {@code --connections 64,256}, {@code --tls off|on|both} (both), {@code --cap N} per-server
  * maxconn / N(g,s) (32), {@code --queue Q} (1024), {@code --targets direct,haproxy,nginx,envoy,gateway},
  * {@code --transport auto|epoll|io_uring|nio} (auto), {@code --nginx-max-conns on|off} (off),
- * {@code --jvm-opts A,B} extra options for the gateway's JVM (none), {@code --haproxy-threads N} HAProxy's
+ * {@code --jvm-opts A,B} extra options for the gateway's JVM, split at a comma before a {@code -} (none), {@code --haproxy-threads N} HAProxy's
  * nbthread when it should differ from {@code --threads}, {@code --backend netty|nginx} the backend: a one-thread
  * Netty server in this JVM (the cap binds), or NGINX {@code return 200} with one worker in its own process (fast
  * enough that the cap rarely binds: the pass-through set-up) (netty), {@code --out FILE} (Markdown).
@@ -141,7 +141,7 @@ public final class GatewayBenchmark {
                     case "off" -> false;
                     default -> throw new IllegalArgumentException("--nginx-max-conns: " + v + " (expected: on, off)");
                 };
-                case "--jvm-opts" -> jvm = Arrays.stream(v.split(",")).filter(s -> !s.isBlank()).toList();
+                case "--jvm-opts" -> jvm = Arrays.stream(v.split(",(?=-)")).filter(s -> !s.isBlank()).toList(); // a comma inside one (JFR's) stays
                 case "--haproxy-threads" -> haproxyThreads = positive(args[i], v);
                 case "--backend" -> {
                     if (!List.of("netty", "nginx").contains(v)) {
