@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
-import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -39,7 +38,7 @@ import org.arbiter.gateway.Ticket;
  *
  * <p>Thread-safety: none; confined to its client connection's event loop ({@link #loop}).
  */
-public final class Attempt {
+public final class Attempt extends Deadlines.Armed {
 
     /** Where a request is. */
     enum State {
@@ -146,8 +145,6 @@ public final class Attempt {
     private Ticket<Attempt> ticket;
     /** The connection to the server: while connecting, sending, streaming or upgraded; else null. */
     Channel backend;
-    /** The backend timeout: armed while at a server. */
-    private ScheduledFuture<?> timeout;
     /** The upgrade budget this request holds a place in until it is over; null if none. */
     private TunnelBudget tunnelHeld;
 
@@ -274,23 +271,6 @@ public final class Attempt {
         Channel ch = backend;
         backend = null;
         return ch;
-    }
-
-    void armTimeout(Runnable onTimeout, long nanos) {
-        cancelTimeout();
-        timeout = loop.schedule(onTimeout, nanos, TimeUnit.NANOSECONDS);
-    }
-
-    /** The timeout fired: it is no longer armed. */
-    void timeoutFired() {
-        timeout = null;
-    }
-
-    void cancelTimeout() {
-        if (timeout != null) {
-            timeout.cancel(false);
-            timeout = null;
-        }
     }
 
     /**

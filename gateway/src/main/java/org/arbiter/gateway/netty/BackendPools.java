@@ -96,11 +96,14 @@ final class BackendPools {
     /** The backend pools of one event loop. Confined to its loop. */
     final class Loop {
         final EventLoop loop;
+        /** The backend timeouts of this loop's requests. */
+        final Deadlines deadlines;
         private final Bootstrap bootstrap;
         private BackendPool[] pools = new BackendPool[0];
 
         Loop(EventLoop loop) {
             this.loop = loop;
+            this.deadlines = new Deadlines(loop);
             this.bootstrap = new Bootstrap().group(loop).channel(socketChannel)
                     .option(ChannelOption.TCP_NODELAY, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);

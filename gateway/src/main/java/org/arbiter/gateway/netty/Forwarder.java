@@ -67,8 +67,9 @@ final class Forwarder {
     void send(Attempt a) {
         a.dispatched();
         int s = a.ticket().server();
-        a.armTimeout(() -> timedOut(a), backendTimeoutNanos);
-        BackendPool pool = pools.of(a.loop).pool(s);
+        BackendPools.Loop here = pools.of(a.loop);
+        a.armTimeout(here.deadlines, () -> timedOut(a), backendTimeoutNanos);
+        BackendPool pool = here.pool(s);
         // A retry after the request had been sent goes on a new connection: an idle one to the
         // same server may be as dead as the one that failed, and the retry is the last chance.
         Channel idle = a.state().retry() ? null : pool.pollIdle();
@@ -280,7 +281,6 @@ final class Forwarder {
     }
 
     private void timedOut(Attempt a) {
-        a.timeoutFired();
         if (a.over() || a.ticket().state() != Ticket.State.DISPATCHED) {
             return;
         }

@@ -10,7 +10,6 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 import org.arbiter.gateway.classify.PathNormalizer;
 
 /*
@@ -42,9 +41,6 @@ final class RequestChecks {
     static final String ALLOW = "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH";
     /** The 503 reason of a body refused because {@code gateway.bodyBudget} is spent. */
     static final String BODY_BUDGET = "bodyBudget";
-    private static final Pattern REG_NAME = Pattern.compile("[A-Za-z0-9._~!$&'()*+,;=%-]*");
-    private static final Pattern IPV6_LITERAL = Pattern.compile("\\[[0-9A-Fa-f:.]+\\]");
-    private static final Pattern PORT = Pattern.compile("[0-9]{1,5}");
 
     private RequestChecks() {
     }
@@ -145,36 +141,67 @@ final class RequestChecks {
         return null;
     }
 
-    /** host[:port] where host is a reg-name, an IPv4 address or a bracketed IPv6 literal. */
+    /**
+     * host[:port] where host is a reg-name ({@code [A-Za-z0-9._~!$&'()*+,;=%-]+}, which an IPv4 address is too)
+     * or a bracketed IPv6 literal ({@code \[[0-9A-Fa-f:.]+\]}), and port 0-65535 in at most five digits, or
+     * empty. Character loops, no regular expression and no substring: it runs on every request.
+     */
     static boolean validAuthority(String a) {
-        String h = a;
-        String port = null;
-        if (a.startsWith("[")) {
+        int n = a.length();
+        int portStart;
+        if (n > 0 && a.charAt(0) == '[') {
             int close = a.indexOf(']');
-            if (close < 0) {
+            if (close < 2) {
                 return false;
             }
-            h = a.substring(0, close + 1);
-            if (close + 1 < a.length()) {
-                if (a.charAt(close + 1) != ':') {
+            for (int i = 1; i < close; i++) {
+                char c = a.charAt(i);
+                if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == ':' || c == '.')) {
                     return false;
                 }
-                port = a.substring(close + 2);
             }
-            if (!IPV6_LITERAL.matcher(h).matches()) {
+            if (close + 1 == n) {
+                return true;
+            }
+            if (a.charAt(close + 1) != ':') {
                 return false;
             }
+            portStart = close + 2;
         } else {
             int colon = a.indexOf(':');
-            if (colon >= 0) {
-                h = a.substring(0, colon);
-                port = a.substring(colon + 1);
-            }
-            if (h.isEmpty() || !REG_NAME.matcher(h).matches()) {
+            int hostEnd = colon < 0 ? n : colon;
+            if (hostEnd == 0) {
                 return false;
             }
+            for (int i = 0; i < hostEnd; i++) {
+                if (!regName(a.charAt(i))) {
+                    return false;
+                }
+            }
+            if (colon < 0) {
+                return true;
+            }
+            portStart = colon + 1;
         }
-        return port == null || port.isEmpty() || PORT.matcher(port).matches() && Integer.parseInt(port) <= 65535;
+        int digits = n - portStart;
+        if (digits > 5) {
+            return false;
+        }
+        int port = 0;
+        for (int i = portStart; i < n; i++) {
+            char c = a.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port <= 65535;
+    }
+
+    /** RFC 3986's unreserved, sub-delims and the percent sign. */
+    private static boolean regName(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+                || c < 128 && "._~!$&'()*+,;=%-".indexOf(c) >= 0;
     }
 
     /** Lower-case host and explicit port, for comparing a target's authority with Host. */
