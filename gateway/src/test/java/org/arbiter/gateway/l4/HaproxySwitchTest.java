@@ -4,7 +4,7 @@ import org.arbiter.runtime.net.Ports;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -187,8 +187,8 @@ final class HaproxySwitchTest {
     }
 
     private static long arrivals(Gateway g) {
-        return (long) g.metrics().registry().find("arbiter.gateway.arrivals").counters().stream()
-                .mapToDouble(Counter::count).sum();
+        return (long) g.metrics().registry().find("arbiter.gateway.arrivals").functionCounters().stream()
+                .mapToDouble(FunctionCounter::count).sum();
     }
 
     private record Reply(int status, String raw) {

@@ -58,12 +58,12 @@ final class GatewayMetersSocketTest {
             MeterRegistry r = g.metrics().registry();
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
                     assertThat(count(r, "premium", "503")).isEqualTo(1.0));
-            assertThat(Search.in(r).name("arbiter.gateway.responses").tag("code", "200").counters()).isEmpty();
+            assertThat(Search.in(r).name("arbiter.gateway.responses").tag("code", "200").functionCounters()).isEmpty();
         }
     }
 
     private static double count(MeterRegistry r, String cls, String code) {
-        var c = Search.in(r).name("arbiter.gateway.responses").tags("class", cls, "code", code).counter();
+        var c = Search.in(r).name("arbiter.gateway.responses").tags("class", cls, "code", code).functionCounter();
         return c == null ? 0 : c.count();
     }
 }

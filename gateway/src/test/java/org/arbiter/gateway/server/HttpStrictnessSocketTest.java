@@ -3,7 +3,7 @@ package org.arbiter.gateway.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -323,8 +323,8 @@ final class HttpStrictnessSocketTest {
             assertThat(busy.get("/after").status()).isEqualTo(200);
         }
         assertThat(backend.uris()).containsExactly("/slow", "/after");
-        Counter queued = g.metrics().registry().find("arbiter.gateway.cancelled").tags("class", "web", "stage", "queued")
-                .counter();
+        FunctionCounter queued = g.metrics().registry().find("arbiter.gateway.cancelled")
+                .tags("class", "web", "stage", "queued").functionCounter();
         assertThat(queued).isNotNull();
         assertThat(queued.count()).isEqualTo(1.0);
         var stats = g.stats();
