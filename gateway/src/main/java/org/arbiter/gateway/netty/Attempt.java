@@ -281,17 +281,20 @@ public final class Attempt extends Deadlines.Armed {
      */
     private void prepare() {
         HttpHeaders h = request.headers();
-        HopByHop.strip(h);
-        h.remove(ExtensionHeaderNames.STREAM_ID.text());
-        h.remove(ExtensionHeaderNames.SCHEME.text());
-        h.remove(ExtensionHeaderNames.PATH.text());
-        h.remove(ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
-        h.remove(ExtensionHeaderNames.STREAM_WEIGHT.text());
+        boolean listed = HopByHop.anyListed(h); // most requests hold none of the fields removed below
+        if (listed) {
+            HopByHop.stripListed(h);
+            h.remove(ExtensionHeaderNames.STREAM_ID.text());
+            h.remove(ExtensionHeaderNames.SCHEME.text());
+            h.remove(ExtensionHeaderNames.PATH.text());
+            h.remove(ExtensionHeaderNames.STREAM_DEPENDENCY_ID.text());
+            h.remove(ExtensionHeaderNames.STREAM_WEIGHT.text());
+        }
         if (upgrade != null) {
             h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
             h.set(HttpHeaderNames.UPGRADE, upgrade);
         }
-        front.addForwardedHeaders(h);
+        front.addForwardedHeaders(h, listed);
     }
 
     /**

@@ -23,6 +23,7 @@ import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerUpgradeHandler;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http2.CleartextHttp2ServerUpgradeHandler;
+import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -47,6 +48,9 @@ import org.slf4j.LoggerFactory;
  * finished request is written to the {@link AccessLog}. State lives on the data-plane event loop.
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
+
+    private static final AsciiString HTTPS = AsciiString.cached("https");
+    private static final AsciiString HTTP = AsciiString.cached("http");
 
     private static final Logger LOG = LoggerFactory.getLogger(FrontendHandler.class);
     private static final Set<HttpMethod> IDEMPOTENT = Set.of(HttpMethod.GET, HttpMethod.HEAD, HttpMethod.PUT,
@@ -261,31 +265,34 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
      * -Host are kept when present; from any other peer all three (and RFC 7239 Forwarded) are
      * replaced, so a client cannot claim https or another address.
      */
-    void addForwardedHeaders(HttpHeaders h) {
+    void addForwardedHeaders(HttpHeaders h, boolean listed) {
         String host = h.get(HttpHeaderNames.HOST);
         if (trustedPeer) {
-            List<String> prior = h.getAll("X-Forwarded-For");
+            List<String> prior = h.getAll(HopByHop.X_FORWARDED_FOR);
             String chain = prior.isEmpty() ? null : String.join(", ", prior);
             if (clientIp != null) {
-                h.set("X-Forwarded-For", chain == null ? clientIp : chain + ", " + clientIp);
+                h.set(HopByHop.X_FORWARDED_FOR, chain == null ? clientIp : chain + ", " + clientIp);
             }
-            if (!h.contains("X-Forwarded-Proto")) {
-                h.set("X-Forwarded-Proto", secure ? "https" : "http");
+            if (!h.contains(HopByHop.X_FORWARDED_PROTO)) {
+                h.set(HopByHop.X_FORWARDED_PROTO, secure ? HTTPS : HTTP);
             }
-            if (!h.contains("X-Forwarded-Host") && host != null) {
-                h.set("X-Forwarded-Host", host);
+            if (!h.contains(HopByHop.X_FORWARDED_HOST) && host != null) {
+                h.set(HopByHop.X_FORWARDED_HOST, host);
             }
             return;
         }
-        h.remove("Forwarded");
-        h.remove("X-Forwarded-For");
-        h.remove("X-Forwarded-Host");
-        if (clientIp != null) {
-            h.set("X-Forwarded-For", clientIp);
+        if (listed) { // else none of them is there: added, not replaced (no lookups)
+            h.remove(HopByHop.FORWARDED);
+            h.remove(HopByHop.X_FORWARDED_FOR);
+            h.remove(HopByHop.X_FORWARDED_HOST);
+            h.remove(HopByHop.X_FORWARDED_PROTO);
         }
-        h.set("X-Forwarded-Proto", secure ? "https" : "http");
+        if (clientIp != null) {
+            h.add(HopByHop.X_FORWARDED_FOR, clientIp);
+        }
+        h.add(HopByHop.X_FORWARDED_PROTO, secure ? HTTPS : HTTP);
         if (host != null) {
-            h.set("X-Forwarded-Host", host);
+            h.add(HopByHop.X_FORWARDED_HOST, host);
         }
     }
 
