@@ -286,6 +286,20 @@ final class ProtocolSocketTest {
     }
 
     @Test
+    void h2cUpgrade_onALaterRequestOfAConnection_isNoUpgrade_theRequestIsServedOverHttp1() throws Exception {
+        Backend backend = keep(new Backend(0, null));
+        Gateway g = start(config("", "", 4, 10, "5s", backend.url()));
+        try (var c = GatewayTestSupport.http(g.port())) {
+            assertThat(c.get("/first").status()).isEqualTo(200);
+            // the upgrade handler left the pipeline with the first request: this Upgrade is not acted on
+            var r = c.get("/second", "Connection: Upgrade, HTTP2-Settings", "Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.body()).contains("upgrade=null");
+            assertThat(c.get("/third").status()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void webSocketEcho_throughTheGateway_holdsItsServerSlotUntilClosed() throws Exception {
         Backend backend = keep(new Backend(0, null));
         Gateway g = start(config("", "", 1, 10, "500ms", backend.url()));
