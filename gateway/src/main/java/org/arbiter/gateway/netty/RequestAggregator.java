@@ -9,13 +9,18 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.LastHttpContent;
 
 /**
  * Buffers a request body up to maxBodyBytes while the request is queued, within the gateway's
@@ -49,10 +54,45 @@ final class RequestAggregator extends HttpObjectAggregator {
     }
 
     private final BodyBudget budget;
+    /** A request's head that declared no body, waiting for the decoder's end of it (the next message). */
+    private HttpRequest bodyless;
 
     RequestAggregator(long maxBodyBytes, BodyBudget budget) {
         super((int) Math.min(Integer.MAX_VALUE, maxBodyBytes));
         this.budget = budget;
+    }
+
+    /**
+     * The fast path of a request without a body (most GETs): its head and the decoder's empty end become one
+     * {@link DefaultFullHttpRequest} sharing the head's headers, without the aggregation's two composite
+     * buffers and the Content-Length it adds (about 2 % of the gateway's CPU samples). A head with any
+     * Content-Length, Transfer-Encoding or Expect, or a failed one, takes the aggregator's path, and so does a
+     * head whose next message is not an empty end.
+     */
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        HttpRequest head = bodyless;
+        if (head != null) {
+            bodyless = null;
+            if (msg instanceof LastHttpContent end && !end.content().isReadable() && end.trailingHeaders().isEmpty()
+                    && end.decoderResult().isSuccess()) {
+                end.release();
+                ctx.fireChannelRead(new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+                        Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE));
+                return;
+            }
+            super.channelRead(ctx, head);
+        } else if (msg instanceof HttpRequest r && !(msg instanceof FullHttpRequest) && r.decoderResult().isSuccess()
+                && declaresNoBody(r.headers())) {
+            bodyless = r;
+            return;
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    private static boolean declaresNoBody(HttpHeaders h) {
+        return !h.contains(HttpHeaderNames.CONTENT_LENGTH) && !h.contains(HttpHeaderNames.TRANSFER_ENCODING)
+                && !h.contains(HttpHeaderNames.EXPECT);
     }
 
     @Override
