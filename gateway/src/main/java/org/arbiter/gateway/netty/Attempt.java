@@ -137,6 +137,8 @@ public final class Attempt extends Deadlines.Armed {
     final long arrivalNanos;
     /** The protocol the client asked to switch to ({@code Upgrade}, passed through to the server), or null. */
     final String upgrade;
+    /** The client's HTTP version (a bodyless request goes to the server as itself, rewritten to HTTP/1.1). */
+    final HttpVersion clientVersion;
     /** The client sent no Host: each send names its server's address. */
     private final boolean hostAdded;
 
@@ -159,6 +161,7 @@ public final class Attempt extends Deadlines.Armed {
         this.head = head;
         this.arrivalNanos = arrivalNanos;
         this.upgrade = upgrade;
+        this.clientVersion = request.protocolVersion();
         prepare();
         this.hostAdded = !request.headers().contains(HttpHeaderNames.HOST);
     }
@@ -298,9 +301,9 @@ public final class Attempt extends Deadlines.Armed {
     }
 
     /**
-     * The request as it goes to the server at {@code ch}: HTTP/1.1 (the client's request line, whose
-     * version decides the answer's keep-alive, stays as it came), a {@code Host} the gateway had to
-     * add naming that server.
+     * The request as it goes to the server at {@code ch}: HTTP/1.1 (the client's version, which decides the
+     * answer's keep-alive, is kept in {@link #clientVersion}), a {@code Host} the gateway had to add naming
+     * that server.
      */
     FullHttpRequest forServer(Channel ch) {
         FullHttpRequest in = request;
@@ -308,6 +311,12 @@ public final class Attempt extends Deadlines.Armed {
         if (hostAdded) {
             InetSocketAddress a = (InetSocketAddress) ch.remoteAddress();
             h.set(HttpHeaderNames.HOST, a.getHostString() + ":" + a.getPort());
+        }
+        if (!in.content().isReadable()) {
+            // no body to rewind for a retry: the request itself goes, retained (the encoder releases what it
+            // writes); a new request object would re-validate its request line (~2 % of the CPU samples)
+            in.setProtocolVersion(HttpVersion.HTTP_1_1);
+            return in.retain();
         }
         return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1,
                 in.method(), in.uri(), in.content().retainedDuplicate(), h, in.trailingHeaders());

@@ -356,7 +356,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         if (!ex.keepAlive || closeAfterResponse || inputShutdown && pending.isEmpty()) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (ex.request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
+        } else if (ex.clientVersion.equals(HttpVersion.HTTP_1_0)) {
             head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
     }
@@ -560,7 +560,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         double backendMs = dispatched ? (now - t.dispatchNanos()) / 1e6 : -1;
         HttpHeaders h = ex.request.headers();
         accessLog.record(new AccessLog.Entry(System.currentTimeMillis(), clientIp, ex.request.method().name(),
-                rawTarget, ex.request.uri(), ex.request.protocolVersion().text(), responseStatus, responseBytes,
+                rawTarget, ex.request.uri(), ex.clientVersion.text(), responseStatus, responseBytes,
                 h.get(HttpHeaderNames.REFERER), h.get(HttpHeaderNames.USER_AGENT), ex.className,
                 dispatched ? t.serverId() : null, queueMs, backendMs, (now - ex.arrivalNanos) / 1e6, reason));
     }
