@@ -15,7 +15,8 @@ import java.util.Map;
  */
 final class HopByHop {
 
-    private static final List<CharSequence> FIXED = List.of(HttpHeaderNames.CONNECTION, AsciiString.cached("proxy-connection"),
+    private static final AsciiString PROXY_CONNECTION = AsciiString.cached("proxy-connection");
+    private static final List<CharSequence> FIXED = List.of(HttpHeaderNames.CONNECTION, PROXY_CONNECTION,
             HttpHeaderNames.KEEP_ALIVE, HttpHeaderNames.TE, HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderNames.UPGRADE,
             HttpHeaderNames.TRAILER);
     static final AsciiString FORWARDED = AsciiString.cached("Forwarded"); // as the gateway writes them
@@ -51,7 +52,7 @@ final class HopByHop {
                     || AsciiString.contentEqualsIgnoreCase(n, HttpHeaderNames.KEEP_ALIVE);
             case 15 -> AsciiString.contentEqualsIgnoreCase(n, X_FORWARDED_FOR);
             case 16 -> AsciiString.contentEqualsIgnoreCase(n, X_FORWARDED_HOST)
-                    || AsciiString.contentEqualsIgnoreCase(n, FIXED.get(1));
+                    || AsciiString.contentEqualsIgnoreCase(n, PROXY_CONNECTION);
             case 17 -> AsciiString.contentEqualsIgnoreCase(n, X_FORWARDED_PROTO)
                     || AsciiString.contentEqualsIgnoreCase(n, HttpHeaderNames.TRANSFER_ENCODING);
             default -> false;

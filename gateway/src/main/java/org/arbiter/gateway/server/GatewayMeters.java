@@ -165,7 +165,11 @@ final class GatewayMeters implements PlaneListener {
 
     /** A count read by a FunctionCounter {@code name} with {@code tags} at scrape time. */
     private LongAdder tally(String name, String description, String... tags) {
-        LongAdder a = new LongAdder();
+        return registered(new LongAdder(), name, description, tags);
+    }
+
+    /** {@code a}, registered as the FunctionCounter {@code name} with {@code tags}. */
+    private LongAdder registered(LongAdder a, String name, String description, String... tags) {
         FunctionCounter.builder(name, a, LongAdder::doubleValue).tags(tags).description(description).register(registry);
         return a;
     }
@@ -196,10 +200,9 @@ final class GatewayMeters implements PlaneListener {
         if (k == null) {
             LongAdder made = new LongAdder();
             if (c.compareAndSet(status, null, made)) {
-                FunctionCounter.builder("arbiter.gateway.responses", made, LongAdder::doubleValue)
-                        .tags("class", className, "code", Integer.toString(status))
-                        .description("responses sent to clients, by status code (the server's, or the gateway's own answer)")
-                        .register(registry);
+                registered(made, "arbiter.gateway.responses",
+                        "responses sent to clients, by status code (the server's, or the gateway's own answer)",
+                        "class", className, "code", Integer.toString(status));
             }
             k = c.get(status);
         }
