@@ -2,6 +2,7 @@ package org.arbiter.dist;
 
 import java.io.PrintWriter;
 import org.arbiter.dist.logging.Logging;
+import org.arbiter.runtime.netty.NettyDefaults;
 import picocli.CommandLine;
 
 /**
@@ -14,6 +15,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        NettyDefaults.apply(); // before any Netty class loads
         // Our logging (built in code), unless the operator brings a file (-Dlog4j.configurationFile=...).
         if (System.getProperty("log4j.configurationFile") == null) {
             Logging.install(Logging.formatIn(args));

@@ -16,6 +16,7 @@ import org.arbiter.gateway.DrainReport;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
 import org.arbiter.gateway.server.StopCause;
+import org.arbiter.runtime.netty.NettyDefaults;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -173,6 +174,7 @@ public final class GatewayCommand implements Callable<Integer> {
 
     /** Runs the command on its own (the dist jar registers it as a subcommand instead). */
     public static void main(String[] args) {
+        NettyDefaults.apply(); // before any Netty class loads
         System.exit(new CommandLine(new GatewayCommand()).execute(args));
     }
 }

@@ -244,9 +244,24 @@ public final class Attempt extends Deadlines.Armed {
         to(state.retry() || state.sent() ? State.RETRY_QUEUED : State.QUEUED);
     }
 
-    /** The server's response head is going to the client. */
-    void streaming() {
+    /**
+     * The status of the response head not yet told to the core (0: none). The head and the end of most
+     * responses arrive in one read: the core then hears both in one locked section ({@link Forwarder#responseDone});
+     * a response still streaming at the end of the read is told at once ({@link Forwarder#reportResponded}).
+     */
+    private int untoldStatus;
+
+    /** The server's response head, with {@code status}, is going to the client. */
+    void streaming(int status) {
         to(State.STREAMING);
+        untoldStatus = status;
+    }
+
+    /** The response status the core has not heard yet, and from now on it has (0: none). */
+    int takeUntoldStatus() {
+        int s = untoldStatus;
+        untoldStatus = 0;
+        return s;
     }
 
     /** The server switched protocols: from now on the bytes are spliced. */

@@ -111,6 +111,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext ctx) {
         Attempt e = ex;
         if (e != null && !e.over()) {
+            forwarder.reportResponded(e);
             e.front.flush();
         }
     }

@@ -339,6 +339,7 @@ public final class DataPlane {
             Ticket.State state = a.ticket().state();
             dispatched = state == Ticket.State.DISPATCHED;
             counted = dispatched || state == Ticket.State.QUEUED;
+            Forwarder.tellRespondedLocked(core, a, now());
             core.cancel(a.ticket(), now());
             r = locked.releaseLocked(now());
         } finally {

@@ -190,6 +190,7 @@ final class Drainer {
         Channel backend = a.detach();
         locked.lock();
         try {
+            Forwarder.tellRespondedLocked(core, a, DataPlane.now());
             core.cancel(a.ticket(), DataPlane.now());
         } finally {
             locked.unlock();

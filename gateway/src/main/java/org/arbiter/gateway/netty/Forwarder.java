@@ -127,10 +127,21 @@ final class Forwarder {
 
     // ------------------------------------------------------------ from the backend
 
-    /** The backend's response head (status {@code status}) is about to be forwarded. */
+    /**
+     * The backend's response head (status {@code status}) is about to be forwarded. The core hears of it with the
+     * response's end when that comes in the same read (one locked section instead of two), else at the read's end
+     * ({@link #reportResponded}), or before a failure or timeout of the response.
+     */
     void responseStarted(Attempt a, int status) {
-        a.streaming();
-        responded(a, status);
+        a.streaming(status);
+    }
+
+    /** At the end of a read from the backend: a response head the core has not heard of yet goes to it now. */
+    void reportResponded(Attempt a) {
+        int status = a.takeUntoldStatus();
+        if (status != 0) {
+            responded(a, status);
+        }
     }
 
     private void responded(Attempt a, int status) {
@@ -139,6 +150,14 @@ final class Forwarder {
             core.responded(a.ticket(), status, DataPlane.now());
         } finally {
             locked.unlock();
+        }
+    }
+
+    /** Inside a locked section, before the request ends in any way: its untold response head, if any, to the core. */
+    static void tellRespondedLocked(GatewayCore<Attempt> core, Attempt a, long now) {
+        int status = a.takeUntoldStatus();
+        if (status != 0) {
+            core.responded(a.ticket(), status, now);
         }
     }
 
@@ -168,7 +187,10 @@ final class Forwarder {
             tunnels.remove(client);
             a.detach();
             a.front.tunnelClosed(a);
-            locked.pump(() -> core.complete(a.ticket(), Outcome.CANCELLED, DataPlane.now()));
+            locked.pump(() -> {
+                tellRespondedLocked(core, a, DataPlane.now());
+                core.complete(a.ticket(), Outcome.CANCELLED, DataPlane.now());
+            });
         };
         // the HTTP handlers leave the backend pipeline; what the server sent after its 101 goes to the tunnel
         backend.pipeline().remove(BackendHandler.class);
@@ -197,6 +219,7 @@ final class Forwarder {
         LockedCore.Released r;
         locked.lock();
         try {
+            tellRespondedLocked(core, a, now);
             core.complete(a.ticket(), Outcome.OK, now);
             r = locked.releaseLocked(now);
         } finally {
@@ -275,6 +298,7 @@ final class Forwarder {
         listener.dropped(a.className, DropReason.BACKEND_ERROR);
         a.front.abort(a);
         locked.pump(() -> {
+            tellRespondedLocked(core, a, DataPlane.now());
             core.serverFailed(a.ticket(), ServerHealth.Failure.RESET, DataPlane.now());
             core.complete(a.ticket(), Outcome.BACKEND_ERROR, DataPlane.now());
         });
@@ -295,6 +319,9 @@ final class Forwarder {
             a.front.answer(a, Answers.backend(HttpResponseStatus.GATEWAY_TIMEOUT, a.className,
                     DropReason.BACKEND_TIMEOUT.wireName()));
         }
-        locked.pump(() -> core.complete(a.ticket(), Outcome.BACKEND_TIMEOUT, DataPlane.now()));
+        locked.pump(() -> {
+            tellRespondedLocked(core, a, DataPlane.now());
+            core.complete(a.ticket(), Outcome.BACKEND_TIMEOUT, DataPlane.now());
+        });
     }
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import org.arbiter.common.config.ConfigLoader;
 import org.arbiter.gateway.server.Gateway;
 import org.arbiter.gateway.server.GatewayOptions;
+import org.arbiter.runtime.netty.NettyDefaults;
 
 /**
  * The gateway as its own process for {@link GatewayBenchmark}: {@code java -cp <test classpath>
@@ -21,6 +22,7 @@ public final class BenchGatewayMain {
     }
 
     public static void main(String[] args) throws Exception {
+        NettyDefaults.apply(); // as dist's Main does
         if (args.length != 2) {
             System.err.println("usage: BenchGatewayMain CLUSTER_YAML GATEWAY_ID");
             System.exit(2);

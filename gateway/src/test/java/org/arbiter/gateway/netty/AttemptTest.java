@@ -79,7 +79,9 @@ final class AttemptTest {
         assertThat(a.state()).isEqualTo(Attempt.State.SENDING_REUSED);
         assertThat(a.state().sent()).isTrue();
         assertThat(a.on(channel)).isTrue();
-        a.streaming();
+        a.streaming(503);
+        assertThat(a.takeUntoldStatus()).as("the head's status, told to the core once").isEqualTo(503);
+        assertThat(a.takeUntoldStatus()).isZero();
         a.done();
         assertThat(a.over()).isTrue();
         assertThat(a.on(channel)).as("an answered request owns no connection").isFalse();
@@ -110,7 +112,7 @@ final class AttemptTest {
         a.sending(channel);
         assertThat(a.state()).isEqualTo(Attempt.State.RETRY_SENDING);
         assertThat(Forwarder.failureOf(a.state(), null)).isEqualTo(org.arbiter.gateway.ServerHealth.Failure.CLOSED);
-        a.streaming();
+        a.streaming(200);
         a.failed();
         assertThat(a.state()).isEqualTo(Attempt.State.FAILED);
     }
@@ -122,14 +124,14 @@ final class AttemptTest {
         a.done(); // the gateway's own answer (504)
         assertThatThrownBy(a::done).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(a::failed).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(a::streaming).isInstanceOf(IllegalStateException.class).hasMessageContaining("DONE -> STREAMING");
+        assertThatThrownBy(() -> a.streaming(200)).isInstanceOf(IllegalStateException.class).hasMessageContaining("DONE -> STREAMING");
     }
 
     @Test
     void aQueuedRequest_cannotStream_andARefusedOneIsNeverQueued() {
         Attempt a = attempt("GET");
         a.offered(core.offer(a, a.className, 0));
-        assertThatThrownBy(a::streaming).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> a.streaming(200)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> a.offered(null)).as("one offer per request").isInstanceOf(IllegalStateException.class);
         a.failed(); // the client left
         assertThat(a.over()).isTrue();
@@ -167,7 +169,7 @@ final class AttemptTest {
                         case 2 -> a.connecting(channel);
                         case 3 -> a.sending(channel);
                         case 4 -> a.requeued();
-                        case 5 -> a.streaming();
+                        case 5 -> a.streaming(200);
                         case 6 -> a.upgraded();
                         case 7 -> a.done();
                         default -> a.failed();

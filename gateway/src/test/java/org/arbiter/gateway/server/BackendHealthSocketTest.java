@@ -270,6 +270,82 @@ final class BackendHealthSocketTest {
         }
     }
 
+    /**
+     * The gateway tells its core of a response head at the end of the read that brought it, not at the response's
+     * end (the two share one locked section only when they arrive together): three 503 heads whose bodies never end
+     * eject the server (threshold 3) while all three are still streaming, seconds before the backend timeout.
+     */
+    @Test
+    void fiveHundredHeadsWhoseBodiesNeverEnd_ejectTheServerWhileStillStreaming() throws Exception {
+        try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> held = new CopyOnWriteArrayList<>();
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (!listener.isClosed()) {
+                        java.net.Socket s = listener.accept();
+                        held.add(s);
+                        Thread t = new Thread(() -> stallAfterHead(s), "stalling-backend");
+                        t.setDaemon(true);
+                        t.start();
+                    }
+                } catch (IOException closed) {
+                    // the test is over
+                }
+            }, "stalling-acceptor");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            Gateway g = keep(Gateway.start(cluster("", "http://127.0.0.1:" + listener.getLocalPort()),
+                    "g1", GatewayOptions.defaults().standalone().withPorts(0, 0)));
+            List<java.net.Socket> clients = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    java.net.Socket c = new java.net.Socket("127.0.0.1", g.port());
+                    clients.add(c);
+                    c.setSoTimeout(3_000);
+                    c.getOutputStream().write("GET /stall HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    byte[] head = new byte[12];
+                    int n = 0;
+                    while (n < head.length) {
+                        int r = c.getInputStream().read(head, n, head.length - n);
+                        assertThat(r).as("the 503 head reaches the client").isPositive();
+                        n += r;
+                    }
+                    assertThat(new String(head, StandardCharsets.US_ASCII)).isEqualTo("HTTP/1.1 503");
+                }
+                long t0 = System.nanoTime();
+                await(() -> transitions.stream().anyMatch(t -> t.startsWith("server s1 down")), 3_000);
+                System.out.printf("three streamed 503 heads ejected the server %d ms after the third, "
+                        + "no response ended; transitions %s%n", (System.nanoTime() - t0) / 1_000_000, transitions);
+                assertThat(g.stats().servers().get("s1").up()).isFalse();
+            } finally {
+                for (java.net.Socket c : clients) {
+                    c.close();
+                }
+                for (java.net.Socket s : held) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    /** A backend connection that answers its first request with a 503 head and one chunk, then never ends it. */
+    private static void stallAfterHead(java.net.Socket s) {
+        try {
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+            for (String line; (line = in.readLine()) != null && !line.isEmpty(); ) {
+                // the request head, read to its blank line
+            }
+            s.getOutputStream().write(("HTTP/1.1 503 Service Unavailable\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n").getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            while (in.read() >= 0) {
+                // held open until the test closes it
+            }
+        } catch (IOException closed) {
+            // the test is over
+        }
+    }
+
     private static void await(BooleanSupplier condition, long millis) {
         org.awaitility.Awaitility.await().atMost(Duration.ofMillis(millis)).pollInterval(Duration.ofMillis(10))
                 .until(condition::getAsBoolean);
