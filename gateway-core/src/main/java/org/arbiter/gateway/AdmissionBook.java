@@ -139,13 +139,24 @@ final class AdmissionBook {
 
     private void decay(long nowNanos) {
         if (nowNanos > ratesAtNanos) {
-            double k = Math.exp(-(nowNanos - ratesAtNanos) / 1e9 / DRAIN_MEMORY_SECONDS);
+            double k = expMinus((nowNanos - ratesAtNanos) / 1e9 / DRAIN_MEMORY_SECONDS);
             for (int c = 0; c < rate.length; c++) {
                 rate[c] *= k;
             }
             total *= k;
             ratesAtNanos = nowNanos;
         }
+    }
+
+    /**
+     * e^−x for x ≥ 0. Between two dispatches at tens of thousands a second x is about 10⁻⁵: there the
+     * series to x³ is exact to 10⁻¹⁴ and costs a fraction of {@link Math#exp} (called on every dispatch).
+     */
+    static double expMinus(double x) {
+        if (x < 1e-3) {
+            return 1 - x * (1 - x * (0.5 - x / 6));
+        }
+        return Math.exp(-x);
     }
 
     /**

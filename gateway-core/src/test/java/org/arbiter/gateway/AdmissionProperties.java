@@ -174,4 +174,17 @@ final class AdmissionProperties {
                     .isGreaterThan(SHEDS.size() / 4);
         }
     }
+
+    /** The decay factor's series below 10⁻³ agrees with Math.exp to 10⁻¹³ relative, and is Math.exp above. */
+    @Property(tries = 2000)
+    void expMinus_agreesWithMathExp(@ForAll("decayArguments") double x) {
+        double want = Math.exp(-x);
+        assertThat(Math.abs(AdmissionBook.expMinus(x) - want)).as("x = %s", x).isLessThanOrEqualTo(1e-13 * want);
+    }
+
+    @Provide
+    Arbitrary<Double> decayArguments() {
+        return Arbitraries.oneOf(Arbitraries.doubles().between(0, 2e-3).ofScale(12), Arbitraries.doubles().between(0, 50).ofScale(6),
+                Arbitraries.of(0.0, 1e-3, Math.nextDown(1e-3), 1e-9));
+    }
 }
