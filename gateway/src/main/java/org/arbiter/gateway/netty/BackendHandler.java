@@ -2,6 +2,7 @@ package org.arbiter.gateway.netty;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -25,12 +26,19 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     private Attempt ex;
     private boolean reusable;
     private boolean skippingInformational;
+    /**
+     * The response head, ready for the client but not yet written (null: none): if the response's end comes in the
+     * same read, the two go as one message ({@link FrontendHandler#forwardWhole}); else it is written on the next
+     * piece of content or at the read's end.
+     */
+    private HttpResponse heldHead;
 
     /** {@code attempt} is written on this connection: its response goes to {@code forwarder}. */
     void bind(Attempt attempt, Forwarder forwarder) {
         this.forwarder = forwarder;
         this.ex = attempt;
         this.skippingInformational = false;
+        this.heldHead = null;
     }
 
     @Override
@@ -80,10 +88,11 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
             if (!out.headers().contains(HttpHeaderNames.CONTENT_LENGTH) && !e.head && code != 204 && code != 304) {
                 out.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             }
-            e.front.forwardHead(e, out);
             if (!(msg instanceof HttpContent)) {
+                heldHead = out;
                 return;
             }
+            e.front.forwardHead(e, out);
         }
         if (msg instanceof HttpContent c) {
             if (skippingInformational) {
@@ -94,7 +103,18 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             boolean last = c instanceof LastHttpContent;
-            e.front.forwardContent(e, c);
+            HttpResponse head = heldHead;
+            heldHead = null;
+            if (head != null && last) {
+                LastHttpContent end = (LastHttpContent) c;
+                e.front.forwardWhole(e, new DefaultFullHttpResponse(head.protocolVersion(), head.status(), end.content(),
+                        head.headers(), end.trailingHeaders()));
+            } else {
+                if (head != null) {
+                    e.front.forwardHead(e, head);
+                }
+                e.front.forwardContent(e, c);
+            }
             if (last) {
                 ex = null;
                 ctx.channel().config().setAutoRead(true);
@@ -111,6 +131,11 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     public void channelReadComplete(ChannelHandlerContext ctx) {
         Attempt e = ex;
         if (e != null && !e.over()) {
+            HttpResponse head = heldHead;
+            if (head != null) {
+                heldHead = null;
+                e.front.forwardHead(e, head); // the body comes in a later read
+            }
             forwarder.reportResponded(e);
             e.front.flush();
         }
@@ -130,6 +155,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     private void fail(ChannelHandlerContext ctx, Throwable cause) {
         Attempt e = ex;
         ex = null;
+        heldHead = null; // never written: the client connection is cut (failedDuringResponse)
         if (e == null || !e.on(ctx.channel())) {
             return;
         }

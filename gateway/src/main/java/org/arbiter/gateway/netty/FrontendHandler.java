@@ -324,6 +324,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         ctx.write(content, ctx.voidPromise());
     }
 
+    /**
+     * A whole response from the server (its head and its end came in one read): one write, in which Netty's encoder
+     * puts a small body into the head's buffer, so the client gets it in one send.
+     */
+    void forwardWhole(Attempt ex, FullHttpResponse whole) {
+        if (ex.over()) {
+            whole.release();
+            return;
+        }
+        decorate(ex, whole);
+        responseStatus = whole.status().code();
+        responseBytes += whole.content().readableBytes();
+        ctx.write(whole, ctx.voidPromise());
+    }
+
     boolean writable() {
         return ctx.channel().isWritable();
     }
