@@ -15,7 +15,8 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * One backend connection: streams the response of the request ({@link Attempt}) bound to it to
- * that request's client, head first, then each piece of content as it arrives (nothing is aggregated). Reading
+ * that request's client, head first, then each piece of content as it arrives (nothing is aggregated;
+ * a head and end that arrive in one read go as one message). Reading
  * from the backend pauses while the client connection is not writable. State lives on the
  * data-plane event loop; each event goes to the {@link Forwarder}.
  */
