@@ -112,6 +112,18 @@ final class Target implements AutoCloseable {
         return new Target(Kind.DIRECT, "backend direct", false, backendPort, null, false, -1);
     }
 
+    /**
+     * HAProxy's global maxconn: generous. HAProxy sizes its file descriptors (maxsock) from it and keeps an idle
+     * server connection only while idle connections hold under tune.pool-low-fd-ratio / pool-high-fd-ratio (20 / 25 %)
+     * of them; at 2 × connections + 100 (this harness until 2026-11-28) 64 client and 32 server connections were
+     * over that line, so it closed server connections as they went idle and opened a new one for about one request
+     * in two (strace: 5 327 connect() for about 10 500 requests; 12.5 % of its CPU in connect), at twice its CPU per
+     * request. At 4 096 it opens none after the warm-up.
+     */
+    static int haproxyGlobalMaxconn(Setup s) {
+        return Math.max(4096, 10 * (s.maxConnections() + s.cap()));
+    }
+
     static Target haproxy(Setup s, boolean tls) throws IOException {
         int port = Ports.free();
         String name = tls ? "haproxy-tls" : "haproxy";
@@ -134,7 +146,7 @@ final class Target implements AutoCloseable {
                 backend be
                     balance leastconn
                     server s1 127.0.0.1:%d maxconn %d maxqueue %d
-                """.formatted(s.maxConnections() * 2 + 100, s.haproxyThreads(), port,
+                """.formatted(haproxyGlobalMaxconn(s), s.haproxyThreads(), port,
                 tls ? " ssl crt " + s.certAndKey() : "", s.backendPort(), s.cap(), s.queue()));
         Process p = new ProcessBuilder("haproxy", "-f", cfg.toString(), "-db").redirectErrorStream(true)
                 .redirectOutput(s.dir().resolve(name + ".log").toFile()).start();
